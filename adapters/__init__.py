@@ -1,0 +1,1 @@
+"""Persistence, projections, settings and randomness for Stakes."""

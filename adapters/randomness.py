@@ -1,0 +1,19 @@
+"""The one source of randomness: bearer tokens and secret seeds (C-4).
+
+Randomness is drawn here, before a command, and whatever a rule needs is
+recorded in the event; aggregates never draw.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+
+def new_token() -> str:
+    """A bearer token for a seat: 256 bits, URL-safe."""
+    return "stk_" + secrets.token_urlsafe(32)
+
+
+def new_secret_seed() -> str:
+    """A secret seed for a challenge's provably fair results (C-4)."""
+    return secrets.token_hex(32)

@@ -1,0 +1,150 @@
+"""Read-model schemas: what every view returns, over HTTP and in the CLI alike.
+
+They are separate from the domain classes; the API uses them as response
+models and the CLI's HTTP client parses server answers back into them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+
+class SeatRef(BaseModel):
+    seat: str
+    character: str
+
+
+class CampaignView(BaseModel):
+    id: UUID
+    name: str
+    system: str
+    settings: dict[str, Any]
+    created_at: datetime
+    adventure: int = Field(description="Number of the current or last adventure (0: none yet).")
+    adventure_running: bool
+    players: list[SeatRef]
+
+
+class CampaignCreated(BaseModel):
+    campaign: CampaignView
+    house_token: str = Field(description="The House seat's bearer token. Shown once; store it.")
+
+
+class Session(BaseModel):
+    campaign_id: UUID
+    seat: str
+
+
+class LoanLine(BaseModel):
+    loan_id: UUID
+    lender: str
+    borrower: str
+    amount: int
+    outstanding: int
+    status: str
+
+
+class Characteristic(BaseModel):
+    name: str
+    cost: int
+    acquired_at: datetime
+
+
+class Sheet(BaseModel):
+    seat: str
+    name: str
+    pile: int
+    in_play: int = Field(description="Pennies in the pot of a running challenge.")
+    spent: int = Field(description="Pennies that left play on purchases (PA-2).")
+    characteristics: list[Characteristic]
+    owes: list[LoanLine]
+    owed: list[LoanLine]
+    offers: list[LoanLine] = Field(description="Loan offers waiting for an answer, made or received.")
+
+
+class PlayerAdded(BaseModel):
+    sheet: Sheet
+    token: str = Field(description="The player's bearer token. Shown once; hand it to the player.")
+
+
+class LoanEvent(BaseModel):
+    at: datetime
+    actor: str
+    what: str
+    amount: int | None = None
+    note: str | None = None
+
+
+class Loan(LoanLine):
+    adventure: int
+    defaulted_in: int | None = None
+    consequence: str | None = None
+    offered_at: datetime
+    updated_at: datetime
+    history: list[LoanEvent]
+
+
+class DebtRegister(BaseModel):
+    campaign_id: UUID
+    loans: list[Loan]
+
+
+class Antagonist(BaseModel):
+    name: str
+    kind: str
+    pennies: int
+    characteristics: list[str] | None = Field(
+        description="Only the House sees these (C-5); players get null.")
+
+
+class Allocation(BaseModel):
+    antagonist: str
+    amount: int
+    at: datetime
+
+
+class AdventureBudget(BaseModel):
+    number: int
+    started_at: datetime
+    ended_at: datetime | None
+    player_piles: int = Field(description="Sum of the player piles when the adventure started (PA-3).")
+    opening_pile: int
+    note: str | None
+    pile: int
+    allocated: int
+    retired: int = Field(description="Pennies of the House side that left play when it ended (PA-3).")
+    allocations: list[Allocation]
+
+
+class HouseBudget(BaseModel):
+    campaign_id: UUID
+    adventure: int
+    adventure_running: bool
+    pile: int
+    antagonists: list[Antagonist]
+    adventures: list[AdventureBudget]
+
+
+class LogEntry(BaseModel):
+    position: int
+    at: datetime
+    actor: str
+    stream: str
+    event: str
+    detail: dict[str, Any]
+    hidden: list[str] = Field(description="Fields withheld from this seat (C-5).")
+
+
+class EventLog(BaseModel):
+    campaign_id: UUID
+    entries: list[LogEntry]
+    next_after: int | None = Field(description="Pass as ?after= to read the next page; null at the end.")
+
+
+class RebuildReport(BaseModel):
+    events: int
+    position: int

@@ -1,0 +1,310 @@
+"""The service both entrypoints call: commands go to the application, reads to projections.
+
+``Stakes`` wires the event-sourced application to the read models. After each
+command it catches the projection up, so the client that issued the command
+reads its own write; reads also catch up first, so a second process sharing
+the store (the CLI next to a server) never reads stale rows. A read never
+replays history: it selects rows.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError, OperationalError
+
+from adapters import randomness, schemas
+from adapters.settings import Settings
+from adapters.store import open_application, open_views, prepare
+from adapters.views import ViewsMixin
+from domain.errors import NotFound, NotPermitted
+from domain.seats import Seat
+
+T = TypeVar("T")
+BATCH = 500
+
+
+class Stakes:
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        prepare(self.settings)
+        self.app = open_application(self.settings)
+        self.views: ViewsMixin = open_views(self.settings)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self.app.close()
+        self.views.factory.close()  # type: ignore[attr-defined]
+
+    # -- projection ---------------------------------------------------------
+    def catch_up(self) -> int:
+        """Apply every event not yet projected; returns how many were applied."""
+        applied = 0
+        with self._lock:
+            while True:
+                start = (self.views.max_tracking_id(self.app.name) or 0) + 1
+                notes = self.app.recorder.select_notifications(start=start, limit=BATCH)
+                if not notes:
+                    return applied
+                batch = [(self.app.mapper.to_domain_event(n), n.id) for n in notes]
+                try:
+                    self.views.project(self.app.name, batch)
+                except (IntegrityError, OperationalError):
+                    continue  # another process projected these first; read the position again
+                applied += len(batch)
+
+    def rebuild(self) -> schemas.RebuildReport:
+        """Empty every read model and project the whole log again."""
+        with self._lock:
+            self.views.reset(self.app.name)
+        events = self.catch_up()
+        return schemas.RebuildReport(events=events, position=self.views.max_tracking_id(self.app.name) or 0)
+
+    def _command(self, run: Callable[[], T]) -> T:
+        result = run()
+        self.catch_up()
+        return result
+
+    # -- seats --------------------------------------------------------------
+    def _issue_token(self, campaign_id: UUID, seat: str) -> str:
+        token = randomness.new_token()
+        self.views.store_token(token, campaign_id, seat)
+        return token
+
+    def authenticate(self, token: str) -> tuple[UUID, Seat] | None:
+        found = self.views.seat_for_token(token)
+        return (found[0], Seat(found[1])) if found else None
+
+    def _viewer(self, campaign_id: UUID, viewer: Seat) -> schemas.CampaignView:
+        self.catch_up()
+        campaign = self._campaign_row(campaign_id)
+        if not viewer.is_house and viewer.name not in {p.seat for p in campaign.players}:
+            raise NotPermitted(f"{viewer.name!r} has no seat in this campaign")
+        return campaign
+
+    # -- campaigns ----------------------------------------------------------
+    def create_campaign(self, name: str, system: str, settings: dict[str, Any] | None = None) -> schemas.CampaignCreated:
+        campaign_id = self._command(lambda: self.app.create_campaign(name, system, settings))
+        token = self._issue_token(campaign_id, "house")
+        return schemas.CampaignCreated(campaign=self._campaign_row(campaign_id), house_token=token)
+
+    def _campaign_row(self, campaign_id: UUID) -> schemas.CampaignView:
+        row = self.views.query_one("SELECT * FROM {p}campaigns WHERE campaign_id = ?", (campaign_id.hex,))
+        if row is None:
+            raise NotFound(f"no campaign {campaign_id}")
+        players = self.views.query(
+            "SELECT seat, name FROM {p}characters WHERE campaign_id = ? ORDER BY joined_at, seat", (campaign_id.hex,)
+        )
+        return schemas.CampaignView(
+            id=UUID(row["campaign_id"]), name=row["name"], system=row["system"],
+            settings=json.loads(row["settings"]), created_at=row["created_at"], adventure=row["adventure"],
+            adventure_running=bool(row["adventure_running"]),
+            players=[schemas.SeatRef(seat=p["seat"], character=p["name"]) for p in players],
+        )
+
+    def campaign(self, campaign_id: UUID, viewer: Seat) -> schemas.CampaignView:
+        return self._viewer(campaign_id, viewer)
+
+    def campaigns(self) -> list[schemas.CampaignView]:
+        """Every campaign in this store (embedded use only: whoever holds the file holds every seat)."""
+        self.catch_up()
+        rows = self.views.query("SELECT campaign_id FROM {p}campaigns ORDER BY created_at")
+        return [self._campaign_row(UUID(r["campaign_id"])) for r in rows]
+
+    def add_player(
+        self, campaign_id: UUID, actor: Seat, seat: str, character: str, characteristic: str, pile: int | None = None
+    ) -> schemas.PlayerAdded:
+        self._command(lambda: self.app.add_player(campaign_id, actor, seat, character, characteristic, pile))
+        handle = Seat.parse(seat).name
+        return schemas.PlayerAdded(sheet=self._sheet(campaign_id, handle), token=self._issue_token(campaign_id, handle))
+
+    def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
+        """A new token for a player who lost his; the old one stops working."""
+        if not actor.is_house:
+            raise NotPermitted("only the House may issue seat tokens")
+        self._viewer(campaign_id, actor)
+        handle = Seat.parse(seat).name
+        sheet = self._sheet(campaign_id, handle)
+        return schemas.PlayerAdded(sheet=sheet, token=self._issue_token(campaign_id, handle))
+
+    # -- sheets -------------------------------------------------------------
+    def _loan_lines(self, where: str, params: tuple[Any, ...]) -> list[schemas.LoanLine]:
+        rows = self.views.query(f"SELECT * FROM {{p}}loans WHERE {where} ORDER BY offered_at, loan_id", params)
+        return [schemas.LoanLine(**{k: r[k] for k in schemas.LoanLine.model_fields}) for r in rows]
+
+    def _sheet(self, campaign_id: UUID, seat: str) -> schemas.Sheet:
+        row = self.views.query_one(
+            "SELECT * FROM {p}characters WHERE campaign_id = ? AND seat = ?", (campaign_id.hex, seat)
+        )
+        if row is None:
+            raise NotFound(f"no player named {seat!r} sits in this campaign")
+        traits = self.views.query(
+            "SELECT name, cost, acquired_at FROM {p}characteristics WHERE character_id = ? ORDER BY position",
+            (row["character_id"],),
+        )
+        cid = campaign_id.hex
+        outstanding = "status IN ('active', 'defaulted')"
+        return schemas.Sheet(
+            seat=row["seat"], name=row["name"], pile=row["pile"], in_play=row["in_play"], spent=row["spent"],
+            characteristics=[schemas.Characteristic(**t) for t in traits],
+            owes=self._loan_lines(f"campaign_id = ? AND borrower = ? AND {outstanding}", (cid, seat)),
+            owed=self._loan_lines(f"campaign_id = ? AND lender = ? AND {outstanding}", (cid, seat)),
+            offers=self._loan_lines("campaign_id = ? AND status = 'offered' AND (lender = ? OR borrower = ?)",
+                                    (cid, seat, seat)),
+        )
+
+    def sheet(self, campaign_id: UUID, viewer: Seat, seat: str | None = None) -> schemas.Sheet:
+        self._viewer(campaign_id, viewer)
+        if seat is None:
+            if viewer.is_house:
+                raise NotFound("the House has no character sheet; name a player")
+            seat = viewer.name
+        return self._sheet(campaign_id, Seat.parse(seat).name)
+
+    def sheets(self, campaign_id: UUID, viewer: Seat) -> list[schemas.Sheet]:
+        campaign = self._viewer(campaign_id, viewer)
+        return [self._sheet(campaign_id, p.seat) for p in campaign.players]
+
+    def buy_characteristic(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.Sheet:
+        seat = Seat.parse(seat).name if seat else actor.name
+        self._command(lambda: self.app.buy_characteristic(campaign_id, actor, seat, name))
+        return self._sheet(campaign_id, seat)
+
+    # -- adventures and the House budget -------------------------------------
+    def start_adventure(self, campaign_id: UUID, actor: Seat, amount: int | None = None, note: str | None = None) -> schemas.HouseBudget:
+        self._command(lambda: self.app.start_adventure(campaign_id, actor, amount, note))
+        return self.budget(campaign_id, actor)
+
+    def end_adventure(self, campaign_id: UUID, actor: Seat) -> schemas.HouseBudget:
+        self._command(lambda: self.app.end_adventure(campaign_id, actor))
+        return self.budget(campaign_id, actor)
+
+    def _antagonists(self, campaign_id: UUID, viewer: Seat, name: str | None = None) -> list[schemas.Antagonist]:
+        rows = self.views.query(
+            "SELECT * FROM {p}antagonists WHERE campaign_id = ? ORDER BY created_at, name", (campaign_id.hex,)
+        )
+        found = [
+            schemas.Antagonist(
+                name=r["name"], kind=r["kind"], pennies=r["pennies"],
+                characteristics=json.loads(r["characteristics"]) if viewer.is_house else None,
+            )
+            for r in rows
+            if name is None or r["name"].casefold() == " ".join(name.split()).casefold()
+        ]
+        if name is not None and not found:
+            raise NotFound(f"the House has no antagonist or obstacle named {name!r}")
+        return found
+
+    def antagonists(self, campaign_id: UUID, viewer: Seat) -> list[schemas.Antagonist]:
+        self._viewer(campaign_id, viewer)
+        return self._antagonists(campaign_id, viewer)
+
+    def create_antagonist(
+        self, campaign_id: UUID, actor: Seat, name: str, kind: str = "antagonist", characteristics: list[str] | None = None
+    ) -> schemas.Antagonist:
+        created = self._command(lambda: self.app.create_antagonist(campaign_id, actor, name, kind, characteristics))
+        return self._antagonists(campaign_id, actor, created)[0]
+
+    def add_antagonist_characteristic(self, campaign_id: UUID, actor: Seat, antagonist: str, name: str) -> schemas.Antagonist:
+        self._command(lambda: self.app.add_antagonist_characteristic(campaign_id, actor, antagonist, name))
+        return self._antagonists(campaign_id, actor, antagonist)[0]
+
+    def fund_antagonist(self, campaign_id: UUID, actor: Seat, antagonist: str, amount: int) -> schemas.Antagonist:
+        self._command(lambda: self.app.fund_antagonist(campaign_id, actor, antagonist, amount))
+        return self._antagonists(campaign_id, actor, antagonist)[0]
+
+    def budget(self, campaign_id: UUID, viewer: Seat) -> schemas.HouseBudget:
+        campaign = self._viewer(campaign_id, viewer)
+        cid = campaign_id.hex
+        allocations: dict[int, list[schemas.Allocation]] = {}
+        for a in self.views.query("SELECT * FROM {p}allocations WHERE campaign_id = ? ORDER BY position", (cid,)):
+            allocations.setdefault(a["adventure"], []).append(
+                schemas.Allocation(antagonist=a["antagonist"], amount=a["amount"], at=a["at"]))
+        adventures = [
+            schemas.AdventureBudget(**{k: r[k] for k in schemas.AdventureBudget.model_fields if k != "allocations"},
+                                    allocations=allocations.get(r["number"], []))
+            for r in self.views.query("SELECT * FROM {p}adventures WHERE campaign_id = ? ORDER BY number", (cid,))
+        ]
+        current = adventures[-1].pile if adventures and campaign.adventure_running else 0
+        return schemas.HouseBudget(
+            campaign_id=campaign_id, adventure=campaign.adventure, adventure_running=campaign.adventure_running,
+            pile=current, antagonists=self._antagonists(campaign_id, viewer), adventures=adventures,
+        )
+
+    # -- loans (PA-14) ------------------------------------------------------
+    def _loan_view(self, campaign_id: UUID, loan_id: UUID) -> schemas.Loan:
+        return self._loans(campaign_id, loan_id)[0]
+
+    def _loans(self, campaign_id: UUID, loan_id: UUID | None = None) -> list[schemas.Loan]:
+        where, params = "campaign_id = ?", [campaign_id.hex]
+        if loan_id is not None:
+            where, params = where + " AND loan_id = ?", [*params, loan_id.hex]
+        rows = self.views.query(f"SELECT * FROM {{p}}loans WHERE {where} ORDER BY offered_at, loan_id", params)
+        if loan_id is not None and not rows:
+            raise NotFound(f"no loan {loan_id} in this campaign")
+        history: dict[str, list[schemas.LoanEvent]] = {}
+        ids = [r["loan_id"] for r in rows]
+        if ids:
+            marks = ", ".join("?" for _ in ids)
+            for h in self.views.query(
+                f"SELECT * FROM {{p}}loan_history WHERE loan_id IN ({marks}) ORDER BY loan_id, version", ids
+            ):
+                history.setdefault(h["loan_id"], []).append(
+                    schemas.LoanEvent(at=h["at"], actor=h["actor"], what=h["what"], amount=h["amount"], note=h["note"]))
+        return [schemas.Loan(**r, history=history.get(r["loan_id"], [])) for r in rows]
+
+    def debts(self, campaign_id: UUID, viewer: Seat) -> schemas.DebtRegister:
+        self._viewer(campaign_id, viewer)
+        return schemas.DebtRegister(campaign_id=campaign_id, loans=self._loans(campaign_id))
+
+    def offer_loan(self, campaign_id: UUID, actor: Seat, borrower: str, amount: int) -> schemas.Loan:
+        loan_id = self._command(lambda: self.app.offer_loan(campaign_id, actor, borrower, amount))
+        return self._loan_view(campaign_id, loan_id)
+
+    def _on_loan(self, method: Callable[..., None], campaign_id: UUID, actor: Seat, loan_id: UUID, *args: Any) -> schemas.Loan:
+        self._command(lambda: method(campaign_id, actor, loan_id, *args))
+        return self._loan_view(campaign_id, loan_id)
+
+    def accept_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
+        return self._on_loan(self.app.accept_loan, campaign_id, actor, loan_id)
+
+    def decline_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
+        return self._on_loan(self.app.decline_loan, campaign_id, actor, loan_id)
+
+    def withdraw_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
+        return self._on_loan(self.app.withdraw_loan, campaign_id, actor, loan_id)
+
+    def repay_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID, amount: int) -> schemas.Loan:
+        return self._on_loan(self.app.repay_loan, campaign_id, actor, loan_id, amount)
+
+    def forgive_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
+        return self._on_loan(self.app.forgive_loan, campaign_id, actor, loan_id)
+
+    def record_consequence(self, campaign_id: UUID, actor: Seat, loan_id: UUID, note: str) -> schemas.Loan:
+        return self._on_loan(self.app.record_consequence, campaign_id, actor, loan_id, note)
+
+    # -- the event log ------------------------------------------------------
+    def log(self, campaign_id: UUID, viewer: Seat, after: int = 0, limit: int = 100) -> schemas.EventLog:
+        """Who did what and when, censored for the viewer (C-5)."""
+        self._viewer(campaign_id, viewer)
+        limit = max(1, min(limit, 1000))
+        rows = self.views.query(
+            "SELECT * FROM {p}event_log WHERE campaign_id = ? AND notification_id > ? ORDER BY notification_id LIMIT ?",
+            (campaign_id.hex, after, limit + 1),
+        )
+        entries = []
+        for r in rows[:limit]:
+            detail, hidden = json.loads(r["detail"]), json.loads(r["hidden"])
+            if viewer.is_house:
+                hidden = []
+            for field in hidden:
+                detail.pop(field, None)
+            entries.append(schemas.LogEntry(
+                position=r["notification_id"], at=r["at"], actor=r["actor"], stream=r["stream"],
+                event=r["event"], detail=detail, hidden=hidden))
+        next_after = entries[-1].position if len(rows) > limit else None
+        return schemas.EventLog(campaign_id=campaign_id, entries=entries, next_after=next_after)

@@ -1,0 +1,328 @@
+"""Read models, the projection that keeps them, and the seat-token table.
+
+The projection writes its rows and its tracking position in one transaction,
+so every event applies exactly once and a restart resumes where it stopped.
+The same SQL serves SQLite and PostgreSQL: statements are written with ``?``
+placeholders and ``{p}`` before each table name, and each dialect class below
+says how to spell those.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timezone
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+from psycopg.sql import SQL
+
+PROJECTION_TABLES = (
+    "campaigns", "streams", "characters", "characteristics", "loans", "loan_history",
+    "antagonists", "adventures", "allocations", "event_log",
+)
+
+DDL = (
+    "CREATE TABLE IF NOT EXISTS {p}campaigns (campaign_id TEXT PRIMARY KEY, name TEXT NOT NULL,"
+    " system TEXT NOT NULL, settings TEXT NOT NULL, created_at TEXT NOT NULL,"
+    " adventure INTEGER NOT NULL, adventure_running INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS {p}streams (originator_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " kind TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS {p}characters (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " seat TEXT NOT NULL, name TEXT NOT NULL, pile INTEGER NOT NULL, in_play INTEGER NOT NULL,"
+    " spent INTEGER NOT NULL, joined_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
+    "CREATE TABLE IF NOT EXISTS {p}characteristics (character_id TEXT NOT NULL, position INTEGER NOT NULL,"
+    " name TEXT NOT NULL, cost INTEGER NOT NULL, acquired_at TEXT NOT NULL, PRIMARY KEY (character_id, position))",
+    "CREATE TABLE IF NOT EXISTS {p}loans (loan_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " lender TEXT NOT NULL, borrower TEXT NOT NULL, amount INTEGER NOT NULL, outstanding INTEGER NOT NULL,"
+    " status TEXT NOT NULL, adventure INTEGER NOT NULL, defaulted_in INTEGER, consequence TEXT,"
+    " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS loans_by_campaign ON {p}loans (campaign_id, offered_at)",
+    "CREATE TABLE IF NOT EXISTS {p}loan_history (loan_id TEXT NOT NULL, version INTEGER NOT NULL,"
+    " at TEXT NOT NULL, actor TEXT NOT NULL, what TEXT NOT NULL, amount INTEGER, note TEXT,"
+    " PRIMARY KEY (loan_id, version))",
+    "CREATE TABLE IF NOT EXISTS {p}antagonists (antagonist_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " name TEXT NOT NULL, kind TEXT NOT NULL, pennies INTEGER NOT NULL, characteristics TEXT NOT NULL,"
+    " created_at TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS {p}adventures (campaign_id TEXT NOT NULL, number INTEGER NOT NULL,"
+    " started_at TEXT NOT NULL, ended_at TEXT, player_piles INTEGER NOT NULL, opening_pile INTEGER NOT NULL,"
+    " note TEXT, pile INTEGER NOT NULL, allocated INTEGER NOT NULL, retired INTEGER NOT NULL,"
+    " PRIMARY KEY (campaign_id, number))",
+    "CREATE TABLE IF NOT EXISTS {p}allocations (campaign_id TEXT NOT NULL, adventure INTEGER NOT NULL,"
+    " position BIGINT NOT NULL, antagonist TEXT NOT NULL, amount INTEGER NOT NULL, at TEXT NOT NULL,"
+    " PRIMARY KEY (campaign_id, position))",
+    "CREATE TABLE IF NOT EXISTS {p}event_log (notification_id BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " at TEXT NOT NULL, actor TEXT NOT NULL, stream TEXT NOT NULL, event TEXT NOT NULL,"
+    " detail TEXT NOT NULL, hidden TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS event_log_by_campaign ON {p}event_log (campaign_id, notification_id)",
+    # Not a projection: tokens are issued here, hashed, and survive a rebuild.
+    "CREATE TABLE IF NOT EXISTS {p}seat_tokens (token_hash TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " seat TEXT NOT NULL, issued_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
+)
+
+#: Fields of an event that only the House may read in the log (C-5): an
+#: antagonist's characteristics stay hidden until used.
+HIDDEN_FIELDS = {
+    "Antagonist.Created": ("characteristics",),
+    "Antagonist.CharacteristicAdded": ("name",),
+}
+
+Row = dict[str, Any]
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat()
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, UUID):
+        return value.hex
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+class ViewsMixin:
+    """Dialect-free projection logic and queries."""
+
+    placeholder = "?"
+    prefix = ""
+
+    # -- plumbing ---------------------------------------------------------------
+    def _sql(self, statement: str) -> str:
+        return statement.replace("{p}", self.prefix).replace("?", self.placeholder)
+
+    def _x(self, c: Any, statement: str, params: Sequence[Any] = ()) -> None:
+        c.execute(self._sql(statement), tuple(params))
+
+    def _one(self, c: Any, statement: str, params: Sequence[Any] = ()) -> Row | None:
+        self._x(c, statement, params)
+        row = c.fetchone()
+        return dict(row) if row is not None else None
+
+    def query(self, statement: str, params: Sequence[Any] = ()) -> list[Row]:
+        with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            self._x(c, statement, params)
+            return [dict(r) for r in c.fetchall()]
+
+    def query_one(self, statement: str, params: Sequence[Any] = ()) -> Row | None:
+        rows = self.query(statement, params)
+        return rows[0] if rows else None
+
+    # -- the projection ---------------------------------------------------------
+    def project(self, application_name: str, batch: Iterable[tuple[Any, int]]) -> int:
+        """Apply a batch of (event, notification id) and record the last id, atomically."""
+        last = 0
+        with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            for domain_event, notification_id in batch:
+                self._apply(c, domain_event, notification_id)
+                last = notification_id
+            if last:
+                self._insert_tracking(c, Tracking(application_name, last))  # type: ignore[attr-defined]
+        return last
+
+    def reset(self, application_name: str) -> None:
+        """Empty every read model and forget the tracking position (tokens are kept)."""
+        with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            for table in PROJECTION_TABLES:
+                self._x(c, f"DELETE FROM {{p}}{table}")
+            c.execute(self._delete_tracking_statement(), (application_name,))
+
+    def _delete_tracking_statement(self) -> Any:
+        raise NotImplementedError
+
+    def _apply(self, c: Any, e: Any, nid: int) -> None:
+        name = type(e).__qualname__
+        at = e.timestamp.isoformat()
+        oid = e.originator_id.hex
+        if e.originator_version == 1:  # the event that creates a stream names its campaign
+            campaign = oid if name.startswith("Campaign.") else e.campaign_id.hex
+            self._x(c, "INSERT INTO {p}streams VALUES (?, ?, ?)", (oid, campaign, name.split(".")[0]))
+        else:
+            row = self._one(c, "SELECT campaign_id FROM {p}streams WHERE originator_id = ?", (oid,))
+            assert row is not None, f"event {name} of unknown stream {oid}"
+            campaign = row["campaign_id"]
+        handler: Callable[..., None] | None = getattr(self, "_on_" + name.replace(".", "_"), None)
+        if handler is not None:
+            handler(c, e, oid, campaign, at, nid)
+        detail = {
+            k: _plain(v)
+            for k, v in vars(e).items()
+            if k not in ("originator_id", "originator_version", "originator_topic", "timestamp", "actor")
+        }
+        self._x(
+            c,
+            "INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (nid, campaign, at, getattr(e, "actor", "house"), f"{name.split('.')[0]}:{oid}",
+             name.split(".")[1], json.dumps(detail), json.dumps(HIDDEN_FIELDS.get(name, ()))),
+        )
+
+    # campaigns (C-1)
+    def _on_Campaign_Created(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "INSERT INTO {p}campaigns VALUES (?, ?, ?, ?, ?, 0, 0)",
+                (oid, e.name, e.system, json.dumps(e.settings), at))
+
+    def _on_Campaign_AdventureStarted(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "UPDATE {p}campaigns SET adventure = ?, adventure_running = 1 WHERE campaign_id = ?",
+                (e.number, oid))
+
+    def _on_Campaign_AdventureEnded(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "UPDATE {p}campaigns SET adventure_running = 0 WHERE campaign_id = ?", (oid,))
+        self._x(c, "UPDATE {p}adventures SET ended_at = ? WHERE campaign_id = ? AND number = ?",
+                (at, oid, e.number))
+
+    # characters (PA-1, PA-2, PA-14)
+    def _on_Character_Created(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "INSERT INTO {p}characters VALUES (?, ?, ?, ?, ?, 0, 0, ?)",
+                (oid, campaign, e.seat, e.name, e.pile, at))
+        self._x(c, "INSERT INTO {p}characteristics VALUES (?, 0, ?, 0, ?)", (oid, e.first_characteristic, at))
+
+    def _on_Character_CharacteristicBought(self, c, e, oid, campaign, at, nid) -> None:
+        self._pile(c, oid, -e.cost, spent=e.cost)
+        self._x(c, "INSERT INTO {p}characteristics VALUES (?, (SELECT COUNT(*) FROM {p}characteristics"
+                   " WHERE character_id = ?), ?, ?, ?)", (oid, oid, e.name, e.cost, at))
+
+    def _pile(self, c: Any, oid: str, delta: int, spent: int = 0) -> None:
+        self._x(c, "UPDATE {p}characters SET pile = pile + ?, spent = spent + ? WHERE character_id = ?",
+                (delta, spent, oid))
+
+    def _on_Character_LoanPaidOut(self, c, e, oid, *_: Any) -> None:
+        self._pile(c, oid, -e.amount)
+
+    def _on_Character_LoanReceived(self, c, e, oid, *_: Any) -> None:
+        self._pile(c, oid, e.amount)
+
+    def _on_Character_RepaymentPaid(self, c, e, oid, *_: Any) -> None:
+        self._pile(c, oid, -e.amount)
+
+    def _on_Character_RepaymentReceived(self, c, e, oid, *_: Any) -> None:
+        self._pile(c, oid, e.amount)
+
+    # loans (PA-14)
+    def _history(self, c: Any, e: Any, oid: str, at: str, what: str, amount: int | None = None,
+                 note: str | None = None) -> None:
+        self._x(c, "INSERT INTO {p}loan_history VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (oid, e.originator_version, at, e.actor, what, amount, note))
+
+    def _loan(self, c: Any, oid: str, at: str, **changes: Any) -> None:
+        sets = ", ".join(f"{column} = ?" for column in changes)
+        self._x(c, f"UPDATE {{p}}loans SET {sets}, updated_at = ? WHERE loan_id = ?",
+                (*changes.values(), at, oid))
+
+    def _on_Loan_Offered(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, 0, 'offered', ?, NULL, NULL, ?, ?)",
+                (oid, campaign, e.lender, e.borrower, e.amount, e.adventure, at, at))
+        self._history(c, e, oid, at, "offered", e.amount)
+
+    def _on_Loan_Accepted(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "UPDATE {p}loans SET status = 'active', outstanding = amount, updated_at = ? WHERE loan_id = ?",
+                (at, oid))
+        self._history(c, e, oid, at, "accepted")
+
+    def _on_Loan_Declined(self, c, e, oid, campaign, at, nid) -> None:
+        self._loan(c, oid, at, status="declined")
+        self._history(c, e, oid, at, "declined")
+
+    def _on_Loan_Withdrawn(self, c, e, oid, campaign, at, nid) -> None:
+        self._loan(c, oid, at, status="withdrawn")
+        self._history(c, e, oid, at, "withdrawn")
+
+    def _on_Loan_Repaid(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "UPDATE {p}loans SET outstanding = outstanding - ?, updated_at = ? WHERE loan_id = ?",
+                (e.amount, at, oid))
+        self._x(c, "UPDATE {p}loans SET status = 'repaid' WHERE loan_id = ? AND outstanding = 0", (oid,))
+        self._history(c, e, oid, at, "repaid", e.amount)
+
+    def _on_Loan_Forgiven(self, c, e, oid, campaign, at, nid) -> None:
+        self._loan(c, oid, at, status="forgiven", outstanding=0)
+        self._history(c, e, oid, at, "forgiven", e.amount)
+
+    def _on_Loan_Defaulted(self, c, e, oid, campaign, at, nid) -> None:
+        self._loan(c, oid, at, status="defaulted", defaulted_in=e.adventure)
+        self._history(c, e, oid, at, "defaulted")
+
+    def _on_Loan_ConsequenceRecorded(self, c, e, oid, campaign, at, nid) -> None:
+        self._loan(c, oid, at, consequence=e.note)
+        self._history(c, e, oid, at, "consequence", note=e.note)
+
+    # the House side (PA-3, PA-4)
+    def _on_House_BudgetOpened(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "INSERT INTO {p}adventures VALUES (?, ?, ?, NULL, ?, ?, ?, ?, 0, 0)",
+                (campaign, e.adventure, at, e.player_piles, e.amount, e.note, e.amount))
+
+    def _on_House_PenniesAllocated(self, c, e, oid, campaign, at, nid) -> None:
+        adventure = self._one(c, "SELECT adventure FROM {p}campaigns WHERE campaign_id = ?", (campaign,))
+        number = adventure["adventure"] if adventure else 0
+        self._x(c, "UPDATE {p}adventures SET pile = pile - ?, allocated = allocated + ?"
+                   " WHERE campaign_id = ? AND number = ?", (e.amount, e.amount, campaign, number))
+        self._x(c, "INSERT INTO {p}allocations VALUES (?, ?, ?, ?, ?, ?)",
+                (campaign, number, nid, e.antagonist, e.amount, at))
+
+    def _on_House_BudgetClosed(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "UPDATE {p}adventures SET pile = 0, retired = retired + ? WHERE campaign_id = ? AND number = ?",
+                (e.retired, campaign, e.adventure))
+
+    def _on_Antagonist_Created(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "INSERT INTO {p}antagonists VALUES (?, ?, ?, ?, 0, ?, ?)",
+                (oid, campaign, e.name, e.kind, json.dumps(list(e.characteristics)), at))
+
+    def _on_Antagonist_CharacteristicAdded(self, c, e, oid, campaign, at, nid) -> None:
+        row = self._one(c, "SELECT characteristics FROM {p}antagonists WHERE antagonist_id = ?", (oid,))
+        assert row is not None
+        names = [*json.loads(row["characteristics"]), e.name]
+        self._x(c, "UPDATE {p}antagonists SET characteristics = ? WHERE antagonist_id = ?", (json.dumps(names), oid))
+
+    def _on_Antagonist_Funded(self, c, e, oid, *_: Any) -> None:
+        self._x(c, "UPDATE {p}antagonists SET pennies = pennies + ? WHERE antagonist_id = ?", (e.amount, oid))
+
+    def _on_Antagonist_PenniesRetired(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "UPDATE {p}antagonists SET pennies = 0 WHERE antagonist_id = ?", (oid,))
+        self._x(c, "UPDATE {p}adventures SET retired = retired + ? WHERE campaign_id = ? AND number = ?",
+                (e.amount, campaign, e.adventure))
+
+    # -- seat tokens (hashed; never in events, exports or logs) ----------------
+    def store_token(self, token: str, campaign_id: UUID, seat: str) -> None:
+        with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            self._x(c, "DELETE FROM {p}seat_tokens WHERE campaign_id = ? AND seat = ?", (campaign_id.hex, seat))
+            self._x(c, "INSERT INTO {p}seat_tokens VALUES (?, ?, ?, ?)",
+                    (token_hash(token), campaign_id.hex, seat, _now()))
+
+    def seat_for_token(self, token: str) -> tuple[UUID, str] | None:
+        row = self.query_one("SELECT campaign_id, seat FROM {p}seat_tokens WHERE token_hash = ?", (token_hash(token),))
+        return (UUID(row["campaign_id"]), row["seat"]) if row else None
+
+    def dump(self) -> dict[str, list[Row]]:
+        """Every projection row, in a stable order (used to compare rebuilds)."""
+        return {t: sorted((r for r in self.query(f"SELECT * FROM {{p}}{t}")), key=repr) for t in PROJECTION_TABLES}
+
+
+class SQLiteViews(ViewsMixin, SQLiteTrackingRecorder):
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(), *(self._sql(s) for s in DDL)]
+
+    def _delete_tracking_statement(self) -> str:
+        return "DELETE FROM tracking WHERE application_name = ?"
+
+
+class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
+    placeholder = "%s"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.prefix = '"' + self.datastore.schema.replace('"', '""') + '".'
+        self.sql_create_statements.extend(SQL(self._sql(s)) for s in DDL)  # type: ignore[arg-type]
+
+    def _delete_tracking_statement(self) -> Any:
+        return SQL(f'DELETE FROM {self.prefix}"{self.tracking_table_name}" WHERE application_name = %s')  # type: ignore[arg-type]

@@ -1,0 +1,49 @@
+"""Dependencies: the service, and the seat a bearer token stands for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from adapters.service import Stakes
+from domain.errors import NotPermitted
+from domain.seats import Seat
+
+bearer = HTTPBearer(auto_error=False, description="A seat token, issued when a campaign is created or a player added.")
+
+
+def get_stakes(request: Request) -> Stakes:
+    return request.app.state.stakes
+
+
+StakesDep = Annotated[Stakes, Depends(get_stakes)]
+
+
+@dataclass(frozen=True)
+class Caller:
+    campaign_id: UUID
+    seat: Seat
+
+
+def get_caller(stakes: StakesDep, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Caller:
+    if credentials is None or not credentials.credentials:
+        raise HTTPException(401, "A bearer token is required")
+    found = stakes.authenticate(credentials.credentials)
+    if found is None:
+        raise HTTPException(401, "Unknown token")
+    return Caller(*found)
+
+
+def get_seat(campaign_id: UUID, caller: Annotated[Caller, Depends(get_caller)]) -> Seat:
+    """The caller's seat, if the token belongs to the campaign in the path."""
+    if caller.campaign_id != campaign_id:
+        raise NotPermitted("this token holds a seat in another campaign")
+    return caller.seat
+
+
+CallerDep = Annotated[Caller, Depends(get_caller)]
+SeatDep = Annotated[Seat, Depends(get_seat)]

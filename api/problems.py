@@ -1,0 +1,74 @@
+"""RFC 9457 problem details for every refusal; bad input never gets a 500."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
+
+MEDIA_TYPE = "application/problem+json"
+
+#: (status, slug, title) per domain error class, most specific first.
+STATUS = (
+    (NotSupportedYet, 422, "not-supported-yet", "This rule system is not supported yet"),
+    (RuleViolation, 422, "rule-violation", "The command breaks a ruling"),
+    (NotPermitted, 403, "not-permitted", "This seat may not do that"),
+    (NotFound, 404, "not-found", "Not found"),
+    (ConcurrencyConflict, 409, "conflict", "A concurrent command won; try again"),
+)
+
+
+class Problem(BaseModel):
+    type: str
+    title: str
+    status: int
+    detail: str
+    ruling: str | None = None
+    instance: str | None = None
+
+
+def problem(request: Request, status: int, slug: str, title: str, detail: str, ruling: str | None = None) -> JSONResponse:
+    body = Problem(type=f"/problems/{slug}", title=title, status=status, detail=detail, ruling=ruling or None,
+                   instance=request.url.path)
+    return JSONResponse(body.model_dump(exclude_none=True), status_code=status, media_type=MEDIA_TYPE)
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(StakesError)
+    async def on_domain_error(request: Request, exc: StakesError) -> JSONResponse:
+        for cls, status, slug, title in STATUS:
+            if isinstance(exc, cls):
+                return problem(request, status, slug, title, str(exc), exc.ruling)
+        return problem(request, 400, "bad-request", "Bad request", str(exc), exc.ruling)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for error in exc.errors():
+            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+            parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+        return problem(request, 422, "invalid-input", "The request is not well formed", "; ".join(parts))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        slug = {401: "unauthenticated", 403: "not-permitted", 404: "not-found", 405: "method-not-allowed"}.get(
+            exc.status_code, "http-error")
+        response = problem(request, exc.status_code, slug, str(exc.detail), str(exc.detail))
+        if exc.status_code == 401:
+            response.headers["WWW-Authenticate"] = "Bearer"
+        return response
+
+PROBLEM_RESPONSES = {
+    code: {"model": Problem, "content": {MEDIA_TYPE: {}}, "description": text}
+    for code, text in (
+        (401, "No or unknown bearer token"),
+        (403, "The token's seat may not do this (C-1), or belongs to another campaign"),
+        (404, "No such campaign, seat, loan or antagonist"),
+        (409, "Lost an optimistic-concurrency race; retry"),
+        (422, "Breaks a ruling (the ruling is named) or is not well formed"),
+    )
+}

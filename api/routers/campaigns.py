@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+from uuid import UUID
+
+from fastapi import APIRouter, status
+
+from adapters import schemas as out
+from api.deps import CallerDep, SeatDep, StakesDep
+from api.schemas import CampaignIn
+
+router = APIRouter(tags=["campaigns"])
+
+
+@router.post("/campaigns", status_code=status.HTTP_201_CREATED, response_model=out.CampaignCreated)
+def create_campaign(body: CampaignIn, stakes: StakesDep) -> out.CampaignCreated:
+    """Create a campaign. The caller holds its House seat; the House token is shown once."""
+    return stakes.create_campaign(body.name, body.system, body.settings.model_dump(exclude_none=True))
+
+
+@router.get("/session", response_model=out.Session)
+def session(caller: CallerDep) -> out.Session:
+    """Which campaign and seat the bearer token stands for."""
+    return out.Session(campaign_id=caller.campaign_id, seat=caller.seat.name)
+
+
+@router.get("/campaigns/{campaign_id}", response_model=out.CampaignView)
+def get_campaign(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.CampaignView:
+    return stakes.campaign(campaign_id, seat)

@@ -1,0 +1,322 @@
+"""``stakes``: one command group per noun; every read takes ``--format json``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+from uuid import UUID
+
+import typer
+
+from adapters.service import Stakes
+from adapters.settings import Settings
+from cli import config, output
+from cli.output import Format, emit
+from cli.session import GLOBAL, Target, UsageError, reported, run
+
+app = typer.Typer(name="stakes", help="The campaign ledger for tabletop role-playing.", no_args_is_help=True,
+                  pretty_exceptions_enable=False)
+campaign_app = typer.Typer(help="Create, show and choose campaigns.", no_args_is_help=True)
+player_app = typer.Typer(help="Seat players (House only) and list them.", no_args_is_help=True)
+characteristic_app = typer.Typer(help="Buy characteristics (PA-2).", no_args_is_help=True)
+adventure_app = typer.Typer(help="Start and end adventures (PA-3).", no_args_is_help=True)
+antagonist_app = typer.Typer(help="The House's antagonists and obstacles (PA-4).", no_args_is_help=True)
+loan_app = typer.Typer(help="Loans between players (PA-14).", no_args_is_help=True)
+projections_app = typer.Typer(help="Maintain the read models.", no_args_is_help=True)
+for sub, name in ((campaign_app, "campaign"), (player_app, "player"), (characteristic_app, "characteristic"),
+                  (adventure_app, "adventure"), (antagonist_app, "antagonist"), (loan_app, "loan"),
+                  (projections_app, "projections")):
+    app.add_typer(sub, name=name)
+
+As = Annotated[Optional[str], typer.Option("--as", envvar="STAKES_AS",
+                                           help="Embedded use: the seat to act as (house or a player).")]
+CampaignOpt = Annotated[Optional[str], typer.Option("--campaign", "-c", envvar="STAKES_CAMPAIGN",
+                                                    help="Campaign id; defaults to the current one.")]
+Fmt = Annotated[Format, typer.Option("--format", "-f", help="table or json.")]
+
+
+@app.callback()
+def main(
+    server: Annotated[Optional[str], typer.Option(envvar="STAKES_SERVER", help="Use a running server at this URL.")] = None,
+    token: Annotated[Optional[str], typer.Option(envvar="STAKES_TOKEN", help="Seat token for --server.")] = None,
+) -> None:
+    GLOBAL.server, GLOBAL.token = server, token
+
+
+def _loan_id(target: Target, text: str) -> UUID:
+    """A loan id, or a unique prefix of one as shown in tables."""
+    try:
+        return UUID(text)
+    except ValueError:
+        pass
+    wanted = text.lower().replace("-", "")
+    register = target.backend.debts(target.campaign_id(), target.seat)
+    matches = [loan.loan_id for loan in register.loans if loan.loan_id.hex.startswith(wanted)]
+    if len(matches) != 1 or len(wanted) < 4:
+        raise UsageError(f"{text!r} names {'no' if not matches else 'more than one'} loan; give more of its id")
+    return matches[0]
+
+
+# -- campaigns -------------------------------------------------------------------
+@campaign_app.command("create")
+def campaign_create(
+    name: str,
+    system: Annotated[str, typer.Option(help="penny-ante (others are not supported yet).")] = "penny-ante",
+    starting_pile: Annotated[Optional[int], typer.Option(help="PA-1: at least 25 (default 25).")] = None,
+    antagonist_cap: Annotated[Optional[int], typer.Option(help="PA-4: most pennies one antagonist may hold.")] = None,
+    fmt: Fmt = Format.table,
+) -> None:
+    """Create a campaign; you hold its House seat, and it becomes the current campaign."""
+    settings = {k: v for k, v in {"starting_pile": starting_pile, "antagonist_cap": antagonist_cap}.items() if v is not None}
+
+    def act(t: Target) -> None:
+        created = t.backend.create_campaign(name, system, settings)
+        config.update(campaign=str(created.campaign.id), **({"token": created.house_token} if t.remote else {}))
+        emit(created, fmt, output.created)
+
+    run(None, None, act)
+
+
+@campaign_app.command("show")
+def campaign_show(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """The campaign: system, settings, players, adventure."""
+    run(as_, campaign, lambda t: emit(t.backend.campaign(t.campaign_id(), t.seat), fmt, output.campaign))
+
+
+@campaign_app.command("list")
+def campaign_list(fmt: Fmt = Format.table) -> None:
+    """Every campaign in the local store (embedded only)."""
+
+    def act(t: Target) -> None:
+        if t.remote:
+            raise UsageError("a server lists no campaigns; your token names yours ('stakes campaign show')")
+        emit(t.backend.campaigns(), fmt, output.campaigns)
+
+    run(None, None, act)
+
+
+@campaign_app.command("use")
+def campaign_use(campaign_id: str) -> None:
+    """Make CAMPAIGN_ID the current campaign."""
+    with reported():
+        try:
+            UUID(campaign_id)
+        except ValueError:
+            raise UsageError(f"{campaign_id!r} is not a campaign id") from None
+        config.update(campaign=campaign_id)
+        output.out.print(f"Current campaign: {campaign_id}")
+
+
+# -- players and sheets ---------------------------------------------------------------
+@player_app.command("add")
+def player_add(
+    seat: Annotated[str, typer.Argument(help="The player's seat name, e.g. ilse.")],
+    character: Annotated[str, typer.Option(help="The character's name.")],
+    characteristic: Annotated[str, typer.Option(help="The first characteristic, free (PA-2).")],
+    pile: Annotated[Optional[int], typer.Option(help="Starting pile (PA-1); the campaign's by default.")] = None,
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """Seat a player with one character. Prints the player's token once."""
+    run(as_, campaign, lambda t: emit(
+        t.backend.add_player(t.campaign_id(), t.seat, seat, character, characteristic, pile), fmt, output.player_added))
+
+
+@player_app.command("token")
+def player_token(seat: str, as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """Issue a player a new token (House only); the old one stops working."""
+    run(as_, campaign, lambda t: emit(t.backend.reissue_token(t.campaign_id(), t.seat, seat), fmt, output.player_added))
+
+
+@player_app.command("list")
+def player_list(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """Every character with pile and characteristics."""
+    run(as_, campaign, lambda t: emit(t.backend.sheets(t.campaign_id(), t.seat), fmt, output.sheets))
+
+
+@app.command("sheet")
+def sheet(
+    seat: Annotated[Optional[str], typer.Argument(help="Whose sheet; your own by default.")] = None,
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """A character sheet: pile, pennies in play, characteristics, debts."""
+    run(as_, campaign, lambda t: emit(t.backend.sheet(t.campaign_id(), t.seat, seat), fmt, output.sheet))
+
+
+@characteristic_app.command("buy")
+def characteristic_buy(
+    name: str,
+    for_: Annotated[Optional[str], typer.Option("--for", help="Whose character; your own by default.")] = None,
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """Buy a characteristic for 5 pennies, between adventures (PA-2)."""
+    run(as_, campaign, lambda t: emit(
+        t.backend.buy_characteristic(t.campaign_id(), t.seat, for_, name), fmt, output.sheet))
+
+
+# -- adventures and the House -------------------------------------------------------
+@adventure_app.command("start")
+def adventure_start(
+    amount: Annotated[Optional[int], typer.Option(help="An agreed House pile instead of the sum of piles.")] = None,
+    note: Annotated[Optional[str], typer.Option(help="The table's agreement; required with --amount.")] = None,
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """Start an adventure (PA-3); unpaid loans become defaulted (PA-14)."""
+    run(as_, campaign, lambda t: emit(t.backend.start_adventure(t.campaign_id(), t.seat, amount, note), fmt, output.budget))
+
+
+@adventure_app.command("end")
+def adventure_end(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """End the adventure; the House side's pennies leave play (PA-3)."""
+    run(as_, campaign, lambda t: emit(t.backend.end_adventure(t.campaign_id(), t.seat), fmt, output.budget))
+
+
+@app.command("budget")
+def budget(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """The House budget: pile, antagonists, allocations, per adventure."""
+    run(as_, campaign, lambda t: emit(t.backend.budget(t.campaign_id(), t.seat), fmt, output.budget))
+
+
+@antagonist_app.command("create")
+def antagonist_create(
+    name: str,
+    kind: Annotated[str, typer.Option(help="antagonist or obstacle.")] = "antagonist",
+    characteristic: Annotated[Optional[list[str]], typer.Option(help="Repeat for each; hidden from players.")] = None,
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """Create an antagonist or obstacle (House only, PA-4)."""
+    run(as_, campaign, lambda t: emit(
+        t.backend.create_antagonist(t.campaign_id(), t.seat, name, kind, characteristic or []), fmt, output.antagonist))
+
+
+@antagonist_app.command("characteristic")
+def antagonist_characteristic(
+    name: str, characteristic: str, as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """Give an antagonist another characteristic (House only)."""
+    run(as_, campaign, lambda t: emit(
+        t.backend.add_antagonist_characteristic(t.campaign_id(), t.seat, name, characteristic), fmt, output.antagonist))
+
+
+@antagonist_app.command("fund")
+def antagonist_fund(
+    name: str, amount: int, as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """Move pennies from the House pile to an antagonist, within the cap (PA-4)."""
+    run(as_, campaign, lambda t: emit(
+        t.backend.fund_antagonist(t.campaign_id(), t.seat, name, amount), fmt, output.antagonist))
+
+
+@antagonist_app.command("list")
+def antagonist_list(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """Antagonists and obstacles; players do not see their characteristics (C-5)."""
+    run(as_, campaign, lambda t: emit(t.backend.antagonists(t.campaign_id(), t.seat), fmt, output.antagonists))
+
+
+# -- loans ---------------------------------------------------------------------------
+@loan_app.command("offer")
+def loan_offer(borrower: str, amount: int, as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """Offer BORROWER a loan of AMOUNT pennies from your pile."""
+    run(as_, campaign, lambda t: emit(t.backend.offer_loan(t.campaign_id(), t.seat, borrower, amount), fmt, output.loan))
+
+
+def _loan_command(method: str, doc: str) -> None:
+    def command(loan: Annotated[str, typer.Argument(help="Loan id, or the first characters of it.")],
+                as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+        run(as_, campaign, lambda t: emit(
+            getattr(t.backend, method)(t.campaign_id(), t.seat, _loan_id(t, loan)), fmt, output.loan))
+
+    command.__doc__ = doc
+    loan_app.command(method.split("_")[0])(command)
+
+
+_loan_command("accept_loan", "Accept a loan offered to you; the pennies move at once.")
+_loan_command("decline_loan", "Decline a loan offered to you.")
+_loan_command("withdraw_loan", "Withdraw your offer before it is answered.")
+_loan_command("forgive_loan", "Forgive what the borrower still owes you.")
+
+
+@loan_app.command("repay")
+def loan_repay(loan: str, amount: int, as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """Repay some or all of a loan."""
+    run(as_, campaign, lambda t: emit(
+        t.backend.repay_loan(t.campaign_id(), t.seat, _loan_id(t, loan), amount), fmt, output.loan))
+
+
+@loan_app.command("consequence")
+def loan_consequence(loan: str, note: str, as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """Record what befalls the borrower of a defaulted loan (House only)."""
+    run(as_, campaign, lambda t: emit(
+        t.backend.record_consequence(t.campaign_id(), t.seat, _loan_id(t, loan), note), fmt, output.loan))
+
+
+@app.command("debts")
+def debts(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """The debt register: every loan and debt, with status and history."""
+    run(as_, campaign, lambda t: emit(t.backend.debts(t.campaign_id(), t.seat), fmt, output.debts))
+
+
+@app.command("log")
+def log(
+    after: Annotated[int, typer.Option(help="Only entries after this position.")] = 0,
+    limit: Annotated[int, typer.Option(help="At most this many entries.")] = 100,
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """The campaign's event log: who did what, and when (censored for your seat)."""
+    run(as_, campaign, lambda t: emit(t.backend.log(t.campaign_id(), t.seat, after, limit), fmt, output.log))
+
+
+# -- operating ---------------------------------------------------------------------
+@projections_app.command("rebuild")
+def projections_rebuild(fmt: Fmt = Format.table) -> None:
+    """Rebuild every read model from the event log (on the machine that holds the store)."""
+
+    def act(t: Target) -> None:
+        if t.remote:
+            raise UsageError("rebuild runs where the store is, not against a server")
+        emit(t.backend.rebuild(), fmt, output.rebuilt)
+
+    run(None, None, act)
+
+
+@app.command("serve")
+def serve(
+    host: Annotated[Optional[str], typer.Option(help="Address to listen on (STAKES_HOST).")] = None,
+    port: Annotated[Optional[int], typer.Option(help="Port (STAKES_PORT).")] = None,
+) -> None:
+    """Run the HTTP API with uvicorn on the configured store."""
+    import uvicorn
+
+    from api.app import create_app
+
+    settings = Settings()
+    host, port = host or settings.host, port or settings.port
+    output.err.print(f"Stakes API on http://{host}:{port} (docs at /docs), store {settings.describe()}")
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+
+
+@app.command("login")
+def login(
+    server: Annotated[str, typer.Option(help="The server's URL.")],
+    token: Annotated[str, typer.Option(help="Your seat token.", prompt=True, hide_input=True)],
+    fmt: Fmt = Format.table,
+) -> None:
+    """Remember a server and your seat token; later commands act as that seat."""
+    from cli.remote import RemoteStakes
+
+    with reported():
+        remote = RemoteStakes(server, token)
+        try:
+            session = remote.session()
+        finally:
+            remote.close()
+        config.update(server=server, token=token, campaign=str(session.campaign_id))
+        emit(session, fmt, output.session)
+
+
+@app.command("logout")
+def logout() -> None:
+    """Forget the server and token; commands act on the local store again."""
+    config.update(server=None, token=None)
+    output.out.print("Logged out; commands use the local store.")
+
+
+__all__ = ["app", "Stakes"]

@@ -1,0 +1,171 @@
+"""One output sink: rich tables for people, ``--format json`` for scripts; errors to stderr."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+
+from adapters import schemas
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+
+
+def emit(value: BaseModel | Sequence[BaseModel], fmt: Format, render: Callable[[Any], RenderableType] | None = None) -> None:
+    if fmt is Format.json:
+        data = [v.model_dump(mode="json") for v in value] if isinstance(value, (list, tuple)) else value.model_dump(mode="json")  # type: ignore[union-attr]
+        print(json.dumps(data, indent=2))
+        return
+    out.print(render(value) if render else _generic(value))
+
+
+def _generic(value: Any) -> RenderableType:
+    return json.dumps(value.model_dump(mode="json"), indent=2)
+
+
+def _table(title: str, *columns: str) -> Table:
+    table = Table(title=title, box=box.SIMPLE_HEAVY, title_justify="left")
+    for column in columns:
+        table.add_column(column)
+    return table
+
+
+def _short(loan_id: Any) -> str:
+    return str(loan_id)[:8]
+
+
+def campaign(c: schemas.CampaignView) -> RenderableType:
+    settings = ", ".join(f"{k}={v}" for k, v in c.settings.items() if v is not None)
+    state = f"adventure {c.adventure} running" if c.adventure_running else (
+        f"between adventures (last: {c.adventure})" if c.adventure else "no adventure yet")
+    players = _table("Players", "seat", "character")
+    for p in c.players:
+        players.add_row(p.seat, p.character)
+    return Group(f"[bold]{c.name}[/] ({c.system}) [dim]{c.id}[/]", f"settings: {settings}", state, players)
+
+
+def campaigns(items: list[schemas.CampaignView]) -> RenderableType:
+    table = _table("Campaigns", "id", "name", "system", "players", "adventure")
+    for c in items:
+        table.add_row(str(c.id), c.name, c.system, str(len(c.players)),
+                      f"{c.adventure}{' (running)' if c.adventure_running else ''}")
+    return table
+
+
+def token_notice(label: str, token: str) -> RenderableType:
+    return Panel(f"{token}\n[dim]Shown once. {label}[/]", title="seat token", expand=False)
+
+
+def created(c: schemas.CampaignCreated) -> RenderableType:
+    return Group(campaign(c.campaign), token_notice("It is the House's: keep it to run the server for players.",
+                                                    c.house_token))
+
+
+def player_added(p: schemas.PlayerAdded) -> RenderableType:
+    return Group(sheet(p.sheet), token_notice(f"Hand it to {p.sheet.seat}; it acts only for {p.sheet.name}.", p.token))
+
+
+def _loan_rows(title: str, loans: list[schemas.LoanLine], other: str) -> Table:
+    table = _table(title, "loan", other, "amount", "outstanding", "status")
+    for loan in loans:
+        table.add_row(_short(loan.loan_id), getattr(loan, other), str(loan.amount), str(loan.outstanding), loan.status)
+    return table
+
+
+def sheet(s: schemas.Sheet) -> RenderableType:
+    head = _table(f"{s.name} ({s.seat})", "pile", "in play", "spent")
+    head.add_row(str(s.pile), str(s.in_play), str(s.spent))
+    traits = _table("Characteristics", "name", "cost")
+    for t in s.characteristics:
+        traits.add_row(t.name, "free" if t.cost == 0 else str(t.cost))
+    parts: list[RenderableType] = [head, traits]
+    if s.owes:
+        parts.append(_loan_rows("Owes", s.owes, "lender"))
+    if s.owed:
+        parts.append(_loan_rows("Is owed", s.owed, "borrower"))
+    if s.offers:
+        table = _table("Open loan offers", "loan", "lender", "borrower", "amount")
+        for o in s.offers:
+            table.add_row(_short(o.loan_id), o.lender, o.borrower, str(o.amount))
+        parts.append(table)
+    return Group(*parts)
+
+
+def sheets(items: list[schemas.Sheet]) -> RenderableType:
+    table = _table("Characters", "seat", "character", "pile", "in play", "characteristics", "owes")
+    for s in items:
+        table.add_row(s.seat, s.name, str(s.pile), str(s.in_play), ", ".join(t.name for t in s.characteristics),
+                      str(sum(o.outstanding for o in s.owes)))
+    return table
+
+
+def antagonists(items: list[schemas.Antagonist]) -> RenderableType:
+    table = _table("Antagonists and obstacles", "name", "kind", "pennies", "characteristics")
+    for a in items:
+        table.add_row(a.name, a.kind, str(a.pennies),
+                      "[dim]hidden[/]" if a.characteristics is None else ", ".join(a.characteristics))
+    return table
+
+
+def antagonist(a: schemas.Antagonist) -> RenderableType:
+    return antagonists([a])
+
+
+def budget(b: schemas.HouseBudget) -> RenderableType:
+    state = f"adventure {b.adventure}: House pile {b.pile}" if b.adventure_running else "no adventure running"
+    table = _table("Adventures", "#", "player piles", "opening", "pile", "allocated", "retired", "note", "ended")
+    for a in b.adventures:
+        table.add_row(str(a.number), str(a.player_piles), str(a.opening_pile), str(a.pile), str(a.allocated),
+                      str(a.retired), a.note or "", "yes" if a.ended_at else "")
+    allocations = _table("Allocations", "adventure", "antagonist", "amount")
+    for a in b.adventures:
+        for al in a.allocations:
+            allocations.add_row(str(a.number), al.antagonist, str(al.amount))
+    return Group(f"[bold]House budget[/]: {state}", antagonists(b.antagonists), table, allocations)
+
+
+def loan(item: schemas.Loan) -> RenderableType:
+    return debts(schemas.DebtRegister(campaign_id=item.loan_id, loans=[item]), title=f"Loan {item.loan_id}")
+
+
+def debts(register: schemas.DebtRegister, title: str = "Debt register") -> RenderableType:
+    table = _table(title, "loan", "lender", "borrower", "amount", "outstanding", "status", "history")
+    for item in register.loans:
+        history = "; ".join(
+            f"{h.what} by {h.actor}" + (f" ({h.amount})" if h.amount else "") + (f": {h.note}" if h.note else "")
+            for h in item.history)
+        table.add_row(_short(item.loan_id), item.lender, item.borrower, str(item.amount), str(item.outstanding),
+                      item.status, history)
+    return table
+
+
+def log(entries: schemas.EventLog) -> RenderableType:
+    table = _table("Event log", "#", "when", "who", "what", "detail")
+    for e in entries.entries:
+        detail = ", ".join(f"{k}={v}" for k, v in e.detail.items() if k != "campaign_id")
+        if e.hidden:
+            detail += f" [dim]({', '.join(e.hidden)} hidden)[/]"
+        table.add_row(str(e.position), e.at.strftime("%Y-%m-%d %H:%M:%S"), e.actor,
+                      f"{e.stream.split(':')[0]}.{e.event}", detail)
+    return table
+
+
+def rebuilt(report: schemas.RebuildReport) -> RenderableType:
+    return f"Rebuilt every read model from {report.events} events (position {report.position})."
+
+
+def session(s: schemas.Session) -> RenderableType:
+    return f"Seat [bold]{s.seat}[/] in campaign {s.campaign_id}."

@@ -1,0 +1,156 @@
+"""The CLI's client of a running server: the same methods as ``adapters.service.Stakes``.
+
+The seat is the token's; the ``actor`` argument each method takes for symmetry
+with the embedded service is ignored here. Problem details from the server come
+back as the same domain errors the embedded service raises.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import httpx
+from pydantic import TypeAdapter
+
+from adapters import schemas
+from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
+from domain.seats import Seat
+
+class Unauthenticated(StakesError):
+    """No token, or one the server does not know."""
+
+
+class Unreachable(StakesError):
+    """The server did not answer."""
+
+
+_ERRORS: dict[str, type[StakesError]] = {
+    "rule-violation": RuleViolation, "not-supported-yet": NotSupportedYet, "not-permitted": NotPermitted,
+    "not-found": NotFound, "conflict": ConcurrencyConflict, "unauthenticated": Unauthenticated,
+}
+
+
+class RemoteStakes:
+    def __init__(self, server: str, token: str | None, *, transport: httpx.BaseTransport | None = None) -> None:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.http = httpx.Client(base_url=server.rstrip("/"), headers=headers, timeout=30.0, transport=transport)
+
+    def close(self) -> None:
+        self.http.close()
+
+    def _call(self, method: str, path: str, result: Any, json: dict[str, Any] | None = None,
+              params: dict[str, Any] | None = None) -> Any:
+        try:
+            response = self.http.request(method, path, json=json, params=params)
+        except httpx.HTTPError as exc:
+            raise Unreachable(f"cannot reach {self.http.base_url}: {exc}") from None
+        if response.is_success:
+            return TypeAdapter(result).validate_python(response.json())
+        try:
+            problem = response.json()
+        except ValueError:
+            problem = {"detail": response.text or response.reason_phrase}
+        ruling = problem.get("ruling") or ""
+        detail = str(problem.get("detail", ""))
+        if ruling and detail.startswith(f"{ruling}: "):
+            detail = detail[len(ruling) + 2:]
+        cls = _ERRORS.get(str(problem.get("type", "")).rsplit("/", 1)[-1], StakesError)
+        raise cls(detail, ruling=ruling)
+
+    def _c(self, campaign_id: UUID, rest: str = "") -> str:
+        return f"/campaigns/{campaign_id}{rest}"
+
+    # -- seats and campaigns ------------------------------------------------
+    def session(self) -> schemas.Session:
+        return self._call("GET", "/session", schemas.Session)
+
+    def create_campaign(self, name: str, system: str, settings: dict[str, Any] | None = None) -> schemas.CampaignCreated:
+        return self._call("POST", "/campaigns", schemas.CampaignCreated,
+                          {"name": name, "system": system, "settings": settings or {}})
+
+    def campaign(self, campaign_id: UUID, actor: Seat) -> schemas.CampaignView:
+        return self._call("GET", self._c(campaign_id), schemas.CampaignView)
+
+    def add_player(self, campaign_id: UUID, actor: Seat, seat: str, character: str, characteristic: str,
+                   pile: int | None = None) -> schemas.PlayerAdded:
+        body = {"seat": seat, "character": character, "characteristic": characteristic, "pile": pile}
+        return self._call("POST", self._c(campaign_id, "/players"), schemas.PlayerAdded, body)
+
+    def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
+        return self._call("POST", self._c(campaign_id, f"/players/{seat}/token"), schemas.PlayerAdded)
+
+    # -- sheets ---------------------------------------------------------------
+    def sheet(self, campaign_id: UUID, actor: Seat, seat: str | None = None) -> schemas.Sheet:
+        return self._call("GET", self._c(campaign_id, f"/characters/{seat or actor.name}"), schemas.Sheet)
+
+    def sheets(self, campaign_id: UUID, actor: Seat) -> list[schemas.Sheet]:
+        return self._call("GET", self._c(campaign_id, "/characters"), list[schemas.Sheet])
+
+    def buy_characteristic(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.Sheet:
+        path = self._c(campaign_id, f"/characters/{seat or actor.name}/characteristics")
+        return self._call("POST", path, schemas.Sheet, {"name": name})
+
+    # -- adventures and the House ---------------------------------------------
+    def start_adventure(self, campaign_id: UUID, actor: Seat, amount: int | None = None,
+                        note: str | None = None) -> schemas.HouseBudget:
+        return self._call("POST", self._c(campaign_id, "/adventures"), schemas.HouseBudget,
+                          {"amount": amount, "note": note})
+
+    def end_adventure(self, campaign_id: UUID, actor: Seat) -> schemas.HouseBudget:
+        return self._call("POST", self._c(campaign_id, "/adventures/current/end"), schemas.HouseBudget)
+
+    def budget(self, campaign_id: UUID, actor: Seat) -> schemas.HouseBudget:
+        return self._call("GET", self._c(campaign_id, "/budget"), schemas.HouseBudget)
+
+    def antagonists(self, campaign_id: UUID, actor: Seat) -> list[schemas.Antagonist]:
+        return self._call("GET", self._c(campaign_id, "/antagonists"), list[schemas.Antagonist])
+
+    def create_antagonist(self, campaign_id: UUID, actor: Seat, name: str, kind: str = "antagonist",
+                          characteristics: list[str] | None = None) -> schemas.Antagonist:
+        body = {"name": name, "kind": kind, "characteristics": characteristics or []}
+        return self._call("POST", self._c(campaign_id, "/antagonists"), schemas.Antagonist, body)
+
+    def add_antagonist_characteristic(self, campaign_id: UUID, actor: Seat, antagonist: str,
+                                      name: str) -> schemas.Antagonist:
+        path = self._c(campaign_id, f"/antagonists/{antagonist}/characteristics")
+        return self._call("POST", path, schemas.Antagonist, {"name": name})
+
+    def fund_antagonist(self, campaign_id: UUID, actor: Seat, antagonist: str, amount: int) -> schemas.Antagonist:
+        path = self._c(campaign_id, f"/antagonists/{antagonist}/funding")
+        return self._call("POST", path, schemas.Antagonist, {"amount": amount})
+
+    # -- loans ----------------------------------------------------------------
+    def debts(self, campaign_id: UUID, actor: Seat) -> schemas.DebtRegister:
+        return self._call("GET", self._c(campaign_id, "/debts"), schemas.DebtRegister)
+
+    def offer_loan(self, campaign_id: UUID, actor: Seat, borrower: str, amount: int) -> schemas.Loan:
+        return self._call("POST", self._c(campaign_id, "/loans"), schemas.Loan,
+                          {"borrower": borrower, "amount": amount})
+
+    def _loan(self, campaign_id: UUID, loan_id: UUID, action: str, body: dict[str, Any] | None = None) -> schemas.Loan:
+        return self._call("POST", self._c(campaign_id, f"/loans/{loan_id}/{action}"), schemas.Loan, body)
+
+    def accept_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
+        return self._loan(campaign_id, loan_id, "accept")
+
+    def decline_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
+        return self._loan(campaign_id, loan_id, "decline")
+
+    def withdraw_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
+        return self._loan(campaign_id, loan_id, "withdraw")
+
+    def repay_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID, amount: int) -> schemas.Loan:
+        return self._loan(campaign_id, loan_id, "repayments", {"amount": amount})
+
+    def forgive_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
+        return self._loan(campaign_id, loan_id, "forgive")
+
+    def record_consequence(self, campaign_id: UUID, actor: Seat, loan_id: UUID, note: str) -> schemas.Loan:
+        return self._loan(campaign_id, loan_id, "consequences", {"note": note})
+
+    # -- the log ----------------------------------------------------------------
+    def log(self, campaign_id: UUID, actor: Seat, after: int = 0, limit: int = 100) -> schemas.EventLog:
+        return self._call("GET", self._c(campaign_id, "/log"), schemas.EventLog,
+                          params={"after": after, "limit": limit})
+

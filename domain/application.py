@@ -1,0 +1,283 @@
+"""The use cases of Stakes: a thin application over the aggregates.
+
+Every public method takes the acting :class:`Seat`, checks what that seat may
+do, lets the aggregates verify the rules (refusing before anything changes),
+and saves all touched aggregates in one atomic ``save``. A save that loses an
+optimistic-concurrency race (``IntegrityError``) is retried from a fresh read;
+a command that keeps losing raises :class:`ConcurrencyConflict` (HTTP 409).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+
+from domain.campaign import Campaign
+from domain.currency import whole_pennies
+from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, RuleViolation
+from domain.penny_ante.character import Character
+from domain.penny_ante.house import Antagonist, House
+from domain.penny_ante.loan import Loan
+from domain.penny_ante.rules import MINIMUM_PILE, characteristic_name
+from domain.seats import HOUSE, Seat, player_handle
+from domain.systems import rule_system
+
+T = TypeVar("T")
+RETRIES = 5
+
+
+def retried(method: Callable[..., T]) -> Callable[..., T]:
+    """Run a command again from fresh state when a concurrent save wins the race."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        for _ in range(RETRIES):
+            try:
+                return method(*args, **kwargs)
+            except IntegrityError:
+                continue
+        raise ConcurrencyConflict("another command changed the same records; try again")
+
+    return wrapper
+
+
+def _require_house(actor: Seat, doing: str) -> None:
+    if not actor.is_house:
+        raise NotPermitted(f"only the House may {doing}")
+
+
+def _require_seat(actor: Seat, seat: str, doing: str) -> None:
+    if actor.name != seat:
+        raise NotPermitted(f"only {seat} may {doing}")
+
+
+class StakesApplication(Application[UUID]):
+    name = "Stakes"
+    is_snapshotting_enabled = True
+    snapshotting_intervals = {Campaign: 25, Character: 25, Loan: 25, Antagonist: 25, House: 25}
+
+    # -- reading aggregates -------------------------------------------------
+    def _get(self, cls: type[T], aggregate_id: UUID, what: str) -> T:
+        try:
+            aggregate = self.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            raise NotFound(f"no {what} {aggregate_id}") from None
+        if not isinstance(aggregate, cls):
+            raise NotFound(f"no {what} {aggregate_id}")
+        return aggregate
+
+    def campaign(self, campaign_id: UUID) -> Campaign:
+        return self._get(Campaign, campaign_id, "campaign")
+
+    def _penny_ante(self, campaign_id: UUID) -> Campaign:
+        campaign = self.campaign(campaign_id)
+        if campaign.system != "penny-ante":
+            raise RuleViolation(f"this is a {campaign.system} campaign, not Penny Ante", ruling="C-1")
+        return campaign
+
+    def _character(self, campaign: Campaign, seat: str) -> Character:
+        return self._get(Character, campaign.character_id(seat), "character")
+
+    def _house(self, campaign: Campaign) -> House:
+        return self._get(House, House.create_id(campaign.id), "House")
+
+    def _loan(self, campaign: Campaign, loan_id: UUID) -> Loan:
+        loan = self._get(Loan, loan_id, "loan")
+        if loan.campaign_id != campaign.id:
+            raise NotFound(f"no loan {loan_id} in this campaign")
+        return loan
+
+    def _antagonist(self, campaign: Campaign, house: House, name: str) -> Antagonist:
+        known = house.antagonist_name(name)
+        return self._get(Antagonist, Antagonist.create_id(campaign.id, known), "antagonist")
+
+    # -- C-1: campaigns and seats -------------------------------------------
+    @retried
+    def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None) -> UUID:
+        """Create a campaign; whoever creates it holds the House seat."""
+        cleaned = " ".join((name or "").split())
+        if not cleaned or len(cleaned) > 120:
+            raise RuleViolation("a campaign is named with 1 to 120 characters", ruling="C-1")
+        rules = rule_system(system)
+        assert rules.settings is not None
+        campaign = Campaign(name=cleaned, system=system, settings=rules.settings(settings or {}), actor=HOUSE)
+        house = House(campaign_id=campaign.id, actor=HOUSE)
+        self.save(campaign, house)
+        return campaign.id
+
+    @retried
+    def add_player(
+        self,
+        campaign_id: UUID,
+        actor: Seat,
+        seat: str,
+        character: str,
+        characteristic: str,
+        pile: int | None = None,
+    ) -> UUID:
+        """Seat a player with one character, whose first characteristic is free (PA-1, PA-2)."""
+        _require_house(actor, "seat players")
+        campaign = self._penny_ante(campaign_id)
+        seat = player_handle(seat)
+        name = " ".join((character or "").split())
+        if not name or len(name) > 80:
+            raise RuleViolation("a character is named with 1 to 80 characters", ruling="C-1")
+        first = characteristic_name(characteristic)
+        agreed = campaign.settings["starting_pile"]
+        pile = agreed if pile is None else whole_pennies(pile, "a starting pile", minimum=max(agreed, MINIMUM_PILE))
+        char = Character(campaign_id=campaign.id, seat=seat, name=name, first_characteristic=first, pile=pile, actor=actor.name)
+        campaign.seat_player(seat, char.id, actor.name)
+        self.save(campaign, char)
+        return char.id
+
+    # -- PA-2 -----------------------------------------------------------------
+    @retried
+    def buy_characteristic(self, campaign_id: UUID, actor: Seat, seat: str, name: str) -> None:
+        _require_seat(actor, seat, "buy characteristics for this character")
+        campaign = self._penny_ante(campaign_id)
+        character = self._character(campaign, seat)
+        character.buy_characteristic(name, adventure_running=campaign.adventure_running, actor=actor.name)
+        self.save(character)
+
+    # -- PA-3 -----------------------------------------------------------------
+    @retried
+    def start_adventure(self, campaign_id: UUID, actor: Seat, amount: int | None = None, note: str | None = None) -> int:
+        """Open the House budget and mark every unpaid loan defaulted (PA-3, PA-14)."""
+        _require_house(actor, "start an adventure")
+        campaign = self._penny_ante(campaign_id)
+        characters = [self._character(campaign, seat) for seat in campaign.players]
+        house = self._house(campaign)
+        number = campaign.start_adventure(actor.name)
+        house.open_budget(number, sum(c.pile for c in characters), amount, note, actor.name)
+        defaulted = []
+        for loan_id in sorted({loan for c in characters for loan in c.owes}):
+            loan = self._get(Loan, UUID(loan_id), "loan")
+            if loan.status == "active":
+                loan.mark_defaulted(number, actor.name)
+                defaulted.append(loan)
+        self.save(campaign, house, *defaulted)
+        return number
+
+    @retried
+    def end_adventure(self, campaign_id: UUID, actor: Seat) -> int:
+        """Whatever the House side holds leaves play (PA-3)."""
+        _require_house(actor, "end an adventure")
+        campaign = self._penny_ante(campaign_id)
+        house = self._house(campaign)
+        number = campaign.end_adventure(actor.name)
+        antagonists = [self._antagonist(campaign, house, name) for name in house.antagonists]
+        holding = [a for a in antagonists if a.pennies]
+        for antagonist in holding:
+            antagonist.retire_pennies(number, actor.name)
+        house.close_budget(number, actor.name)
+        self.save(campaign, house, *holding)
+        return number
+
+    # -- PA-4 -----------------------------------------------------------------
+    @retried
+    def create_antagonist(
+        self, campaign_id: UUID, actor: Seat, name: str, kind: str = "antagonist", characteristics: list[str] | None = None
+    ) -> str:
+        _require_house(actor, "create antagonists and obstacles")
+        campaign = self._penny_ante(campaign_id)
+        house = self._house(campaign)
+        antagonist = Antagonist.enlist(campaign.id, name, kind, characteristics or [], actor.name)
+        house.enlist(antagonist.name, actor.name)
+        self.save(house, antagonist)
+        return antagonist.name
+
+    @retried
+    def add_antagonist_characteristic(self, campaign_id: UUID, actor: Seat, antagonist: str, name: str) -> None:
+        _require_house(actor, "give antagonists characteristics")
+        campaign = self._penny_ante(campaign_id)
+        target = self._antagonist(campaign, self._house(campaign), antagonist)
+        target.add_characteristic(name, actor.name)
+        self.save(target)
+
+    @retried
+    def fund_antagonist(self, campaign_id: UUID, actor: Seat, antagonist: str, amount: int) -> None:
+        _require_house(actor, "fund antagonists")
+        campaign = self._penny_ante(campaign_id)
+        house = self._house(campaign)
+        target = self._antagonist(campaign, house, antagonist)
+        house.allocate(target.name, amount, adventure_running=campaign.adventure_running, actor=actor.name)
+        target.fund(amount, campaign.settings.get("antagonist_cap"), campaign.adventure, actor.name)
+        self.save(house, target)
+
+    # -- PA-14 ----------------------------------------------------------------
+    @retried
+    def offer_loan(self, campaign_id: UUID, actor: Seat, borrower: str, amount: int) -> UUID:
+        if actor.is_house:
+            raise NotPermitted("loans are between players; the House does not lend", ruling="PA-14")
+        campaign = self._penny_ante(campaign_id)
+        lender = self._character(campaign, actor.name)
+        borrower_char = self._character(campaign, player_handle(borrower))
+        if borrower_char.seat == lender.seat:
+            raise RuleViolation("a player cannot lend to himself", ruling="PA-14")
+        whole_pennies(amount, "a loan", minimum=1, ruling="PA-14")
+        if amount > lender.pile:
+            raise RuleViolation(f"a loan is at most the lender's pile ({lender.pile}), not {amount}", ruling="PA-14")
+        loan = Loan(
+            campaign_id=campaign.id, lender=lender.seat, borrower=borrower_char.seat,
+            amount=amount, adventure=campaign.adventure, actor=actor.name,
+        )
+        self.save(loan)
+        return loan.id
+
+    @retried
+    def accept_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> None:
+        campaign = self._penny_ante(campaign_id)
+        loan = self._loan(campaign, loan_id)
+        _require_seat(actor, loan.borrower, "accept this loan")
+        lender, borrower = self._character(campaign, loan.lender), self._character(campaign, loan.borrower)
+        loan.accept(actor.name)
+        lender.pay_out_loan(loan.id, loan.amount, actor.name)
+        borrower.receive_loan(loan.id.hex, loan.amount, actor.name)
+        self.save(loan, lender, borrower)
+
+    @retried
+    def decline_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> None:
+        loan = self._loan(self._penny_ante(campaign_id), loan_id)
+        _require_seat(actor, loan.borrower, "decline this loan")
+        loan.decline(actor.name)
+        self.save(loan)
+
+    @retried
+    def withdraw_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> None:
+        loan = self._loan(self._penny_ante(campaign_id), loan_id)
+        _require_seat(actor, loan.lender, "withdraw this offer")
+        loan.withdraw(actor.name)
+        self.save(loan)
+
+    @retried
+    def repay_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID, amount: int) -> None:
+        campaign = self._penny_ante(campaign_id)
+        loan = self._loan(campaign, loan_id)
+        _require_seat(actor, loan.borrower, "repay this loan")
+        lender, borrower = self._character(campaign, loan.lender), self._character(campaign, loan.borrower)
+        loan.repay(amount, actor.name)
+        borrower.repay(loan.id, amount, actor.name)
+        lender.receive_repayment(loan.id.hex, amount, actor.name)
+        self.save(loan, borrower, lender)
+
+    @retried
+    def forgive_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> None:
+        campaign = self._penny_ante(campaign_id)
+        loan = self._loan(campaign, loan_id)
+        _require_seat(actor, loan.lender, "forgive this loan")
+        borrower = self._character(campaign, loan.borrower)
+        amount = loan.forgive(actor.name)
+        borrower.debt_forgiven(loan.id.hex, amount, actor.name)
+        self.save(loan, borrower)
+
+    @retried
+    def record_consequence(self, campaign_id: UUID, actor: Seat, loan_id: UUID, note: str) -> None:
+        _require_house(actor, "record what befalls a defaulting borrower")
+        loan = self._loan(self._penny_ante(campaign_id), loan_id)
+        loan.record_consequence(note, actor.name)
+        self.save(loan)

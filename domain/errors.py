@@ -1,0 +1,38 @@
+"""Domain errors. Every refusal names the ruling of RULES.md it enforces."""
+
+from __future__ import annotations
+
+
+class StakesError(Exception):
+    """Base class of every error the domain raises on purpose."""
+
+    ruling: str = ""
+
+    def __init__(self, message: str, *, ruling: str = "") -> None:
+        self.ruling = ruling or type(self).ruling
+        self.message = message
+        super().__init__(f"{self.ruling}: {message}" if self.ruling else message)
+
+
+class RuleViolation(StakesError):
+    """The command breaks a numbered ruling; nothing is stored."""
+
+
+class NotPermitted(StakesError):
+    """The acting seat may not do this (a player acts only for himself, C-1)."""
+
+    ruling = "C-1"
+
+
+class NotFound(StakesError):
+    """The campaign, seat, loan or antagonist does not exist."""
+
+
+class NotSupportedYet(StakesError):
+    """The rule system is known but its issue has not landed yet."""
+
+    ruling = "C-1"
+
+
+class ConcurrencyConflict(StakesError):
+    """Another command changed the same aggregate first, and retrying did not help."""

@@ -1,0 +1,101 @@
+"""A loan between two players (PA-14): offered, then accepted or declined, then repaid or forgiven."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+
+from domain.currency import whole_pennies
+from domain.errors import RuleViolation
+
+OFFERED, ACTIVE, DECLINED, WITHDRAWN, REPAID, FORGIVEN, DEFAULTED = (
+    "offered", "active", "declined", "withdrawn", "repaid", "forgiven", "defaulted",
+)
+OUTSTANDING = (ACTIVE, DEFAULTED)
+
+
+class Loan(Aggregate):
+    @event("Offered")
+    def __init__(
+        self, campaign_id: UUID, lender: str, borrower: str, amount: int, adventure: int, actor: str
+    ) -> None:
+        self.campaign_id = campaign_id
+        self.lender = lender
+        self.borrower = borrower
+        self.amount = amount
+        self.adventure = adventure
+        self.status = OFFERED
+        self.outstanding = 0
+
+    def _require(self, *statuses: str, doing: str) -> None:
+        if self.status not in statuses:
+            raise RuleViolation(f"this loan is {self.status}; it cannot be {doing}", ruling="PA-14")
+
+    def accept(self, actor: str) -> None:
+        self._require(OFFERED, doing="accepted")
+        self._accepted(actor=actor)
+
+    @event("Accepted")
+    def _accepted(self, actor: str) -> None:
+        self.status = ACTIVE
+        self.outstanding = self.amount
+
+    def decline(self, actor: str) -> None:
+        self._require(OFFERED, doing="declined")
+        self._declined(actor=actor)
+
+    @event("Declined")
+    def _declined(self, actor: str) -> None:
+        self.status = DECLINED
+
+    def withdraw(self, actor: str) -> None:
+        self._require(OFFERED, doing="withdrawn")
+        self._withdrawn(actor=actor)
+
+    @event("Withdrawn")
+    def _withdrawn(self, actor: str) -> None:
+        self.status = WITHDRAWN
+
+    def repay(self, amount: int, actor: str) -> None:
+        self._require(*OUTSTANDING, doing="repaid")
+        whole_pennies(amount, "a repayment", minimum=1, ruling="PA-14")
+        if amount > self.outstanding:
+            raise RuleViolation(f"only {self.outstanding} pennies are still owed, not {amount}", ruling="PA-14")
+        self._repaid(amount=amount, actor=actor)
+
+    @event("Repaid")
+    def _repaid(self, amount: int, actor: str) -> None:
+        self.outstanding -= amount
+        if not self.outstanding:
+            self.status = REPAID
+
+    def forgive(self, actor: str) -> int:
+        self._require(*OUTSTANDING, doing="forgiven")
+        amount = self.outstanding
+        self._forgiven(amount=amount, actor=actor)
+        return amount
+
+    @event("Forgiven")
+    def _forgiven(self, amount: int, actor: str) -> None:
+        self.outstanding = 0
+        self.status = FORGIVEN
+
+    def mark_defaulted(self, adventure: int, actor: str) -> None:
+        self._require(ACTIVE, doing="marked defaulted")
+        self._defaulted(adventure=adventure, actor=actor)
+
+    @event("Defaulted")
+    def _defaulted(self, adventure: int, actor: str) -> None:
+        self.status = DEFAULTED
+
+    def record_consequence(self, note: str, actor: str) -> None:
+        self._require(DEFAULTED, doing="given a consequence (only a defaulted loan has one)")
+        note = " ".join((note or "").split())
+        if not note:
+            raise RuleViolation("a consequence needs a note of what befalls the borrower", ruling="PA-14")
+        self._consequence_recorded(note=note, actor=actor)
+
+    @event("ConsequenceRecorded")
+    def _consequence_recorded(self, note: str, actor: str) -> None:
+        self.consequence = note

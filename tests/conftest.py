@@ -1,0 +1,127 @@
+"""Shared fixtures: stores on real SQLite files and real PostgreSQL schemas.
+
+PostgreSQL: the server named by ``STAKES_POSTGRES_HOST``/``_PORT``/``_USER``/
+``_PASSWORD`` and ``STAKES_TEST_POSTGRES_DBNAME`` (defaults: 127.0.0.1:5432,
+user postgres, database ``test``). When none answers and ``pg_ctl`` is on PATH,
+pytest-postgresql starts a throwaway server. Every test gets its own schema, and
+every run its own schema prefix, so runs never collide. With ``CI=true`` a
+missing server fails the run instead of skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from adapters.service import Stakes
+from adapters.settings import Settings
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+RUN_ID = uuid.uuid4().hex[:8]
+
+
+@dataclass(frozen=True)
+class PgServer:
+    host: str
+    port: int
+    user: str
+    password: str
+    dbname: str
+
+    def connect(self) -> psycopg.Connection:
+        return psycopg.connect(host=self.host, port=self.port, user=self.user, password=self.password,
+                               dbname=self.dbname, autocommit=True, connect_timeout=3)
+
+
+def _configured_server() -> PgServer:
+    return PgServer(
+        host=os.environ.get("STAKES_POSTGRES_HOST", "127.0.0.1"),
+        port=int(os.environ.get("STAKES_POSTGRES_PORT", "5432")),
+        user=os.environ.get("STAKES_POSTGRES_USER", "postgres"),
+        password=os.environ.get("STAKES_POSTGRES_PASSWORD", ""),
+        dbname=os.environ.get("STAKES_TEST_POSTGRES_DBNAME", "test"),
+    )
+
+
+@pytest.fixture(scope="session")
+def pg_server(request: pytest.FixtureRequest) -> PgServer:
+    server = _configured_server()
+    try:
+        server.connect().close()
+        return server
+    except psycopg.OperationalError as exc:
+        reason = f"no PostgreSQL at {server.host}:{server.port}/{server.dbname}: {exc}"
+    if shutil.which("pg_ctl"):
+        proc = request.getfixturevalue("throwaway_postgresql")
+        server = PgServer(proc.host, int(proc.port), proc.user, proc.password or "", proc.dbname)
+        with psycopg.connect(host=server.host, port=server.port, user=server.user, dbname="postgres",
+                             autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(server.dbname)))
+        return server
+    if IN_CI:
+        pytest.fail(f"CI=true needs PostgreSQL, and {reason}; pg_ctl is not on PATH either")
+    pytest.skip(reason)
+
+
+try:  # a throwaway server, only started when the configured one is missing
+    from pytest_postgresql import factories
+
+    throwaway_postgresql = factories.postgresql_proc(dbname="stakes_test")
+except ImportError:  # pragma: no cover
+    pass
+
+
+def sqlite_settings(tmp_path) -> Settings:
+    return Settings(store="sqlite", sqlite_path=tmp_path / "stakes.sqlite", config=tmp_path / "config.json")
+
+
+def postgres_settings(server: PgServer, schema: str, tmp_path) -> Settings:
+    return Settings(store="postgres", postgres_host=server.host, postgres_port=server.port,
+                    postgres_user=server.user, postgres_password=server.password, postgres_dbname=server.dbname,
+                    postgres_schema=schema, config=tmp_path / "config.json")
+
+
+@pytest.fixture
+def pg_schema(pg_server: PgServer) -> Iterator[str]:
+    schema = f"stakes_{RUN_ID}_{uuid.uuid4().hex[:8]}"
+    yield schema
+    with pg_server.connect() as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def settings(request: pytest.FixtureRequest, tmp_path) -> Settings:
+    """Settings for a fresh, empty store, once per store kind."""
+    if request.param == "sqlite":
+        return sqlite_settings(tmp_path)
+    server = request.getfixturevalue("pg_server")
+    return postgres_settings(server, request.getfixturevalue("pg_schema"), tmp_path)
+
+
+@pytest.fixture
+def stakes(settings: Settings) -> Iterator[Stakes]:
+    service = Stakes(settings)
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def env_for(monkeypatch: pytest.MonkeyPatch):
+    """Point STAKES_* environment variables (read by the CLI and the server) at given settings."""
+
+    def apply(settings: Settings) -> dict[str, str]:
+        env = {f"STAKES_{k.upper()}": str(v) for k, v in settings.model_dump().items()}
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        for key in ("STAKES_SERVER", "STAKES_TOKEN", "STAKES_AS", "STAKES_CAMPAIGN"):
+            monkeypatch.delenv(key, raising=False)
+        return env
+
+    return apply

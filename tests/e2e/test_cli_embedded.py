@@ -1,0 +1,119 @@
+"""The ``stakes`` CLI on the embedded store (SQLite and PostgreSQL), seats picked with --as."""
+
+from __future__ import annotations
+
+import json
+
+from tests.e2e.conftest import normalized
+
+
+def seat_the_table(cli) -> str:
+    created = cli.json("campaign", "create", "Ninjas of the Jade Court", "--starting-pile", "30")
+    cli("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip Smart")
+    cli("player", "add", "tomas", "--character", "Brother Tomas", "--characteristic", "Love Conquers All")
+    return created["campaign"]["id"]
+
+
+def play_the_economy(cli) -> None:
+    """Steps 2 to 6 of the foundation issue, as a table would type them."""
+    cli("characteristic", "buy", "Lucky Necklace", "--as", "ilse")
+    loan = cli.json("loan", "offer", "ilse", "10", "--as", "tomas")["loan_id"]
+    cli("loan", "accept", loan[:8], "--as", "ilse")
+    cli("loan", "repay", loan, "4", "--as", "ilse")
+    cli("antagonist", "create", "Lady Sen", "--characteristic", "Commands a Bunch of Ninjas",
+        "--characteristic", "Poison")
+    cli("adventure", "start")
+    cli("antagonist", "fund", "Lady Sen", "40")
+    cli("loan", "consequence", loan, "The Tongs call")
+    cli("adventure", "end")
+
+
+def test_a_campaign_goes_through_the_whole_economy_from_the_cli(cli):
+    seat_the_table(cli)
+    play_the_economy(cli)
+    sheet = cli.json("sheet", "--as", "ilse")
+    assert sheet["pile"] == 31 and [o["outstanding"] for o in sheet["owes"]] == [6]
+    assert cli.json("sheet", "tomas")["pile"] == 24
+    debts = cli.json("debts", "--as", "tomas")
+    assert debts["loans"][0]["status"] == "defaulted"
+    budget = cli.json("budget")
+    assert budget["adventures"][0]["retired"] == 55
+    assert budget["antagonists"][0]["characteristics"] == ["Commands a Bunch of Ninjas", "Poison"]
+    assert cli.json("budget", "--as", "ilse")["antagonists"][0]["characteristics"] is None
+    assert "Poison" not in cli("log", "--as", "ilse", "--limit", "1000").stdout
+    assert "Poison" in cli("log", "--limit", "1000").stdout
+
+
+def test_every_read_renders_a_table_by_default(cli):
+    seat_the_table(cli)
+    play_the_economy(cli)
+    for args in (("sheet", "--as", "ilse"), ("player", "list"), ("debts",), ("budget",), ("log",),
+                 ("campaign", "show"), ("antagonist", "list"), ("campaign", "list")):
+        out = cli(*args).stdout
+        assert out.strip() and not out.lstrip().startswith("{"), args
+
+
+def test_a_player_token_is_printed_once_when_seated(cli):
+    seat_the_table(cli)
+    added = cli.json("player", "add", "mara", "--character", "Mara", "--characteristic", "Sly")
+    assert added["token"].startswith("stk_")
+    assert "token" not in cli.json("sheet", "mara")
+
+
+def test_a_refusal_names_the_ruling_exits_non_zero_and_stores_nothing(cli):
+    seat_the_table(cli)
+    cli("characteristic", "buy", "Lucky Necklace", "--as", "ilse")
+    before = len(cli.json("log", "--limit", "1000")["entries"])
+    result = cli("characteristic", "buy", "LUCKY necklace", "--as", "ilse", expect=3)
+    assert "PA-2" in result.stderr and "Traceback" not in result.output
+    result = cli("adventure", "start", "--as", "ilse", expect=4)
+    assert "C-1: only the House may start an adventure" in result.stderr
+    cli("loan", "offer", "ilse", "500", "--as", "tomas", expect=3)
+    cli("antagonist", "fund", "Nobody", "3", expect=5)
+    cli("antagonist", "create", "Lady Sen")
+    before += 2  # AntagonistEnlisted and Antagonist.Created
+    assert "PA-4" in cli("antagonist", "fund", "Lady Sen", "3", expect=3).stderr  # no adventure is running
+    cli("sheet", "nobody", expect=5)
+    assert len(cli.json("log", "--limit", "1000")["entries"]) == before
+
+
+def test_a_command_without_a_campaign_explains_how_to_choose_one(cli):
+    result = cli("sheet", "--as", "ilse", expect=2)
+    assert "no campaign chosen" in result.stderr
+
+
+def test_a_seat_that_is_not_in_the_campaign_is_refused(cli):
+    seat_the_table(cli)
+    assert "no seat in this campaign" in cli("sheet", "--as", "stranger", expect=4).stderr
+
+
+def test_projections_rebuild_from_the_cli_gives_the_same_views(cli):
+    seat_the_table(cli)
+    play_the_economy(cli)
+    before = {cmd: cli.json(cmd) for cmd in ("budget", "debts", "log")}
+    report = cli.json("projections", "rebuild")
+    assert report["events"] == before["log"]["entries"][-1]["position"]
+    assert {cmd: cli.json(cmd) for cmd in ("budget", "debts", "log")} == before
+
+
+def test_the_cli_and_http_give_identical_projections_for_the_same_story(cli, client):
+    from tests.e2e.test_http import test_a_campaign_goes_through_the_whole_economy_over_http as over_http
+
+    seat_the_table(cli)
+    play_the_economy(cli)
+    cli_views = {"sheets": cli.json("player", "list"), "debts": cli.json("debts"), "budget": cli.json("budget")}
+
+    created = client.post("/campaigns", json={"name": "Ninjas of the Jade Court", "settings": {"starting_pile": 30}})
+    cid, house = created.json()["campaign"]["id"], {"Authorization": f"Bearer {created.json()['house_token']}"}
+    tokens = {"house": house}
+    for seat, name, trait in (("ilse", "Ilse Varn", "Whip Smart"), ("tomas", "Brother Tomas", "Love Conquers All")):
+        token = client.post(f"/campaigns/{cid}/players", headers=house,
+                            json={"seat": seat, "character": name, "characteristic": trait}).json()["token"]
+        tokens[seat] = {"Authorization": f"Bearer {token}"}
+    over_http(client, (cid, tokens))
+    http_views = {
+        "sheets": client.get(f"/campaigns/{cid}/characters", headers=house).json(),
+        "debts": client.get(f"/campaigns/{cid}/debts", headers=house).json(),
+        "budget": client.get(f"/campaigns/{cid}/budget", headers=house).json(),
+    }
+    assert json.dumps(normalized(cli_views), sort_keys=True) == json.dumps(normalized(http_views), sort_keys=True)

@@ -1,0 +1,98 @@
+"""Two seats play the economy from the CLI against a live ``stakes serve`` (uvicorn) on each store."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from adapters.settings import Settings
+from tests.e2e.conftest import Cli
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(settings: Settings, env_for, tmp_path) -> Iterator[str]:
+    env = {**os.environ, **env_for(settings), "STAKES_PORT": str(free_port()), "STAKES_HOST": "127.0.0.1"}
+    url = f"http://127.0.0.1:{env['STAKES_PORT']}"
+    log = open(tmp_path / "server.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(150):
+            try:
+                if httpx.get(f"{url}/health", timeout=0.5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            pytest.fail(f"stakes serve did not start: {(tmp_path / 'server.log').read_text()}")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+def seat_cli(cli: Cli, tmp_path, name: str) -> Cli:
+    """A CLI with its own config file, as on that player's own laptop."""
+    return Cli({**cli.env, "STAKES_CONFIG": str(tmp_path / f"{name}.json")})
+
+
+def test_two_seats_play_the_economy_from_the_cli_against_a_running_server(cli, server, tmp_path):
+    house = seat_cli(cli, tmp_path, "house")
+    created = house.json("--server", server, "campaign", "create", "Jade Court", "--starting-pile", "30")
+    assert created["house_token"].startswith("stk_")
+    house("login", "--server", server, "--token", created["house_token"])
+    ilse_token = house.json("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip")["token"]
+    tomas_token = house.json("player", "add", "tomas", "--character", "Brother Tomas", "--characteristic", "Love")[
+        "token"]
+
+    ilse, tomas = seat_cli(cli, tmp_path, "ilse"), seat_cli(cli, tmp_path, "tomas")
+    assert ilse.json("login", "--server", server, "--token", ilse_token)["seat"] == "ilse"
+    tomas("login", "--server", server, "--token", tomas_token)
+
+    assert ilse.json("characteristic", "buy", "Lucky Necklace")["pile"] == 25
+    loan = tomas.json("loan", "offer", "ilse", "10")["loan_id"]
+    ilse("loan", "accept", loan[:8])
+    assert ilse.json("sheet")["pile"] == 35 and tomas.json("sheet")["pile"] == 20
+
+    house("antagonist", "create", "Lady Sen", "--characteristic", "Poison")
+    assert house.json("adventure", "start")["pile"] == 55
+    house("antagonist", "fund", "Lady Sen", "40")
+    assert ilse.json("budget")["antagonists"] == [
+        {"name": "Lady Sen", "kind": "antagonist", "pennies": 40, "characteristics": None}]
+    assert "Poison" not in ilse("log", "--limit", "1000").stdout
+    assert ilse.json("debts")["loans"][0]["status"] == "defaulted"
+
+    # A player acts only for himself; the House only for the House side.
+    assert "C-1" in tomas("characteristic", "buy", "Gift", "--for", "ilse", expect=4).stderr
+    assert "C-1" in ilse("adventure", "end", expect=4).stderr
+    assert "PA-2" in ilse("characteristic", "buy", "Too Late", expect=3).stderr
+    assert "--as is for embedded use" in ilse("sheet", "--as", "tomas", expect=2).stderr
+    house("adventure", "end")
+
+    # The embedded CLI on the same store sees the same state (read-your-writes across processes).
+    assert cli.json("sheet", "ilse", "--campaign", created["campaign"]["id"])["pile"] == 35
+
+
+def test_a_bad_token_against_a_server_exits_with_the_unauthenticated_code(cli, server, tmp_path):
+    stranger = seat_cli(cli, tmp_path, "stranger")
+    result = stranger("--server", server, "--token", "stk_forged", "sheet", expect=7)
+    assert "Unknown token" in result.stderr and "Traceback" not in result.output
+
+
+def test_an_unreachable_server_is_reported_without_a_traceback(cli, tmp_path):
+    result = seat_cli(cli, tmp_path, "lost")("--server", f"http://127.0.0.1:{free_port()}", "--token", "x", "sheet",
+                                             expect=8)
+    assert "cannot reach" in result.stderr

@@ -1,0 +1,110 @@
+"""Read models: exactly once, resume after a restart, rebuild equals incremental, hidden fields."""
+
+from __future__ import annotations
+
+from adapters.service import Stakes
+from domain.seats import Seat
+from tests.integration.test_event_store import seat_two
+
+HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
+
+
+def play_an_economy(stakes: Stakes):
+    cid, *_ = seat_two(stakes)
+    stakes.buy_characteristic(cid, ILSE, "ilse", "Lucky Necklace")
+    loan = stakes.offer_loan(cid, TOMAS, "ilse", 10)
+    stakes.accept_loan(cid, ILSE, loan.loan_id)
+    stakes.repay_loan(cid, ILSE, loan.loan_id, 4)
+    stakes.create_antagonist(cid, HOUSE, "Lady Sen", characteristics=["Commands a Bunch of Ninjas"])
+    stakes.start_adventure(cid, HOUSE)
+    stakes.fund_antagonist(cid, HOUSE, "Lady Sen", 40)
+    stakes.record_consequence(cid, HOUSE, loan.loan_id, "Ilse owes the Tongs a favour")
+    stakes.end_adventure(cid, HOUSE)
+    return cid, loan.loan_id
+
+
+def test_every_event_is_projected_exactly_once(stakes):
+    cid, _ = play_an_economy(stakes)
+    total = stakes.app.recorder.max_notification_id()
+    assert stakes.views.max_tracking_id(stakes.app.name) == total
+    log_rows = stakes.views.query("SELECT COUNT(*) AS n FROM {p}event_log")
+    assert log_rows[0]["n"] == total
+    assert stakes.catch_up() == 0
+
+
+def test_the_projection_resumes_where_it_stopped_after_a_restart(stakes, settings):
+    cid, *_ = seat_two(stakes)
+    position = stakes.views.max_tracking_id(stakes.app.name)
+    # Commands recorded while no projection runs (as if the process died after saving):
+    stakes.app.buy_characteristic(cid, ILSE, "ilse", "Lucky Necklace")
+    stakes.app.buy_characteristic(cid, TOMAS, "tomas", "Iron Will")
+    assert stakes.views.max_tracking_id(stakes.app.name) == position
+    stakes.close()
+    restarted = Stakes(settings)
+    try:
+        assert restarted.catch_up() == 2
+        assert restarted.sheet(cid, ILSE).pile == 25 and restarted.sheet(cid, TOMAS).pile == 25
+        assert restarted.catch_up() == 0
+    finally:
+        restarted.close()
+
+
+def test_a_rebuild_from_the_log_equals_the_incrementally_built_read_models(stakes):
+    play_an_economy(stakes)
+    incremental = stakes.views.dump()
+    report = stakes.rebuild()
+    assert report.events == stakes.app.recorder.max_notification_id()
+    assert stakes.views.dump() == incremental
+
+
+def test_a_rebuild_keeps_seat_tokens(stakes):
+    cid, _, ilse_token, _ = seat_two(stakes)
+    stakes.rebuild()
+    assert stakes.authenticate(ilse_token) == (cid, ILSE)
+
+
+def test_a_command_is_readable_by_the_same_client_at_once(stakes):
+    cid, *_ = seat_two(stakes)
+    assert stakes.buy_characteristic(cid, ILSE, "ilse", "Quick").pile == 25
+    assert stakes.sheet(cid, ILSE).pile == 25
+
+
+def test_a_second_process_on_the_same_store_reads_the_first_ones_writes(stakes, settings):
+    cid, *_ = seat_two(stakes)
+    other = Stakes(settings)
+    try:
+        other.buy_characteristic(cid, ILSE, "ilse", "Quick")
+        assert stakes.sheet(cid, ILSE).pile == 25
+    finally:
+        other.close()
+
+
+def test_players_never_see_an_antagonists_characteristics(stakes):
+    cid, _ = play_an_economy(stakes)
+    secret = "Commands a Bunch of Ninjas"
+    for view in (stakes.budget(cid, ILSE), stakes.antagonists(cid, ILSE), stakes.log(cid, ILSE, limit=1000)):
+        assert secret not in repr(view)
+    assert secret in repr(stakes.budget(cid, HOUSE)) and secret in repr(stakes.log(cid, HOUSE, limit=1000))
+
+
+def test_the_debt_register_shows_every_loan_with_its_history(stakes):
+    cid, loan_id = play_an_economy(stakes)
+    (loan,) = stakes.debts(cid, TOMAS).loans
+    assert (loan.loan_id, loan.status, loan.outstanding, loan.defaulted_in) == (loan_id, "defaulted", 6, 1)
+    assert [h.what for h in loan.history] == ["offered", "accepted", "repaid", "defaulted", "consequence"]
+    assert loan.consequence == "Ilse owes the Tongs a favour"
+    sheet = stakes.sheet(cid, ILSE)
+    assert [(o.lender, o.outstanding) for o in sheet.owes] == [("tomas", 6)]
+    assert [(o.borrower, o.outstanding) for o in stakes.sheet(cid, TOMAS).owed] == [("ilse", 6)]
+
+
+def test_the_house_budget_shows_each_adventure_with_its_allocations(stakes):
+    cid, _ = play_an_economy(stakes)
+    budget = stakes.budget(cid, HOUSE)
+    (adventure,) = budget.adventures
+    # Ilse: 30 - 5 (purchase) + 10 (loan) - 4 (repaid) = 31; Tomas: 30 - 10 + 4 = 24.
+    assert (adventure.player_piles, adventure.opening_pile, adventure.allocated) == (55, 55, 40)
+    assert adventure.retired == 55 and adventure.pile == 0 and adventure.ended_at is not None
+    assert [(a.antagonist, a.amount) for a in adventure.allocations] == [("Lady Sen", 40)]
+    assert budget.pile == 0 and not budget.adventure_running
+    assert [(a.name, a.pennies) for a in budget.antagonists] == [("Lady Sen", 0)]
