@@ -291,7 +291,7 @@ class Stakes:
     def log(self, campaign_id: UUID, viewer: Seat, after: int = 0, limit: int = 100) -> schemas.EventLog:
         """Who did what and when, censored for the viewer (C-5)."""
         self._viewer(campaign_id, viewer)
-        limit = max(1, min(limit, 1000))
+        limit, after = max(1, min(limit, 1000)), max(0, min(after, 2**62))
         rows = self.views.query(
             "SELECT * FROM {p}event_log WHERE campaign_id = ? AND notification_id > ? ORDER BY notification_id LIMIT ?",
             (campaign_id.hex, after, limit + 1),

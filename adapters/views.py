@@ -29,31 +29,31 @@ PROJECTION_TABLES = (
 DDL = (
     "CREATE TABLE IF NOT EXISTS {p}campaigns (campaign_id TEXT PRIMARY KEY, name TEXT NOT NULL,"
     " system TEXT NOT NULL, settings TEXT NOT NULL, created_at TEXT NOT NULL,"
-    " adventure INTEGER NOT NULL, adventure_running INTEGER NOT NULL)",
+    " adventure BIGINT NOT NULL, adventure_running BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS {p}streams (originator_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " kind TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS {p}characters (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
-    " seat TEXT NOT NULL, name TEXT NOT NULL, pile INTEGER NOT NULL, in_play INTEGER NOT NULL,"
-    " spent INTEGER NOT NULL, joined_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
-    "CREATE TABLE IF NOT EXISTS {p}characteristics (character_id TEXT NOT NULL, position INTEGER NOT NULL,"
-    " name TEXT NOT NULL, cost INTEGER NOT NULL, acquired_at TEXT NOT NULL, PRIMARY KEY (character_id, position))",
+    " seat TEXT NOT NULL, name TEXT NOT NULL, pile BIGINT NOT NULL, in_play BIGINT NOT NULL,"
+    " spent BIGINT NOT NULL, joined_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
+    "CREATE TABLE IF NOT EXISTS {p}characteristics (character_id TEXT NOT NULL, position BIGINT NOT NULL,"
+    " name TEXT NOT NULL, cost BIGINT NOT NULL, acquired_at TEXT NOT NULL, PRIMARY KEY (character_id, position))",
     "CREATE TABLE IF NOT EXISTS {p}loans (loan_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
-    " lender TEXT NOT NULL, borrower TEXT NOT NULL, amount INTEGER NOT NULL, outstanding INTEGER NOT NULL,"
-    " status TEXT NOT NULL, adventure INTEGER NOT NULL, defaulted_in INTEGER, consequence TEXT,"
+    " lender TEXT NOT NULL, borrower TEXT NOT NULL, amount BIGINT NOT NULL, outstanding BIGINT NOT NULL,"
+    " status TEXT NOT NULL, adventure BIGINT NOT NULL, defaulted_in BIGINT, consequence TEXT,"
     " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS loans_by_campaign ON {p}loans (campaign_id, offered_at)",
-    "CREATE TABLE IF NOT EXISTS {p}loan_history (loan_id TEXT NOT NULL, version INTEGER NOT NULL,"
-    " at TEXT NOT NULL, actor TEXT NOT NULL, what TEXT NOT NULL, amount INTEGER, note TEXT,"
+    "CREATE TABLE IF NOT EXISTS {p}loan_history (loan_id TEXT NOT NULL, version BIGINT NOT NULL,"
+    " at TEXT NOT NULL, actor TEXT NOT NULL, what TEXT NOT NULL, amount BIGINT, note TEXT,"
     " PRIMARY KEY (loan_id, version))",
     "CREATE TABLE IF NOT EXISTS {p}antagonists (antagonist_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
-    " name TEXT NOT NULL, kind TEXT NOT NULL, pennies INTEGER NOT NULL, characteristics TEXT NOT NULL,"
+    " name TEXT NOT NULL, kind TEXT NOT NULL, pennies BIGINT NOT NULL, characteristics TEXT NOT NULL,"
     " created_at TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS {p}adventures (campaign_id TEXT NOT NULL, number INTEGER NOT NULL,"
-    " started_at TEXT NOT NULL, ended_at TEXT, player_piles INTEGER NOT NULL, opening_pile INTEGER NOT NULL,"
-    " note TEXT, pile INTEGER NOT NULL, allocated INTEGER NOT NULL, retired INTEGER NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS {p}adventures (campaign_id TEXT NOT NULL, number BIGINT NOT NULL,"
+    " started_at TEXT NOT NULL, ended_at TEXT, player_piles BIGINT NOT NULL, opening_pile BIGINT NOT NULL,"
+    " note TEXT, pile BIGINT NOT NULL, allocated BIGINT NOT NULL, retired BIGINT NOT NULL,"
     " PRIMARY KEY (campaign_id, number))",
-    "CREATE TABLE IF NOT EXISTS {p}allocations (campaign_id TEXT NOT NULL, adventure INTEGER NOT NULL,"
-    " position BIGINT NOT NULL, antagonist TEXT NOT NULL, amount INTEGER NOT NULL, at TEXT NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS {p}allocations (campaign_id TEXT NOT NULL, adventure BIGINT NOT NULL,"
+    " position BIGINT NOT NULL, antagonist TEXT NOT NULL, amount BIGINT NOT NULL, at TEXT NOT NULL,"
     " PRIMARY KEY (campaign_id, position))",
     "CREATE TABLE IF NOT EXISTS {p}event_log (notification_id BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " at TEXT NOT NULL, actor TEXT NOT NULL, stream TEXT NOT NULL, event TEXT NOT NULL,"

@@ -26,6 +26,7 @@ from domain.penny_ante.loan import Loan
 from domain.penny_ante.rules import MINIMUM_PILE, characteristic_name
 from domain.seats import HOUSE, Seat, player_handle
 from domain.systems import rule_system
+from domain.text import clean_text
 
 T = TypeVar("T")
 RETRIES = 5
@@ -100,9 +101,7 @@ class StakesApplication(Application[UUID]):
     @retried
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None) -> UUID:
         """Create a campaign; whoever creates it holds the House seat."""
-        cleaned = " ".join((name or "").split())
-        if not cleaned or len(cleaned) > 120:
-            raise RuleViolation("a campaign is named with 1 to 120 characters", ruling="C-1")
+        cleaned = clean_text(name, "a campaign's name", max_length=120, ruling="C-1")
         rules = rule_system(system)
         assert rules.settings is not None
         campaign = Campaign(name=cleaned, system=system, settings=rules.settings(settings or {}), actor=HOUSE)
@@ -124,9 +123,7 @@ class StakesApplication(Application[UUID]):
         _require_house(actor, "seat players")
         campaign = self._penny_ante(campaign_id)
         seat = player_handle(seat)
-        name = " ".join((character or "").split())
-        if not name or len(name) > 80:
-            raise RuleViolation("a character is named with 1 to 80 characters", ruling="C-1")
+        name = clean_text(character, "a character's name", max_length=80, ruling="C-1")
         first = characteristic_name(characteristic)
         agreed = campaign.settings["starting_pile"]
         pile = agreed if pile is None else whole_pennies(pile, "a starting pile", minimum=max(agreed, MINIMUM_PILE))

@@ -16,7 +16,7 @@ def event_log(
     campaign_id: UUID,
     seat: SeatDep,
     stakes: StakesDep,
-    after: Annotated[int, Query(ge=0, description="Only entries after this position.")] = 0,
+    after: Annotated[int, Query(ge=0, le=2**62, description="Only entries after this position.")] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> out.EventLog:
     """Who did what, and when, censored for the caller's seat (C-2, C-5)."""

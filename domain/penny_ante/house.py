@@ -10,6 +10,7 @@ from eventsourcing.domain import Aggregate, event
 from domain.currency import whole_pennies
 from domain.errors import NotFound, RuleViolation
 from domain.penny_ante.rules import characteristic_name, require_new_name
+from domain.text import clean_text
 
 KINDS = ("antagonist", "obstacle")
 
@@ -29,7 +30,7 @@ class House(Aggregate):
         self.antagonists: list[str] = []  # names, in the order they were enlisted
 
     def open_budget(self, adventure: int, player_piles: int, amount: int | None, note: str | None, actor: str) -> None:
-        note = " ".join((note or "").split()) or None
+        note = clean_text(note or "", "the note", max_length=500, ruling="PA-3", required=False) or None
         if amount is None:
             if note:
                 raise RuleViolation("a note goes with an agreed amount; give the amount too", ruling="PA-3")

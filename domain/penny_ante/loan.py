@@ -8,6 +8,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.currency import whole_pennies
 from domain.errors import RuleViolation
+from domain.text import clean_text
 
 OFFERED, ACTIVE, DECLINED, WITHDRAWN, REPAID, FORGIVEN, DEFAULTED = (
     "offered", "active", "declined", "withdrawn", "repaid", "forgiven", "defaulted",
@@ -91,9 +92,7 @@ class Loan(Aggregate):
 
     def record_consequence(self, note: str, actor: str) -> None:
         self._require(DEFAULTED, doing="given a consequence (only a defaulted loan has one)")
-        note = " ".join((note or "").split())
-        if not note:
-            raise RuleViolation("a consequence needs a note of what befalls the borrower", ruling="PA-14")
+        note = clean_text(note, "a consequence's note of what befalls the borrower", max_length=1000, ruling="PA-14")
         self._consequence_recorded(note=note, actor=actor)
 
     @event("ConsequenceRecorded")

@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.currency import whole_pennies
 from domain.errors import RuleViolation
+from domain.text import clean_text
 
 MINIMUM_PILE = 25  # PA-1
 CHARACTERISTIC_COST = 5  # PA-2
@@ -28,11 +29,8 @@ def penny_ante_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def characteristic_name(name: str, ruling: str = "PA-2") -> str:
-    """A characteristic's name: trimmed, 1 to 60 characters."""
-    cleaned = " ".join((name or "").split())
-    if not cleaned or len(cleaned) > MAX_NAME:
-        raise RuleViolation(f"a characteristic is named with 1 to {MAX_NAME} characters", ruling=ruling)
-    return cleaned
+    """A characteristic's (or antagonist's) name: printable, 1 to 60 characters."""
+    return clean_text(name, "a name", max_length=MAX_NAME, ruling=ruling)
 
 
 def require_new_name(name: str, existing: Iterable[str], owner: str, ruling: str = "PA-2") -> None:

@@ -165,3 +165,18 @@ def test_every_operation_in_the_openapi_has_request_and_response_schemas(client)
             assert "schema" in content.get("application/json", {}), (method, path)
             if method == "post" and "requestBody" in operation:
                 assert "schema" in operation["requestBody"]["content"]["application/json"]
+
+
+@pytest.mark.parametrize(("seat", "path", "body", "ruling"), [
+    ("ilse", "/characters/ilse/characteristics", {"name": "Nul\u0000Byte"}, "PA-2"),
+    ("house", "/antagonists", {"name": "Lady\u0007Sen"}, "PA-4"),
+    ("house", "/adventures", {"amount": 10**40, "note": "absurd"}, "PA-3"),
+    ("house", "/players", {"seat": "mara", "character": "Mara", "characteristic": "Sly", "pile": 2**70}, "PA-1"),
+])
+def test_hostile_text_and_huge_numbers_are_refused_without_a_server_error(client, table, seat, path, body, ruling):
+    cid, t = table
+    before = events(client, cid, t)
+    r = client.post(f"/campaigns/{cid}{path}", headers=t[seat], json=body)
+    assert r.status_code == 422 and r.json()["ruling"] == ruling, r.text
+    assert events(client, cid, t) == before
+    assert client.get(f"/campaigns/{cid}/log?after={2**62}", headers=t["house"]).json()["entries"] == []

@@ -108,3 +108,14 @@ def test_the_house_budget_shows_each_adventure_with_its_allocations(stakes):
     assert [(a.antagonist, a.amount) for a in adventure.allocations] == [("Lady Sen", 40)]
     assert budget.pile == 0 and not budget.adventure_running
     assert [(a.name, a.pennies) for a in budget.antagonists] == [("Lady Sen", 0)]
+
+
+def test_reads_select_projected_rows_and_never_replay_history(stakes, monkeypatch):
+    cid, _ = play_an_economy(stakes)
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("a read replayed events")
+
+    monkeypatch.setattr(stakes.app.recorder, "select_events", no_replay)
+    stakes.sheet(cid, ILSE), stakes.sheets(cid, HOUSE), stakes.debts(cid, TOMAS)
+    stakes.budget(cid, HOUSE), stakes.antagonists(cid, ILSE), stakes.log(cid, ILSE), stakes.campaign(cid, ILSE)

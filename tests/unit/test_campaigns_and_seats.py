@@ -78,3 +78,14 @@ def test_adventures_run_one_at_a_time(table):
     table.app.end_adventure(table.campaign_id, HOUSE)
     with pytest.raises(RuleViolation, match="C-1: no adventure is running"):
         table.app.end_adventure(table.campaign_id, HOUSE)
+
+
+@pytest.mark.parametrize("name", ["Jade\x00Court", "Jade\x1b[31mCourt", "x" * 121])
+def test_a_campaign_name_is_printable_and_bounded(app, name):
+    with pytest.raises(RuleViolation, match="C-1"):
+        app.create_campaign(name, "penny-ante")
+
+
+def test_pennies_are_bounded_so_no_store_overflows(app):
+    with pytest.raises(RuleViolation, match="PA-1: the starting pile must be at most 1,000,000,000"):
+        app.create_campaign("Rich", "penny-ante", {"starting_pile": 10**30})

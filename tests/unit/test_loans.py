@@ -126,5 +126,5 @@ def test_a_consequence_is_for_a_defaulted_loan_and_only_the_house_records_it(tab
     table.app.start_adventure(table.campaign_id, HOUSE)
     with pytest.raises(NotPermitted):
         table.app.record_consequence(table.campaign_id, TOMAS, loan, "revenge")
-    with pytest.raises(RuleViolation, match="PA-14.*needs a note"):
+    with pytest.raises(RuleViolation, match="PA-14.*must not be empty"):
         table.app.record_consequence(table.campaign_id, HOUSE, loan, "  ")

@@ -1,0 +1,49 @@
+"""Benchmarks (pytest-benchmark): reads stay flat as history grows, since they select projected rows.
+
+``make test`` runs each once as a smoke test; ``make bench`` measures (set
+``STAKES_BENCH_EVENTS`` for a longer history, default 2000 economy events).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from adapters.service import Stakes
+from domain.seats import Seat
+
+HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
+EVENTS = int(os.environ.get("STAKES_BENCH_EVENTS", "2000"))
+
+
+@pytest.fixture
+def busy_campaign(stakes: Stakes):
+    cid = stakes.create_campaign("Long Campaign", "penny-ante", {"starting_pile": 1000}).campaign.id
+    stakes.add_player(cid, HOUSE, "ilse", "Ilse", "Whip")
+    stakes.add_player(cid, HOUSE, "tomas", "Tomas", "Love")
+    # Each round trip of a loan is 7 events (offer, accept x3, repay x3), written straight to the app.
+    for _ in range(max(1, EVENTS // 7)):
+        loan = stakes.app.offer_loan(cid, TOMAS, "ilse", 2)
+        stakes.app.accept_loan(cid, ILSE, loan)
+        stakes.app.repay_loan(cid, ILSE, loan, 2)
+    stakes.catch_up()
+    return cid
+
+
+@pytest.mark.benchmark(group="reads")
+def test_benchmark_reading_a_sheet_in_a_long_campaign(benchmark, stakes, busy_campaign):
+    sheet = benchmark(stakes.sheet, busy_campaign, ILSE)
+    assert sheet.pile == 1000
+
+
+@pytest.mark.benchmark(group="reads")
+def test_benchmark_reading_the_house_budget_in_a_long_campaign(benchmark, stakes, busy_campaign):
+    budget = benchmark(stakes.budget, busy_campaign, HOUSE)
+    assert budget.adventure == 0
+
+
+@pytest.mark.benchmark(group="commands")
+def test_benchmark_buying_a_characteristic_with_snapshots(benchmark, stakes, busy_campaign):
+    names = iter(range(10**6))
+    benchmark(lambda: stakes.buy_characteristic(busy_campaign, ILSE, "ilse", f"Trick {next(names)}"))
