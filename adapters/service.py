@@ -159,11 +159,10 @@ class Stakes:
 
     def sheet(self, campaign_id: UUID, viewer: Seat, seat: str | None = None) -> schemas.Sheet:
         self._viewer(campaign_id, viewer)
-        if seat is None:
-            if viewer.is_house:
-                raise NotFound("the House has no character sheet; name a player")
-            seat = viewer.name
-        return self._sheet(campaign_id, Seat.parse(seat).name)
+        whose = Seat.parse(seat) if seat else viewer
+        if whose.is_house:
+            raise NotFound("the House has no character sheet; name a player")
+        return self._sheet(campaign_id, whose.name)
 
     def sheets(self, campaign_id: UUID, viewer: Seat) -> list[schemas.Sheet]:
         campaign = self._viewer(campaign_id, viewer)

@@ -263,12 +263,10 @@ class ViewsMixin:
                 (campaign, e.adventure, at, e.player_piles, e.amount, e.note, e.amount))
 
     def _on_House_PenniesAllocated(self, c, e, oid, campaign, at, nid) -> None:
-        adventure = self._one(c, "SELECT adventure FROM {p}campaigns WHERE campaign_id = ?", (campaign,))
-        number = adventure["adventure"] if adventure else 0
         self._x(c, "UPDATE {p}adventures SET pile = pile - ?, allocated = allocated + ?"
-                   " WHERE campaign_id = ? AND number = ?", (e.amount, e.amount, campaign, number))
+                   " WHERE campaign_id = ? AND number = ?", (e.amount, e.amount, campaign, e.adventure))
         self._x(c, "INSERT INTO {p}allocations VALUES (?, ?, ?, ?, ?, ?)",
-                (campaign, number, nid, e.antagonist, e.amount, at))
+                (campaign, e.adventure, nid, e.antagonist, e.amount, at))
 
     def _on_House_BudgetClosed(self, c, e, oid, campaign, at, nid) -> None:
         self._x(c, "UPDATE {p}adventures SET pile = 0, retired = retired + ? WHERE campaign_id = ? AND number = ?",

@@ -51,7 +51,9 @@ def _loan_id(target: Target, text: str) -> UUID:
     wanted = text.lower().replace("-", "")
     register = target.backend.debts(target.campaign_id(), target.seat)
     matches = [loan.loan_id for loan in register.loans if loan.loan_id.hex.startswith(wanted)]
-    if len(matches) != 1 or len(wanted) < 4:
+    if len(wanted) < 4:
+        raise UsageError(f"{text!r} is too short; give at least 4 characters of the loan id")
+    if len(matches) != 1:
         raise UsageError(f"{text!r} names {'no' if not matches else 'more than one'} loan; give more of its id")
     return matches[0]
 
@@ -70,7 +72,8 @@ def campaign_create(
 
     def act(t: Target) -> None:
         created = t.backend.create_campaign(name, system, settings)
-        config.update(campaign=str(created.campaign.id), **({"token": created.house_token} if t.remote else {}))
+        remote = {"token": created.house_token, "server": t.backend.server} if t.remote else {}
+        config.update(campaign=str(created.campaign.id), **remote)
         emit(created, fmt, output.created)
 
     run(None, None, act)
@@ -142,14 +145,10 @@ def sheet(
 
 
 @characteristic_app.command("buy")
-def characteristic_buy(
-    name: str,
-    for_: Annotated[Optional[str], typer.Option("--for", help="Whose character; your own by default.")] = None,
-    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
-) -> None:
-    """Buy a characteristic for 5 pennies, between adventures (PA-2)."""
+def characteristic_buy(name: str, as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """Buy a characteristic for your character: 5 pennies, between adventures (PA-2)."""
     run(as_, campaign, lambda t: emit(
-        t.backend.buy_characteristic(t.campaign_id(), t.seat, for_, name), fmt, output.sheet))
+        t.backend.buy_characteristic(t.campaign_id(), t.seat, None, name), fmt, output.sheet))
 
 
 # -- adventures and the House -------------------------------------------------------

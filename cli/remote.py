@@ -33,6 +33,7 @@ _ERRORS: dict[str, type[StakesError]] = {
 
 class RemoteStakes:
     def __init__(self, server: str, token: str | None, *, transport: httpx.BaseTransport | None = None) -> None:
+        self.server = server
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.http = httpx.Client(base_url=server.rstrip("/"), headers=headers, timeout=30.0, transport=transport)
 

@@ -28,7 +28,7 @@ class NotFound(StakesError):
     """The campaign, seat, loan or antagonist does not exist."""
 
 
-class NotSupportedYet(StakesError):
+class NotSupportedYet(RuleViolation):
     """The rule system is known but its issue has not landed yet."""
 
     ruling = "C-1"

@@ -12,9 +12,12 @@ router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["adventures and the 
 
 
 @router.post("/adventures", status_code=status.HTTP_201_CREATED, response_model=out.HouseBudget)
-def start_adventure(campaign_id: UUID, body: AdventureIn, seat: SeatDep, stakes: StakesDep) -> out.HouseBudget:
+def start_adventure(
+    campaign_id: UUID, seat: SeatDep, stakes: StakesDep, body: AdventureIn | None = None
+) -> out.HouseBudget:
     """Start an adventure: the House pile is the sum of the player piles, or an agreed amount with a note (PA-3).
     Unpaid loans are marked defaulted (PA-14)."""
+    body = body or AdventureIn()
     return stakes.start_adventure(campaign_id, seat, body.amount, body.note)
 
 

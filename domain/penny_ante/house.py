@@ -71,10 +71,10 @@ class House(Aggregate):
         whole_pennies(amount, "an allocation", minimum=1, ruling="PA-4")
         if amount > self.pile:
             raise RuleViolation(f"the House pile holds {self.pile} pennies, not {amount}", ruling="PA-4")
-        self._allocated(antagonist=antagonist, amount=amount, actor=actor)
+        self._allocated(antagonist=antagonist, amount=amount, adventure=self.adventure, actor=actor)
 
     @event("PenniesAllocated")
-    def _allocated(self, antagonist: str, amount: int, actor: str) -> None:
+    def _allocated(self, antagonist: str, amount: int, adventure: int, actor: str) -> None:
         self.pile -= amount
 
     def close_budget(self, adventure: int, actor: str) -> None:

@@ -53,7 +53,7 @@ def test_two_seats_play_the_economy_from_the_cli_against_a_running_server(cli, s
     house = seat_cli(cli, tmp_path, "house")
     created = house.json("--server", server, "campaign", "create", "Jade Court", "--starting-pile", "30")
     assert created["house_token"].startswith("stk_")
-    house("login", "--server", server, "--token", created["house_token"])
+    # Created against a server, the CLI remembers the server and the House token.
     ilse_token = house.json("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip")["token"]
     tomas_token = house.json("player", "add", "tomas", "--character", "Brother Tomas", "--characteristic", "Love")[
         "token"]
@@ -76,7 +76,7 @@ def test_two_seats_play_the_economy_from_the_cli_against_a_running_server(cli, s
     assert ilse.json("debts")["loans"][0]["status"] == "defaulted"
 
     # A player acts only for himself; the House only for the House side.
-    assert "C-1" in tomas("characteristic", "buy", "Gift", "--for", "ilse", expect=4).stderr
+    assert "C-1" in tomas("antagonist", "create", "Fake", expect=4).stderr
     assert "C-1" in ilse("adventure", "end", expect=4).stderr
     assert "PA-2" in ilse("characteristic", "buy", "Too Late", expect=3).stderr
     assert "--as is for embedded use" in ilse("sheet", "--as", "tomas", expect=2).stderr
