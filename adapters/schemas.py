@@ -148,3 +148,86 @@ class EventLog(BaseModel):
 class RebuildReport(BaseModel):
     events: int
     position: int
+
+
+class Die(BaseModel):
+    value: int | None = Field(description="null while hidden from this seat (C-5)")
+    in_cup: bool
+
+
+class ChallengeSide(BaseModel):
+    kind: str = Field(description="character, alliance or antagonist")
+    members: list[str]
+    seed: str | None
+    characteristics: list[str] = Field(description="The characteristics this side named (public once named).")
+    declared: bool
+    dice: list[Die]
+    wager: int
+    betting_wager: int = Field(description="The wager without a double down, which needs no answer (PA-13).")
+    all_in: bool
+    contributions: dict[str, int]
+
+
+class Circumstance(BaseModel):
+    step: int
+    side: str
+    text: str
+    die: int | None
+    barred: str | None = Field(description="The side that may not use this die (PA-13).")
+
+
+class LegalAction(BaseModel):
+    action: str
+    min: int | None = None
+    max: int | None = None
+    step: int | None = None
+    amount: int | None = None
+    cost: int | None = None
+    dice: int | None = Field(None, description="How many dice to enter in table mode.")
+    member: str | None = None
+    choices: list[Any] | None = None
+    borrowers: list[str] | None = None
+    best_bid: dict[str, Any] | None = None
+
+
+class ChallengeView(BaseModel):
+    id: UUID
+    campaign_id: UUID
+    phase: str
+    adventure: int
+    round: int
+    turn: str | None
+    ante: int
+    stake: int | None
+    table: bool
+    pot: int
+    seed_hash: str = Field(description="SHA-256 of the secret seed, published at announcement (C-4).")
+    secret_seed: str | None = Field(description="Revealed at settlement; null before (C-4).")
+    your_side: str | None
+    sides: dict[str, ChallengeSide]
+    circumstances: list[Circumstance]
+    result: dict[str, Any] | None
+    bankrupts: dict[str, Any]
+    legal_actions: list[LegalAction] = Field(description="What the viewing seat may do now, with limits.")
+
+
+class ChallengeSummary(BaseModel):
+    id: UUID
+    phase: str
+    announced_at: datetime
+    ante: int
+    pot: int
+    challenger: list[str]
+    opponent: list[str]
+
+
+class Verification(BaseModel):
+    challenge_id: UUID
+    verifiable: bool
+    reason: str | None = None
+    commitment_matches: bool | None = None
+    checked: int
+    entered: int
+    mismatches: list[dict[str, Any]]
+    secret_seed: str | None = None
+    side_seeds: list[str] | None = None

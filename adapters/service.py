@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 from uuid import UUID
@@ -26,6 +27,11 @@ from domain.seats import Seat
 
 T = TypeVar("T")
 BATCH = 500
+CONFLICTS = 50
+
+
+class StoreUnavailable(Exception):
+    """The event store or the read models cannot be reached or written (HTTP 503, CLI exit 9)."""
 
 
 class Stakes:
@@ -34,6 +40,7 @@ class Stakes:
         prepare(self.settings)
         self.app = open_application(self.settings)
         self.views: ViewsMixin = open_views(self.settings)
+        self.views.transcoder = self.app.mapper.transcoder  # type: ignore[attr-defined]  # challenge snapshots
         self._lock = threading.Lock()
 
     def close(self) -> None:
@@ -43,7 +50,7 @@ class Stakes:
     # -- projection ---------------------------------------------------------
     def catch_up(self) -> int:
         """Apply every event not yet projected; returns how many were applied."""
-        applied = 0
+        applied, conflicts = 0, 0
         with self._lock:
             while True:
                 start = (self.views.max_tracking_id(self.app.name) or 0) + 1
@@ -53,8 +60,12 @@ class Stakes:
                 batch = [(self.app.mapper.to_domain_event(n), n.id) for n in notes]
                 try:
                     self.views.project(self.app.name, batch)
-                except (IntegrityError, OperationalError):
-                    continue  # another process projected these first; read the position again
+                except (IntegrityError, OperationalError) as exc:
+                    conflicts += 1  # another process projected these first; read the position again
+                    if conflicts > CONFLICTS:
+                        raise StoreUnavailable(f"the read models cannot catch up: {exc}") from exc
+                    time.sleep(0.01 * conflicts)
+                    continue
                 applied += len(batch)
 
     def rebuild(self) -> schemas.RebuildReport:
@@ -116,9 +127,9 @@ class Stakes:
         return [self._campaign_row(UUID(r["campaign_id"])) for r in rows]
 
     def add_player(
-        self, campaign_id: UUID, actor: Seat, seat: str, character: str, characteristic: str, pile: int | None = None
+        self, campaign_id: UUID, actor: Seat, seat: str, character: str, characteristic: str
     ) -> schemas.PlayerAdded:
-        self._command(lambda: self.app.add_player(campaign_id, actor, seat, character, characteristic, pile))
+        self._command(lambda: self.app.add_player(campaign_id, actor, seat, character, characteristic))
         handle = Seat.parse(seat).name
         return schemas.PlayerAdded(sheet=self._sheet(campaign_id, handle), token=self._issue_token(campaign_id, handle))
 
@@ -292,18 +303,93 @@ class Stakes:
         self._viewer(campaign_id, viewer)
         limit, after = max(1, min(limit, 1000)), max(0, min(after, 2**62))
         rows = self.views.query(
-            "SELECT * FROM {p}event_log WHERE campaign_id = ? AND notification_id > ? ORDER BY notification_id LIMIT ?",
+            "SELECT l.*, c.revealed FROM {p}event_log l LEFT JOIN {p}challenges c ON c.challenge_id = l.challenge_id"
+            " WHERE l.campaign_id = ? AND l.notification_id > ? ORDER BY l.notification_id LIMIT ?",
             (campaign_id.hex, after, limit + 1),
         )
-        entries = []
-        for r in rows[:limit]:
-            detail, hidden = json.loads(r["detail"]), json.loads(r["hidden"])
-            if viewer.is_house:
-                hidden = []
-            for field in hidden:
-                detail.pop(field, None)
-            entries.append(schemas.LogEntry(
-                position=r["notification_id"], at=r["at"], actor=r["actor"], stream=r["stream"],
-                event=r["event"], detail=detail, hidden=hidden))
-        next_after = entries[-1].position if len(rows) > limit else None
+        entries = [entry for r in rows[:limit] if (entry := self._log_entry(r, viewer)) is not None]
+        next_after = rows[limit - 1]["notification_id"] if len(rows) > limit else None
         return schemas.EventLog(campaign_id=campaign_id, entries=entries, next_after=next_after)
+
+    @staticmethod
+    def _log_entry(row: dict[str, Any], viewer: Seat) -> schemas.LogEntry | None:
+        """One log entry censored for the viewer (C-5); a revealed challenge is public."""
+        detail, visibility = json.loads(row["detail"]), json.loads(row["visibility"])
+        hidden: list[str] = []
+        if not row.get("revealed"):
+            entry = visibility.get("entry")
+            if entry is not None and viewer.name not in entry:
+                return None
+            for field, seats in visibility.get("fields", {}).items():
+                if viewer.name not in seats:
+                    detail.pop(field, None)
+                    hidden.append(field)
+        return schemas.LogEntry(position=row["notification_id"], at=row["at"], actor=row["actor"],
+                                stream=row["stream"], event=row["event"], detail=detail, hidden=hidden)
+
+    # -- challenges (PA-5 … PA-18) ------------------------------------------------------------
+    def announce_challenge(
+        self, campaign_id: UUID, actor: Seat, challenger: dict[str, Any], opponent: dict[str, Any], ante: int,
+        stake: int | None = None, table: bool = False, circumstance: str | None = None,
+    ) -> schemas.ChallengeView:
+        secret = randomness.new_secret_seed()  # drawn here, recorded in the event (C-4)
+        challenge_id = self._command(lambda: self.app.announce_challenge(
+            campaign_id, actor, challenger, opponent, ante, secret, stake=stake, table=table,
+            circumstance=circumstance))
+        return self._challenge_view(campaign_id, challenge_id, actor)
+
+    def challenge_action(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, action: str,
+                         args: dict[str, Any] | None = None) -> schemas.ChallengeView:
+        self._command(lambda: self.app.challenge_action(campaign_id, actor, challenge_id, action, args))
+        return self._challenge_view(campaign_id, challenge_id, actor)
+
+    def challenge(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> schemas.ChallengeView:
+        self._viewer(campaign_id, viewer)
+        return self._challenge_view(campaign_id, challenge_id, viewer)
+
+    def challenges(self, campaign_id: UUID, viewer: Seat) -> list[schemas.ChallengeSummary]:
+        self._viewer(campaign_id, viewer)
+        rows = self.views.query("SELECT challenge_id FROM {p}challenges WHERE campaign_id = ?"
+                                " ORDER BY announced_at, challenge_id", (campaign_id.hex,))
+        out = []
+        for row in rows:
+            ch = self._load_challenge(campaign_id, UUID(row["challenge_id"]))
+            out.append(schemas.ChallengeSummary(
+                id=ch.id, phase=ch.phase, announced_at=ch.created_on, ante=ch.ante, pot=ch.pot,
+                challenger=ch.sides["challenger"]["members"], opponent=ch.sides["opponent"]["members"]))
+        return out
+
+    def verify_challenge(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> schemas.Verification:
+        """Recompute every server-rolled die from the revealed seeds (C-4)."""
+        self._viewer(campaign_id, viewer)
+        return schemas.Verification(challenge_id=challenge_id,
+                                    **self._load_challenge(campaign_id, challenge_id).verify())
+
+    def _load_challenge(self, campaign_id: UUID, challenge_id: UUID) -> Any:
+        challenge = self.views.load_challenge(challenge_id)
+        if challenge is None or challenge.campaign_id != campaign_id:
+            raise NotFound(f"no challenge {challenge_id} in this campaign")
+        return challenge
+
+    def _challenge_view(self, campaign_id: UUID, challenge_id: UUID, viewer: Seat) -> schemas.ChallengeView:
+        ch = self._load_challenge(campaign_id, challenge_id)
+        cid = campaign_id.hex
+        piles = {r["seat"]: r["pile"] for r in self.views.query(
+            "SELECT seat, pile FROM {p}characters WHERE campaign_id = ?", (cid,))}
+        lists: dict[str, list[str]] = {}
+        for r in self.views.query("SELECT name, pennies, characteristics FROM {p}antagonists WHERE campaign_id = ?",
+                                  (cid,)):
+            piles[r["name"]] = r["pennies"]
+            lists[r["name"]] = json.loads(r["characteristics"])
+        for r in self.views.query("SELECT ch.seat, c.name FROM {p}characteristics c JOIN {p}characters ch"
+                                  " ON ch.character_id = c.character_id WHERE ch.campaign_id = ?"
+                                  " ORDER BY c.position", (cid,)):
+            lists.setdefault(r["seat"], []).append(r["name"])
+        mine = ch.side_of(viewer.name)
+        side_lists = {}
+        if mine is not None:  # only a side's own seats see what it may still name (C-5)
+            side_lists[mine] = [n for m in ch.sides[mine]["members"] for n in lists.get(m, [])]
+        house_pile = self.budget(campaign_id, Seat.house()).pile if viewer.is_house else 0
+        seat_pile = house_pile if viewer.is_house else piles.get(viewer.name, 0)
+        legal = ch.legal_actions(viewer.name, piles, seat_pile, side_lists)
+        return schemas.ChallengeView(id=ch.id, campaign_id=campaign_id, legal_actions=legal, **ch.view_for(viewer.name))

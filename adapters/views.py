@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
@@ -23,7 +24,7 @@ from psycopg.sql import SQL
 
 PROJECTION_TABLES = (
     "campaigns", "streams", "characters", "characteristics", "loans", "loan_history",
-    "antagonists", "adventures", "allocations", "event_log",
+    "antagonists", "adventures", "allocations", "event_log", "challenges",
 )
 
 DDL = (
@@ -40,14 +41,14 @@ DDL = (
     "CREATE TABLE IF NOT EXISTS {p}loans (loan_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " lender TEXT NOT NULL, borrower TEXT NOT NULL, amount BIGINT NOT NULL, outstanding BIGINT NOT NULL,"
     " status TEXT NOT NULL, adventure BIGINT NOT NULL, defaulted_in BIGINT, consequence TEXT,"
-    " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL)",
+    " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL, kind TEXT NOT NULL, challenge_id TEXT)",
     "CREATE INDEX IF NOT EXISTS loans_by_campaign ON {p}loans (campaign_id, offered_at)",
     "CREATE TABLE IF NOT EXISTS {p}loan_history (loan_id TEXT NOT NULL, version BIGINT NOT NULL,"
     " at TEXT NOT NULL, actor TEXT NOT NULL, what TEXT NOT NULL, amount BIGINT, note TEXT,"
     " PRIMARY KEY (loan_id, version))",
     "CREATE TABLE IF NOT EXISTS {p}antagonists (antagonist_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " name TEXT NOT NULL, kind TEXT NOT NULL, pennies BIGINT NOT NULL, characteristics TEXT NOT NULL,"
-    " created_at TEXT NOT NULL)",
+    " created_at TEXT NOT NULL, in_play BIGINT NOT NULL, winnings BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS {p}adventures (campaign_id TEXT NOT NULL, number BIGINT NOT NULL,"
     " started_at TEXT NOT NULL, ended_at TEXT, player_piles BIGINT NOT NULL, opening_pile BIGINT NOT NULL,"
     " note TEXT, pile BIGINT NOT NULL, allocated BIGINT NOT NULL, retired BIGINT NOT NULL,"
@@ -57,18 +58,30 @@ DDL = (
     " PRIMARY KEY (campaign_id, position))",
     "CREATE TABLE IF NOT EXISTS {p}event_log (notification_id BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " at TEXT NOT NULL, actor TEXT NOT NULL, stream TEXT NOT NULL, event TEXT NOT NULL,"
-    " detail TEXT NOT NULL, hidden TEXT NOT NULL)",
+    " detail TEXT NOT NULL, visibility TEXT NOT NULL, challenge_id TEXT)",
     "CREATE INDEX IF NOT EXISTS event_log_by_campaign ON {p}event_log (campaign_id, notification_id)",
+    "CREATE INDEX IF NOT EXISTS event_log_by_challenge ON {p}event_log (challenge_id, notification_id)",
+    # A challenge's current state, kept as a snapshot of its aggregate, and censored per seat when read.
+    "CREATE TABLE IF NOT EXISTS {p}challenges (challenge_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " announced_at TEXT NOT NULL, updated_at TEXT NOT NULL, phase TEXT NOT NULL, revealed BIGINT NOT NULL,"
+    " ante BIGINT NOT NULL, pot BIGINT NOT NULL, version BIGINT NOT NULL, topic TEXT NOT NULL, state TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS challenges_by_campaign ON {p}challenges (campaign_id, announced_at)",
     # Not a projection: tokens are issued here, hashed, and survive a rebuild.
     "CREATE TABLE IF NOT EXISTS {p}seat_tokens (token_hash TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " seat TEXT NOT NULL, issued_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
 )
 
-#: Fields of an event that only the House may read in the log (C-5): an
-#: antagonist's characteristics stay hidden until used.
-HIDDEN_FIELDS = {
-    "Antagonist.Created": ("characteristics",),
-    "Antagonist.CharacteristicAdded": ("name",),
+#: Who may read what in the log (C-5), until the challenge an entry belongs to is revealed.
+#: ``entry``: the seats that see the entry at all (None: everyone); ``fields``: field -> seats.
+#: "side" stands for the seats of the side the event is about; an empty list for nobody.
+VISIBILITY: dict[str, dict[str, Any]] = {
+    # An antagonist's characteristics stay hidden from players until used (PA-4, PA-17).
+    "Antagonist.Created": {"fields": {"characteristics": ["house"]}},
+    "Antagonist.CharacteristicAdded": {"entry": ["house"]},
+    # The secret seed is revealed at settlement (C-4); dice under a cup only to their side (PA-8).
+    "Challenge.Announced": {"fields": {"secret_seed": []}},
+    "Challenge.DiceRolled": {"fields": {"dice": "side"}},
+    "Challenge.CupRerolled": {"fields": {"dice": "side"}},
 }
 
 Row = dict[str, Any]
@@ -78,8 +91,12 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _now_dt() -> datetime:
+    return datetime.now(timezone.utc)
+
+
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return _now_dt().isoformat()
 
 
 def _plain(value: Any) -> Any:
@@ -143,6 +160,19 @@ class ViewsMixin:
     def _delete_tracking_statement(self) -> Any:
         raise NotImplementedError
 
+    # -- aggregates kept as snapshots (challenges) -----------------------------------------
+    def _load_state(self, c: Any, table: str, key: str, oid: str) -> Any:
+        row = self._one(c, f"SELECT version, topic, state FROM {{p}}{table} WHERE {key} = ?", (oid,))
+        if row is None:
+            return None
+        snapshot = Snapshot(originator_id=UUID(oid), originator_version=row["version"], timestamp=_now_dt(),
+                            topic=row["topic"], state=self.transcoder.decode(row["state"].encode()))  # type: ignore[attr-defined]
+        return snapshot.mutate(None)
+
+    def _dump_state(self, aggregate: Any) -> tuple[int, str, str]:
+        snapshot = Snapshot.take(aggregate)
+        return snapshot.originator_version, snapshot.topic, self.transcoder.encode(snapshot.state).decode()  # type: ignore[attr-defined]
+
     def _apply(self, c: Any, e: Any, nid: int) -> None:
         name = type(e).__qualname__
         at = e.timestamp.isoformat()
@@ -154,6 +184,9 @@ class ViewsMixin:
             row = self._one(c, "SELECT campaign_id FROM {p}streams WHERE originator_id = ?", (oid,))
             assert row is not None, f"event {name} of unknown stream {oid}"
             campaign = row["campaign_id"]
+        challenge = None
+        if name.startswith("Challenge."):
+            challenge = self._on_challenge(c, e, oid, campaign, at)
         handler: Callable[..., None] | None = getattr(self, "_on_" + name.replace(".", "_"), None)
         if handler is not None:
             handler(c, e, oid, campaign, at, nid)
@@ -162,12 +195,35 @@ class ViewsMixin:
             for k, v in vars(e).items()
             if k not in ("originator_id", "originator_version", "originator_topic", "timestamp", "actor")
         }
+        visibility = dict(VISIBILITY.get(name, {}))
+        if challenge is not None:
+            seats = challenge.sides[e.side]["seats"] if hasattr(e, "side") else []
+            visibility["fields"] = {k: (seats if v == "side" else v) for k, v in visibility.get("fields", {}).items()}
         self._x(
             c,
-            "INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (nid, campaign, at, getattr(e, "actor", "house"), f"{name.split('.')[0]}:{oid}",
-             name.split(".")[1], json.dumps(detail), json.dumps(HIDDEN_FIELDS.get(name, ()))),
+             name.split(".")[1], json.dumps(detail), json.dumps(visibility), oid if challenge is not None else None),
         )
+
+    def _on_challenge(self, c: Any, e: Any, oid: str, campaign: str, at: str) -> Any:
+        """Apply a challenge event to its snapshot row (the same mutators the aggregate uses)."""
+        previous = self._load_state(c, "challenges", "challenge_id", oid) if e.originator_version > 1 else None
+        challenge = e.mutate(previous)
+        version, topic, state = self._dump_state(challenge)
+        if previous is None:
+            self._x(c, "INSERT INTO {p}challenges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (oid, campaign, at, at, challenge.phase, int(challenge.revealed), challenge.ante, challenge.pot,
+                     version, topic, state))
+        else:
+            self._x(c, "UPDATE {p}challenges SET updated_at = ?, phase = ?, revealed = ?, pot = ?, version = ?,"
+                       " state = ? WHERE challenge_id = ?",
+                    (at, challenge.phase, int(challenge.revealed), challenge.pot, version, state, oid))
+        return challenge
+
+    def load_challenge(self, challenge_id: UUID) -> Any:
+        with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            return self._load_state(c, "challenges", "challenge_id", challenge_id.hex)
 
     # campaigns (C-1)
     def _on_Campaign_Created(self, c, e, oid, campaign, at, nid) -> None:
@@ -191,8 +247,8 @@ class ViewsMixin:
 
     def _on_Character_CharacteristicBought(self, c, e, oid, campaign, at, nid) -> None:
         self._pile(c, oid, -e.cost, spent=e.cost)
-        self._x(c, "INSERT INTO {p}characteristics VALUES (?, (SELECT COUNT(*) FROM {p}characteristics"
-                   " WHERE character_id = ?), ?, ?, ?)", (oid, oid, e.name, e.cost, at))
+        self._x(c, "INSERT INTO {p}characteristics VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1"
+                   " FROM {p}characteristics WHERE character_id = ?), ?, ?, ?)", (oid, oid, e.name, e.cost, at))
 
     def _pile(self, c: Any, oid: str, delta: int, spent: int = 0) -> None:
         self._x(c, "UPDATE {p}characters SET pile = pile + ?, spent = spent + ? WHERE character_id = ?",
@@ -222,9 +278,15 @@ class ViewsMixin:
                 (*changes.values(), at, oid))
 
     def _on_Loan_Offered(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, 0, 'offered', ?, NULL, NULL, ?, ?)",
-                (oid, campaign, e.lender, e.borrower, e.amount, e.adventure, at, at))
+        self._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, 0, 'offered', ?, NULL, NULL, ?, ?, 'loan', ?)",
+                (oid, campaign, e.lender, e.borrower, e.amount, e.adventure, at, at, getattr(e, "challenge_id", None)))
         self._history(c, e, oid, at, "offered", e.amount)
+
+    def _on_Debt_Recorded(self, c, e, oid, campaign, at, nid) -> None:
+        """PA-15, PA-16: a bankruptcy debt, owed from the start."""
+        self._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, ?, 'active', ?, NULL, NULL, ?, ?, 'debt', ?)",
+                (oid, campaign, e.lender, e.borrower, e.amount, e.amount, e.adventure, at, at, e.challenge_id))
+        self._history(c, e, oid, at, "bankruptcy debt", e.amount)
 
     def _on_Loan_Accepted(self, c, e, oid, campaign, at, nid) -> None:
         self._x(c, "UPDATE {p}loans SET status = 'active', outstanding = amount, updated_at = ? WHERE loan_id = ?",
@@ -273,7 +335,7 @@ class ViewsMixin:
                 (e.retired, campaign, e.adventure))
 
     def _on_Antagonist_Created(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "INSERT INTO {p}antagonists VALUES (?, ?, ?, ?, 0, ?, ?)",
+        self._x(c, "INSERT INTO {p}antagonists VALUES (?, ?, ?, ?, 0, ?, ?, 0, 0)",
                 (oid, campaign, e.name, e.kind, json.dumps(list(e.characteristics)), at))
 
     def _on_Antagonist_CharacteristicAdded(self, c, e, oid, campaign, at, nid) -> None:
@@ -290,11 +352,55 @@ class ViewsMixin:
         self._x(c, "UPDATE {p}adventures SET retired = retired + ? WHERE campaign_id = ? AND number = ?",
                 (e.amount, campaign, e.adventure))
 
+    # challenges: pennies in play (PA-9, PA-12, PA-15, PA-19)
+    def _purse(self, c: Any, oid: str, pile: int, in_play: int, won: int = 0) -> None:
+        row = self._one(c, "SELECT kind FROM {p}streams WHERE originator_id = ?", (oid,))
+        if row and row["kind"] == "Antagonist":
+            self._x(c, "UPDATE {p}antagonists SET pennies = pennies + ?, in_play = in_play + ?,"
+                       " winnings = winnings + ? WHERE antagonist_id = ?", (pile, in_play, won, oid))
+        else:
+            self._x(c, "UPDATE {p}characters SET pile = pile + ?, in_play = in_play + ? WHERE character_id = ?",
+                    (pile, in_play, oid))
+
+    def _on_Character_PenniesWagered(self, c, e, oid, *_: Any) -> None:
+        self._purse(c, oid, -e.amount, e.amount)
+
+    def _on_Character_PenniesReturned(self, c, e, oid, *_: Any) -> None:
+        self._purse(c, oid, e.amount, -e.amount)
+
+    def _on_Character_StakesSettled(self, c, e, oid, *_: Any) -> None:
+        self._purse(c, oid, e.received, -e.staked)
+
+    def _on_Character_BuyoutPaid(self, c, e, oid, *_: Any) -> None:
+        self._pile(c, oid, -e.amount)
+
+    def _on_Character_BuyoutReceived(self, c, e, oid, *_: Any) -> None:
+        self._pile(c, oid, e.amount)
+
+    def _on_Character_CharacteristicSurrendered(self, c, e, oid, *_: Any) -> None:
+        self._x(c, "DELETE FROM {p}characteristics WHERE character_id = ? AND name = ?", (oid, e.name))
+
+    def _on_Antagonist_PenniesWagered(self, c, e, oid, *_: Any) -> None:
+        self._purse(c, oid, -e.amount, e.amount)
+
+    def _on_Antagonist_PenniesReturned(self, c, e, oid, *_: Any) -> None:
+        self._purse(c, oid, e.amount, -e.amount)
+
+    def _on_Antagonist_StakesSettled(self, c, e, oid, *_: Any) -> None:
+        self._purse(c, oid, e.received, -e.staked, won=e.received - e.staked)
+
+    def _on_Antagonist_RepaymentReceived(self, c, e, oid, *_: Any) -> None:
+        self._purse(c, oid, e.amount, 0)
+
+    def _on_House_BuyoutPaid(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "UPDATE {p}adventures SET pile = pile - ? WHERE campaign_id = ? AND number ="
+                   " (SELECT adventure FROM {p}campaigns WHERE campaign_id = ?)", (e.amount, campaign, campaign))
+
     # -- seat tokens (hashed; never in events, exports or logs) ----------------
     def store_token(self, token: str, campaign_id: UUID, seat: str) -> None:
         with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
-            self._x(c, "DELETE FROM {p}seat_tokens WHERE campaign_id = ? AND seat = ?", (campaign_id.hex, seat))
-            self._x(c, "INSERT INTO {p}seat_tokens VALUES (?, ?, ?, ?)",
+            self._x(c, "INSERT INTO {p}seat_tokens VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat) DO UPDATE"
+                       " SET token_hash = excluded.token_hash, issued_at = excluded.issued_at",
                     (token_hash(token), campaign_id.hex, seat, _now()))
 
     def seat_for_token(self, token: str) -> tuple[UUID, str] | None:

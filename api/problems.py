@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from eventsourcing.persistence import PersistenceError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from adapters.service import StoreUnavailable
 from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
 
 MEDIA_TYPE = "application/problem+json"
@@ -44,6 +46,11 @@ def install(app: FastAPI) -> None:
             if isinstance(exc, cls):
                 return problem(request, status, slug, title, str(exc), exc.ruling)
         return problem(request, 400, "bad-request", "Bad request", str(exc), exc.ruling)
+
+    @app.exception_handler(PersistenceError)
+    @app.exception_handler(StoreUnavailable)
+    async def on_store_down(request: Request, exc: Exception) -> JSONResponse:
+        return problem(request, 503, "store-unavailable", "The store is unavailable", str(exc).splitlines()[0])
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -23,8 +25,8 @@ class CampaignIn(Body):
 class PlayerIn(Body):
     seat: str = Field(max_length=64, description="The player's seat name, e.g. 'ilse'.", examples=["ilse"])
     character: str = Field(max_length=200, examples=["Ilse Varn"])
-    characteristic: str = Field(max_length=200, description="The first characteristic, free (PA-2).")
-    pile: int | None = Field(None, description="Starting pile; the campaign's by default (PA-1).")
+    characteristic: str = Field(max_length=200, description="The first characteristic, free (PA-2). "
+                                "The character starts with the campaign's agreed pile (PA-1).")
 
 
 class CharacteristicIn(Body):
@@ -53,6 +55,40 @@ class LoanIn(Body):
 
 class RepaymentIn(Body):
     amount: int
+
+
+class SideIn(Body):
+    """A side (PA-5): one player, an alliance of players (the first declared it), or an antagonist."""
+
+    players: list[str] | None = Field(None, max_length=10, examples=[["ilse"]])
+    antagonist: str | None = Field(None, max_length=200, examples=["Lady Sen"])
+
+
+class ChallengeIn(Body):
+    challenger: SideIn
+    opponent: SideIn
+    ante: int = Field(description="PA-6: a whole number of at least 1; raises are multiples of it.")
+    stake: int | None = Field(None, description="PA-17: the House's devoted stake for an indirect challenge.")
+    table: bool = Field(False, description="C-3: dice are rolled at the table and entered by hand.")
+    circumstance: str | None = Field(None, max_length=200, description="PA-7: the challenger's first circumstance.")
+
+
+class ActionIn(Body):
+    """One move. Which fields a move uses: raise (amount), seed (seed), circumstance and double-down (text),
+    declare (characteristics), roll (dice, table mode only), keep (cup: die numbers to put back), lend
+    (borrower, amount), bid (member, amount), debt (member), buyout (member, give_up)."""
+
+    action: Literal["seed", "circumstance", "double-down", "declare", "roll", "keep", "check", "call", "raise",
+                    "fold", "all-in", "lend", "bid", "debt", "buyout"]
+    amount: int | None = None
+    seed: str | None = Field(None, max_length=200)
+    text: str | None = Field(None, max_length=200)
+    characteristics: list[str] | None = Field(None, max_length=10)
+    dice: list[int] | None = Field(None, max_length=12)
+    cup: list[int] | None = Field(None, max_length=12)
+    borrower: str | None = Field(None, max_length=64)
+    member: str | None = Field(None, max_length=64)
+    give_up: str | None = Field(None, max_length=200)
 
 
 class ConsequenceIn(Body):

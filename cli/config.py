@@ -17,6 +17,7 @@ from adapters.settings import Settings
 
 class CliConfig(BaseModel):
     campaign: str | None = None
+    challenge: str | None = None
     server: str | None = None
     token: str | None = None
 

@@ -22,6 +22,9 @@ adventure_app = typer.Typer(help="Start and end adventures (PA-3).", no_args_is_
 antagonist_app = typer.Typer(help="The House's antagonists and obstacles (PA-4).", no_args_is_help=True)
 loan_app = typer.Typer(help="Loans between players (PA-14).", no_args_is_help=True)
 projections_app = typer.Typer(help="Maintain the read models.", no_args_is_help=True)
+from cli import challenge as challenge_cli  # noqa: E402
+
+app.add_typer(challenge_cli.app, name="challenge")
 for sub, name in ((campaign_app, "campaign"), (player_app, "player"), (characteristic_app, "characteristic"),
                   (adventure_app, "adventure"), (antagonist_app, "antagonist"), (loan_app, "loan"),
                   (projections_app, "projections")):
@@ -115,12 +118,11 @@ def player_add(
     seat: Annotated[str, typer.Argument(help="The player's seat name, e.g. ilse.")],
     character: Annotated[str, typer.Option(help="The character's name.")],
     characteristic: Annotated[str, typer.Option(help="The first characteristic, free (PA-2).")],
-    pile: Annotated[Optional[int], typer.Option(help="Starting pile (PA-1); the campaign's by default.")] = None,
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """Seat a player with one character. Prints the player's token once."""
     run(as_, campaign, lambda t: emit(
-        t.backend.add_player(t.campaign_id(), t.seat, seat, character, characteristic, pile), fmt, output.player_added))
+        t.backend.add_player(t.campaign_id(), t.seat, seat, character, characteristic), fmt, output.player_added))
 
 
 @player_app.command("token")

@@ -169,3 +169,63 @@ def rebuilt(report: schemas.RebuildReport) -> RenderableType:
 
 def session(s: schemas.Session) -> RenderableType:
     return f"Seat [bold]{s.seat}[/] in campaign {s.campaign_id}."
+
+
+def _dice(dice: list[schemas.Die]) -> str:
+    shown = []
+    for d in dice:
+        face = "?" if d.value is None else str(d.value)
+        shown.append(f"[dim]({face})[/]" if d.in_cup else f"[bold]{face}[/]")
+    return " ".join(shown) or "-"
+
+
+def challenge(v: schemas.ChallengeView) -> RenderableType:
+    """The table: dice (cup in brackets), circumstances, pot, wagers, turn and the legal actions."""
+    header = (f"[bold]Challenge[/] {v.id}  step [bold]{v.phase}[/]  ante {v.ante}  pot [bold]{v.pot}[/]"
+              + (f"  stake {v.stake}" if v.stake is not None else "") + ("  table dice" if v.table else ""))
+    sides = _table("Sides", "side", "who", "characteristics", "dice", "wager", "")
+    for name, side in v.sides.items():
+        marks = " ".join(m for m, on in (("all-in", side.all_in), ("← turn", v.turn == name),
+                                         ("(you)", v.your_side == name)) if on)
+        sides.add_row(name, ", ".join(side.members), ", ".join(side.characteristics) or "-", _dice(side.dice),
+                      str(side.wager), marks)
+    circumstances = _table("Circumstances", "step", "side", "circumstance", "die", "barred for")
+    for c in v.circumstances:
+        circumstances.add_row(str(c.step), c.side, c.text, "-" if c.die is None else str(c.die), c.barred or "")
+    legal = _table("What you can do now", "action", "limits")
+    for a in v.legal_actions:
+        limits = ", ".join(f"{k}={val}" for k, val in a.model_dump(exclude_none=True).items() if k != "action")
+        legal.add_row(a.action, limits)
+    parts: list[RenderableType] = [header, f"[dim]seed hash {v.seed_hash}[/]", sides]
+    if v.circumstances:
+        parts.append(circumstances)
+    if v.result:
+        r = v.result
+        parts.append(f"[bold]Result[/]: winner {r.get('winner') or 'none (a draw)'} by {r.get('reason')}; "
+                     f"narrates: {r.get('narrator') or '-'}; payouts {r.get('payouts') or {}}")
+        if r.get("scores"):
+            parts.append("Scores: " + "; ".join(f"{s} {x['score']} ({x['category']}: {x['hand']})"
+                                                 for s, x in r["scores"].items()))
+    if v.bankrupts:
+        parts.append("Bankrupt: " + "; ".join(f"{m} {b['status']}, bids {b['bids']}" for m, b in v.bankrupts.items()))
+    if v.secret_seed:
+        parts.append(f"[dim]secret seed {v.secret_seed}[/]")
+    parts.append(legal if v.legal_actions else "[dim]Nothing to do for you now.[/]")
+    return Group(*parts)
+
+
+def challenges(items: list[schemas.ChallengeSummary]) -> RenderableType:
+    table = _table("Challenges", "id", "step", "challenger", "opponent", "ante", "pot")
+    for c in items:
+        table.add_row(str(c.id), c.phase, ", ".join(c.challenger), ", ".join(c.opponent), str(c.ante), str(c.pot))
+    return table
+
+
+def verification(v: schemas.Verification) -> RenderableType:
+    if not v.verifiable:
+        return f"Not verifiable yet: {v.reason}."
+    verdict = "[green]every server-rolled die matches[/]" if not v.mismatches and v.commitment_matches else (
+        f"[red]{len(v.mismatches)} mismatch(es); commitment matches: {v.commitment_matches}[/]")
+    return Group(f"Challenge {v.challenge_id}: {verdict}",
+                 f"checked {v.checked} dice, {v.entered} entered at the table",
+                 *(f"  slot {m['slot']}: recorded {m['recorded']}, derived {m['derived']}" for m in v.mismatches))

@@ -10,12 +10,20 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from urllib.parse import quote
+
 import httpx
 from pydantic import TypeAdapter
 
 from adapters import schemas
 from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
 from domain.seats import Seat
+
+def _q(segment: str) -> str:
+    """One path segment, encoded whole: user text never changes which route is called."""
+    encoded = quote(segment, safe="")
+    return encoded.replace(".", "%2E") if not encoded.strip(".") else encoded
+
 
 class Unauthenticated(StakesError):
     """No token, or one the server does not know."""
@@ -47,7 +55,10 @@ class RemoteStakes:
         except httpx.HTTPError as exc:
             raise Unreachable(f"cannot reach {self.http.base_url}: {exc}") from None
         if response.is_success:
-            return TypeAdapter(result).validate_python(response.json())
+            try:
+                return TypeAdapter(result).validate_python(response.json())
+            except ValueError as exc:
+                raise Unreachable(f"{self.http.base_url} answered something that is not a Stakes answer: {exc}") from None
         try:
             problem = response.json()
         except ValueError:
@@ -73,23 +84,23 @@ class RemoteStakes:
     def campaign(self, campaign_id: UUID, actor: Seat) -> schemas.CampaignView:
         return self._call("GET", self._c(campaign_id), schemas.CampaignView)
 
-    def add_player(self, campaign_id: UUID, actor: Seat, seat: str, character: str, characteristic: str,
-                   pile: int | None = None) -> schemas.PlayerAdded:
-        body = {"seat": seat, "character": character, "characteristic": characteristic, "pile": pile}
+    def add_player(self, campaign_id: UUID, actor: Seat, seat: str, character: str,
+                   characteristic: str) -> schemas.PlayerAdded:
+        body = {"seat": seat, "character": character, "characteristic": characteristic}
         return self._call("POST", self._c(campaign_id, "/players"), schemas.PlayerAdded, body)
 
     def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
-        return self._call("POST", self._c(campaign_id, f"/players/{seat}/token"), schemas.PlayerAdded)
+        return self._call("POST", self._c(campaign_id, f"/players/{_q(seat)}/token"), schemas.PlayerAdded)
 
     # -- sheets ---------------------------------------------------------------
     def sheet(self, campaign_id: UUID, actor: Seat, seat: str | None = None) -> schemas.Sheet:
-        return self._call("GET", self._c(campaign_id, f"/characters/{seat or actor.name}"), schemas.Sheet)
+        return self._call("GET", self._c(campaign_id, f"/characters/{_q(seat or actor.name)}"), schemas.Sheet)
 
     def sheets(self, campaign_id: UUID, actor: Seat) -> list[schemas.Sheet]:
         return self._call("GET", self._c(campaign_id, "/characters"), list[schemas.Sheet])
 
     def buy_characteristic(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.Sheet:
-        path = self._c(campaign_id, f"/characters/{seat or actor.name}/characteristics")
+        path = self._c(campaign_id, f"/characters/{_q(seat or actor.name)}/characteristics")
         return self._call("POST", path, schemas.Sheet, {"name": name})
 
     # -- adventures and the House ---------------------------------------------
@@ -114,11 +125,11 @@ class RemoteStakes:
 
     def add_antagonist_characteristic(self, campaign_id: UUID, actor: Seat, antagonist: str,
                                       name: str) -> schemas.Antagonist:
-        path = self._c(campaign_id, f"/antagonists/{antagonist}/characteristics")
+        path = self._c(campaign_id, f"/antagonists/{_q(antagonist)}/characteristics")
         return self._call("POST", path, schemas.Antagonist, {"name": name})
 
     def fund_antagonist(self, campaign_id: UUID, actor: Seat, antagonist: str, amount: int) -> schemas.Antagonist:
-        path = self._c(campaign_id, f"/antagonists/{antagonist}/funding")
+        path = self._c(campaign_id, f"/antagonists/{_q(antagonist)}/funding")
         return self._call("POST", path, schemas.Antagonist, {"amount": amount})
 
     # -- loans ----------------------------------------------------------------
@@ -155,3 +166,25 @@ class RemoteStakes:
         return self._call("GET", self._c(campaign_id, "/log"), schemas.EventLog,
                           params={"after": after, "limit": limit})
 
+
+    # -- challenges -----------------------------------------------------------------
+    def announce_challenge(self, campaign_id: UUID, actor: Seat, challenger: dict[str, Any], opponent: dict[str, Any],
+                           ante: int, stake: int | None = None, table: bool = False,
+                           circumstance: str | None = None) -> schemas.ChallengeView:
+        body = {"challenger": challenger, "opponent": opponent, "ante": ante, "stake": stake, "table": table,
+                "circumstance": circumstance}
+        return self._call("POST", self._c(campaign_id, "/challenges"), schemas.ChallengeView, body)
+
+    def challenges(self, campaign_id: UUID, actor: Seat) -> list[schemas.ChallengeSummary]:
+        return self._call("GET", self._c(campaign_id, "/challenges"), list[schemas.ChallengeSummary])
+
+    def challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID) -> schemas.ChallengeView:
+        return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}"), schemas.ChallengeView)
+
+    def challenge_action(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, action: str,
+                         args: dict[str, Any] | None = None) -> schemas.ChallengeView:
+        return self._call("POST", self._c(campaign_id, f"/challenges/{challenge_id}/actions"), schemas.ChallengeView,
+                          {"action": action, **(args or {})})
+
+    def verify_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID) -> schemas.Verification:
+        return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}/verify"), schemas.Verification)

@@ -7,15 +7,18 @@ seat picked with ``--as`` (default: the House). Against a server (``--server``,
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+import psycopg
 import typer
+from eventsourcing.persistence import PersistenceError
 
-from adapters.service import Stakes
+from adapters.service import Stakes, StoreUnavailable
 from cli import config
 from cli.output import err
 from cli.remote import RemoteStakes, Unauthenticated, Unreachable
@@ -42,6 +45,9 @@ def exit_code(error: StakesError) -> int:
     return next(code for cls, code in EXIT_CODES if isinstance(error, cls))
 
 
+STORE_DOWN = 9
+
+
 @contextmanager
 def reported() -> Iterator[None]:
     """Turn every refusal into a message on stderr and a non-zero exit, never a traceback."""
@@ -50,6 +56,10 @@ def reported() -> Iterator[None]:
     except StakesError as error:
         err.print(f"[bold red]error:[/] {error}", highlight=False)
         raise typer.Exit(exit_code(error)) from None
+    except (PersistenceError, StoreUnavailable, OSError, sqlite3.Error, psycopg.Error) as error:
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        err.print(f"[bold red]error:[/] the store is unavailable: {first}", highlight=False)
+        raise typer.Exit(STORE_DOWN) from None
 
 
 @dataclass

@@ -9,42 +9,27 @@ a command that keeps losing raises :class:`ConcurrencyConflict` (HTTP 409).
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
 
 from domain.campaign import Campaign
 from domain.currency import whole_pennies
-from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, RuleViolation
+from domain.errors import NotFound, NotPermitted, RuleViolation
 from domain.penny_ante.character import Character
 from domain.penny_ante.house import Antagonist, House
-from domain.penny_ante.loan import Loan
-from domain.penny_ante.rules import MINIMUM_PILE, characteristic_name
+from domain.penny_ante.challenge import Challenge
+from domain.penny_ante.loan import Debt, Loan
+from domain.penny_ante.play import ChallengeCommands
+from domain.penny_ante.rules import characteristic_name
 from domain.seats import HOUSE, Seat, player_handle
+from domain.retry import retried
 from domain.systems import rule_system
 from domain.text import clean_text
 
 T = TypeVar("T")
-RETRIES = 5
-
-
-def retried(method: Callable[..., T]) -> Callable[..., T]:
-    """Run a command again from fresh state when a concurrent save wins the race."""
-
-    @functools.wraps(method)
-    def wrapper(*args: Any, **kwargs: Any) -> T:
-        for _ in range(RETRIES):
-            try:
-                return method(*args, **kwargs)
-            except IntegrityError:
-                continue
-        raise ConcurrencyConflict("another command changed the same records; try again")
-
-    return wrapper
 
 
 def _require_house(actor: Seat, doing: str) -> None:
@@ -57,10 +42,10 @@ def _require_seat(actor: Seat, seat: str, doing: str) -> None:
         raise NotPermitted(f"only {seat} may {doing}")
 
 
-class StakesApplication(Application[UUID]):
+class StakesApplication(ChallengeCommands, Application[UUID]):
     name = "Stakes"
     is_snapshotting_enabled = True
-    snapshotting_intervals = {Campaign: 25, Character: 25, Loan: 25, Antagonist: 25, House: 25}
+    snapshotting_intervals = {Campaign: 25, Character: 25, Loan: 25, Debt: 25, Antagonist: 25, House: 25, Challenge: 25}
 
     # -- reading aggregates -------------------------------------------------
     def _get(self, cls: type[T], aggregate_id: UUID, what: str) -> T:
@@ -117,16 +102,14 @@ class StakesApplication(Application[UUID]):
         seat: str,
         character: str,
         characteristic: str,
-        pile: int | None = None,
     ) -> UUID:
-        """Seat a player with one character, whose first characteristic is free (PA-1, PA-2)."""
+        """Seat a player with one character at the campaign's agreed pile (PA-1), first characteristic free (PA-2)."""
         _require_house(actor, "seat players")
         campaign = self._penny_ante(campaign_id)
         seat = player_handle(seat)
         name = clean_text(character, "a character's name", max_length=80, ruling="C-1")
         first = characteristic_name(characteristic)
-        agreed = campaign.settings["starting_pile"]
-        pile = agreed if pile is None else whole_pennies(pile, "a starting pile", minimum=max(agreed, MINIMUM_PILE))
+        pile = campaign.settings["starting_pile"]
         char = Character(campaign_id=campaign.id, seat=seat, name=name, first_characteristic=first, pile=pile, actor=actor.name)
         campaign.seat_player(seat, char.id, actor.name)
         self.save(campaign, char)
@@ -151,13 +134,15 @@ class StakesApplication(Application[UUID]):
         house = self._house(campaign)
         number = campaign.start_adventure(actor.name)
         house.open_budget(number, sum(c.pile for c in characters), amount, note, actor.name)
+        for character in characters:
+            character.join_adventure(number, character.pile, actor.name)
         defaulted = []
         for loan_id in sorted({loan for c in characters for loan in c.owes}):
             loan = self._get(Loan, UUID(loan_id), "loan")
-            if loan.status == "active":
+            if loan.status == "active" and not isinstance(loan, Debt):  # PA-16: debts have no due date
                 loan.mark_defaulted(number, actor.name)
                 defaulted.append(loan)
-        self.save(campaign, house, *defaulted)
+        self.save(campaign, house, *characters, *defaulted)
         return number
 
     @retried
@@ -231,6 +216,11 @@ class StakesApplication(Application[UUID]):
         campaign = self._penny_ante(campaign_id)
         loan = self._loan(campaign, loan_id)
         _require_seat(actor, loan.borrower, "accept this loan")
+        if loan.adventure != campaign.adventure:
+            raise RuleViolation("this offer lapsed when a new adventure started; ask for a new one", ruling="PA-14")
+        if loan.challenge_id and not self._challenge(campaign, UUID(loan.challenge_id)).round_open(loan.round):
+            raise RuleViolation("a loan offered during a betting round is accepted inside that round",
+                                ruling="PA-14")
         lender, borrower = self._character(campaign, loan.lender), self._character(campaign, loan.borrower)
         loan.accept(actor.name)
         lender.pay_out_loan(loan.id, loan.amount, actor.name)
@@ -251,12 +241,18 @@ class StakesApplication(Application[UUID]):
         loan.withdraw(actor.name)
         self.save(loan)
 
+    def _creditor(self, campaign: Campaign, loan: Loan) -> Character | Antagonist:
+        """Who is owed: a player, or for a bankruptcy debt lost to the House an antagonist (PA-15)."""
+        if getattr(loan, "lender_is_antagonist", False):
+            return self._antagonist(campaign, self._house(campaign), loan.lender)
+        return self._character(campaign, loan.lender)
+
     @retried
     def repay_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID, amount: int) -> None:
         campaign = self._penny_ante(campaign_id)
         loan = self._loan(campaign, loan_id)
         _require_seat(actor, loan.borrower, "repay this loan")
-        lender, borrower = self._character(campaign, loan.lender), self._character(campaign, loan.borrower)
+        lender, borrower = self._creditor(campaign, loan), self._character(campaign, loan.borrower)
         loan.repay(amount, actor.name)
         borrower.repay(loan.id, amount, actor.name)
         lender.receive_repayment(loan.id.hex, amount, actor.name)
@@ -266,7 +262,8 @@ class StakesApplication(Application[UUID]):
     def forgive_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> None:
         campaign = self._penny_ante(campaign_id)
         loan = self._loan(campaign, loan_id)
-        _require_seat(actor, loan.lender, "forgive this loan")
+        creditor_seat = "house" if getattr(loan, "lender_is_antagonist", False) else loan.lender
+        _require_seat(actor, creditor_seat, "forgive this loan")
         borrower = self._character(campaign, loan.borrower)
         amount = loan.forgive(actor.name)
         borrower.debt_forgiven(loan.id.hex, amount, actor.name)

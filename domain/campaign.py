@@ -21,6 +21,7 @@ class Campaign(Aggregate):
         self.players: dict[str, str] = {}  # seat handle -> character id (hex)
         self.adventure = 0
         self.adventure_running = False
+        self.open_challenges: list[str] = []
 
     # -- seats ---------------------------------------------------------------
     def seat_player(self, seat: str, character_id: UUID, actor: str) -> None:
@@ -52,9 +53,26 @@ class Campaign(Aggregate):
     def end_adventure(self, actor: str) -> int:
         if not self.adventure_running:
             raise RuleViolation("no adventure is running", ruling="C-1")
+        if self.open_challenges:
+            raise RuleViolation(f"{len(self.open_challenges)} challenge(s) are still open; settle them first",
+                                ruling="C-1")
         self._adventure_ended(number=self.adventure, actor=actor)
         return self.adventure
 
     @event("AdventureEnded")
     def _adventure_ended(self, number: int, actor: str) -> None:
         self.adventure_running = False
+
+    # -- challenges (C-1): one unit of resolution at a time per challenge, inside an adventure ------
+    def open_challenge(self, challenge_id: UUID, actor: str) -> None:
+        if not self.adventure_running:
+            raise RuleViolation("challenges happen during an adventure; start one first", ruling="C-1")
+        self._challenge_opened(challenge_id=challenge_id.hex, actor=actor)
+
+    @event("ChallengeOpened")
+    def _challenge_opened(self, challenge_id: str, actor: str) -> None:
+        self.open_challenges.append(challenge_id)
+
+    @event("ChallengeClosed")
+    def close_challenge(self, challenge_id: str, actor: str) -> None:
+        self.open_challenges.remove(challenge_id)

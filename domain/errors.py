@@ -34,5 +34,9 @@ class NotSupportedYet(RuleViolation):
     ruling = "C-1"
 
 
+class StaleState(Exception):
+    """Two aggregates read for one command disagree because another command ran in between; retry."""
+
+
 class ConcurrencyConflict(StakesError):
     """Another command changed the same aggregate first, and retrying did not help."""

@@ -14,7 +14,7 @@ router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["players and charact
 @router.post("/players", status_code=status.HTTP_201_CREATED, response_model=out.PlayerAdded)
 def add_player(campaign_id: UUID, body: PlayerIn, seat: SeatDep, stakes: StakesDep) -> out.PlayerAdded:
     """The House seats a player with one character (PA-1, PA-2). The player's token is shown once."""
-    return stakes.add_player(campaign_id, seat, body.seat, body.character, body.characteristic, body.pile)
+    return stakes.add_player(campaign_id, seat, body.seat, body.character, body.characteristic)
 
 
 @router.post("/players/{player}/token", response_model=out.PlayerAdded)

@@ -7,7 +7,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.errors import RuleViolation
+from domain.errors import RuleViolation, StaleState
 from domain.penny_ante.rules import CHARACTERISTIC_COST, characteristic_name, require_new_name
 
 
@@ -45,6 +45,13 @@ class Character(Aggregate):
         self.characteristics.append(name)
         self.pile -= cost
 
+    @event("AdventureJoined")
+    def join_adventure(self, adventure: int, pile: int, actor: str) -> None:
+        """Recorded on every character when an adventure starts (PA-3), with the pile counted for the House.
+
+        Saving it with the adventure's start makes a purchase racing the start conflict (PA-2).
+        """
+
     # -- PA-14: loans move pennies between piles -------------------------------
     def _require_pile(self, amount: int, what: str) -> None:
         if amount > self.pile:
@@ -64,6 +71,8 @@ class Character(Aggregate):
         self.owes[loan_id] = amount
 
     def repay(self, loan_id: UUID, amount: int, actor: str) -> None:
+        if self.owes.get(loan_id.hex, 0) < amount:
+            raise StaleState(f"{self.name}'s books and loan {loan_id} disagree; read both again")
         self._require_pile(amount, "a repayment")
         self._repayment_paid(loan_id=loan_id.hex, amount=amount, actor=actor)
 
@@ -81,3 +90,36 @@ class Character(Aggregate):
     @event("DebtForgiven")
     def debt_forgiven(self, loan_id: str, amount: int, actor: str) -> None:
         self.owes.pop(loan_id, None)
+
+    @event("DebtIncurred")
+    def incur_debt(self, loan_id: str, amount: int, actor: str) -> None:
+        """PA-15, PA-16: a bankruptcy debt; the pennies came back with the settlement."""
+        self.owes[loan_id] = amount
+
+    # -- challenges: pennies leave the pile the moment they are bet (PA-9) ---------------
+    @event("PenniesWagered")
+    def wager(self, challenge_id: str, amount: int, actor: str) -> None:
+        self.pile -= amount
+
+    @event("PenniesReturned")
+    def take_back(self, challenge_id: str, amount: int, actor: str) -> None:
+        """PA-12: an uncalled excess comes back."""
+        self.pile += amount
+
+    @event("StakesSettled")
+    def settle_stakes(self, challenge_id: str, staked: int, received: int, actor: str) -> None:
+        """The challenge is over: ``staked`` leaves the pot's books, ``received`` joins the pile."""
+        self.pile += received
+
+    @event("BuyoutPaid")
+    def pay_buyout(self, challenge_id: str, amount: int, actor: str) -> None:
+        self.pile -= amount
+
+    @event("BuyoutReceived")
+    def receive_buyout(self, challenge_id: str, amount: int, actor: str) -> None:
+        self.pile += amount
+
+    @event("CharacteristicSurrendered")
+    def surrender(self, challenge_id: str, name: str, actor: str) -> None:
+        """PA-15: given up for good in a buyout."""
+        self.characteristics.remove(name)

@@ -80,6 +80,11 @@ class House(Aggregate):
     def close_budget(self, adventure: int, actor: str) -> None:
         self._budget_closed(adventure=adventure, retired=self.pile, actor=actor)
 
+    @event("BuyoutPaid")
+    def pay_buyout(self, challenge_id: str, amount: int, actor: str) -> None:
+        """PA-15: the House's mandatory one-penny bid, when accepted."""
+        self.pile -= amount
+
     @event("BudgetClosed")
     def _budget_closed(self, adventure: int, retired: int, actor: str) -> None:
         self.pile = 0
@@ -99,10 +104,14 @@ class Antagonist(Aggregate):
         self.kind = kind
         self.characteristics = list(characteristics)
         self.pennies = 0
+        self.engaged: str | None = None  # the challenge it is in, if any (PA-17)
 
     @classmethod
     def enlist(cls, campaign_id: UUID, name: str, kind: str, characteristics: list[str], actor: str) -> Antagonist:
         name = characteristic_name(name, ruling="PA-4")
+        if set(name) & set("/?#%\\") or not name.strip("."):
+            raise RuleViolation("an antagonist's name has no '/', '?', '#', '%' or '\\' and is not only dots",
+                                ruling="PA-4")
         if kind not in KINDS:
             raise RuleViolation(f"the House funds antagonists or obstacles, not {kind!r}", ruling="PA-4")
         cleaned: list[str] = []
@@ -122,6 +131,8 @@ class Antagonist(Aggregate):
         self.characteristics.append(name)
 
     def fund(self, amount: int, cap: int | None, adventure: int, actor: str) -> None:
+        if self.engaged:
+            raise RuleViolation(f"{self.name} is in a challenge; top it up between challenges", ruling="PA-17")
         if cap is not None and self.pennies + amount > cap:
             raise RuleViolation(
                 f"{self.name} may hold at most {cap} pennies in this campaign; it holds {self.pennies}",
@@ -139,3 +150,27 @@ class Antagonist(Aggregate):
     @event("PenniesRetired")
     def _pennies_retired(self, amount: int, adventure: int, actor: str) -> None:
         self.pennies = 0
+
+    # -- challenges (PA-9, PA-12, PA-17) -----------------------------------------------
+    @event("EnteredChallenge")
+    def enter_challenge(self, challenge_id: str, stake: int | None, actor: str) -> None:
+        """While engaged the House cannot top the antagonist up (PA-17)."""
+        self.engaged = challenge_id
+
+    @event("PenniesWagered")
+    def wager(self, challenge_id: str, amount: int, actor: str) -> None:
+        self.pennies -= amount
+
+    @event("PenniesReturned")
+    def take_back(self, challenge_id: str, amount: int, actor: str) -> None:
+        self.pennies += amount
+
+    @event("StakesSettled")
+    def settle_stakes(self, challenge_id: str, staked: int, received: int, actor: str) -> None:
+        self.pennies += received
+        self.engaged = None
+
+    @event("RepaymentReceived")
+    def receive_repayment(self, loan_id: str, amount: int, actor: str) -> None:
+        """A bankruptcy debt owed to this antagonist is repaid (PA-15)."""
+        self.pennies += amount

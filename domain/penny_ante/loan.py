@@ -19,7 +19,8 @@ OUTSTANDING = (ACTIVE, DEFAULTED)
 class Loan(Aggregate):
     @event("Offered")
     def __init__(
-        self, campaign_id: UUID, lender: str, borrower: str, amount: int, adventure: int, actor: str
+        self, campaign_id: UUID, lender: str, borrower: str, amount: int, adventure: int, actor: str,
+        challenge_id: str | None = None, round: int = 0,
     ) -> None:
         self.campaign_id = campaign_id
         self.lender = lender
@@ -28,6 +29,8 @@ class Loan(Aggregate):
         self.adventure = adventure
         self.status = OFFERED
         self.outstanding = 0
+        self.challenge_id = challenge_id  # PA-14: offered during this challenge's betting round
+        self.round = round
 
     def _require(self, *statuses: str, doing: str) -> None:
         if self.status not in statuses:
@@ -98,3 +101,26 @@ class Loan(Aggregate):
     @event("ConsequenceRecorded")
     def _consequence_recorded(self, note: str, actor: str) -> None:
         self.consequence = note
+
+
+class Debt(Loan):
+    """A bankruptcy debt (PA-15, PA-16): recorded active, with no due date, so never defaulted."""
+
+    @event("Recorded")
+    def __init__(  # noqa: PLR0913
+        self, campaign_id: UUID, lender: str, borrower: str, amount: int, adventure: int, challenge_id: str,
+        lender_is_antagonist: bool, actor: str,
+    ) -> None:
+        self.campaign_id = campaign_id
+        self.lender = lender
+        self.borrower = borrower
+        self.amount = amount
+        self.adventure = adventure
+        self.challenge_id = challenge_id
+        self.round = 0
+        self.lender_is_antagonist = lender_is_antagonist
+        self.status = ACTIVE
+        self.outstanding = amount
+
+    def mark_defaulted(self, adventure: int, actor: str) -> None:
+        raise RuleViolation("a bankruptcy debt has no due date and never defaults", ruling="PA-16")

@@ -35,5 +35,5 @@ def characteristic_name(name: str, ruling: str = "PA-2") -> str:
 
 def require_new_name(name: str, existing: Iterable[str], owner: str, ruling: str = "PA-2") -> None:
     """Names are unique per owner, case-insensitively (PA-2)."""
-    if name.casefold() in {e.casefold() for e in existing}:
+    if name.casefold() in {e.casefold() for e in existing}:  # names are NFKC-normalised by clean_text
         raise RuleViolation(f"{owner} already has the characteristic {name!r}", ruling=ruling)

@@ -48,11 +48,9 @@ def test_a_player_starts_with_the_campaigns_pile_and_one_free_characteristic(tab
     assert (ilse.pile, ilse.characteristics) == (30, ["Whip Smart"])
 
 
-def test_a_player_may_start_with_more_than_the_agreed_pile_but_never_less(table):
-    table.app.add_player(table.campaign_id, HOUSE, "mara", "Mara", "Rich Aunt", pile=40)
-    assert table.character("mara").pile == 40
-    with pytest.raises(RuleViolation, match="PA-1"):
-        table.app.add_player(table.campaign_id, HOUSE, "olaf", "Olaf", "Poor", pile=29)
+def test_every_character_starts_with_the_campaigns_agreed_pile(table):
+    table.app.add_player(table.campaign_id, HOUSE, "mara", "Mara", "Rich Aunt")
+    assert table.character("mara").pile == 30
 
 
 def test_only_the_house_seats_players(table):

@@ -1,0 +1,245 @@
+"""Use cases of a Penny Ante challenge (PA-5 … PA-18): a mixin of the application.
+
+Each command loads the challenge and the purses of everyone it touches,
+lets the challenge verify and record the move, then mirrors every penny the
+move shifted onto the members' own aggregates, and saves them all at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from domain.currency import whole_pennies
+from domain.errors import NotFound, NotPermitted, RuleViolation
+from domain.fairness import commitment
+from domain.penny_ante.challenge import ALLIANCE, ANTAGONIST, CHARACTER, SIDES, Challenge
+from domain.penny_ante.character import Character
+from domain.penny_ante.house import Antagonist
+from domain.penny_ante.loan import Debt, Loan
+from domain.retry import retry_conflicts
+from domain.seats import Seat, player_handle
+
+if TYPE_CHECKING:
+    from domain.application import StakesApplication
+    from domain.campaign import Campaign
+
+ACTIONS = ("seed", "circumstance", "double-down", "declare", "roll", "keep", "check", "call", "raise", "fold",
+           "all-in", "lend", "bid", "debt", "buyout")
+
+
+class Table:
+    """The aggregates one challenge command touches, loaded once."""
+
+    def __init__(self, app: StakesApplication, campaign: Campaign, challenge: Challenge) -> None:
+        self.app, self.campaign, self.challenge = app, campaign, challenge
+        self.purses: dict[str, Character | Antagonist] = {}
+        house = app._house(campaign)
+        self.house = house
+        for side in SIDES:
+            data = challenge.sides[side]
+            for member in data["members"]:
+                if data["kind"] == ANTAGONIST:
+                    self.purses[member] = app._antagonist(campaign, house, member)
+                else:
+                    self.purses[member] = app._character(campaign, member)
+        self.before = challenge.staked()
+        self.extra: list[Any] = []
+
+    def piles(self) -> dict[str, int]:
+        return {m: (p.pennies if isinstance(p, Antagonist) else p.pile) for m, p in self.purses.items()}
+
+    def mirror(self, actor: str) -> None:
+        """Copy onto the purses what the last move put into the pot or gave back (PA-9, PA-12)."""
+        ch = self.challenge
+        after = ch.staked()
+        for member, purse in self.purses.items():
+            delta = after.get(member, 0) - self.before.get(member, 0)
+            if delta > 0:
+                purse.wager(ch.id.hex, delta, actor)
+            elif delta < 0:
+                purse.take_back(ch.id.hex, -delta, actor)
+        self.before = after
+
+    def settle_if_due(self, actor: str) -> None:
+        ch = self.challenge
+        if ch.awaiting_settlement:
+            ch.settle(self.piles(), self.house.pile, actor)
+        self.pay_out(actor)
+
+    def pay_out(self, actor: str) -> None:
+        ch = self.challenge
+        if ch.settled and ch.result and "payouts" in ch.result and ch.id.hex in self.campaign.open_challenges:
+            staked = ch.staked()
+            for member, purse in self.purses.items():
+                purse.settle_stakes(ch.id.hex, staked.get(member, 0), ch.result["payouts"].get(member, 0), actor)
+            self.campaign.close_challenge(ch.id.hex, actor)
+
+    def save(self) -> None:
+        self.app.save(self.challenge, *self.purses.values(), self.house, *self.extra, self.campaign)
+
+
+class ChallengeCommands:
+    """Mixed into ``StakesApplication``."""
+
+    def _challenge(self: StakesApplication, campaign: Campaign, challenge_id: UUID) -> Challenge:
+        challenge = self._get(Challenge, challenge_id, "challenge")
+        if challenge.campaign_id != campaign.id:
+            raise NotFound(f"no challenge {challenge_id} in this campaign")
+        return challenge
+
+    def _side_spec(self: StakesApplication, campaign: Campaign, spec: dict[str, Any]) -> dict[str, Any]:
+        if spec.get("antagonist"):
+            name = self._house(campaign).antagonist_name(str(spec["antagonist"]))
+            return {"kind": ANTAGONIST, "members": [name]}
+        players = [player_handle(p) for p in spec.get("players") or []]
+        if not players:
+            raise RuleViolation("a side is a character, an alliance of characters, or an antagonist", ruling="PA-5")
+        if len(set(players)) != len(players):
+            raise RuleViolation("an alliance names each member once", ruling="PA-18")
+        for player in players:
+            campaign.character_id(player)  # NotFound for a stranger
+        return {"kind": CHARACTER if len(players) == 1 else ALLIANCE, "members": players}
+
+    def announce_challenge(
+        self: StakesApplication, campaign_id: UUID, actor: Seat, challenger: dict[str, Any],
+        opponent: dict[str, Any], ante: int, secret_seed: str, *, stake: int | None = None, table: bool = False,
+        circumstance: str | None = None,
+    ) -> UUID:
+        """Announce a challenge (PA-5, PA-6, PA-7, PA-17); the secret seed was drawn outside (C-4)."""
+        def run() -> UUID:
+            campaign = self._penny_ante(campaign_id)
+            first, second = self._side_spec(campaign, challenger), self._side_spec(campaign, opponent)
+            if first["kind"] == ANTAGONIST:
+                if not actor.is_house:
+                    raise NotPermitted("only the House challenges through an antagonist")
+            elif actor.name != first["members"][0]:
+                raise NotPermitted("a player announces for himself; an alliance is announced by its declarer",
+                                   ruling="PA-18")
+            house = self._house(campaign)
+            antagonists = [self._antagonist(campaign, house, s["members"][0]) for s in (first, second)
+                           if s["kind"] == ANTAGONIST]
+            for antagonist in antagonists:
+                if antagonist.engaged:
+                    raise RuleViolation(f"{antagonist.name} is already in a challenge", ruling="PA-5")
+            if ante is not None:
+                whole_pennies(ante, "the ante", minimum=1, ruling="PA-6")
+            challenge = Challenge.announce(
+                campaign_id=campaign.id, adventure=campaign.adventure, challenger=first, opponent=second, ante=ante,
+                stake=stake, table=table or bool(campaign.settings.get("table_dice")),
+                seed_hash=commitment(secret_seed), secret_seed=secret_seed, circumstance=circumstance,
+                antagonist_pennies=antagonists[0].pennies if antagonists else None, actor=actor.name,
+            )
+            campaign.open_challenge(challenge.id, actor.name)
+            for antagonist in antagonists:
+                antagonist.enter_challenge(challenge.id.hex, stake, actor.name)
+            self.save(campaign, challenge, *antagonists)
+            return challenge.id
+
+        return retry_conflicts(run)
+
+    def challenge_action(
+        self: StakesApplication, campaign_id: UUID, actor: Seat, challenge_id: UUID, action: str,
+        args: dict[str, Any] | None = None,
+    ) -> None:
+        """Play one move. ``args`` holds the move's inputs (amount, dice, names …)."""
+        args = dict(args or {})
+        if action not in ACTIONS:
+            raise RuleViolation(f"unknown action {action!r}; one of: {', '.join(ACTIONS)}", ruling="PA-9")
+
+        def run() -> None:
+            campaign = self._penny_ante(campaign_id)
+            table = Table(self, campaign, self._challenge(campaign, challenge_id))
+            if action in ("lend", "bid"):
+                getattr(self, f"_challenge_{action}")(table, actor, args)
+            elif action in ("debt", "buyout"):
+                self._challenge_bankruptcy(table, actor, action, args)
+            else:
+                self._challenge_move(table, actor, action, args)
+            table.save()
+
+        retry_conflicts(run)
+
+    def _challenge_move(self: StakesApplication, table: Table, actor: Seat, action: str, args: dict[str, Any]) -> None:
+        ch = table.challenge
+        side = ch.side_of(actor.name)
+        if side is None:
+            raise NotPermitted("only the seats of a side play its moves", ruling="PA-5")
+        piles = table.piles()
+        if action == "seed":
+            ch.add_seed(side, str(args.get("seed", "")), actor.name)
+        elif action in ("circumstance", "double-down"):
+            ch.declare_circumstance(side, str(args.get("text", "")), action == "double-down", piles, actor.name)
+        elif action == "declare":
+            names = args.get("characteristics") or []
+            ch.declare_characteristics(side, list(names), self._side_list(table, side), actor.name)
+        elif action == "roll":
+            ch.roll(side, piles, args.get("dice"), actor.name)
+        elif action == "keep":
+            ch.keep(side, list(args.get("cup") or []), actor.name)
+        else:
+            ch.bet(side, action, args.get("amount"), piles, actor.name)
+        table.mirror(actor.name)
+        table.settle_if_due(actor.name)
+
+    def _side_list(self: StakesApplication, table: Table, side: str) -> list[str]:
+        """The characteristics a side may name: its member's, an alliance's together (PA-8)."""
+        names: list[str] = []
+        for member in table.challenge.sides[side]["members"]:
+            names += [n for n in table.purses[member].characteristics if n not in names]
+        return names
+
+    def _challenge_lend(self: StakesApplication, table: Table, actor: Seat, args: dict[str, Any]) -> None:
+        """PA-14: a player outside the challenge offers one loan per betting round to a member of a side."""
+        ch = table.challenge
+        if actor.is_house:
+            raise NotPermitted("loans are between players; the House does not lend", ruling="PA-14")
+        lender = self._character(table.campaign, actor.name)
+        borrower = player_handle(str(args.get("borrower", "")))
+        amount = whole_pennies(args.get("amount"), "a loan", minimum=1, ruling="PA-14")
+        if amount > lender.pile:
+            raise RuleViolation(f"a loan is at most the lender's pile ({lender.pile}), not {amount}", ruling="PA-14")
+        loan = Loan(campaign_id=table.campaign.id, lender=actor.name, borrower=borrower, amount=amount,
+                    adventure=table.campaign.adventure, actor=actor.name, challenge_id=ch.id.hex, round=ch.round)
+        ch.record_loan_offer(loan.id, actor.name, borrower, actor.name)
+        table.extra.append(loan)
+
+    def _challenge_bid(self: StakesApplication, table: Table, actor: Seat, args: dict[str, Any]) -> None:
+        """PA-15: a player outside the challenge bids once to buy a bankrupt out."""
+        if actor.is_house:
+            raise NotPermitted("the House's one-penny bid is placed for it", ruling="PA-15")
+        bidder = self._character(table.campaign, actor.name)
+        member = player_handle(str(args.get("member", "")))
+        table.challenge.bid(actor.name, member, args.get("amount"), bidder.pile, actor.name)
+
+    def _challenge_bankruptcy(self: StakesApplication, table: Table, actor: Seat, action: str,
+                              args: dict[str, Any]) -> None:
+        """PA-15: the bankrupt takes the debt, or accepts the best buyout and gives up a characteristic."""
+        ch = table.challenge
+        member = player_handle(str(args.get("member") or actor.name))
+        if actor.name != member:
+            raise NotPermitted(f"only {member} chooses between debt and buyout", ruling="PA-15")
+        purse = table.purses.get(member)
+        if not isinstance(purse, Character):
+            raise RuleViolation(f"{member} has no bankruptcy to resolve", ruling="PA-15")
+        if action == "debt":
+            creditor = ch.take_debt(member, actor.name)
+            winner_kind = ch.sides[ch.result["winner"]]["kind"]  # type: ignore[index]
+            debt = Debt(campaign_id=table.campaign.id, lender=creditor, borrower=member,
+                        amount=ch.bankrupts[member]["lost"], adventure=table.campaign.adventure,
+                        challenge_id=ch.id.hex, lender_is_antagonist=winner_kind == ANTAGONIST, actor=actor.name)
+            purse.incur_debt(debt.id.hex, debt.amount, actor.name)
+            table.extra.append(debt)
+        else:
+            best = ch.best_bid(member)
+            bidder = (table.house if best and best["bidder"] == "house"
+                      else self._character(table.campaign, best["bidder"]) if best else None)
+            bidder_pile = bidder.pile if bidder is not None else 0
+            best = ch.accept_buyout(member, str(args.get("give_up", "")), purse.characteristics, bidder_pile,
+                                    actor.name)
+            bidder.pay_buyout(ch.id.hex, best["amount"], actor.name)  # type: ignore[union-attr]
+            purse.receive_buyout(ch.id.hex, best["amount"], actor.name)
+            purse.surrender(ch.id.hex, ch.bankrupts[member]["surrendered"], actor.name)
+            if bidder is not table.house:
+                table.extra.append(bidder)
+        table.pay_out(actor.name)
