@@ -80,6 +80,8 @@ class LoanEvent(BaseModel):
 
 
 class Loan(LoanLine):
+    kind: str = Field("loan", description="loan (PA-14) or debt (a bankruptcy debt, PA-15, PA-16)")
+    challenge_id: str | None = Field(None, description="The challenge it was made in, if any.")
     adventure: int
     defaulted_in: int | None = None
     consequence: str | None = None
@@ -97,6 +99,8 @@ class Antagonist(BaseModel):
     name: str
     kind: str
     pennies: int
+    in_play: int = Field(0, description="Pennies in the pot of a running challenge.")
+    winnings: int = Field(0, description="Net pennies won in settled challenges (negative: lost).")
     characteristics: list[str] | None = Field(
         description="Only the House sees these (C-5); players get null.")
 

@@ -199,7 +199,7 @@ class Stakes:
         )
         found = [
             schemas.Antagonist(
-                name=r["name"], kind=r["kind"], pennies=r["pennies"],
+                name=r["name"], kind=r["kind"], pennies=r["pennies"], in_play=r["in_play"], winnings=r["winnings"],
                 characteristics=json.loads(r["characteristics"]) if viewer.is_house else None,
             )
             for r in rows

@@ -183,7 +183,7 @@ class Challenge(Aggregate):
 
     def _require_phase(self, *phases: str, doing: str, ruling: str = "PA-5") -> None:
         if self.phase == SETTLED:
-            raise refuse("C-6", f"the challenge is settled; nothing more can be {doing}")
+            raise refuse("C-1", f"the challenge is settled; nothing more can be {doing}")
         if self.phase not in phases:
             raise refuse(ruling, f"cannot be {doing} now: the challenge is at step '{self.phase}'")
 
@@ -413,7 +413,7 @@ class Challenge(Aggregate):
         can = self.available(side, piles)
         house_indirect = data["kind"] == ANTAGONIST and self.indirect
         if action == "check":
-            if diff:
+            if diff > 0:
                 raise refuse("PA-9", f"a check needs equal wagers; facing {diff} more, call, raise, fold or go all-in")
             self._checked(side=side, actor=actor)
         elif action == "call":
@@ -427,10 +427,11 @@ class Challenge(Aggregate):
         elif action == "raise":
             if isinstance(amount, bool) or not isinstance(amount, int) or amount < self.ante or amount % self.ante:
                 raise refuse("PA-9", f"a raise is a whole multiple of the ante ({self.ante}), not {amount}")
-            if diff + amount > can:
+            total = max(diff, 0) + amount  # call what is owed, then the raise
+            if total > can:
                 ruling = "PA-17" if house_indirect else "PA-9"
-                raise refuse(ruling, f"a bet of {diff + amount} is above what this side can put in ({can})")
-            self._raised(side=side, amount=amount, draws=draw(diff + amount, data["members"], piles), actor=actor)
+                raise refuse(ruling, f"a bet of {total} is above what this side can put in ({can})")
+            self._raised(side=side, amount=amount, draws=draw(total, data["members"], piles), actor=actor)
         elif action == "fold":
             self._folded(side=side, actor=actor)
         elif action == "all-in":
@@ -457,7 +458,8 @@ class Challenge(Aggregate):
 
     @event("Checked")
     def _checked(self, side: str, actor: str) -> None:
-        self._next(side, round_over=other(side) in self.acted)
+        equal = self.betting_wager(side) == self.betting_wager(other(side))
+        self._next(side, round_over=equal and other(side) in self.acted)
 
     @event("Called")
     def _called(self, side: str, draws: dict[str, int], actor: str) -> None:
@@ -604,7 +606,7 @@ class Challenge(Aggregate):
 
     def best_bid(self, member: str) -> dict[str, Any] | None:
         bids = self.bankrupts[member]["bids"]
-        return max(reversed(bids), key=lambda b: b["amount"]) if bids else None  # earliest on a tie
+        return max(bids, key=lambda b: b["amount"]) if bids else None  # max() keeps the earliest on a tie
 
     def accept_buyout(self, member: str, give_up: str, characteristics: Sequence[str], bidder_pile: int,
                       actor: str) -> dict[str, Any]:
@@ -710,7 +712,7 @@ class Challenge(Aggregate):
         can = self.available(side, piles)
         house_indirect = self.sides[side]["kind"] == ANTAGONIST and self.indirect
         out: list[dict[str, Any]] = []
-        if diff == 0:
+        if diff <= 0:
             out.append({"action": "check"})
         elif diff <= can:
             out.append({"action": "call", "amount": diff})

@@ -108,8 +108,8 @@ class Debt(Loan):
 
     @event("Recorded")
     def __init__(  # noqa: PLR0913
-        self, campaign_id: UUID, lender: str, borrower: str, amount: int, adventure: int, challenge_id: str,
-        lender_is_antagonist: bool, actor: str,
+        self, campaign_id: UUID, lender: str, borrower: str, amount: int, adventure: int, actor: str,
+        challenge_id: str | None = None, round: int = 0, lender_is_antagonist: bool = False,
     ) -> None:
         self.campaign_id = campaign_id
         self.lender = lender
@@ -117,7 +117,7 @@ class Debt(Loan):
         self.amount = amount
         self.adventure = adventure
         self.challenge_id = challenge_id
-        self.round = 0
+        self.round = round
         self.lender_is_antagonist = lender_is_antagonist
         self.status = ACTIVE
         self.outstanding = amount

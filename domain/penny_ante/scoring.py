@@ -7,6 +7,9 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 FACES = range(1, 7)
+#: On equal value, the category named is the first of these (only the name changes, never the score).
+PREFERENCE = ("yahtzee", "large straight", "small straight", "full house", "four of a kind", "three of a kind",
+              *(f"{face}s" for face in reversed(FACES)), "chance")
 
 
 def _longest_run(faces: set[int]) -> int:
@@ -50,7 +53,7 @@ def best_category(dice: Sequence[int]) -> tuple[str, int]:
     scores = categories(dice)
     if not scores:
         return ("nothing", 0)
-    name = max(scores, key=lambda n: (scores[n], n))
+    name = max(scores, key=lambda n: (scores[n], -PREFERENCE.index(n)))
     return name, scores[name]
 
 
