@@ -117,3 +117,39 @@ def test_the_cli_and_http_give_identical_projections_for_the_same_story(cli, cli
         "budget": client.get(f"/campaigns/{cid}/budget", headers=house).json(),
     }
     assert json.dumps(normalized(cli_views), sort_keys=True) == json.dumps(normalized(http_views), sort_keys=True)
+
+
+def test_a_challenge_is_played_from_the_cli_with_as_picking_the_seat(cli):
+    seat_the_table(cli)
+    cli("antagonist", "create", "Lady Sen", "--characteristic", "Poison", "--characteristic", "Cunning")
+    cli("adventure", "start")
+    cli("antagonist", "fund", "Lady Sen", "40")
+    view = cli.json("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "2",
+                    "--table", "--circumstance", "A dark alley")
+    assert view["seed_hash"] and view["secret_seed"] is None
+    cli("challenge", "declare", "Poison")
+    cli("challenge", "declare", "Whip Smart", "--as", "ilse")
+    cli("challenge", "roll", "--dice", "6,6,5")  # Sen's two dice, then the alley
+    cli("challenge", "roll", "--dice", "2,3", "--as", "ilse")
+    seen_by_tomas = cli.json("challenge", "show", "--as", "tomas")
+    assert all(d["value"] is None for s in seen_by_tomas["sides"].values() for d in s["dice"])  # nothing kept yet
+    assert "?" in cli("challenge", "show", "--as", "tomas").stdout
+    cli("challenge", "keep", "--cup", "1")
+    cli("challenge", "keep", "--cup", "0,1", "--as", "ilse")
+    assert "PA-9" in cli("challenge", "raise", "3", expect=3).stderr
+    cli("challenge", "raise", "4")
+    cli("challenge", "lend", "ilse", "5", "--as", "tomas")
+    cli("challenge", "call", "--as", "ilse")
+    cli("challenge", "double-down", "Rooftops")
+    cli("challenge", "roll", "--dice", "6,1")  # the cup die, then the rooftops die
+    cli("challenge", "roll", "--dice", "1,1", "--as", "ilse")
+    cli("challenge", "check")
+    done = cli.json("challenge", "check", "--as", "ilse")
+    assert done["phase"] == "settled" and done["result"]["winner"] == "challenger"
+    assert done["result"]["scores"]["challenger"]["hand"] == [1, 5, 6, 6]  # the rooftops die is barred for Ilse
+    assert done["result"]["scores"]["opponent"]["hand"] == [1, 1, 5]
+    report = cli.json("challenge", "verify")
+    assert report["verifiable"] and report["entered"] == 9 and report["checked"] == 0
+    assert cli.json("sheet", "ilse")["pile"] == 30 - 6 and cli.json("budget")["antagonists"][0]["winnings"] == 6
+    assert "settled" in cli("challenge", "list").stdout
+    assert "C-1" in cli("challenge", "check", "--as", "ilse", expect=3).stderr

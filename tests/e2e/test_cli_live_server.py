@@ -71,7 +71,7 @@ def test_two_seats_play_the_economy_from_the_cli_against_a_running_server(cli, s
     assert house.json("adventure", "start")["pile"] == 55
     house("antagonist", "fund", "Lady Sen", "40")
     assert ilse.json("budget")["antagonists"] == [
-        {"name": "Lady Sen", "kind": "antagonist", "pennies": 40, "characteristics": None}]
+        {"name": "Lady Sen", "kind": "antagonist", "pennies": 40, "in_play": 0, "winnings": 0, "characteristics": None}]
     assert "Poison" not in ilse("log", "--limit", "1000").stdout
     assert ilse.json("debts")["loans"][0]["status"] == "defaulted"
 
@@ -96,3 +96,39 @@ def test_an_unreachable_server_is_reported_without_a_traceback(cli, tmp_path):
     result = seat_cli(cli, tmp_path, "lost")("--server", f"http://127.0.0.1:{free_port()}", "--token", "x", "sheet",
                                              expect=8)
     assert "cannot reach" in result.stderr
+
+
+def test_two_seats_play_a_full_challenge_from_the_cli_against_a_running_server(cli, server, tmp_path):
+    house = seat_cli(cli, tmp_path, "house")
+    created = house.json("--server", server, "campaign", "create", "Jade Court", "--starting-pile", "30")
+    ilse_token = house.json("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip")["token"]
+    house("antagonist", "create", "Lady Sen", "--characteristic", "Poison", "--characteristic", "Cunning")
+    house("adventure", "start")
+    house("antagonist", "fund", "Lady Sen", "20")
+    ilse = seat_cli(cli, tmp_path, "ilse")
+    ilse("login", "--server", server, "--token", ilse_token)
+
+    view = house.json("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "1")
+    challenge = view["id"]
+    ilse("challenge", "seed", "four leaf clover")
+    house("challenge", "declare", "Poison")
+    ilse("challenge", "declare", "Whip")
+    house("challenge", "roll")
+    ilse("challenge", "roll")
+    house("challenge", "keep", "--cup", "0")
+    seen = ilse.json("challenge", "show")
+    assert seen["sides"]["challenger"]["dice"][0]["value"] is None  # Sen's cup die stays hidden (C-5)
+    assert "Cunning" not in ilse("challenge", "show").stdout
+    ilse("challenge", "keep")
+    house("challenge", "raise", "2")
+    ilse("challenge", "call")
+    house("challenge", "roll")
+    ilse("challenge", "roll")
+    house("challenge", "check")
+    done = ilse.json("challenge", "check")
+    assert done["phase"] == "settled" and done["secret_seed"]
+    assert "every server-rolled die matches" in ilse("challenge", "verify", challenge[:8]).stdout
+    assert house.json("challenge", "verify")["mismatches"] == []
+    sheet = ilse.json("sheet")
+    assert sheet["in_play"] == 0 and sheet["pile"] in (30 - 3, 30 + 3, 30)
+    assert created["campaign"]["id"] == ilse.json("campaign", "show")["id"]

@@ -119,3 +119,42 @@ def test_reads_select_projected_rows_and_never_replay_history(stakes, monkeypatc
     monkeypatch.setattr(stakes.app.recorder, "select_events", no_replay)
     stakes.sheet(cid, ILSE), stakes.sheets(cid, HOUSE), stakes.debts(cid, TOMAS)
     stakes.budget(cid, HOUSE), stakes.antagonists(cid, ILSE), stakes.log(cid, ILSE), stakes.campaign(cid, ILSE)
+
+
+def play_a_challenge(stakes: Stakes, cid):
+    stakes.create_antagonist(cid, HOUSE, "Lady Sen", characteristics=["Poison", "Cunning"])
+    stakes.start_adventure(cid, HOUSE)
+    stakes.fund_antagonist(cid, HOUSE, "Lady Sen", 30)
+    view = stakes.announce_challenge(cid, HOUSE, {"antagonist": "Lady Sen"}, {"players": ["ilse"]}, 1)
+    ch = view.id
+    for seat, action, args in (
+        (HOUSE, "declare", {"characteristics": ["Poison"]}), (ILSE, "declare", {"characteristics": []}),
+        (HOUSE, "roll", {}), (ILSE, "roll", {}), (HOUSE, "keep", {"cup": [0]}), (ILSE, "keep", {"cup": []}),
+        (HOUSE, "raise", {"amount": 2}), (TOMAS, "lend", {"borrower": "ilse", "amount": 3}), (ILSE, "call", {}),
+        (HOUSE, "roll", {}), (ILSE, "roll", {}), (HOUSE, "check", {}), (ILSE, "check", {}),
+    ):
+        stakes.challenge_action(cid, seat, ch, action, args)
+    return ch
+
+
+def test_a_rebuild_equals_the_incremental_read_models_after_challenges(stakes):
+    cid, *_ = seat_two(stakes)
+    ch = play_a_challenge(stakes, cid)
+    incremental = stakes.views.dump()
+    view = stakes.challenge(cid, TOMAS, ch)
+    stakes.rebuild()
+    assert stakes.views.dump() == incremental
+    assert stakes.challenge(cid, TOMAS, ch) == view and view.phase == "settled"
+
+
+def test_challenge_reads_come_from_the_projection_not_the_event_store(stakes, monkeypatch):
+    cid, *_ = seat_two(stakes)
+    ch = play_a_challenge(stakes, cid)
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("a read replayed events")
+
+    monkeypatch.setattr(stakes.app.recorder, "select_events", no_replay)
+    assert stakes.challenge(cid, ILSE, ch).phase == "settled"
+    assert stakes.verify_challenge(cid, ILSE, ch).mismatches == []
+    assert len(stakes.challenges(cid, TOMAS)) == 1

@@ -1,0 +1,156 @@
+"""A Penny Ante challenge over HTTP on both stores, and hidden information for every seat (C-5)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.conftest import bearer
+
+
+@pytest.fixture
+def table(client):
+    created = client.post("/campaigns", json={"name": "Jade Court", "settings": {"starting_pile": 30}}).json()
+    cid, house = created["campaign"]["id"], bearer(created["house_token"])
+    tokens = {"house": house}
+    for seat, trait in (("ilse", "Whip Smart"), ("tomas", "Love Conquers All"), ("mara", "Sly")):
+        r = client.post(f"/campaigns/{cid}/players", headers=house,
+                        json={"seat": seat, "character": seat.title(), "characteristic": trait})
+        tokens[seat] = bearer(r.json()["token"])
+    c = f"/campaigns/{cid}"
+    client.post(f"{c}/antagonists", headers=house,
+                json={"name": "Lady Sen", "characteristics": ["Commands a Bunch of Ninjas", "Poison", "Cunning"]})
+    client.post(f"{c}/adventures", headers=house)
+    client.post(f"{c}/antagonists/Lady%20Sen/funding", headers=house, json={"amount": 40})
+    return c, tokens
+
+
+def act(client, c, ch, token, action, expect=200, **args):
+    r = client.post(f"{c}/challenges/{ch}/actions", headers=token, json={"action": action, **args})
+    assert r.status_code == expect, r.text
+    return r.json()
+
+
+def play_to_betting(client, c, t):
+    view = client.post(f"{c}/challenges", headers=t["house"], json={
+        "challenger": {"antagonist": "Lady Sen"}, "opponent": {"players": ["ilse"]}, "ante": 2,
+        "circumstance": "A dark alley"}).json()
+    ch = view["id"]
+    act(client, c, ch, t["ilse"], "seed", seed="Ilse's lucky words")
+    act(client, c, ch, t["house"], "declare", characteristics=["Commands a Bunch of Ninjas", "Poison"])
+    act(client, c, ch, t["ilse"], "declare", characteristics=["Whip Smart"])
+    act(client, c, ch, t["house"], "roll")
+    act(client, c, ch, t["ilse"], "roll")
+    act(client, c, ch, t["house"], "keep", cup=[0])
+    act(client, c, ch, t["ilse"], "keep", cup=[1])
+    return ch
+
+
+def test_two_seats_play_a_challenge_over_http_and_anyone_can_verify_the_dice(client, table):
+    c, t = table
+    ch = play_to_betting(client, c, t)
+    view = client.get(f"{c}/challenges/{ch}", headers=t["house"]).json()
+    assert view["phase"] == "betting-1" and view["turn"] == "challenger" and view["pot"] == 4
+    assert {a["action"] for a in view["legal_actions"]} == {"check", "raise", "fold"}
+    raise_limits = next(a for a in view["legal_actions"] if a["action"] == "raise")
+    assert (raise_limits["min"], raise_limits["step"], raise_limits["max"]) == (2, 2, 38)
+    act(client, c, ch, t["house"], "raise", amount=4)
+    sheet = client.get(f"{c}/characters/ilse", headers=t["ilse"]).json()
+    assert sheet["in_play"] == 2 and sheet["pile"] == 28
+    act(client, c, ch, t["ilse"], "call")
+    act(client, c, ch, t["house"], "roll")
+    act(client, c, ch, t["ilse"], "roll")
+    act(client, c, ch, t["house"], "check")
+    done = act(client, c, ch, t["ilse"], "check")
+    assert done["phase"] == "settled" and done["secret_seed"]
+    winner = done["result"]["winner"]
+    sheet = client.get(f"{c}/characters/ilse", headers=t["ilse"]).json()
+    assert sheet["in_play"] == 0 and sheet["pile"] == (28 - 4 + 12 if winner == "opponent" else 24 if winner else 30)
+    budget = client.get(f"{c}/budget", headers=t["house"]).json()
+    sen = budget["antagonists"][0]
+    assert sen["in_play"] == 0 and sen["winnings"] == {"challenger": 6, "opponent": -6, None: 0}[winner]
+    for seat in ("house", "ilse", "tomas"):
+        report = client.get(f"{c}/challenges/{ch}/verify", headers=t[seat]).json()
+        assert report["verifiable"] and report["commitment_matches"] and report["mismatches"] == []
+        assert report["checked"] == 3 + 2 + 1 + 2  # first rolls, the alley, the two rerolled cup dice
+    assert act(client, c, ch, t["ilse"], "check", expect=422)["ruling"] == "C-1"
+
+
+def every_read(client, c, ch, token) -> dict[str, str]:
+    paths = ["", "/characters", "/characters/ilse", "/budget", "/antagonists", "/debts", "/log?limit=1000",
+             "/challenges", f"/challenges/{ch}", f"/challenges/{ch}/verify"]
+    out = {}
+    for path in paths:
+        r = client.get(f"{c}{path}", headers=token)
+        assert r.status_code == 200, (path, r.text)
+        out[path] = r.text
+    return out
+
+
+def test_every_seat_sees_only_what_the_rules_let_it_see_on_every_read(client, table, stakes):
+    c, t = table
+    ch = play_to_betting(client, c, t)
+    secret = stakes.app.repository.get(__import__("uuid").UUID(ch)).secret_seed
+    for seat, token in t.items():
+        reads = every_read(client, c, ch, token)
+        everything = "".join(reads.values())
+        assert secret not in everything, seat  # C-4: revealed only at settlement
+        if seat != "house":
+            assert "Cunning" not in everything, seat  # an unused antagonist characteristic (C-5)
+        view = json.loads(reads[f"/challenges/{ch}"])
+        for side in ("challenger", "opponent"):
+            own = view["your_side"] == side
+            for die in view["sides"][side]["dice"]:
+                assert (die["value"] is None) == (die["in_cup"] and not own), (seat, side)
+        log = json.loads(reads["/log?limit=1000"])["entries"]
+        for entry in log:
+            if entry["event"] in ("DiceRolled", "CupRerolled"):
+                own = view["your_side"] == entry["detail"]["side"]
+                assert ("dice" in entry["detail"]) == own, (seat, entry)
+            if entry["event"] == "Announced" and entry["stream"].startswith("Challenge"):
+                assert "secret_seed" not in entry["detail"]
+    # An error message leaks nothing either: a player acting for the House side is refused first.
+    r = client.post(f"{c}/challenges/{ch}/actions", headers=t["ilse"], json={"action": "raise", "amount": 2})
+    assert r.status_code == 422 and "Cunning" not in r.text and secret not in r.text
+    r = client.post(f"{c}/challenges/{ch}/actions", headers=t["tomas"], json={"action": "check"})
+    assert r.status_code == 403
+    # After settlement the whole challenge is public.
+    act(client, c, ch, t["house"], "fold")
+    for seat, token in t.items():
+        view = client.get(f"{c}/challenges/{ch}", headers=token).json()
+        assert view["secret_seed"] == secret
+        assert all(d["value"] is not None for s in view["sides"].values() for d in s["dice"])
+        log = client.get(f"{c}/log?limit=1000", headers=token).json()["entries"]
+        assert all("dice" in e["detail"] for e in log if e["event"] == "DiceRolled")
+
+
+def test_a_challenge_refusal_over_http_names_its_ruling_and_stores_nothing(client, table):
+    c, t = table
+    ch = play_to_betting(client, c, t)
+    before = len(client.get(f"{c}/log?limit=1000", headers=t["house"]).json()["entries"])
+    for token, body, ruling in (
+        (t["ilse"], {"action": "check"}, "PA-9"),
+        (t["house"], {"action": "raise", "amount": 3}, "PA-9"),
+        (t["house"], {"action": "raise", "amount": 400}, "PA-9"),
+        (t["house"], {"action": "circumstance", "text": "x"}, "PA-7"),
+        (t["tomas"], {"action": "lend", "borrower": "ilse", "amount": 31}, "PA-14"),
+        (t["tomas"], {"action": "bid", "member": "ilse", "amount": 1}, "PA-15"),
+    ):
+        r = client.post(f"{c}/challenges/{ch}/actions", headers=token, json=body)
+        assert r.status_code == 422 and r.json()["ruling"] == ruling, (body, r.text)
+    r = client.post(f"{c}/challenges/{ch}/actions", headers=t["house"], json={"action": "teleport"})
+    assert r.status_code == 422 and r.headers["content-type"] == "application/problem+json"
+    assert len(client.get(f"{c}/log?limit=1000", headers=t["house"]).json()["entries"]) == before
+
+
+def test_a_challenge_is_announced_only_during_an_adventure_and_for_known_sides(client, table):
+    c, t = table
+    client.post(f"{c}/adventures/current/end", headers=t["house"])
+    r = client.post(f"{c}/challenges", headers=t["ilse"], json={
+        "challenger": {"players": ["ilse"]}, "opponent": {"players": ["tomas"]}, "ante": 1})
+    assert r.status_code == 422 and r.json()["ruling"] == "C-1"
+    client.post(f"{c}/adventures", headers=t["house"])
+    r = client.post(f"{c}/challenges", headers=t["ilse"], json={
+        "challenger": {"players": ["ilse"]}, "opponent": {"players": ["nobody"]}, "ante": 1})
+    assert r.status_code == 404
