@@ -14,6 +14,7 @@ class Body(BaseModel):
 class PennyAnteSettingsIn(Body):
     starting_pile: int | None = Field(None, description="PA-1: default 25, never below 25.")
     antagonist_cap: int | None = Field(None, description="PA-4: most pennies one antagonist may hold.")
+    table_dice: bool | None = Field(None, description="C-3: every challenge uses dice rolled at the table.")
 
 
 class CampaignIn(Body):

@@ -68,10 +68,12 @@ def campaign_create(
     system: Annotated[str, typer.Option(help="penny-ante (others are not supported yet).")] = "penny-ante",
     starting_pile: Annotated[Optional[int], typer.Option(help="PA-1: at least 25 (default 25).")] = None,
     antagonist_cap: Annotated[Optional[int], typer.Option(help="PA-4: most pennies one antagonist may hold.")] = None,
+    table_dice: Annotated[bool, typer.Option("--table-dice", help="C-3: all challenges use dice entered by hand.")] = False,
     fmt: Fmt = Format.table,
 ) -> None:
     """Create a campaign; you hold its House seat, and it becomes the current campaign."""
-    settings = {k: v for k, v in {"starting_pile": starting_pile, "antagonist_cap": antagonist_cap}.items() if v is not None}
+    settings = {k: v for k, v in {"starting_pile": starting_pile, "antagonist_cap": antagonist_cap,
+                                  "table_dice": table_dice or None}.items() if v is not None}
 
     def act(t: Target) -> None:
         created = t.backend.create_campaign(name, system, settings)

@@ -15,8 +15,8 @@ MAX_NAME = 60
 
 
 def penny_ante_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """Campaign settings: ``starting_pile`` (PA-1) and ``antagonist_cap`` (PA-4)."""
-    unknown = set(raw) - {"starting_pile", "antagonist_cap"}
+    """Campaign settings: ``starting_pile`` (PA-1), ``antagonist_cap`` (PA-4), ``table_dice`` (C-3)."""
+    unknown = set(raw) - {"starting_pile", "antagonist_cap", "table_dice"}
     if unknown:
         raise RuleViolation(f"unknown Penny Ante settings: {', '.join(sorted(unknown))}", ruling="C-1")
     pile = raw.get("starting_pile")
@@ -25,7 +25,10 @@ def penny_ante_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
     cap = raw.get("antagonist_cap")
     if cap is not None:
         whole_pennies(cap, "the cap per antagonist", minimum=1, ruling="PA-4")
-    return {"starting_pile": pile, "antagonist_cap": cap}
+    table = raw.get("table_dice", False)
+    if not isinstance(table, bool):
+        raise RuleViolation("table_dice is true or false", ruling="C-3")
+    return {"starting_pile": pile, "antagonist_cap": cap, "table_dice": table}
 
 
 def characteristic_name(name: str, ruling: str = "PA-2") -> str:

@@ -20,7 +20,7 @@ def test_an_unknown_system_is_refused_naming_the_known_ones(app):
 
 def test_the_starting_pile_defaults_to_25(app):
     campaign_id = app.create_campaign("Default", "penny-ante")
-    assert app.campaign(campaign_id).settings == {"starting_pile": 25, "antagonist_cap": None}
+    assert app.campaign(campaign_id).settings == {"starting_pile": 25, "antagonist_cap": None, "table_dice": False}
 
 
 def test_the_starting_pile_is_never_below_25(app):

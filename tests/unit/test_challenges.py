@@ -284,3 +284,15 @@ def test_the_same_seeds_and_slots_give_the_same_dice(game):
         g.act("ilse", "seed", seed="my lucky words")
         open_round(g, "house", "ilse", first_traits=["Poison", "Cunning"])
     assert [r["value"] for r in game.state.rolls] == [r["value"] for r in first.state.rolls]
+
+
+def test_a_campaign_can_play_every_challenge_with_table_dice():
+    from domain.seats import Seat
+
+    app = new_app()
+    cid = app.create_campaign("At the table", "penny-ante", {"table_dice": True})
+    app.add_player(cid, Seat.house(), "ilse", "Ilse", "Whip")
+    app.add_player(cid, Seat.house(), "tomas", "Tomas", "Love")
+    app.start_adventure(cid, Seat.house())
+    challenge_id = app.announce_challenge(cid, Seat("ilse"), ILSE, TOMAS, 1, "secret")
+    assert app.repository.get(challenge_id).table
