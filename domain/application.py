@@ -247,12 +247,18 @@ class StakesApplication(ChallengeCommands, Application[UUID]):
             return self._antagonist(campaign, self._house(campaign), loan.lender)
         return self._character(campaign, loan.lender)
 
+    def _debtor(self, campaign: Campaign, loan: Loan) -> Character | Antagonist:
+        if getattr(loan, "borrower_is_antagonist", False):
+            return self._antagonist(campaign, self._house(campaign), loan.borrower)
+        return self._character(campaign, loan.borrower)
+
     @retried
     def repay_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID, amount: int) -> None:
         campaign = self._penny_ante(campaign_id)
         loan = self._loan(campaign, loan_id)
-        _require_seat(actor, loan.borrower, "repay this loan")
-        lender, borrower = self._creditor(campaign, loan), self._character(campaign, loan.borrower)
+        debtor_seat = "house" if getattr(loan, "borrower_is_antagonist", False) else loan.borrower
+        _require_seat(actor, debtor_seat, "repay this loan")
+        lender, borrower = self._creditor(campaign, loan), self._debtor(campaign, loan)
         loan.repay(amount, actor.name)
         borrower.repay(loan.id, amount, actor.name)
         lender.receive_repayment(loan.id.hex, amount, actor.name)
@@ -264,9 +270,10 @@ class StakesApplication(ChallengeCommands, Application[UUID]):
         loan = self._loan(campaign, loan_id)
         creditor_seat = "house" if getattr(loan, "lender_is_antagonist", False) else loan.lender
         _require_seat(actor, creditor_seat, "forgive this loan")
-        borrower = self._character(campaign, loan.borrower)
+        borrower = self._debtor(campaign, loan)
         amount = loan.forgive(actor.name)
-        borrower.debt_forgiven(loan.id.hex, amount, actor.name)
+        if isinstance(borrower, Character):
+            borrower.debt_forgiven(loan.id.hex, amount, actor.name)
         self.save(loan, borrower)
 
     @retried

@@ -13,6 +13,7 @@ this aggregate computes; the aggregate keeps who put what into the pot.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
@@ -82,9 +83,11 @@ class Challenge(Aggregate):
         self.circumstances: list[dict[str, Any]] = []
         self.rolls: list[dict[str, Any]] = []  # every die with its slot (C-7)
         self.lenders: dict[str, list[str]] = {"1": [], "2": []}  # PA-14: one loan per lender per round
+        self.loans: list[str] = []  # ids of loans offered during the challenge (a rewind reverses later ones)
         self.bankrupts: dict[str, dict[str, Any]] = {}
         self.result: dict[str, Any] | None = None
         self.folded: str | None = None
+        self.seeds_locked = False  # C-7: once dice were rolled, a rewind never reopens the seeds
         if circumstance:
             self.circumstances.append(
                 {"step": 1, "side": CHALLENGER, "text": circumstance, "die": None, "barred": None})
@@ -190,7 +193,7 @@ class Challenge(Aggregate):
     # -- C-4: side seeds ------------------------------------------------------------
     def add_seed(self, side: str, seed: str, actor: str) -> None:
         seed = clean_text(seed, "a seed", max_length=200, ruling="C-4")
-        if self.rolls or self.phase not in (DECLARE, ROLL):
+        if self.rolls or self.seeds_locked or self.phase not in (DECLARE, ROLL):
             raise refuse("C-4", "a side adds its seed before the first roll")
         if self.sides[side]["seed"] is not None:
             raise refuse("C-4", "this side has already added its seed")
@@ -580,14 +583,18 @@ class Challenge(Aggregate):
     def _bid_placed(self, member: str, bidder: str, amount: int, actor: str) -> None:
         self.bankrupts[member]["bids"].append({"bidder": bidder, "amount": amount})
 
-    def take_debt(self, member: str, actor: str) -> str:
-        self._pending(member)
+    def creditor(self) -> tuple[str, bool]:
+        """Who a bankruptcy debt is owed to: the winning side's declarer, and whether that is an antagonist."""
         winner = self.sides[self.result["winner"]]  # type: ignore[index]
-        creditor = winner["members"][0]
+        return winner["members"][0], winner["kind"] == ANTAGONIST
+
+    def take_debt(self, member: str, debt_id: UUID, actor: str) -> None:
+        self._pending(member)
+        creditor, _ = self.creditor()
         amount = self.bankrupts[member]["lost"]
         payouts = self._closing_payouts(member, amount)
-        self._debt_taken(member=member, creditor=creditor, amount=amount, payouts=payouts, actor=actor)
-        return creditor
+        self._debt_taken(member=member, creditor=creditor, amount=amount, debt_id=debt_id.hex, payouts=payouts,
+                         actor=actor)
 
     def _closing_payouts(self, member: str, debt: int) -> dict[str, int]:
         """The payouts if resolving ``member`` (with ``debt`` pennies given back) is the last resolution."""
@@ -600,8 +607,9 @@ class Challenge(Aggregate):
         return self._payouts(self.result["winner"], debts)  # type: ignore[index]
 
     @event("DebtTaken")
-    def _debt_taken(self, member: str, creditor: str, amount: int, payouts: dict[str, int], actor: str) -> None:
-        self.bankrupts[member].update(status="debt", creditor=creditor)
+    def _debt_taken(self, member: str, creditor: str, amount: int, debt_id: str, payouts: dict[str, int],
+                    actor: str) -> None:
+        self.bankrupts[member].update(status="debt", creditor=creditor, debt_id=debt_id)
         self._maybe_close(payouts)
 
     def best_bid(self, member: str) -> dict[str, Any] | None:
@@ -656,6 +664,7 @@ class Challenge(Aggregate):
     @event("LoanOffered")
     def _loan_offered(self, loan_id: str, lender: str, borrower: str, round: int, actor: str) -> None:
         self.lenders[str(round)].append(lender)
+        self.loans.append(loan_id)
 
     def round_open(self, number: int) -> bool:
         return self.phase in BETTING and self.round == number
@@ -687,7 +696,7 @@ class Challenge(Aggregate):
 
     def _side_actions(self, side: str, piles: Mapping[str, int], names: Sequence[str]) -> list[dict[str, Any]]:
         data, out = self.sides[side], []
-        if self.phase in (DECLARE, ROLL) and not self.rolls and data["seed"] is None:
+        if self.phase in (DECLARE, ROLL) and not self.rolls and not self.seeds_locked and data["seed"] is None:
             out.append({"action": "seed"})
         if self.phase in (DECLARE, ROLL) and not data["rolled"] and not self.circumstances_of(side, 1):
             out.append({"action": "circumstance"})
@@ -724,10 +733,13 @@ class Challenge(Aggregate):
             out.append({"action": "all-in", "amount": can})
         return out
 
-    def view_for(self, seat: str) -> dict[str, Any]:
-        """The challenge as ``seat`` may see it (C-5): own dice, revealed dice, never another's cup."""
+    def view_for(self, seat: str, reveal: bool = False) -> dict[str, Any]:
+        """The challenge as ``seat`` may see it (C-5): own dice, revealed dice, never another's cup.
+
+        ``reveal``: show everything (a replay of a challenge that has since been revealed).
+        """
         mine = self.side_of(seat)
-        open_book = self.revealed
+        open_book = self.revealed or reveal
         sides = {}
         for side in SIDES:
             data = self.sides[side]
@@ -746,7 +758,7 @@ class Challenge(Aggregate):
         return {
             "phase": self.phase, "adventure": self.adventure, "round": self.round, "turn": self.turn,
             "ante": self.ante, "stake": self.stake, "table": self.table, "pot": self.pot,
-            "seed_hash": self.seed_hash, "secret_seed": self.secret_seed if self.settled else None,
+            "seed_hash": self.seed_hash, "secret_seed": self.secret_seed if self.settled or reveal else None,
             "your_side": mine, "sides": sides, "circumstances": self.circumstances,
             "result": self.result, "bankrupts": self.bankrupts,
         }
@@ -769,3 +781,57 @@ class Challenge(Aggregate):
         commitment_ok = commitment(self.secret_seed) == self.seed_hash
         return {"verifiable": True, "commitment_matches": commitment_ok, "checked": checked, "entered": entered,
                 "mismatches": mismatches, "secret_seed": self.secret_seed, "side_seeds": seeds}
+
+
+    # -- C-6, C-7: undoing a disputed ruling ------------------------------------------------
+    #: What a rewind restores; the rest (ids, ante, seeds, the committed secret) never changes.
+    REWOUND = ("sides", "phase", "turn", "round", "acted", "circumstances", "rolls", "lenders", "loans",
+               "bankrupts", "result", "folded")
+
+    def rewind(self, to_step: int, past: Challenge, reason: str, actor: str) -> None:
+        """Go back to the state after step ``to_step`` (C-6). Dice rolled again come from the same
+        seeds and slots, so they come up the same (C-7)."""
+        reason = clean_text(reason, "a reason", max_length=500, ruling="C-6")
+        if self.settled:
+            raise refuse("C-6", "a settled challenge is overturned, not rewound")
+        if any(b["status"] != "pending" for b in self.bankrupts.values()):
+            raise refuse("C-6", "a bankruptcy was already resolved; settle the challenge and overturn it instead")
+        if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < self.version:
+            raise refuse("C-6", f"rewind to a step from 1 to {self.version - 1}, not {to_step}")
+        if past.version != to_step:
+            raise ValueError("the past state does not match the step")
+        state = {key: getattr(past, key) for key in self.REWOUND}
+        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
+
+    @event("Rewound")
+    def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
+        seeds = {side: self.sides[side]["seed"] for side in SIDES}
+        locked = self.seeds_locked or bool(self.rolls)
+        for key in self.REWOUND:
+            setattr(self, key, copy.deepcopy(state[key]))
+        for side in SIDES:  # a seed, once given, stays: nobody fishes with a new one (C-7)
+            self.sides[side]["seed"] = seeds[side]
+        self.seeds_locked = locked
+
+    def overturn(self, winner: str | None, reason: str, actor: str) -> dict[str, int]:
+        """Reverse a settled result and apply it again as ruled: a winner, or void (C-6).
+
+        Returns the new payouts; the application moves the difference between the piles.
+        """
+        reason = clean_text(reason, "a reason", max_length=500, ruling="C-6")
+        if not self.settled:
+            raise refuse("C-6", "only a settled challenge is overturned; rewind an open one")
+        if winner is not None and winner not in SIDES:
+            raise refuse("C-6", f"the winner is 'challenger' or 'opponent', not {winner!r}")
+        payouts = self._payouts(winner, {})
+        self._overturned(winner=winner, reason=reason, payouts=payouts,
+                         previous=dict(self.result["payouts"]), actor=actor)  # type: ignore[index]
+        return payouts
+
+    @event("Overturned")
+    def _overturned(self, winner: str | None, reason: str, payouts: dict[str, int], previous: dict[str, int],
+                    actor: str) -> None:
+        history = [*(self.result or {}).get("overturned", []), {"reason": reason, "previous": previous}]
+        narrator = None if winner is None else other(winner)
+        self.result = {**(self.result or {}), "winner": winner, "reason": "overturned" if winner else "void",
+                       "narrator": narrator, "payouts": payouts, "overturned": history}

@@ -101,6 +101,11 @@ class Character(Aggregate):
     def wager(self, challenge_id: str, amount: int, actor: str) -> None:
         self.pile -= amount
 
+    @event("SettlementCorrected")
+    def correct_settlement(self, challenge_id: str, amount: int, actor: str) -> None:
+        """An overturned challenge (C-6) moved ``amount`` pennies in (or, negative, out of) this purse."""
+        self.pile += amount
+
     @event("PenniesReturned")
     def take_back(self, challenge_id: str, amount: int, actor: str) -> None:
         """PA-12: an uncalled excess comes back."""

@@ -161,6 +161,11 @@ class Antagonist(Aggregate):
     def wager(self, challenge_id: str, amount: int, actor: str) -> None:
         self.pennies -= amount
 
+    @event("SettlementCorrected")
+    def correct_settlement(self, challenge_id: str, amount: int, actor: str) -> None:
+        """An overturned challenge (C-6) moved ``amount`` pennies in (or, negative, out of) this purse."""
+        self.pennies += amount
+
     @event("PenniesReturned")
     def take_back(self, challenge_id: str, amount: int, actor: str) -> None:
         self.pennies += amount
@@ -169,6 +174,17 @@ class Antagonist(Aggregate):
     def settle_stakes(self, challenge_id: str, staked: int, received: int, actor: str) -> None:
         self.pennies += received
         self.engaged = None
+
+    def repay(self, loan_id: UUID, amount: int, actor: str) -> None:
+        """The House pays back, from this antagonist, a debt an overturn left it (C-6)."""
+        if amount > self.pennies:
+            raise RuleViolation(f"a repayment of {amount} is more than {self.name}'s {self.pennies} pennies",
+                                ruling="PA-14")
+        self._repayment_paid(loan_id=loan_id.hex, amount=amount, actor=actor)
+
+    @event("RepaymentPaid")
+    def _repayment_paid(self, loan_id: str, amount: int, actor: str) -> None:
+        self.pennies -= amount
 
     @event("RepaymentReceived")
     def receive_repayment(self, loan_id: str, amount: int, actor: str) -> None:

@@ -10,8 +10,8 @@ from domain.currency import whole_pennies
 from domain.errors import RuleViolation
 from domain.text import clean_text
 
-OFFERED, ACTIVE, DECLINED, WITHDRAWN, REPAID, FORGIVEN, DEFAULTED = (
-    "offered", "active", "declined", "withdrawn", "repaid", "forgiven", "defaulted",
+OFFERED, ACTIVE, DECLINED, WITHDRAWN, REPAID, FORGIVEN, DEFAULTED, REVERSED, VOIDED = (
+    "offered", "active", "declined", "withdrawn", "repaid", "forgiven", "defaulted", "reversed", "voided",
 )
 OUTSTANDING = (ACTIVE, DEFAULTED)
 
@@ -85,6 +85,22 @@ class Loan(Aggregate):
         self.outstanding = 0
         self.status = FORGIVEN
 
+    # -- C-6: undone with the step of the challenge it was made in ----------------------------
+    def reverse(self, returned: int, reason: str, actor: str) -> None:
+        """A rewind took the challenge back before this loan: an offer lapses, an accepted loan is paid back
+        (``returned``: what the borrower could give back; the rest stays owed)."""
+        self._require(OFFERED, ACTIVE, doing="reversed")
+        self._reversed(returned=returned, reason=reason, actor=actor)
+
+    @event("Reversed")
+    def _reversed(self, returned: int, reason: str, actor: str) -> None:
+        if self.status == OFFERED:
+            self.status = REVERSED
+            return
+        self.outstanding -= returned
+        if not self.outstanding:
+            self.status = REVERSED
+
     def mark_defaulted(self, adventure: int, actor: str) -> None:
         self._require(ACTIVE, doing="marked defaulted")
         self._defaulted(adventure=adventure, actor=actor)
@@ -110,6 +126,7 @@ class Debt(Loan):
     def __init__(  # noqa: PLR0913
         self, campaign_id: UUID, lender: str, borrower: str, amount: int, adventure: int, actor: str,
         challenge_id: str | None = None, round: int = 0, lender_is_antagonist: bool = False,
+        borrower_is_antagonist: bool = False,
     ) -> None:
         self.campaign_id = campaign_id
         self.lender = lender
@@ -119,8 +136,21 @@ class Debt(Loan):
         self.challenge_id = challenge_id
         self.round = round
         self.lender_is_antagonist = lender_is_antagonist
+        self.borrower_is_antagonist = borrower_is_antagonist  # the House side owes it (an overturn, C-6)
         self.status = ACTIVE
         self.outstanding = amount
 
     def mark_defaulted(self, adventure: int, actor: str) -> None:
         raise RuleViolation("a bankruptcy debt has no due date and never defaults", ruling="PA-16")
+
+    def void(self, reason: str, actor: str) -> int:
+        """An overturn (C-6) cancelled the bankruptcy this debt came from."""
+        self._require(*OUTSTANDING, doing="voided")
+        amount = self.outstanding
+        self._voided(amount=amount, reason=reason, actor=actor)
+        return amount
+
+    @event("Voided")
+    def _voided(self, amount: int, reason: str, actor: str) -> None:
+        self.outstanding = 0
+        self.status = VOIDED

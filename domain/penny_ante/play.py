@@ -223,11 +223,12 @@ class ChallengeCommands:
         if not isinstance(purse, Character):
             raise RuleViolation(f"{member} has no bankruptcy to resolve", ruling="PA-15")
         if action == "debt":
-            creditor = ch.take_debt(member, actor.name)
-            winner_kind = ch.sides[ch.result["winner"]]["kind"]  # type: ignore[index]
+            ch._pending(member)
+            creditor, is_antagonist = ch.creditor()
             debt = Debt(campaign_id=table.campaign.id, lender=creditor, borrower=member,
                         amount=ch.bankrupts[member]["lost"], adventure=table.campaign.adventure,
-                        challenge_id=ch.id.hex, lender_is_antagonist=winner_kind == ANTAGONIST, actor=actor.name)
+                        challenge_id=ch.id.hex, lender_is_antagonist=is_antagonist, actor=actor.name)
+            ch.take_debt(member, debt.id, actor.name)
             purse.incur_debt(debt.id.hex, debt.amount, actor.name)
             table.extra.append(debt)
         else:
@@ -243,3 +244,102 @@ class ChallengeCommands:
             if bidder is not table.house:
                 table.extra.append(bidder)
         table.pay_out(actor.name)
+
+    # -- C-6, C-7: undo ------------------------------------------------------------------------
+    def rewind_challenge(self: StakesApplication, campaign_id: UUID, actor: Seat, challenge_id: UUID,
+                         to_step: int, reason: str) -> None:
+        """The House takes an open challenge back to an earlier step; pennies bet and loans made since go back."""
+        if not actor.is_house:
+            raise NotPermitted("only the House rewinds a challenge", ruling="C-6")
+
+        def run() -> None:
+            campaign = self._penny_ante(campaign_id)
+            table = Table(self, campaign, self._challenge(campaign, challenge_id))
+            ch = table.challenge
+            if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < ch.version:
+                raise RuleViolation(f"rewind to a step from 1 to {ch.version - 1}, not {to_step}", ruling="C-6")
+            later_loans = list(ch.loans)
+            ch.rewind(to_step, self.repository.get(ch.id, version=to_step), reason, actor.name)
+            piles, after = table.piles(), ch.staked()
+            for member, amount in after.items():
+                if amount - table.before.get(member, 0) > piles[member]:
+                    raise RuleViolation(f"{member} no longer holds the pennies that step had in the pot",
+                                        ruling="C-6")
+            table.mirror(actor.name)
+            for loan_id in (lid for lid in later_loans if lid not in ch.loans):
+                self._reverse_loan(table, UUID(loan_id), reason, actor)
+            table.save()
+
+        retry_conflicts(run)
+
+    def _reverse_loan(self: StakesApplication, table: Table, loan_id: UUID, reason: str, actor: Seat) -> None:
+        loan = self._get(Loan, loan_id, "loan")
+        if loan.status not in ("offered", "active"):
+            return
+        returned = 0
+        if loan.status == "active":
+            borrower = table.purses.get(loan.borrower) or self._character(table.campaign, loan.borrower)
+            lender = self._character(table.campaign, loan.lender)
+            returned = min(loan.outstanding, borrower.pile)
+            if returned:
+                borrower.repay(loan.id, returned, actor.name)
+                lender.receive_repayment(loan.id.hex, returned, actor.name)
+            table.extra += [p for p in (borrower, lender) if p not in table.purses.values()]
+        loan.reverse(returned, reason, actor.name)
+        table.extra.append(loan)
+
+    def overturn_challenge(self: StakesApplication, campaign_id: UUID, actor: Seat, challenge_id: UUID,
+                           winner: str | None, void: bool, reason: str) -> None:
+        """The House reverses a settled result and applies it again as ruled (C-6). What a member can no
+        longer pay back becomes a debt to whoever is owed it; no pile goes below zero."""
+        if not actor.is_house:
+            raise NotPermitted("only the House overturns a challenge", ruling="C-6")
+        if (winner is None) != void:
+            raise RuleViolation("overturn names a winner, or voids the challenge; not both, not neither",
+                                ruling="C-6")
+
+        def run() -> None:
+            campaign = self._penny_ante(campaign_id)
+            table = Table(self, campaign, self._challenge(campaign, challenge_id))
+            ch = table.challenge
+            old = dict((ch.result or {}).get("payouts") or {})
+            new = ch.overturn(winner, reason, actor.name)
+            nets = {m: new.get(m, 0) - old.get(m, 0) for m in table.purses}
+            payers = [[m, -n] for m, n in nets.items() if n < 0]
+            payees = [[m, n] for m, n in nets.items() if n > 0]
+            piles = table.piles()
+            for payer in payers:
+                for payee in payees:
+                    amount = min(payer[1], payee[1])
+                    if not amount:
+                        continue
+                    paid = min(amount, piles[payer[0]])
+                    piles[payer[0]] -= paid
+                    if paid:
+                        table.purses[payer[0]].correct_settlement(ch.id.hex, -paid, actor.name)
+                        table.purses[payee[0]].correct_settlement(ch.id.hex, paid, actor.name)
+                    if amount > paid:
+                        self._shortfall_debt(table, payer[0], payee[0], amount - paid, actor)
+                    payer[1] -= amount
+                    payee[1] -= amount
+            for info in ch.bankrupts.values():  # the bankruptcy this result caused is undone with it
+                if info.get("debt_id"):
+                    debt = self._get(Debt, UUID(info["debt_id"]), "debt")
+                    if debt.status in ("active", "defaulted"):
+                        debt.void(reason, actor.name)
+                        table.purses[debt.borrower].debt_forgiven(debt.id.hex, 0, actor.name)
+                        table.extra.append(debt)
+            table.save()
+
+        retry_conflicts(run)
+
+    def _shortfall_debt(self: StakesApplication, table: Table, payer: str, payee: str, amount: int,
+                        actor: Seat) -> None:
+        purses = table.purses
+        debt = Debt(campaign_id=table.campaign.id, lender=payee, borrower=payer, amount=amount,
+                    adventure=table.campaign.adventure, challenge_id=table.challenge.id.hex,
+                    lender_is_antagonist=isinstance(purses[payee], Antagonist),
+                    borrower_is_antagonist=isinstance(purses[payer], Antagonist), actor=actor.name)
+        if isinstance(purses[payer], Character):
+            purses[payer].incur_debt(debt.id.hex, amount, actor.name)
+        table.extra.append(debt)

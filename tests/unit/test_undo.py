@@ -1,0 +1,142 @@
+"""C-6, C-7: the House rewinds an open challenge or overturns a settled one; undo is not a reroll."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import NotPermitted, RuleViolation
+from tests.unit.challenge_game import HOUSE, ILSE, START_TOTAL, TOMAS, Game
+from tests.unit.conftest import new_app
+from tests.unit.test_challenges import SEN, open_round
+
+SCRIPT = [
+    ("ilse", "seed", {"seed": "four leaf clover"}),
+    ("house", "circumstance", {"text": "A dark alley"}),
+    ("house", "declare", {"characteristics": ["Poison", "Cunning"]}),
+    ("ilse", "declare", {"characteristics": ["Whip Smart"]}),
+    ("house", "roll", {}),
+    ("ilse", "roll", {}),
+    ("house", "keep", {"cup": [0, 2]}),
+    ("ilse", "keep", {"cup": [1]}),
+    ("house", "raise", {"amount": 2}),
+    ("tomas", "lend", {"borrower": "ilse", "amount": 4}),
+    ("ilse", "call", {}),
+    ("house", "circumstance", {"text": "Rooftops"}),
+    ("house", "roll", {}),
+    ("ilse", "roll", {}),
+    ("house", "raise", {"amount": 2}),
+]
+
+
+def play(game: Game, actions) -> list[int]:
+    versions = []
+    for seat, action, args in actions:
+        versions.append(game.act(seat, action, **args).version)
+    return versions
+
+
+def dice(game: Game) -> list[tuple]:
+    return [(tuple(r["slot"]), r["value"]) for r in game.state.rolls]
+
+
+def test_rewinding_to_every_step_and_playing_on_gives_the_same_dice():
+    reference = Game(new_app())
+    reference.announce("house", SEN, {"players": ["ilse"]}, 2)
+    versions = [1, *play(reference, SCRIPT)]
+    expected = dice(reference)
+    for index, step in enumerate(versions[:-1]):
+        game = Game(new_app())
+        game.announce("house", SEN, {"players": ["ilse"]}, 2)
+        play(game, SCRIPT)
+        game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, step, "the ninjas were not there")
+        assert game.state.version == versions[-1] + 1  # the rewind is itself a step of the history (C-6)
+        play(game, [a for a in SCRIPT[index:] if a[1] not in ("seed", "lend")])
+        assert dice(game) == expected, f"rewound to step {step}"
+        assert game.total() == START_TOTAL
+
+
+def test_a_rewind_returns_the_pennies_bet_since_and_reverses_loans_accepted_since():
+    game = Game(new_app())
+    game.announce("house", SEN, {"players": ["ilse"]}, 2)
+    play(game, SCRIPT[:9])  # up to the House's raise
+    step = game.state.version
+    game.act("tomas", "lend", borrower="ilse", amount=4)
+    loan_id = game.state.loans[-1]
+    from uuid import UUID
+
+    game.app.accept_loan(game.cid, ILSE, UUID(loan_id))
+    game.act("ilse", "call")
+    assert game.pile("ilse") == 25 - 4 + 4 and game.pile("tomas") == 26
+    game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, step, "the loan came too late")
+    state = game.state
+    assert state.phase == "betting-1" and state.turn == "opponent" and state.wager("opponent") == 2
+    assert game.pile("ilse") == 23 and game.pile("tomas") == 30  # the call and the loan are undone
+    assert game.app.repository.get(UUID(loan_id)).status == "reversed"
+    assert game.total() == START_TOTAL
+    assert "tomas" not in state.lenders["1"]  # Tomas may lend again in the round played again
+
+
+def test_a_rewind_never_lets_a_side_change_its_seed_after_the_dice_were_rolled():
+    game = Game(new_app())
+    game.announce("house", SEN, {"players": ["ilse"]}, 2)
+    play(game, SCRIPT[2:6])  # no seeds, dice rolled
+    game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, 1, "start over")
+    with pytest.raises(RuleViolation, match="C-4: a side adds its seed before the first roll"):
+        game.act("ilse", "seed", seed="fishing for better dice")
+
+
+def test_only_the_house_undoes_and_only_open_challenges_are_rewound():
+    game = Game(new_app())
+    game.announce("house", SEN, {"players": ["ilse"]}, 2)
+    play(game, SCRIPT[:5])
+    with pytest.raises(NotPermitted, match="C-6"):
+        game.app.rewind_challenge(game.cid, ILSE, game.challenge_id, 2, "I want a reroll")
+    with pytest.raises(RuleViolation, match="C-6: rewind to a step from 1 to"):
+        game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, 99, "too far")
+    with pytest.raises(RuleViolation, match="C-6: a reason must not be empty"):
+        game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, 2, " ")
+    with pytest.raises(RuleViolation, match="C-6: only a settled challenge is overturned"):
+        game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "opponent", False, "early")
+    with pytest.raises(NotPermitted, match="C-6"):
+        game.app.overturn_challenge(game.cid, TOMAS, game.challenge_id, "opponent", False, "mine")
+
+
+def settle_with_ilse_winning(game: Game) -> None:
+    game.announce("ilse", {"players": ["ilse"]}, {"players": ["tomas"]}, 1, table=True)
+    open_round(game, "ilse", "tomas", dice=([6], [1]))
+    game.act("ilse", "raise", amount=9)
+    game.act("tomas", "call")
+    game.act("ilse", "roll", dice=[])
+    game.act("tomas", "roll", dice=[])
+    game.act("ilse", "check")
+    state = game.act("tomas", "check")
+    assert state.result["winner"] == "challenger"
+    assert game.pile("ilse") == 25 + 10 and game.pile("tomas") == 20
+
+
+def test_overturning_a_settled_challenge_moves_the_pot_as_ruled():
+    game = Game(new_app())
+    settle_with_ilse_winning(game)
+    game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "opponent", False, "Tomas had the high ground")
+    state = game.state
+    assert state.result["winner"] == "opponent" and state.result["overturned"][0]["previous"] == {"ilse": 20}
+    assert game.pile("ilse") == 15 and game.pile("tomas") == 40
+    game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, None, True, "neither, on reflection")
+    assert game.pile("ilse") == 25 and game.pile("tomas") == 30  # void: each takes back its own wager
+    assert game.total() == START_TOTAL
+
+
+def test_an_overturn_after_the_pennies_were_spent_creates_the_right_debt():
+    game = Game(new_app())
+    settle_with_ilse_winning(game)  # Ilse holds 35, 20 of it from the pot
+    game.app.end_adventure(game.cid, HOUSE)
+    for name in ("Quick", "Strong", "Sly Grin", "Iron Will", "Luck"):  # 25 pennies spent
+        game.app.buy_characteristic(game.cid, ILSE, "ilse", name)
+    assert game.pile("ilse") == 10
+    game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "opponent", False, "a bad call")
+    assert game.pile("ilse") == 0 and game.pile("tomas") == 20 + 10  # what she still had
+    campaign = game.app.campaign(game.cid)
+    ilse = game.app._character(campaign, "ilse")
+    (debt_id, owed), = ilse.owes.items()
+    debt = game.app.repository.get(__import__("uuid").UUID(debt_id))
+    assert (debt.lender, debt.borrower, debt.outstanding, owed) == ("tomas", "ilse", 10, 10)
