@@ -235,3 +235,43 @@ class Verification(BaseModel):
     mismatches: list[dict[str, Any]]
     secret_seed: str | None = None
     side_seeds: list[str] | None = None
+
+
+class ReplayStep(BaseModel):
+    step: int = Field(description="The challenge's version after this event (1: the announcement).")
+    event: str
+    actor: str
+    at: datetime
+    detail: dict[str, Any]
+    hidden: list[str] = Field(description="Fields withheld from this seat (C-5); ['*'] for a hidden entry.")
+    changes: list[str] = Field(description="Which parts of the state this step changed.")
+    state: dict[str, Any] = Field(description="The whole challenge after this step, as this seat may see it.")
+
+
+class Replay(BaseModel):
+    challenge_id: UUID
+    revealed: bool = Field(description="True once the challenge was revealed: every hidden value is shown.")
+    total: int
+    steps: list[ReplayStep]
+
+
+class BrokenLink(BaseModel):
+    position: int = Field(description="The event's place in the campaign's chain (1 is the first).")
+    notification_id: int | None
+    kind: str = Field(description="altered, deleted, reordered, or chain-altered")
+    detail: str
+
+
+class AuditReport(BaseModel):
+    campaign_id: UUID
+    events: int
+    head: str = Field(description="The last link of the chain; keep it to check later exports against.")
+    intact: bool
+    first_broken: BrokenLink | None
+
+
+class ImportReport(BaseModel):
+    campaign_id: UUID
+    events: int
+    head: str
+    tokens: dict[str, str] = Field(description="New seat tokens, shown once; the old ones are not imported.")

@@ -9,20 +9,21 @@ replays history: it selects rows.
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, OperationalError
+from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent
 
-from adapters import randomness, schemas
+from adapters import audit, randomness, schemas
 from adapters.settings import Settings
 from adapters.store import open_application, open_views, prepare
-from adapters.views import ViewsMixin
-from domain.errors import NotFound, NotPermitted
+from adapters.views import ViewsMixin, censor, event_detail, event_visibility
+from domain.errors import NotFound, NotPermitted, RuleViolation
 from domain.seats import Seat
 
 T = TypeVar("T")
@@ -48,7 +49,7 @@ class Stakes:
         self.views.factory.close()  # type: ignore[attr-defined]
 
     # -- projection ---------------------------------------------------------
-    def catch_up(self) -> int:
+    def catch_up(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Apply every event not yet projected; returns how many were applied."""
         applied, conflicts = 0, 0
         with self._lock:
@@ -57,7 +58,7 @@ class Stakes:
                 notes = self.app.recorder.select_notifications(start=start, limit=BATCH)
                 if not notes:
                     return applied
-                batch = [(self.app.mapper.to_domain_event(n), n.id) for n in notes]
+                batch = [(self.app.mapper.to_domain_event(n), n) for n in notes]
                 try:
                     self.views.project(self.app.name, batch)
                 except (IntegrityError, OperationalError) as exc:
@@ -67,12 +68,14 @@ class Stakes:
                     time.sleep(0.01 * conflicts)
                     continue
                 applied += len(batch)
+                if progress:
+                    progress(applied, self.app.recorder.max_notification_id() or applied)
 
-    def rebuild(self) -> schemas.RebuildReport:
+    def rebuild(self, progress: Callable[[int, int], None] | None = None) -> schemas.RebuildReport:
         """Empty every read model and project the whole log again."""
         with self._lock:
             self.views.reset(self.app.name)
-        events = self.catch_up()
+        events = self.catch_up(progress)
         return schemas.RebuildReport(events=events, position=self.views.max_tracking_id(self.app.name) or 0)
 
     def _command(self, run: Callable[[], T]) -> T:
@@ -314,16 +317,10 @@ class Stakes:
     @staticmethod
     def _log_entry(row: dict[str, Any], viewer: Seat) -> schemas.LogEntry | None:
         """One log entry censored for the viewer (C-5); a revealed challenge is public."""
-        detail, visibility = json.loads(row["detail"]), json.loads(row["visibility"])
-        hidden: list[str] = []
-        if not row.get("revealed"):
-            entry = visibility.get("entry")
-            if entry is not None and viewer.name not in entry:
-                return None
-            for field, seats in visibility.get("fields", {}).items():
-                if viewer.name not in seats:
-                    detail.pop(field, None)
-                    hidden.append(field)
+        seen = censor(json.loads(row["detail"]), json.loads(row["visibility"]), viewer.name, bool(row.get("revealed")))
+        if seen is None:
+            return None
+        detail, hidden = seen
         return schemas.LogEntry(position=row["notification_id"], at=row["at"], actor=row["actor"],
                                 stream=row["stream"], event=row["event"], detail=detail, hidden=hidden)
 
@@ -393,3 +390,156 @@ class Stakes:
         seat_pile = house_pile if viewer.is_house else piles.get(viewer.name, 0)
         legal = ch.legal_actions(viewer.name, piles, seat_pile, side_lists)
         return schemas.ChallengeView(id=ch.id, campaign_id=campaign_id, legal_actions=legal, **ch.view_for(viewer.name))
+
+    # -- C-2, C-6: replay and undo ---------------------------------------------------------------
+    def replay(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID, step: int | None = None) -> schemas.Replay:
+        """Every step of one challenge, as the viewer may see it. Reads that challenge's events only."""
+        self._viewer(campaign_id, viewer)
+        events = [self.app.mapper.to_domain_event(s) for s in self.app.recorder.select_events(challenge_id)]
+        if not events or not type(events[0]).__qualname__.startswith("Challenge.") \
+                or events[0].campaign_id != campaign_id:
+            raise NotFound(f"no challenge {challenge_id} in this campaign")
+        final = None
+        for e in events:
+            final = e.mutate(final)
+        reveal = final.revealed
+        steps: list[schemas.ReplayStep] = []
+        state, before = None, {}
+        for e in events:
+            state = e.mutate(state)
+            view = copy.deepcopy(state.view_for(viewer.name, reveal=reveal))
+            seen = censor(event_detail(e), event_visibility(e, state), viewer.name, reveal)
+            detail, hidden = seen if seen is not None else ({}, ["*"])
+            steps.append(schemas.ReplayStep(
+                step=e.originator_version, event=type(e).__qualname__.split(".")[1], actor=e.actor, at=e.timestamp,
+                detail=detail, hidden=hidden, changes=sorted(k for k in view if view[k] != before.get(k)),
+                state=view))
+            before = view
+        if step is not None:
+            if not 1 <= step <= len(steps):
+                raise NotFound(f"this challenge has steps 1 to {len(steps)}, not {step}")
+            steps = [steps[step - 1]]
+        return schemas.Replay(challenge_id=challenge_id, revealed=reveal, total=len(events), steps=steps)
+
+    def rewind_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, to_step: int,
+                         reason: str) -> schemas.ChallengeView:
+        self._command(lambda: self.app.rewind_challenge(campaign_id, actor, challenge_id, to_step, reason))
+        return self._challenge_view(campaign_id, challenge_id, actor)
+
+    def overturn_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, winner: str | None,
+                           void: bool, reason: str) -> schemas.ChallengeView:
+        self._command(lambda: self.app.overturn_challenge(campaign_id, actor, challenge_id, winner, void, reason))
+        return self._challenge_view(campaign_id, challenge_id, actor)
+
+    # -- C-2: audit, export and import ------------------------------------------------------------
+    def audit(self, campaign_id: UUID, viewer: Seat,
+              progress: Callable[[int, int], None] | None = None) -> schemas.AuditReport:
+        """Recompute the campaign's hash chain from the stored events; name the first broken link."""
+        self._viewer(campaign_id, viewer)
+        rows = self.views.chain_rows(campaign_id)
+        previous, first = audit.GENESIS, None
+        for i, row in enumerate(rows, 1):
+            first = first or self._check_link(row, previous)
+            previous = row["chain"]
+            if progress:
+                progress(i, len(rows))
+        return schemas.AuditReport(campaign_id=campaign_id, events=len(rows), head=previous,
+                                   intact=first is None, first_broken=first)
+
+    def _check_link(self, row: dict[str, Any], previous: str) -> dict[str, Any] | None:
+        position, nid = row["position"], row["notification_id"]
+        notes = self.app.recorder.select_notifications(start=nid, limit=1)
+        note = notes[0] if notes and notes[0].id == nid else None
+        if note is None or (note.originator_id.hex, note.originator_version) != (row["originator_id"],
+                                                                                row["originator_version"]):
+            moved = self.app.recorder.select_events(UUID(row["originator_id"]), gt=row["originator_version"] - 1,
+                                                    lte=row["originator_version"])
+            kind = "reordered" if moved or note is not None else "deleted"
+            return audit.broken(position, nid, kind, f"event {row['originator_id']} v{row['originator_version']} "
+                                                     f"is not where the chain put it")
+        found = audit.digest(note.originator_id, note.originator_version, note.topic, note.state)
+        if found != row["digest"]:
+            return audit.broken(position, nid, "altered", "the stored event no longer matches its digest")
+        if audit.link(previous, found) != row["chain"]:
+            return audit.broken(position, nid, "chain-altered", "the chain itself was changed")
+        return None
+
+    def export_campaign(self, campaign_id: UUID, actor: Seat,
+                        progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
+        """The whole campaign log as JSON Lines: a header, then every event with its digest and chain link.
+        Hidden values are in it (it is the House's record), tokens never are."""
+        if not actor.is_house:
+            raise NotPermitted("only the House exports a campaign: the export holds every hidden value")
+        self._viewer(campaign_id, actor)
+        rows = self.views.chain_rows(campaign_id)
+        head = rows[-1]["chain"] if rows else audit.GENESIS
+        yield json.dumps({"format": audit.FORMAT, "version": audit.FORMAT_VERSION, "campaign_id": campaign_id.hex,
+                          "events": len(rows), "head": head})
+        for i, row in enumerate(rows, 1):
+            (stored,) = self.app.recorder.select_events(UUID(row["originator_id"]), gt=row["originator_version"] - 1,
+                                                        lte=row["originator_version"])
+            yield json.dumps({"position": row["position"], "originator_id": row["originator_id"],
+                              "originator_version": row["originator_version"], "topic": stored.topic,
+                              "state": stored.state.decode(), "digest": row["digest"], "chain": row["chain"]})
+            if progress:
+                progress(i, len(rows))
+
+    def import_campaign(self, lines: Iterable[str],
+                        progress: Callable[[int, int], None] | None = None) -> schemas.ImportReport:
+        """Load an exported campaign into this store, verifying its chain on the way in; new tokens are issued."""
+        header, events = self._read_export(lines)
+        campaign_id = UUID(header["campaign_id"])
+        previous = audit.GENESIS
+        stored = []
+        for i, line in enumerate(events, 1):
+            state = line["state"].encode()
+            d = audit.digest(line["originator_id"], line["originator_version"], line["topic"], state)
+            previous = audit.link(previous, d)
+            if line.get("position") != i or d != line["digest"] or previous != line["chain"]:
+                raise RuleViolation(f"the export's chain breaks at event {i}; nothing was imported", ruling="C-2")
+            if not line["topic"].startswith("domain."):
+                raise RuleViolation(f"event {i} has a topic from outside Stakes; nothing was imported", ruling="C-2")
+            stored.append(StoredEvent(originator_id=UUID(line["originator_id"]),
+                                      originator_version=line["originator_version"], topic=line["topic"], state=state))
+            if progress:
+                progress(i, len(events))
+        if previous != header["head"] or len(events) != header["events"]:
+            raise RuleViolation("the export is incomplete: its head does not match its events", ruling="C-2")
+        if self.views.query_one("SELECT 1 AS x FROM {p}campaigns WHERE campaign_id = ?", (campaign_id.hex,)) \
+                or self.views.query_one("SELECT 1 AS x FROM {p}audit_chain WHERE campaign_id = ?", (campaign_id.hex,)):
+            raise RuleViolation(f"this store already holds campaign {campaign_id}", ruling="C-2")
+        try:
+            self.app.recorder.insert_events(stored)
+        except IntegrityError:
+            raise RuleViolation(f"this store already holds events of campaign {campaign_id}", ruling="C-2") from None
+        self.catch_up()
+        seats = ["house", *(p.seat for p in self._campaign_row(campaign_id).players)]
+        tokens = {seat: self._issue_token(campaign_id, seat) for seat in seats}
+        return schemas.ImportReport(campaign_id=campaign_id, events=len(stored), head=previous, tokens=tokens)
+
+    @staticmethod
+    def _read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        records = []
+        for number, text in enumerate(lines, 1):
+            if not text.strip():
+                continue
+            try:
+                record = json.loads(text)
+            except ValueError:
+                raise RuleViolation(f"line {number} of the export is not JSON", ruling="C-2") from None
+            if not isinstance(record, dict):
+                raise RuleViolation(f"line {number} of the export is not an object", ruling="C-2")
+            records.append(record)
+        if not records or records[0].get("format") != audit.FORMAT or records[0].get("version") != audit.FORMAT_VERSION:
+            raise RuleViolation("this is not a Stakes export (format stakes-export, version 1)", ruling="C-2")
+        header, events = records[0], records[1:]
+        fields = {"position", "originator_id", "originator_version", "topic", "state", "digest", "chain"}
+        for i, event in enumerate(events, 1):
+            if not fields <= set(event) or not isinstance(event["state"], str):
+                raise RuleViolation(f"event {i} of the export lacks {sorted(fields - set(event))}", ruling="C-2")
+            try:
+                UUID(str(event["originator_id"]))
+                UUID(str(header["campaign_id"]))
+            except (ValueError, KeyError):
+                raise RuleViolation(f"event {i} of the export has a malformed id", ruling="C-2") from None
+        return header, events

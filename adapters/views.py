@@ -22,6 +22,8 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL
 
+from adapters import audit
+
 PROJECTION_TABLES = (
     "campaigns", "streams", "characters", "characteristics", "loans", "loan_history",
     "antagonists", "adventures", "allocations", "event_log", "challenges",
@@ -66,6 +68,11 @@ DDL = (
     " announced_at TEXT NOT NULL, updated_at TEXT NOT NULL, phase TEXT NOT NULL, revealed BIGINT NOT NULL,"
     " ante BIGINT NOT NULL, pot BIGINT NOT NULL, version BIGINT NOT NULL, topic TEXT NOT NULL, state TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS challenges_by_campaign ON {p}challenges (campaign_id, announced_at)",
+    # Not projections either: the audit chain (C-2) survives a rebuild, so tampering stays visible.
+    "CREATE TABLE IF NOT EXISTS {p}audit_chain (campaign_id TEXT NOT NULL, position BIGINT NOT NULL,"
+    " notification_id BIGINT NOT NULL, originator_id TEXT NOT NULL, originator_version BIGINT NOT NULL,"
+    " digest TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY (campaign_id, position))",
+    "CREATE UNIQUE INDEX IF NOT EXISTS audit_chain_by_event ON {p}audit_chain (originator_id, originator_version)",
     # Not a projection: tokens are issued here, hashed, and survive a rebuild.
     "CREATE TABLE IF NOT EXISTS {p}seat_tokens (token_hash TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " seat TEXT NOT NULL, issued_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
@@ -82,9 +89,37 @@ VISIBILITY: dict[str, dict[str, Any]] = {
     "Challenge.Announced": {"fields": {"secret_seed": []}},
     "Challenge.DiceRolled": {"fields": {"dice": "side"}},
     "Challenge.CupRerolled": {"fields": {"dice": "side"}},
+    # A rewind records the whole earlier state, dice under cups included (C-6).
+    "Challenge.Rewound": {"fields": {"state": []}},
 }
 
 Row = dict[str, Any]
+
+
+def censor(detail: dict[str, Any], visibility: dict[str, Any], seat: str, revealed: bool) -> tuple[dict, list[str]] | None:
+    """An event's detail as ``seat`` may read it (C-5): None when the whole entry is hidden."""
+    if revealed:
+        return detail, []
+    entry = visibility.get("entry")
+    if entry is not None and seat not in entry:
+        return None
+    hidden = [field for field, seats in visibility.get("fields", {}).items() if seat not in seats]
+    return {k: v for k, v in detail.items() if k not in hidden}, hidden
+
+
+def event_detail(e: Any) -> dict[str, Any]:
+    """An event's own fields, plain, without the envelope the library adds."""
+    return {k: _plain(v) for k, v in vars(e).items()
+            if k not in ("originator_id", "originator_version", "originator_topic", "timestamp", "actor")}
+
+
+def event_visibility(e: Any, challenge: Any | None) -> dict[str, Any]:
+    """Who may read an event's fields (see VISIBILITY); "side" resolves to the seats of the event's side."""
+    visibility = dict(VISIBILITY.get(type(e).__qualname__, {}))
+    if challenge is not None:
+        seats = challenge.sides[e.side]["seats"] if hasattr(e, "side") else []
+        visibility["fields"] = {k: (seats if v == "side" else v) for k, v in visibility.get("fields", {}).items()}
+    return visibility
 
 
 def token_hash(token: str) -> str:
@@ -139,13 +174,14 @@ class ViewsMixin:
         return rows[0] if rows else None
 
     # -- the projection ---------------------------------------------------------
-    def project(self, application_name: str, batch: Iterable[tuple[Any, int]]) -> int:
-        """Apply a batch of (event, notification id) and record the last id, atomically."""
+    def project(self, application_name: str, batch: Iterable[tuple[Any, Any]]) -> int:
+        """Apply a batch of (event, notification) and record the last notification id, atomically."""
         last = 0
         with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
-            for domain_event, notification_id in batch:
-                self._apply(c, domain_event, notification_id)
-                last = notification_id
+            for domain_event, notification in batch:
+                campaign = self._apply(c, domain_event, notification.id)
+                self._chain(c, campaign, notification)
+                last = notification.id
             if last:
                 self._insert_tracking(c, Tracking(application_name, last))  # type: ignore[attr-defined]
         return last
@@ -173,7 +209,22 @@ class ViewsMixin:
         snapshot = Snapshot.take(aggregate)
         return snapshot.originator_version, snapshot.topic, self.transcoder.encode(snapshot.state).decode()  # type: ignore[attr-defined]
 
-    def _apply(self, c: Any, e: Any, nid: int) -> None:
+    def _chain(self, c: Any, campaign: str, n: Any) -> None:
+        """Append the event to its campaign's hash chain, unless a rebuild finds it chained already."""
+        if self._one(c, "SELECT 1 AS x FROM {p}audit_chain WHERE originator_id = ? AND originator_version = ?",
+                     (n.originator_id.hex, n.originator_version)):
+            return
+        last = self._one(c, "SELECT position, chain FROM {p}audit_chain WHERE campaign_id = ?"
+                            " ORDER BY position DESC LIMIT 1", (campaign,))
+        position, previous = (last["position"] + 1, last["chain"]) if last else (1, audit.GENESIS)
+        d = audit.digest(n.originator_id, n.originator_version, n.topic, n.state)
+        self._x(c, "INSERT INTO {p}audit_chain VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (campaign, position, n.id, n.originator_id.hex, n.originator_version, d, audit.link(previous, d)))
+
+    def chain_rows(self, campaign_id: UUID) -> list[Row]:
+        return self.query("SELECT * FROM {p}audit_chain WHERE campaign_id = ? ORDER BY position", (campaign_id.hex,))
+
+    def _apply(self, c: Any, e: Any, nid: int) -> str:
         name = type(e).__qualname__
         at = e.timestamp.isoformat()
         oid = e.originator_id.hex
@@ -190,21 +241,14 @@ class ViewsMixin:
         handler: Callable[..., None] | None = getattr(self, "_on_" + name.replace(".", "_"), None)
         if handler is not None:
             handler(c, e, oid, campaign, at, nid)
-        detail = {
-            k: _plain(v)
-            for k, v in vars(e).items()
-            if k not in ("originator_id", "originator_version", "originator_topic", "timestamp", "actor")
-        }
-        visibility = dict(VISIBILITY.get(name, {}))
-        if challenge is not None:
-            seats = challenge.sides[e.side]["seats"] if hasattr(e, "side") else []
-            visibility["fields"] = {k: (seats if v == "side" else v) for k, v in visibility.get("fields", {}).items()}
+        detail, visibility = event_detail(e), event_visibility(e, challenge)
         self._x(
             c,
             "INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (nid, campaign, at, getattr(e, "actor", "house"), f"{name.split('.')[0]}:{oid}",
              name.split(".")[1], json.dumps(detail), json.dumps(visibility), oid if challenge is not None else None),
         )
+        return campaign
 
     def _on_challenge(self, c: Any, e: Any, oid: str, campaign: str, at: str) -> Any:
         """Apply a challenge event to its snapshot row (the same mutators the aggregate uses)."""
@@ -315,6 +359,16 @@ class ViewsMixin:
         self._loan(c, oid, at, status="defaulted", defaulted_in=e.adventure)
         self._history(c, e, oid, at, "defaulted")
 
+    def _on_Loan_Reversed(self, c, e, oid, campaign, at, nid) -> None:
+        self._x(c, "UPDATE {p}loans SET outstanding = CASE WHEN status = 'offered' THEN 0 ELSE outstanding - ? END,"
+                   " updated_at = ? WHERE loan_id = ?", (e.returned, at, oid))
+        self._x(c, "UPDATE {p}loans SET status = 'reversed' WHERE loan_id = ? AND outstanding = 0", (oid,))
+        self._history(c, e, oid, at, "reversed", e.returned, e.reason)
+
+    def _on_Debt_Voided(self, c, e, oid, campaign, at, nid) -> None:
+        self._loan(c, oid, at, status="voided", outstanding=0)
+        self._history(c, e, oid, at, "voided", e.amount, e.reason)
+
     def _on_Loan_ConsequenceRecorded(self, c, e, oid, campaign, at, nid) -> None:
         self._loan(c, oid, at, consequence=e.note)
         self._history(c, e, oid, at, "consequence", note=e.note)
@@ -391,6 +445,15 @@ class ViewsMixin:
 
     def _on_Antagonist_RepaymentReceived(self, c, e, oid, *_: Any) -> None:
         self._purse(c, oid, e.amount, 0)
+
+    def _on_Antagonist_RepaymentPaid(self, c, e, oid, *_: Any) -> None:
+        self._purse(c, oid, -e.amount, 0)
+
+    def _on_Character_SettlementCorrected(self, c, e, oid, *_: Any) -> None:
+        self._purse(c, oid, e.amount, 0)
+
+    def _on_Antagonist_SettlementCorrected(self, c, e, oid, *_: Any) -> None:
+        self._purse(c, oid, e.amount, 0, won=e.amount)
 
     def _on_House_BuyoutPaid(self, c, e, oid, campaign, at, nid) -> None:
         self._x(c, "UPDATE {p}adventures SET pile = pile - ? WHERE campaign_id = ? AND number ="

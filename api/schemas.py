@@ -92,5 +92,16 @@ class ActionIn(Body):
     give_up: str | None = Field(None, max_length=200)
 
 
+class RewindIn(Body):
+    to_step: int = Field(description="The step to go back to (1 is the announcement).")
+    reason: str = Field(max_length=500)
+
+
+class OverturnIn(Body):
+    winner: Literal["challenger", "opponent"] | None = Field(None, description="The side that wins, as ruled.")
+    void: bool = Field(False, description="Void the challenge: each side takes back its own wager.")
+    reason: str = Field(max_length=500)
+
+
 class ConsequenceIn(Body):
     note: str = Field(max_length=1000)

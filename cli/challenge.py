@@ -8,21 +8,12 @@ from uuid import UUID
 import typer
 
 from cli import config, output
+from cli.options import As, CampaignOpt, ChallengeArg, ChallengeOpt, Fmt
 from cli.output import Format, emit
 from cli.session import Target, UsageError, run
 
 app = typer.Typer(help="Play a challenge: announce, roll, keep, bet, and settle (PA-5 … PA-18).",
                   no_args_is_help=True)
-
-As = Annotated[Optional[str], typer.Option("--as", envvar="STAKES_AS",
-                                           help="Embedded use: the seat to act as (house or a player).")]
-CampaignOpt = Annotated[Optional[str], typer.Option("--campaign", "-c", envvar="STAKES_CAMPAIGN",
-                                                    help="Campaign id; defaults to the current one.")]
-ChallengeOpt = Annotated[Optional[str], typer.Option("--challenge", "-C", envvar="STAKES_CHALLENGE",
-                                                     help="Challenge id or its first characters; defaults to the "
-                                                          "last one announced here, or the only open one.")]
-Fmt = Annotated[Format, typer.Option("--format", "-f", help="table or json.")]
-
 
 def side(text: str) -> dict[str, Any]:
     """``ilse`` (a character), ``ilse+tomas`` (an alliance, declarer first) or ``house:Lady Sen`` (an antagonist)."""
@@ -83,7 +74,7 @@ def announce(
 
 
 @app.command("show")
-def show(challenge: Annotated[Optional[str], typer.Argument(help="Challenge id (or prefix).")] = None,
+def show(challenge: ChallengeArg = None,
          as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
     """Draw the table as your seat sees it: dice, cup, pot, wagers, turn and legal actions."""
     run(as_, campaign, lambda t: emit(
@@ -97,7 +88,7 @@ def list_(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table)
 
 
 @app.command("verify")
-def verify(challenge: Annotated[Optional[str], typer.Argument(help="Challenge id (or prefix).")] = None,
+def verify(challenge: ChallengeArg = None,
            as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
     """Recompute every server-rolled die from the revealed seeds (C-4); exits 3 on a mismatch."""
 
@@ -205,3 +196,62 @@ def buyout(give_up: Annotated[str, typer.Argument(help="The characteristic you g
            fmt: Fmt = Format.table) -> None:
     """Bankrupt: accept the highest bid (earliest on a tie) and give up a characteristic (PA-15)."""
     move("buyout", as_, campaign, challenge, fmt, give_up=give_up)
+
+
+# -- replay and undo (C-2, C-6, C-7): top-level commands, registered in cli.main ------------------
+def replay(
+    challenge: ChallengeArg = None,
+    step: Annotated[Optional[int], typer.Option(help="Show only this step.")] = None,
+    interactive: Annotated[bool, typer.Option("--interactive", "-i",
+                                              help="Walk the steps: n(ext), p(revious), a step number, q(uit).")] = False,
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """Replay a challenge step by step as your seat may see it (everything once it is settled)."""
+
+    def act(t: Target) -> None:
+        ch = challenge_id(t, challenge)
+        if not interactive:
+            emit(t.backend.replay(t.campaign_id(), t.seat, ch, step), fmt, output.replay)
+            return
+        full = t.backend.replay(t.campaign_id(), t.seat, ch)
+        at = (step or 1) - 1
+        while True:
+            output.out.print(output.replay_step(full.steps[at], full.total))
+            answer = typer.prompt("n / p / step number / q", default="n").strip().lower()
+            if answer in ("q", "quit"):
+                return
+            if answer.isdigit():
+                at = min(max(int(answer), 1), full.total) - 1
+            elif answer in ("p", "previous"):
+                at = max(at - 1, 0)
+            elif at + 1 >= full.total:
+                return
+            else:
+                at += 1
+
+    run(as_, campaign, act)
+
+
+def undo(
+    challenge: ChallengeArg = None,
+    to_step: Annotated[int, typer.Option("--to-step", help="The step to go back to (1 is the announcement).")] = 1,
+    reason: Annotated[str, typer.Option(help="Why the ruling is undone (kept in the history).")] = "",
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """House only: rewind an open challenge to an earlier step (C-6); the same dice come up again (C-7)."""
+    run(as_, campaign, lambda t: emit(
+        t.backend.rewind_challenge(t.campaign_id(), t.seat, challenge_id(t, challenge), to_step, reason),
+        fmt, output.challenge))
+
+
+def overturn(
+    challenge: ChallengeArg = None,
+    reason: Annotated[str, typer.Option(help="Why the result is overturned (kept in the history).")] = "",
+    winner: Annotated[Optional[str], typer.Option(help="challenger or opponent.")] = None,
+    void: Annotated[bool, typer.Option("--void", help="Nobody wins: each side takes back its wager.")] = False,
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """House only: overturn a settled challenge with a new winner, or void it (C-6)."""
+    run(as_, campaign, lambda t: emit(
+        t.backend.overturn_challenge(t.campaign_id(), t.seat, challenge_id(t, challenge), winner, void, reason),
+        fmt, output.challenge))

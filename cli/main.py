@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Annotated, Optional
 from uuid import UUID
 
@@ -10,6 +12,7 @@ import typer
 from adapters.service import Stakes
 from adapters.settings import Settings
 from cli import config, output
+from cli.options import As, CampaignOpt, Fmt
 from cli.output import Format, emit
 from cli.session import GLOBAL, Target, UsageError, reported, run
 
@@ -22,20 +25,16 @@ adventure_app = typer.Typer(help="Start and end adventures (PA-3).", no_args_is_
 antagonist_app = typer.Typer(help="The House's antagonists and obstacles (PA-4).", no_args_is_help=True)
 loan_app = typer.Typer(help="Loans between players (PA-14).", no_args_is_help=True)
 projections_app = typer.Typer(help="Maintain the read models.", no_args_is_help=True)
+audit_app = typer.Typer(help="Prove the log untampered (C-2).", no_args_is_help=True)
 from cli import challenge as challenge_cli  # noqa: E402
 
 app.add_typer(challenge_cli.app, name="challenge")
+for command in (challenge_cli.replay, challenge_cli.undo, challenge_cli.overturn):
+    app.command(command.__name__)(command)
 for sub, name in ((campaign_app, "campaign"), (player_app, "player"), (characteristic_app, "characteristic"),
                   (adventure_app, "adventure"), (antagonist_app, "antagonist"), (loan_app, "loan"),
-                  (projections_app, "projections")):
+                  (projections_app, "projections"), (audit_app, "audit")):
     app.add_typer(sub, name=name)
-
-As = Annotated[Optional[str], typer.Option("--as", envvar="STAKES_AS",
-                                           help="Embedded use: the seat to act as (house or a player).")]
-CampaignOpt = Annotated[Optional[str], typer.Option("--campaign", "-c", envvar="STAKES_CAMPAIGN",
-                                                    help="Campaign id; defaults to the current one.")]
-Fmt = Annotated[Format, typer.Option("--format", "-f", help="table or json.")]
-
 
 @app.callback()
 def main(
@@ -275,7 +274,71 @@ def projections_rebuild(fmt: Fmt = Format.table) -> None:
     def act(t: Target) -> None:
         if t.remote:
             raise UsageError("rebuild runs where the store is, not against a server")
-        emit(t.backend.rebuild(), fmt, output.rebuilt)
+        with output.progress_bar("rebuilding", fmt) as progress:
+            report = t.backend.rebuild(progress)
+        emit(report, fmt, output.rebuilt)
+
+    run(None, None, act)
+
+
+TAMPERED = 10
+
+
+@audit_app.command("verify")
+def audit_verify(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """Recompute the campaign's hash chain; exits 10 and names the first broken link if tampered with."""
+
+    def act(t: Target) -> None:
+        with output.progress_bar("verifying", fmt) as progress:
+            report = t.backend.audit(t.campaign_id(), t.seat, progress)
+        emit(report, fmt, output.audit_report)
+        if not report.intact:
+            raise typer.Exit(TAMPERED)
+
+    run(as_, campaign, act)
+
+
+@app.command("export")
+def export(
+    campaign_id: Annotated[Optional[str], typer.Argument(help="The campaign; the current one by default.")] = None,
+    output_file: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here, not to stdout.")] = None,
+    as_: As = None,
+) -> None:
+    """Write the whole campaign log as JSON Lines, with its hash chain (House only; never tokens)."""
+
+    def act(t: Target) -> None:
+        with output.progress_bar("exporting", Format.table) as progress:
+            lines = t.backend.export_campaign(t.campaign_id(), t.seat, progress)
+            if output_file is None:
+                for line in lines:
+                    print(line)
+            else:
+                with output_file.open("w") as handle:
+                    for line in lines:
+                        handle.write(line + "\n")
+
+    run(as_, campaign_id, act)
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A file written by 'stakes export' ('-' for stdin).")],
+    fmt: Fmt = Format.table,
+) -> None:
+    """Load an exported campaign into this store (or server), verifying its chain; prints new seat tokens."""
+
+    def act(t: Target) -> None:
+        if str(file) == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            try:
+                lines = file.read_text().splitlines()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise UsageError(f"cannot read {file}: {exc}") from None
+        with output.progress_bar("importing", fmt) as progress:
+            report = t.backend.import_campaign(lines, progress)
+        config.update(campaign=str(report.campaign_id))
+        emit(report, fmt, output.imported)
 
     run(None, None, act)
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from enum import Enum
 from typing import Any
 
@@ -11,6 +12,7 @@ from pydantic import BaseModel
 from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from adapters import schemas
@@ -229,3 +231,54 @@ def verification(v: schemas.Verification) -> RenderableType:
     return Group(f"Challenge {v.challenge_id}: {verdict}",
                  f"checked {v.checked} dice, {v.entered} entered at the table",
                  *(f"  slot {m['slot']}: recorded {m['recorded']}, derived {m['derived']}" for m in v.mismatches))
+
+
+def replay_step(s: schemas.ReplayStep, total: int) -> RenderableType:
+    detail = ", ".join(f"{k}={v}" for k, v in s.detail.items() if k not in ("campaign_id", "state"))
+    if s.hidden:
+        detail += f" [dim]({', '.join(s.hidden)} hidden)[/]"
+    state = s.state
+    sides = " | ".join(
+        f"{name}: {_dice([schemas.Die(**d) for d in side['dice']])} wager {side['wager']}"
+        for name, side in state["sides"].items())
+    return Group(
+        f"[bold]Step {s.step}/{total}[/] {s.event} by {s.actor} at {s.at:%Y-%m-%d %H:%M:%S}",
+        f"  {detail}" if detail else "",
+        f"  changed: {', '.join(s.changes) or '-'}",
+        f"  [dim]{state['phase']}, pot {state['pot']}, turn {state['turn'] or '-'}; {sides}[/]",
+    )
+
+
+def replay(r: schemas.Replay) -> RenderableType:
+    head = f"[bold]Replay[/] of challenge {r.challenge_id}: {r.total} steps" + (
+        " (settled: every hidden value is shown)" if r.revealed else "")
+    return Group(head, *(replay_step(s, r.total) for s in r.steps))
+
+
+@contextmanager
+def progress_bar(label: str, fmt: Format) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on a terminal; nothing at all in --format json mode or when piped."""
+    if fmt is Format.json or not err.is_terminal:
+        yield None
+        return
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+                  transient=True) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def audit_report(r: schemas.AuditReport) -> RenderableType:
+    if r.intact:
+        return Group(f"[green]The log of campaign {r.campaign_id} is intact[/]: {r.events} events chained.",
+                     f"[dim]head {r.head}[/]")
+    b = r.first_broken
+    assert b is not None
+    return Group(f"[red]The log of campaign {r.campaign_id} was tampered with[/]: first broken link at event "
+                 f"{b.position} (notification {b.notification_id}): {b.kind}. {b.detail}.")
+
+
+def imported(r: schemas.ImportReport) -> RenderableType:
+    tokens = _table("New seat tokens (shown once)", "seat", "token")
+    for seat, token in r.tokens.items():
+        tokens.add_row(seat, token)
+    return Group(f"Imported campaign {r.campaign_id}: {r.events} events, chain verified (head {r.head}).", tokens)

@@ -7,6 +7,7 @@ back as the same domain errors the embedded service raises.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 from uuid import UUID
 
@@ -49,11 +50,13 @@ class RemoteStakes:
         self.http.close()
 
     def _call(self, method: str, path: str, result: Any, json: dict[str, Any] | None = None,
-              params: dict[str, Any] | None = None) -> Any:
+              params: dict[str, Any] | None = None, *, raw: bool = False, content: bytes | None = None) -> Any:
         try:
-            response = self.http.request(method, path, json=json, params=params)
+            response = self.http.request(method, path, json=json, params=params, content=content)
         except httpx.HTTPError as exc:
             raise Unreachable(f"cannot reach {self.http.base_url}: {exc}") from None
+        if response.is_success and raw:
+            return response.text
         if response.is_success:
             try:
                 return TypeAdapter(result).validate_python(response.json())
@@ -188,3 +191,28 @@ class RemoteStakes:
 
     def verify_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID) -> schemas.Verification:
         return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}/verify"), schemas.Verification)
+
+    def replay(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, step: int | None = None) -> schemas.Replay:
+        return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}/replay"), schemas.Replay,
+                          params={"step": step} if step else None)
+
+    def rewind_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, to_step: int,
+                         reason: str) -> schemas.ChallengeView:
+        return self._call("POST", self._c(campaign_id, f"/challenges/{challenge_id}/rewind"), schemas.ChallengeView,
+                          {"to_step": to_step, "reason": reason})
+
+    def overturn_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, winner: str | None,
+                           void: bool, reason: str) -> schemas.ChallengeView:
+        return self._call("POST", self._c(campaign_id, f"/challenges/{challenge_id}/overturn"),
+                          schemas.ChallengeView, {"winner": winner, "void": void, "reason": reason})
+
+    # -- audit, export, import ---------------------------------------------------------------
+    def audit(self, campaign_id: UUID, actor: Seat, progress: Any = None) -> schemas.AuditReport:
+        return self._call("GET", self._c(campaign_id, "/audit"), schemas.AuditReport)
+
+    def export_campaign(self, campaign_id: UUID, actor: Seat, progress: Any = None) -> Iterator[str]:
+        lines = self._call("GET", self._c(campaign_id, "/export"), str, raw=True)
+        return iter(lines.splitlines())
+
+    def import_campaign(self, lines: Iterable[str], progress: Any = None) -> schemas.ImportReport:
+        return self._call("POST", "/imports", schemas.ImportReport, content="\n".join(lines).encode())

@@ -1,12 +1,13 @@
 from __future__ import annotations
 
+from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Query, status
 
 from adapters import schemas as out
 from api.deps import SeatDep, StakesDep
-from api.schemas import ActionIn, ChallengeIn
+from api.schemas import ActionIn, ChallengeIn, OverturnIn, RewindIn
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/challenges", tags=["challenges"])
 
@@ -41,3 +42,24 @@ def act(campaign_id: UUID, challenge_id: UUID, body: ActionIn, seat: SeatDep, st
 def verify(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Verification:
     """Recompute every server-rolled die from the revealed seeds and report any mismatch (C-4)."""
     return stakes.verify_challenge(campaign_id, seat, challenge_id)
+
+
+@router.get("/{challenge_id}/replay", response_model=out.Replay)
+def replay(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep,
+           step: Annotated[int | None, Query(ge=1, le=100_000, description="Only this step.")] = None) -> out.Replay:
+    """Every step of the challenge: event, actor, time, what changed, and the state after it, as the caller's
+    seat may see it; after settlement every hidden value is shown (C-2, C-5)."""
+    return stakes.replay(campaign_id, seat, challenge_id, step)
+
+
+@router.post("/{challenge_id}/rewind", response_model=out.ChallengeView)
+def rewind(campaign_id: UUID, challenge_id: UUID, body: RewindIn, seat: SeatDep, stakes: StakesDep) -> out.ChallengeView:
+    """The House takes an open challenge back to an earlier step (C-6); the same dice come up again (C-7)."""
+    return stakes.rewind_challenge(campaign_id, seat, challenge_id, body.to_step, body.reason)
+
+
+@router.post("/{challenge_id}/overturn", response_model=out.ChallengeView)
+def overturn(campaign_id: UUID, challenge_id: UUID, body: OverturnIn, seat: SeatDep,
+             stakes: StakesDep) -> out.ChallengeView:
+    """The House reverses a settled result and applies it again with a winner, or void (C-6)."""
+    return stakes.overturn_challenge(campaign_id, seat, challenge_id, body.winner, body.void, body.reason)

@@ -1,0 +1,205 @@
+"""C-2: the hash chain catches any stored event altered, deleted or reordered in the database, on both
+stores; export and import carry a campaign between stores with equal projections."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from adapters.service import Stakes
+from adapters.settings import Settings
+from domain.seats import Seat
+from tests.conftest import postgres_settings, sqlite_settings
+from tests.integration.test_event_store import seat_two
+from tests.integration.test_projections import play_a_challenge, play_an_economy
+
+HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
+
+
+class Rows:
+    """Direct access to the stored events, as someone editing the database by hand."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        if settings.store == "sqlite":
+            self.conn = sqlite3.connect(settings.sqlite_path, isolation_level=None)
+            self.table, self.id_col, self.mark = "stored_events", "rowid", "?"
+        else:
+            self.conn = psycopg.connect(host=settings.postgres_host, port=settings.postgres_port,
+                                        user=settings.postgres_user, dbname=settings.postgres_dbname, autocommit=True)
+            self.table = f'"{settings.postgres_schema}".stakes_events'
+            self.id_col, self.mark = "notification_id", "%s"
+
+    def run(self, statement: str, *params) -> list:
+        cursor = self.conn.execute(statement.replace("?", self.mark), params)
+        return cursor.fetchall() if cursor.description else []
+
+    def ids(self) -> list[int]:
+        return [r[0] for r in self.run(f"SELECT {self.id_col} FROM {self.table} ORDER BY {self.id_col}")]
+
+    def alter(self, nid: int) -> None:
+        (state,) = self.run(f"SELECT state FROM {self.table} WHERE {self.id_col} = ?", nid)[0]
+        self.run(f"UPDATE {self.table} SET state = ? WHERE {self.id_col} = ?", bytes(state).replace(b"5", b"6"), nid)
+
+    def delete(self, nid: int) -> None:
+        self.run(f"DELETE FROM {self.table} WHERE {self.id_col} = ?", nid)
+
+    def swap(self, a: int, b: int) -> None:
+        for old, new in ((a, -1), (b, a), (-1, b)):
+            self.run(f"UPDATE {self.table} SET {self.id_col} = ? WHERE {self.id_col} = ?", new, old)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+@pytest.fixture
+def rows(settings: Settings):
+    r = Rows(settings)
+    yield r
+    r.close()
+
+
+def bought_event(stakes: Stakes, cid) -> int:
+    """The notification id of Ilse's CharacteristicBought (its state holds the cost, 5)."""
+    log = stakes.log(cid, HOUSE, limit=1000).entries
+    return next(e.position for e in log if e.event == "CharacteristicBought")
+
+
+def test_an_untouched_log_verifies_and_its_head_is_reported(stakes):
+    cid, *_ = seat_two(stakes)
+    report = stakes.audit(cid, ILSE)
+    assert report.intact and report.events == stakes.app.recorder.max_notification_id() and len(report.head) == 64
+
+
+@pytest.mark.parametrize("tamper", ["alter", "delete", "swap"])
+def test_the_audit_names_the_first_broken_link_when_the_database_is_edited(stakes, rows, tamper):
+    cid, _ = play_an_economy(stakes)
+    target = bought_event(stakes, cid)
+    position = next(e for e in stakes.views.chain_rows(cid) if e["notification_id"] == target)["position"]
+    if tamper == "alter":
+        rows.alter(target)
+    elif tamper == "delete":
+        rows.delete(target)
+    else:
+        rows.swap(target, target + 1)
+    report = stakes.audit(cid, HOUSE)
+    assert not report.intact
+    expected = {"alter": "altered", "delete": "deleted", "swap": "reordered"}[tamper]
+    assert report.first_broken.kind == expected and report.first_broken.position == position
+
+
+def test_a_rebuild_does_not_launder_a_tampered_log(stakes, rows):
+    cid, _ = play_an_economy(stakes)
+    rows.alter(bought_event(stakes, cid))
+    stakes.rebuild()
+    assert stakes.audit(cid, HOUSE).first_broken.kind == "altered"
+
+
+def projections(stakes: Stakes, cid) -> dict:
+    from tests.e2e.conftest import normalized
+
+    return normalized({
+        "sheets": [s.model_dump(mode="json") for s in stakes.sheets(cid, HOUSE)],
+        "debts": stakes.debts(cid, HOUSE).model_dump(mode="json"),
+        "budget": stakes.budget(cid, HOUSE).model_dump(mode="json"),
+        "log": [(e.event, e.actor, e.detail) for e in stakes.log(cid, HOUSE, limit=1000).entries],
+        "challenges": [stakes.challenge(cid, HOUSE, c.id).model_dump(mode="json") for c in stakes.challenges(cid, HOUSE)],
+    })
+
+
+def full_campaign(stakes: Stakes):
+    cid, *_ = seat_two(stakes)
+    play_a_challenge(stakes, cid)
+    stakes.end_adventure(cid, HOUSE)
+    stakes.buy_characteristic(cid, ILSE, "ilse", "Quick")
+    return cid
+
+
+def round_trip(source: Stakes, target: Stakes) -> None:
+    cid = full_campaign(source)
+    lines = list(source.export_campaign(cid, HOUSE))
+    assert not any("stk_" in line for line in lines)  # tokens never leave the store
+    report = target.import_campaign(lines)
+    assert report.campaign_id == cid and report.head == source.audit(cid, HOUSE).head
+    assert projections(target, cid) == projections(source, cid)
+    assert target.audit(cid, HOUSE).intact
+    assert set(report.tokens) == {"house", "ilse", "tomas"}
+    assert target.authenticate(report.tokens["ilse"]) == (cid, ILSE)
+
+
+def test_export_then_import_gives_equal_projections_on_the_same_kind_of_store(settings, tmp_path, request):
+    if settings.store == "sqlite":
+        other = sqlite_settings(tmp_path / "other")
+    else:
+        other = postgres_settings(request.getfixturevalue("pg_server"), request.getfixturevalue("pg_schema") + "_b",
+                                  tmp_path)
+    source, target = Stakes(settings), Stakes(other)
+    try:
+        round_trip(source, target)
+    finally:
+        source.close(), target.close()
+        if other.store == "postgres":
+            with psycopg.connect(host=other.postgres_host, port=other.postgres_port, user=other.postgres_user,
+                                 dbname=other.postgres_dbname, autocommit=True) as conn:
+                conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(other.postgres_schema)))
+
+
+@pytest.mark.postgres
+def test_a_campaign_moves_from_sqlite_to_postgresql_by_export_and_import(tmp_path, pg_server, pg_schema):
+    source, target = Stakes(sqlite_settings(tmp_path)), Stakes(postgres_settings(pg_server, pg_schema, tmp_path))
+    try:
+        round_trip(source, target)
+    finally:
+        source.close(), target.close()
+
+
+def test_an_import_refuses_a_broken_chain_and_stores_nothing(stakes, tmp_path):
+    cid, *_ = seat_two(stakes)
+    lines = list(stakes.export_campaign(cid, HOUSE))
+    target = Stakes(sqlite_settings(tmp_path / "t"))
+    try:
+        first = json.loads(lines[1])
+        assert "30" in first["state"]  # the campaign's starting pile
+        forged = [lines[0], json.dumps({**first, "state": first["state"].replace("30", "300")}), *lines[2:]]
+        with pytest.raises(Exception, match="C-2: the export's chain breaks at event 1"):
+            target.import_campaign(forged)
+        with pytest.raises(Exception, match="C-2: the export is incomplete"):
+            target.import_campaign(lines[:-1])
+        assert (target.app.recorder.max_notification_id() or 0) == 0
+        with pytest.raises(Exception, match="C-2: this store already holds"):
+            stakes.import_campaign(lines)
+    finally:
+        target.close()
+
+
+def test_replay_reads_only_that_challenges_events(stakes, monkeypatch):
+    cid, *_ = seat_two(stakes)
+    challenge = play_a_challenge(stakes, cid)
+    for _ in range(20):  # plenty of other history in the campaign
+        stakes.offer_loan(cid, TOMAS, "ilse", 1)
+    read: list[int] = []
+    real: Callable = stakes.app.recorder.select_events
+
+    def counting(originator_id, *args, **kwargs):
+        events = real(originator_id, *args, **kwargs)
+        read.append(len(events))
+        return events
+
+    scanned: list[int] = []
+    real_scan: Callable = stakes.app.recorder.select_notifications
+
+    def counting_scan(*args, **kwargs):
+        notes = real_scan(*args, **kwargs)
+        scanned.append(len(notes))
+        return notes
+
+    monkeypatch.setattr(stakes.app.recorder, "select_events", counting)
+    monkeypatch.setattr(stakes.app.recorder, "select_notifications", counting_scan)
+    replay = stakes.replay(cid, TOMAS, challenge)
+    assert read == [replay.total] and replay.total == len(replay.steps) == 15
+    assert sum(scanned) == 0  # the projection was up to date: not one other event was read
