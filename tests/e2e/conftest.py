@@ -45,8 +45,8 @@ class Cli:
         self.env = env
         self.runner = CliRunner()
 
-    def __call__(self, *args: str, expect: int = 0, env: dict[str, str] | None = None):
-        result = self.runner.invoke(cli_app, list(args), env={**self.env, **(env or {})})
+    def __call__(self, *args: str, expect: int = 0, env: dict[str, str] | None = None, input: str | None = None):
+        result = self.runner.invoke(cli_app, list(args), env={**self.env, **(env or {})}, input=input)
         assert result.exit_code == expect, f"stakes {' '.join(args)} -> {result.exit_code}\n{result.output}"
         return result
 

@@ -153,3 +153,45 @@ def test_a_challenge_is_played_from_the_cli_with_as_picking_the_seat(cli):
     assert cli.json("sheet", "ilse")["pile"] == 30 - 6 and cli.json("budget")["antagonists"][0]["winnings"] == 6
     assert "settled" in cli("challenge", "list").stdout
     assert "C-1" in cli("challenge", "check", "--as", "ilse", expect=3).stderr
+
+
+def test_replay_undo_overturn_audit_export_and_import_from_the_cli(cli, tmp_path):
+    seat_the_table(cli)
+    cli("antagonist", "create", "Lady Sen", "--characteristic", "Poison")
+    cli("adventure", "start")
+    cli("antagonist", "fund", "Lady Sen", "20")
+    cli("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "1")
+    cli("challenge", "declare", "Poison")
+    cli("challenge", "declare", "--as", "ilse")
+    cli("challenge", "roll")
+    first = cli.json("challenge", "roll", "--as", "ilse")
+    assert "PA" not in cli("replay", "--as", "ilse").stderr
+    steps = cli.json("replay", "--step", "4")["steps"]
+    assert [s["event"] for s in steps] == ["DiceRolled"]
+    assert "C-6" in cli("undo", "--to-step", "3", "--reason", "mine", "--as", "ilse", expect=4).stderr
+    cli("undo", "--to-step", "3", "--reason", "Poison does not apply here")
+    cli("challenge", "roll")
+    again = cli.json("challenge", "roll", "--as", "ilse")
+    assert again["sides"]["opponent"]["dice"] == first["sides"]["opponent"]["dice"]  # C-7: the same dice
+    walk = cli("replay", "--interactive", "--as", "tomas", input="n\np\n6\nq\n").stdout
+    assert [line.split()[1] for line in walk.splitlines() if line.startswith("Step ")] == ["1/8", "2/8", "1/8", "6/8"]
+    assert "Step 6/8 Rewound by house" in walk
+    cli("challenge", "keep")
+    cli("challenge", "keep", "--as", "ilse")
+    cli("challenge", "fold")
+    done = cli.json("overturn", "--void", "--reason", "the fold was a misunderstanding")
+    assert done["result"]["winner"] is None and done["result"]["reason"] == "void"
+    assert cli.json("sheet", "ilse")["pile"] == 30
+    assert "intact" in cli("audit", "verify").stdout
+    exported = cli("export").stdout
+    (tmp_path / "campaign.jsonl").write_text(exported)
+    assert "stk_" not in exported
+    result = cli("import", str(tmp_path / "campaign.jsonl"), expect=3)  # the same store holds it already
+    assert "C-2" in result.stderr
+    other = {"STAKES_STORE": "sqlite", "STAKES_SQLITE_PATH": str(tmp_path / "other" / "stakes.sqlite"),
+             "STAKES_CONFIG": str(tmp_path / "o.json")}
+    imported = cli.json("import", str(tmp_path / "campaign.jsonl"), env=other)
+    assert set(imported["tokens"]) == {"house", "ilse", "tomas"}
+    assert cli.json("sheet", "ilse", env=other) == cli.json("sheet", "ilse")
+    assert cli.json("audit", "verify", env=other)["head"] == cli.json("audit", "verify")["head"]
+    assert cli.json("projections", "rebuild", env=other)["events"] == imported["events"]

@@ -132,3 +132,40 @@ def test_two_seats_play_a_full_challenge_from_the_cli_against_a_running_server(c
     sheet = ilse.json("sheet")
     assert sheet["in_play"] == 0 and sheet["pile"] in (30 - 3, 30 + 3, 30)
     assert created["campaign"]["id"] == ilse.json("campaign", "show")["id"]
+
+
+def test_replay_undo_overturn_audit_export_and_import_against_a_running_server(cli, server, tmp_path):
+    house = seat_cli(cli, tmp_path, "house")
+    house.json("--server", server, "campaign", "create", "Jade Court")
+    ilse_token = house.json("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip")["token"]
+    house("antagonist", "create", "Lady Sen", "--characteristic", "Poison")
+    house("adventure", "start")
+    house("antagonist", "fund", "Lady Sen", "10")
+    ilse = seat_cli(cli, tmp_path, "ilse")
+    ilse("login", "--server", server, "--token", ilse_token)
+    house("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "1")
+    house("challenge", "declare", "Poison")
+    ilse("challenge", "declare")
+    house("challenge", "roll")
+    first = ilse.json("challenge", "roll")["sides"]["opponent"]["dice"]
+    assert "C-6" in ilse("undo", "--to-step", "3", "--reason", "please", expect=4).stderr
+    house("undo", "--to-step", "3", "--reason", "wrong characteristic")
+    house("challenge", "roll")
+    assert ilse.json("challenge", "roll")["sides"]["opponent"]["dice"] == first  # C-7
+    assert [s["event"] for s in ilse.json("replay")["steps"]][-3:] == ["Rewound", "DiceRolled", "DiceRolled"]
+    house("challenge", "keep")
+    ilse("challenge", "keep")
+    house("challenge", "fold")
+    assert house.json("overturn", "--winner", "challenger", "--reason", "the fold was a joke")["result"][
+        "winner"] == "challenger"
+    assert ilse.json("audit", "verify")["intact"]
+    assert "C-1" in ilse("export", expect=4).stderr
+    exported = house("export").stdout
+    (tmp_path / "c.jsonl").write_text(exported)
+    local = {"STAKES_STORE": "sqlite", "STAKES_SQLITE_PATH": str(tmp_path / "copy" / "s.sqlite")}
+    copy = seat_cli(cli, tmp_path, "copy")
+    imported = copy.json("import", str(tmp_path / "c.jsonl"), env=local)
+    assert copy.json("sheet", "ilse", env=local) == house.json("sheet", "ilse")
+    assert imported["head"] == house.json("audit", "verify")["head"]
+    # Importing into the running server: it already holds this campaign, so nothing changes.
+    assert "C-2" in house("import", str(tmp_path / "c.jsonl"), expect=3).stderr
