@@ -306,7 +306,8 @@ class Stakes:
         self._viewer(campaign_id, viewer)
         limit, after = max(1, min(limit, 1000)), max(0, min(after, 2**62))
         rows = self.views.query(
-            "SELECT l.*, c.revealed FROM {p}event_log l LEFT JOIN {p}challenges c ON c.challenge_id = l.challenge_id"
+            "SELECT l.*, c.revealed, c.phase FROM {p}event_log l LEFT JOIN {p}challenges c"
+            " ON c.challenge_id = l.challenge_id"
             " WHERE l.campaign_id = ? AND l.notification_id > ? ORDER BY l.notification_id LIMIT ?",
             (campaign_id.hex, after, limit + 1),
         )
@@ -317,7 +318,8 @@ class Stakes:
     @staticmethod
     def _log_entry(row: dict[str, Any], viewer: Seat) -> schemas.LogEntry | None:
         """One log entry censored for the viewer (C-5); a revealed challenge is public."""
-        seen = censor(json.loads(row["detail"]), json.loads(row["visibility"]), viewer.name, bool(row.get("revealed")))
+        seen = censor(json.loads(row["detail"]), json.loads(row["visibility"]), viewer.name,
+                      bool(row.get("revealed")), row.get("phase") == "settled")
         if seen is None:
             return None
         detail, hidden = seen
@@ -402,13 +404,13 @@ class Stakes:
         final = None
         for e in events:
             final = e.mutate(final)
-        reveal = final.revealed
+        reveal, settled = final.revealed, final.settled
         steps: list[schemas.ReplayStep] = []
         state, before = None, {}
         for e in events:
             state = e.mutate(state)
-            view = copy.deepcopy(state.view_for(viewer.name, reveal=reveal))
-            seen = censor(event_detail(e), event_visibility(e, state), viewer.name, reveal)
+            view = copy.deepcopy(state.view_for(viewer.name, reveal=reveal, settled=settled))
+            seen = censor(event_detail(e), event_visibility(e, state), viewer.name, reveal, settled)
             detail, hidden = seen if seen is not None else ({}, ["*"])
             steps.append(schemas.ReplayStep(
                 step=e.originator_version, event=type(e).__qualname__.split(".")[1], actor=e.actor, at=e.timestamp,

@@ -78,15 +78,17 @@ DDL = (
     " seat TEXT NOT NULL, issued_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
 )
 
-#: Who may read what in the log (C-5), until the challenge an entry belongs to is revealed.
+#: Who may read what in the log (C-5), until the challenge an entry belongs to is revealed (at the
+#: showdown or settlement; with ``until: settled``, only at settlement).
 #: ``entry``: the seats that see the entry at all (None: everyone); ``fields``: field -> seats.
 #: "side" stands for the seats of the side the event is about; an empty list for nobody.
 VISIBILITY: dict[str, dict[str, Any]] = {
-    # An antagonist's characteristics stay hidden from players until used (PA-4, PA-17).
+    # An antagonist's list of characteristics stays the House's (PA-4); players learn the ones it
+    # uses when a challenge declares them (PA-17), from that challenge's own events.
     "Antagonist.Created": {"fields": {"characteristics": ["house"]}},
     "Antagonist.CharacteristicAdded": {"entry": ["house"]},
     # The secret seed is revealed at settlement (C-4); dice under a cup only to their side (PA-8).
-    "Challenge.Announced": {"fields": {"secret_seed": []}},
+    "Challenge.Announced": {"fields": {"secret_seed": []}, "until": "settled"},
     "Challenge.DiceRolled": {"fields": {"dice": "side"}},
     "Challenge.CupRerolled": {"fields": {"dice": "side"}},
     # A rewind records the whole earlier state, dice under cups included (C-6).
@@ -96,9 +98,10 @@ VISIBILITY: dict[str, dict[str, Any]] = {
 Row = dict[str, Any]
 
 
-def censor(detail: dict[str, Any], visibility: dict[str, Any], seat: str, revealed: bool) -> tuple[dict, list[str]] | None:
+def censor(detail: dict[str, Any], visibility: dict[str, Any], seat: str, revealed: bool,
+           settled: bool) -> tuple[dict, list[str]] | None:
     """An event's detail as ``seat`` may read it (C-5): None when the whole entry is hidden."""
-    if revealed:
+    if settled or (revealed and visibility.get("until") != "settled"):
         return detail, []
     entry = visibility.get("entry")
     if entry is not None and seat not in entry:
@@ -230,11 +233,12 @@ class ViewsMixin:
         oid = e.originator_id.hex
         if e.originator_version == 1:  # the event that creates a stream names its campaign
             campaign = oid if name.startswith("Campaign.") else e.campaign_id.hex
-            self._x(c, "INSERT INTO {p}streams VALUES (?, ?, ?)", (oid, campaign, name.split(".")[0]))
+            kind = name.split(".")[0]
+            self._x(c, "INSERT INTO {p}streams VALUES (?, ?, ?)", (oid, campaign, kind))
         else:
-            row = self._one(c, "SELECT campaign_id FROM {p}streams WHERE originator_id = ?", (oid,))
+            row = self._one(c, "SELECT campaign_id, kind FROM {p}streams WHERE originator_id = ?", (oid,))
             assert row is not None, f"event {name} of unknown stream {oid}"
-            campaign = row["campaign_id"]
+            campaign, kind = row["campaign_id"], row["kind"]
         challenge = None
         if name.startswith("Challenge."):
             challenge = self._on_challenge(c, e, oid, campaign, at)
@@ -245,7 +249,7 @@ class ViewsMixin:
         self._x(
             c,
             "INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (nid, campaign, at, getattr(e, "actor", "house"), f"{name.split('.')[0]}:{oid}",
+            (nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}",
              name.split(".")[1], json.dumps(detail), json.dumps(visibility), oid if challenge is not None else None),
         )
         return campaign

@@ -277,6 +277,8 @@ class Challenge(Aggregate):
     # -- rolling (PA-6, PA-8, C-3, C-4, C-7) ------------------------------------------
     def _dice(self, slots: list[list[Any]], entered: Sequence[int] | None, what: str) -> list[int]:
         if self.table:
+            if entered is None and not slots:
+                return []
             if entered is None:
                 raise refuse("C-3", f"this challenge is played with table dice: enter {len(slots)} {what}")
             return check_entered_dice(entered, count=len(slots))
@@ -312,12 +314,16 @@ class Challenge(Aggregate):
         if self.phase == ROLL:
             need = self.ante * len(data["members"])
             can = self.available(side, piles)
-            all_in = can < need  # PA-12: a side that cannot cover the ante puts in its whole pile
-            pay = min(need, can)
+            # PA-6: every member pays the ante from his own pile; PA-12: one who cannot puts in all he has.
+            draws = {m: min(self.ante, piles[m]) for m in data["members"]}
+            if data["kind"] == ANTAGONIST and self.indirect:
+                draws = {m: min(n, can) for m, n in draws.items()}
+            all_in = sum(draws.values()) < need
             them = self.sides[other(side)]
-            if them["rolled"] and them["all_in"]:
-                pay = min(pay, self.wager(other(side)))  # never bet above an all-in side's wager
-            draws = draw(pay, data["members"], piles)
+            if them["rolled"] and them["all_in"] and sum(draws.values()) > self.wager(other(side)):
+                draws = draw(self.wager(other(side)), data["members"], draws)  # never above an all-in wager
+            draws = {m: n for m, n in draws.items() if n}
+            pay = sum(draws.values())
             returned: dict[str, int] = {}
             if all_in and them["rolled"]:
                 returned = self._excess_of(other(side), self.wager(other(side)) - pay)
@@ -549,12 +555,12 @@ class Challenge(Aggregate):
         self.phase = SETTLED
         self.turn = None
         winner = self.result["winner"] if self.result else None
-        if self.result and self.result["reason"] == "fold":
+        if any(b["status"] == "debt" for b in self.bankrupts.values()):
+            narrator = winner  # PA-15: after a debt the winner narrates
+        elif self.result and self.result["reason"] == "fold":
             narrator = self.folded  # PA-10: the side that folded narrates its defeat
         elif winner is None:
             narrator = None
-        elif any(b["status"] == "debt" for b in self.bankrupts.values()):
-            narrator = winner  # PA-15: after a debt the winner narrates
         else:
             narrator = other(winner)
         self.result = {**(self.result or {}), "narrator": narrator, "payouts": payouts}
@@ -583,18 +589,19 @@ class Challenge(Aggregate):
     def _bid_placed(self, member: str, bidder: str, amount: int, actor: str) -> None:
         self.bankrupts[member]["bids"].append({"bidder": bidder, "amount": amount})
 
-    def creditor(self) -> tuple[str, bool]:
-        """Who a bankruptcy debt is owed to: the winning side's declarer, and whether that is an antagonist."""
+    def creditors(self, member: str) -> tuple[dict[str, int], bool]:
+        """Who a bankruptcy debt is owed to (PA-15): the winners share the giveback as they share the pot
+        (PA-18); and whether the winner is an antagonist."""
         winner = self.sides[self.result["winner"]]  # type: ignore[index]
-        return winner["members"][0], winner["kind"] == ANTAGONIST
+        return split(self.bankrupts[member]["lost"], winner["members"]), winner["kind"] == ANTAGONIST
 
-    def take_debt(self, member: str, debt_id: UUID, actor: str) -> None:
+    def take_debt(self, member: str, debt_ids: Mapping[str, UUID], actor: str) -> None:
         self._pending(member)
-        creditor, _ = self.creditor()
+        creditors, _ = self.creditors(member)
         amount = self.bankrupts[member]["lost"]
         payouts = self._closing_payouts(member, amount)
-        self._debt_taken(member=member, creditor=creditor, amount=amount, debt_id=debt_id.hex, payouts=payouts,
-                         actor=actor)
+        self._debt_taken(member=member, creditors=creditors, amount=amount,
+                         debt_ids=[debt_ids[c].hex for c in creditors], payouts=payouts, actor=actor)
 
     def _closing_payouts(self, member: str, debt: int) -> dict[str, int]:
         """The payouts if resolving ``member`` (with ``debt`` pennies given back) is the last resolution."""
@@ -607,9 +614,9 @@ class Challenge(Aggregate):
         return self._payouts(self.result["winner"], debts)  # type: ignore[index]
 
     @event("DebtTaken")
-    def _debt_taken(self, member: str, creditor: str, amount: int, debt_id: str, payouts: dict[str, int],
-                    actor: str) -> None:
-        self.bankrupts[member].update(status="debt", creditor=creditor, debt_id=debt_id)
+    def _debt_taken(self, member: str, creditors: dict[str, int], amount: int, debt_ids: list[str],
+                    payouts: dict[str, int], actor: str) -> None:
+        self.bankrupts[member].update(status="debt", creditors=creditors, debt_ids=debt_ids)
         self._maybe_close(payouts)
 
     def best_bid(self, member: str) -> dict[str, Any] | None:
@@ -733,10 +740,11 @@ class Challenge(Aggregate):
             out.append({"action": "all-in", "amount": can})
         return out
 
-    def view_for(self, seat: str, reveal: bool = False) -> dict[str, Any]:
+    def view_for(self, seat: str, reveal: bool = False, settled: bool = False) -> dict[str, Any]:
         """The challenge as ``seat`` may see it (C-5): own dice, revealed dice, never another's cup.
 
-        ``reveal``: show everything (a replay of a challenge that has since been revealed).
+        ``reveal``/``settled``: a replay of a challenge that has since been revealed (every die
+        shown) or settled (the secret seed too).
         """
         mine = self.side_of(seat)
         open_book = self.revealed or reveal
@@ -758,7 +766,7 @@ class Challenge(Aggregate):
         return {
             "phase": self.phase, "adventure": self.adventure, "round": self.round, "turn": self.turn,
             "ante": self.ante, "stake": self.stake, "table": self.table, "pot": self.pot,
-            "seed_hash": self.seed_hash, "secret_seed": self.secret_seed if self.settled or reveal else None,
+            "seed_hash": self.seed_hash, "secret_seed": self.secret_seed if self.settled or settled else None,
             "your_side": mine, "sides": sides, "circumstances": self.circumstances,
             "result": self.result, "bankrupts": self.bankrupts,
         }

@@ -222,15 +222,17 @@ class ChallengeCommands:
         purse = table.purses.get(member)
         if not isinstance(purse, Character):
             raise RuleViolation(f"{member} has no bankruptcy to resolve", ruling="PA-15")
+        ch._pending(member)
         if action == "debt":
-            ch._pending(member)
-            creditor, is_antagonist = ch.creditor()
-            debt = Debt(campaign_id=table.campaign.id, lender=creditor, borrower=member,
-                        amount=ch.bankrupts[member]["lost"], adventure=table.campaign.adventure,
-                        challenge_id=ch.id.hex, lender_is_antagonist=is_antagonist, actor=actor.name)
-            ch.take_debt(member, debt.id, actor.name)
-            purse.incur_debt(debt.id.hex, debt.amount, actor.name)
-            table.extra.append(debt)
+            creditors, is_antagonist = ch.creditors(member)
+            debts = {creditor: Debt(campaign_id=table.campaign.id, lender=creditor, borrower=member, amount=amount,
+                                    adventure=table.campaign.adventure, challenge_id=ch.id.hex,
+                                    lender_is_antagonist=is_antagonist, actor=actor.name)
+                     for creditor, amount in creditors.items()}
+            ch.take_debt(member, {c: d.id for c, d in debts.items()}, actor.name)
+            for debt in debts.values():
+                purse.incur_debt(debt.id.hex, debt.amount, actor.name)
+            table.extra += list(debts.values())
         else:
             best = ch.best_bid(member)
             bidder = (table.house if best and best["bidder"] == "house"
@@ -323,8 +325,8 @@ class ChallengeCommands:
                     payer[1] -= amount
                     payee[1] -= amount
             for info in ch.bankrupts.values():  # the bankruptcy this result caused is undone with it
-                if info.get("debt_id"):
-                    debt = self._get(Debt, UUID(info["debt_id"]), "debt")
+                for debt_id in info.get("debt_ids", []):
+                    debt = self._get(Debt, UUID(debt_id), "debt")
                     if debt.status in ("active", "defaulted"):
                         debt.void(reason, actor.name)
                         table.purses[debt.borrower].debt_forgiven(debt.id.hex, 0, actor.name)
