@@ -7,7 +7,7 @@ models and the CLI's HTTP client parses server answers back into them.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, Field
@@ -55,6 +55,7 @@ class Characteristic(BaseModel):
 
 
 class Sheet(BaseModel):
+    system: Literal["penny-ante"] = "penny-ante"
     seat: str
     name: str
     pile: int
@@ -67,7 +68,7 @@ class Sheet(BaseModel):
 
 
 class PlayerAdded(BaseModel):
-    sheet: Sheet
+    sheet: Sheet | PoolSheet = Field(discriminator="system")
     token: str = Field(description="The player's bearer token. Shown once; hand it to the player.")
 
 
@@ -217,6 +218,7 @@ class ChallengeView(BaseModel):
 
 class ChallengeSummary(BaseModel):
     id: UUID
+    kind: str = Field("Challenge", description="Challenge (Penny Ante), PoolRoll or PoolContest")
     phase: str
     announced_at: datetime
     ante: int
@@ -275,3 +277,39 @@ class ImportReport(BaseModel):
     events: int
     head: str
     tokens: dict[str, str] = Field(description="New seat tokens, shown once; the old ones are not imported.")
+
+
+class PoolRollLine(BaseModel):
+    resolution_id: UUID
+    at: datetime
+    kind: str = Field(description="roll or contest")
+    round: int
+    count: int
+    trait: str | None
+    rating: int
+    dice: list[int]
+    total: int
+    outcome: str = Field(description="full, mixed or miss (PL-2)")
+    lost: int = Field(description="Dice lost to 5s and 6s (PL-3).")
+
+
+class PoolSheet(BaseModel):
+    system: Literal["pool"] = "pool"
+    seat: str
+    name: str
+    description: str
+    pool: int = Field(description="Dice in the pool; never below 2 (PL-1, PL-3).")
+    traits: dict[str, int]
+    moves: dict[str, int] = Field(description="Moves bought, with their cost in dice (PL-6).")
+    rolls: list[PoolRollLine] = Field(description="The latest rolls, newest first.")
+
+
+class ResolutionView(BaseModel):
+    """A Pool roll or contest as the viewing seat sees it."""
+
+    id: UUID
+    campaign_id: UUID
+    kind: str
+    phase: str
+    state: dict[str, Any]
+    legal_actions: list[LegalAction]

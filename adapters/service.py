@@ -22,7 +22,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError, StoredEv
 from adapters import audit, randomness, schemas
 from adapters.settings import Settings
 from adapters.store import open_application, open_views, prepare
-from adapters.views import ViewsMixin, censor, event_detail, event_visibility
+from adapters.views import RESOLUTIONS, ViewsMixin, censor, event_detail, event_visibility
 from domain.errors import NotFound, NotPermitted, RuleViolation
 from domain.seats import Seat
 
@@ -111,8 +111,9 @@ class Stakes:
         if row is None:
             raise NotFound(f"no campaign {campaign_id}")
         players = self.views.query(
-            "SELECT seat, name FROM {p}characters WHERE campaign_id = ? ORDER BY joined_at, seat", (campaign_id.hex,)
-        )
+            "SELECT seat, name, joined_at FROM {p}characters WHERE campaign_id = ? UNION ALL"
+            " SELECT seat, name, joined_at FROM {p}pool_characters WHERE campaign_id = ? ORDER BY joined_at, seat",
+            (campaign_id.hex, campaign_id.hex))
         return schemas.CampaignView(
             id=UUID(row["campaign_id"]), name=row["name"], system=row["system"],
             settings=json.loads(row["settings"]), created_at=row["created_at"], adventure=row["adventure"],
@@ -130,11 +131,14 @@ class Stakes:
         return [self._campaign_row(UUID(r["campaign_id"])) for r in rows]
 
     def add_player(
-        self, campaign_id: UUID, actor: Seat, seat: str, character: str, characteristic: str
+        self, campaign_id: UUID, actor: Seat, seat: str, character: str, characteristic: str | None = None,
+        description: str | None = None, traits: dict[str, int] | None = None,
     ) -> schemas.PlayerAdded:
-        self._command(lambda: self.app.add_player(campaign_id, actor, seat, character, characteristic))
+        self._command(lambda: self.app.add_player(campaign_id, actor, seat, character, characteristic, description,
+                                                   traits))
         handle = Seat.parse(seat).name
-        return schemas.PlayerAdded(sheet=self._sheet(campaign_id, handle), token=self._issue_token(campaign_id, handle))
+        sheet = self._any_sheet(self._campaign_row(campaign_id), handle)
+        return schemas.PlayerAdded(sheet=sheet, token=self._issue_token(campaign_id, handle))
 
     def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
         """A new token for a player who lost his; the old one stops working."""
@@ -142,7 +146,7 @@ class Stakes:
             raise NotPermitted("only the House may issue seat tokens")
         self._viewer(campaign_id, actor)
         handle = Seat.parse(seat).name
-        sheet = self._sheet(campaign_id, handle)
+        sheet = self._any_sheet(self._campaign_row(campaign_id), handle)
         return schemas.PlayerAdded(sheet=sheet, token=self._issue_token(campaign_id, handle))
 
     # -- sheets -------------------------------------------------------------
@@ -171,16 +175,26 @@ class Stakes:
                                     (cid, seat, seat)),
         )
 
-    def sheet(self, campaign_id: UUID, viewer: Seat, seat: str | None = None) -> schemas.Sheet:
-        self._viewer(campaign_id, viewer)
+    def sheet(self, campaign_id: UUID, viewer: Seat, seat: str | None = None) -> schemas.Sheet | schemas.PoolSheet:
+        campaign = self._viewer(campaign_id, viewer)
         whose = Seat.parse(seat) if seat else viewer
         if whose.is_house:
             raise NotFound("the House has no character sheet; name a player")
-        return self._sheet(campaign_id, whose.name)
+        return self._any_sheet(campaign, whose.name)
 
-    def sheets(self, campaign_id: UUID, viewer: Seat) -> list[schemas.Sheet]:
+    def _any_sheet(self, campaign: schemas.CampaignView, seat: str) -> schemas.Sheet | schemas.PoolSheet:
+        return self._pool_sheet(campaign.id, seat) if campaign.system == "pool" else self._sheet(campaign.id, seat)
+
+    def sheets(self, campaign_id: UUID, viewer: Seat) -> list[schemas.Sheet | schemas.PoolSheet]:
         campaign = self._viewer(campaign_id, viewer)
-        return [self._sheet(campaign_id, p.seat) for p in campaign.players]
+        return [self._any_sheet(campaign, p.seat) for p in campaign.players]
+
+    def _economy(self, campaign_id: UUID, viewer: Seat, what: str) -> schemas.CampaignView:
+        campaign = self._viewer(campaign_id, viewer)
+        if campaign.system != "penny-ante":
+            raise RuleViolation(f"a {campaign.system} campaign keeps no {what}: that is Penny Ante's economy",
+                                ruling="C-1")
+        return campaign
 
     def buy_characteristic(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.Sheet:
         seat = Seat.parse(seat).name if seat else actor.name
@@ -213,7 +227,7 @@ class Stakes:
         return found
 
     def antagonists(self, campaign_id: UUID, viewer: Seat) -> list[schemas.Antagonist]:
-        self._viewer(campaign_id, viewer)
+        self._economy(campaign_id, viewer, "antagonists' purses")
         return self._antagonists(campaign_id, viewer)
 
     def create_antagonist(
@@ -231,7 +245,7 @@ class Stakes:
         return self._antagonists(campaign_id, actor, antagonist)[0]
 
     def budget(self, campaign_id: UUID, viewer: Seat) -> schemas.HouseBudget:
-        campaign = self._viewer(campaign_id, viewer)
+        campaign = self._economy(campaign_id, viewer, "House budget")
         cid = campaign_id.hex
         allocations: dict[int, list[schemas.Allocation]] = {}
         for a in self.views.query("SELECT * FROM {p}allocations WHERE campaign_id = ? ORDER BY position", (cid,)):
@@ -271,7 +285,7 @@ class Stakes:
         return [schemas.Loan(**r, history=history.get(r["loan_id"], [])) for r in rows]
 
     def debts(self, campaign_id: UUID, viewer: Seat) -> schemas.DebtRegister:
-        self._viewer(campaign_id, viewer)
+        self._economy(campaign_id, viewer, "debt register")
         return schemas.DebtRegister(campaign_id=campaign_id, loans=self._loans(campaign_id))
 
     def offer_loan(self, campaign_id: UUID, actor: Seat, borrower: str, amount: int) -> schemas.Loan:
@@ -338,11 +352,13 @@ class Stakes:
         return self._challenge_view(campaign_id, challenge_id, actor)
 
     def challenge_action(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, action: str,
-                         args: dict[str, Any] | None = None) -> schemas.ChallengeView:
-        self._command(lambda: self.app.challenge_action(campaign_id, actor, challenge_id, action, args))
+                         args: dict[str, Any] | None = None) -> schemas.ChallengeView | schemas.ResolutionView:
+        """One move in a challenge, a Pool roll or a Pool contest."""
+        self._command(lambda: self.app.act(campaign_id, actor, challenge_id, action, args))
         return self._challenge_view(campaign_id, challenge_id, actor)
 
-    def challenge(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> schemas.ChallengeView:
+    def challenge(self, campaign_id: UUID, viewer: Seat,
+                  challenge_id: UUID) -> schemas.ChallengeView | schemas.ResolutionView:
         self._viewer(campaign_id, viewer)
         return self._challenge_view(campaign_id, challenge_id, viewer)
 
@@ -353,9 +369,11 @@ class Stakes:
         out = []
         for row in rows:
             ch = self._load_challenge(campaign_id, UUID(row["challenge_id"]))
+            sides = [s.get("members") or s["seats"] for s in ch.sides.values()]
             out.append(schemas.ChallengeSummary(
-                id=ch.id, phase=ch.phase, announced_at=ch.created_on, ante=ch.ante, pot=ch.pot,
-                challenger=ch.sides["challenger"]["members"], opponent=ch.sides["opponent"]["members"]))
+                id=ch.id, kind=type(ch).__name__, phase=ch.phase, announced_at=ch.created_on,
+                ante=getattr(ch, "ante", 0), pot=getattr(ch, "pot", 0), challenger=sides[0],
+                opponent=sides[1] if len(sides) > 1 else []))
         return out
 
     def verify_challenge(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> schemas.Verification:
@@ -370,9 +388,16 @@ class Stakes:
             raise NotFound(f"no challenge {challenge_id} in this campaign")
         return challenge
 
-    def _challenge_view(self, campaign_id: UUID, challenge_id: UUID, viewer: Seat) -> schemas.ChallengeView:
+    def _challenge_view(self, campaign_id: UUID, challenge_id: UUID,
+                        viewer: Seat) -> schemas.ChallengeView | schemas.ResolutionView:
         ch = self._load_challenge(campaign_id, challenge_id)
         cid = campaign_id.hex
+        if not hasattr(ch, "ante"):  # a Pool roll or contest
+            row = self.views.query_one("SELECT pool FROM {p}pool_characters WHERE campaign_id = ? AND seat = ?",
+                                       (cid, viewer.name))
+            return schemas.ResolutionView(
+                id=ch.id, campaign_id=campaign_id, kind=type(ch).__name__, phase=ch.phase,
+                state=ch.view_for(viewer.name), legal_actions=ch.legal_actions(viewer.name, row["pool"] if row else 0))
         piles = {r["seat"]: r["pile"] for r in self.views.query(
             "SELECT seat, pile FROM {p}characters WHERE campaign_id = ?", (cid,))}
         lists: dict[str, list[str]] = {}
@@ -398,7 +423,7 @@ class Stakes:
         """Every step of one challenge, as the viewer may see it. Reads that challenge's events only."""
         self._viewer(campaign_id, viewer)
         events = [self.app.mapper.to_domain_event(s) for s in self.app.recorder.select_events(challenge_id)]
-        if not events or not type(events[0]).__qualname__.startswith("Challenge.") \
+        if not events or type(events[0]).__qualname__.split(".")[0] not in RESOLUTIONS \
                 or events[0].campaign_id != campaign_id:
             raise NotFound(f"no challenge {challenge_id} in this campaign")
         final = None
@@ -424,13 +449,13 @@ class Stakes:
         return schemas.Replay(challenge_id=challenge_id, revealed=reveal, total=len(events), steps=steps)
 
     def rewind_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, to_step: int,
-                         reason: str) -> schemas.ChallengeView:
-        self._command(lambda: self.app.rewind_challenge(campaign_id, actor, challenge_id, to_step, reason))
+                         reason: str) -> schemas.ChallengeView | schemas.ResolutionView:
+        self._command(lambda: self.app.rewind(campaign_id, actor, challenge_id, to_step, reason))
         return self._challenge_view(campaign_id, challenge_id, actor)
 
     def overturn_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, winner: str | None,
-                           void: bool, reason: str) -> schemas.ChallengeView:
-        self._command(lambda: self.app.overturn_challenge(campaign_id, actor, challenge_id, winner, void, reason))
+                           void: bool, reason: str) -> schemas.ChallengeView | schemas.ResolutionView:
+        self._command(lambda: self.app.overturn(campaign_id, actor, challenge_id, winner, void, reason))
         return self._challenge_view(campaign_id, challenge_id, actor)
 
     # -- C-2: audit, export and import ------------------------------------------------------------
@@ -445,8 +470,21 @@ class Stakes:
             previous = row["chain"]
             if progress:
                 progress(i, len(rows))
+        first = first or self._unchained(campaign_id, rows)
         return schemas.AuditReport(campaign_id=campaign_id, events=len(rows), head=previous,
                                    intact=first is None, first_broken=first)
+
+    def _unchained(self, campaign_id: UUID, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """Events of the campaign's streams that the chain does not hold: inserted in the database, or the
+        chain's own last links deleted."""
+        chained = {(r["originator_id"], r["originator_version"]) for r in rows}
+        for stream in self.views.query("SELECT originator_id FROM {p}streams WHERE campaign_id = ?",
+                                       (campaign_id.hex,)):
+            for stored in self.app.recorder.select_events(UUID(stream["originator_id"])):
+                if (stored.originator_id.hex, stored.originator_version) not in chained:
+                    return audit.broken(len(rows) + 1, None, "unchained",
+                                        f"event {stored.originator_id} v{stored.originator_version} is not in the chain")
+        return None
 
     def _check_link(self, row: dict[str, Any], previous: str) -> dict[str, Any] | None:
         position, nid = row["position"], row["notification_id"]
@@ -459,7 +497,10 @@ class Stakes:
             kind = "reordered" if moved or note is not None else "deleted"
             return audit.broken(position, nid, kind, f"event {row['originator_id']} v{row['originator_version']} "
                                                      f"is not where the chain put it")
-        found = audit.digest(note.originator_id, note.originator_version, note.topic, note.state)
+        try:
+            found = audit.digest(note.originator_id, note.originator_version, note.topic, bytes(note.state))
+        except (TypeError, ValueError):
+            return audit.broken(position, nid, "altered", "the stored event is no longer bytes")
         if found != row["digest"]:
             return audit.broken(position, nid, "altered", "the stored event no longer matches its digest")
         if audit.link(previous, found) != row["chain"]:
@@ -471,8 +512,12 @@ class Stakes:
         """The whole campaign log as JSON Lines: a header, then every event with its digest and chain link.
         Hidden values are in it (it is the House's record), tokens never are."""
         if not actor.is_house:
-            raise NotPermitted("only the House exports a campaign: the export holds every hidden value")
-        self._viewer(campaign_id, actor)
+            raise NotPermitted("only the House exports a campaign: the export holds every hidden value",
+                               ruling="C-2")
+        report = self.audit(campaign_id, actor)
+        if not report.intact:
+            raise RuleViolation(f"the log was tampered with ({report.first_broken.kind} at event "  # type: ignore[union-attr]
+                                f"{report.first_broken.position}); run 'stakes audit verify'", ruling="C-2")  # type: ignore[union-attr]
         rows = self.views.chain_rows(campaign_id)
         head = rows[-1]["chain"] if rows else audit.GENESIS
         yield json.dumps({"format": audit.FORMAT, "version": audit.FORMAT_VERSION, "campaign_id": campaign_id.hex,
@@ -493,6 +538,7 @@ class Stakes:
         campaign_id = UUID(header["campaign_id"])
         previous = audit.GENESIS
         stored = []
+        streams: dict[str, int] = {}
         for i, line in enumerate(events, 1):
             state = line["state"].encode()
             d = audit.digest(line["originator_id"], line["originator_version"], line["topic"], state)
@@ -501,6 +547,7 @@ class Stakes:
                 raise RuleViolation(f"the export's chain breaks at event {i}; nothing was imported", ruling="C-2")
             if not line["topic"].startswith("domain."):
                 raise RuleViolation(f"event {i} has a topic from outside Stakes; nothing was imported", ruling="C-2")
+            self._belongs(i, line, state, campaign_id, streams)
             stored.append(StoredEvent(originator_id=UUID(line["originator_id"]),
                                       originator_version=line["originator_version"], topic=line["topic"], state=state))
             if progress:
@@ -518,6 +565,23 @@ class Stakes:
         seats = ["house", *(p.seat for p in self._campaign_row(campaign_id).players)]
         tokens = {seat: self._issue_token(campaign_id, seat) for seat in seats}
         return schemas.ImportReport(campaign_id=campaign_id, events=len(stored), head=previous, tokens=tokens)
+
+    def _belongs(self, i: int, line: dict[str, Any], state: bytes, campaign_id: UUID, streams: dict[str, int]) -> None:
+        """Every event of an export belongs to its campaign: each stream starts in the file, with the
+        campaign's id, and its versions follow one another (C-2). Nothing reaches another campaign."""
+        stream, version = UUID(str(line["originator_id"])).hex, line["originator_version"]
+        if version == 1:
+            try:
+                fields = self.app.mapper.transcoder.decode(state)
+            except Exception:
+                raise RuleViolation(f"event {i} of the export is not readable", ruling="C-2") from None
+            owner = stream if line["topic"].startswith("domain.campaign:") else fields.get("campaign_id")
+            owner = owner.hex if isinstance(owner, UUID) else str(owner)
+            if owner != campaign_id.hex or (i == 1) != line["topic"].startswith("domain.campaign:"):
+                raise RuleViolation(f"event {i} does not belong to campaign {campaign_id}", ruling="C-2")
+        elif streams.get(stream) != version - 1:
+            raise RuleViolation(f"event {i} continues a stream the export did not start", ruling="C-2")
+        streams[stream] = version
 
     @staticmethod
     def _read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -545,3 +609,50 @@ class Stakes:
             except (ValueError, KeyError):
                 raise RuleViolation(f"event {i} of the export has a malformed id", ruling="C-2") from None
         return header, events
+
+    # -- the Pool (PL-1 … PL-8) -----------------------------------------------------------------------
+    def _pool_sheet(self, campaign_id: UUID, seat: str) -> schemas.PoolSheet:
+        row = self.views.query_one("SELECT * FROM {p}pool_characters WHERE campaign_id = ? AND seat = ?",
+                                   (campaign_id.hex, seat))
+        if row is None:
+            raise NotFound(f"no player named {seat!r} sits in this campaign")
+        oid = row["character_id"]
+        traits = {t["name"]: t["rating"] for t in self.views.query(
+            "SELECT name, rating FROM {p}pool_traits WHERE character_id = ? ORDER BY name", (oid,))}
+        moves = {m["name"]: m["cost"] for m in self.views.query(
+            "SELECT name, cost FROM {p}pool_moves WHERE character_id = ? ORDER BY name", (oid,))}
+        rolls = [schemas.PoolRollLine(**{**r, "dice": json.loads(r["dice"])}) for r in self.views.query(
+            "SELECT * FROM {p}pool_rolls WHERE campaign_id = ? AND seat = ? ORDER BY position DESC LIMIT 50",
+            (campaign_id.hex, seat))]
+        return schemas.PoolSheet(seat=seat, name=row["name"], description=row["description"], pool=row["pool"],
+                                 traits=traits, moves=moves, rolls=rolls)
+
+    def raise_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.PoolSheet:
+        self._command(lambda: self.app.raise_trait(campaign_id, actor, seat, name))
+        return self._pool_sheet(campaign_id, Seat.parse(seat).name if seat else actor.name)
+
+    def cash_in_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.PoolSheet:
+        self._command(lambda: self.app.cash_in_trait(campaign_id, actor, seat, name))
+        return self._pool_sheet(campaign_id, Seat.parse(seat).name if seat else actor.name)
+
+    def buy_move(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str, cost: int) -> schemas.PoolSheet:
+        self._command(lambda: self.app.buy_move(campaign_id, actor, seat, name, cost))
+        return self._pool_sheet(campaign_id, Seat.parse(seat).name if seat else actor.name)
+
+    def offer_help(self, campaign_id: UUID, actor: Seat, to: str, dice: int) -> schemas.PoolSheet:
+        self._command(lambda: self.app.offer_help(campaign_id, actor, to, dice))
+        return self._pool_sheet(campaign_id, actor.name)
+
+    def pool_roll(self, campaign_id: UUID, actor: Seat, count: int, trait: str | None = None,
+                  helper: str | None = None, seed: str | None = None,
+                  dice: list[int] | None = None) -> schemas.ChallengeView | schemas.ResolutionView:
+        secret = randomness.new_secret_seed()  # drawn here, recorded in the event (C-4)
+        roll_id = self._command(lambda: self.app.pool_roll(campaign_id, actor, count, secret, trait=trait,
+                                                           helper=helper, seed=seed, dice=dice))
+        return self._challenge_view(campaign_id, roll_id, actor)
+
+    def open_contest(self, campaign_id: UUID, actor: Seat,
+                     opponent: str) -> schemas.ChallengeView | schemas.ResolutionView:
+        secret = randomness.new_secret_seed()
+        contest_id = self._command(lambda: self.app.open_contest(campaign_id, actor, opponent, secret))
+        return self._challenge_view(campaign_id, contest_id, actor)

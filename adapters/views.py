@@ -27,7 +27,10 @@ from adapters import audit
 PROJECTION_TABLES = (
     "campaigns", "streams", "characters", "characteristics", "loans", "loan_history",
     "antagonists", "adventures", "allocations", "event_log", "challenges",
+    "pool_characters", "pool_traits", "pool_moves", "pool_rolls",
 )
+#: The aggregates that are units of resolution (C-1): kept as snapshots in ``challenges``.
+RESOLUTIONS = ("Challenge", "PoolRoll", "PoolContest")
 
 DDL = (
     "CREATE TABLE IF NOT EXISTS {p}campaigns (campaign_id TEXT PRIMARY KEY, name TEXT NOT NULL,"
@@ -68,6 +71,19 @@ DDL = (
     " announced_at TEXT NOT NULL, updated_at TEXT NOT NULL, phase TEXT NOT NULL, revealed BIGINT NOT NULL,"
     " ante BIGINT NOT NULL, pot BIGINT NOT NULL, version BIGINT NOT NULL, topic TEXT NOT NULL, state TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS challenges_by_campaign ON {p}challenges (campaign_id, announced_at)",
+    # The Pool (PL-1 … PL-8).
+    "CREATE TABLE IF NOT EXISTS {p}pool_characters (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " seat TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL, pool BIGINT NOT NULL,"
+    " joined_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
+    "CREATE TABLE IF NOT EXISTS {p}pool_traits (character_id TEXT NOT NULL, name TEXT NOT NULL,"
+    " rating BIGINT NOT NULL, PRIMARY KEY (character_id, name))",
+    "CREATE TABLE IF NOT EXISTS {p}pool_moves (character_id TEXT NOT NULL, name TEXT NOT NULL,"
+    " cost BIGINT NOT NULL, PRIMARY KEY (character_id, name))",
+    "CREATE TABLE IF NOT EXISTS {p}pool_rolls (position BIGINT PRIMARY KEY, resolution_id TEXT NOT NULL,"
+    " campaign_id TEXT NOT NULL, seat TEXT NOT NULL, at TEXT NOT NULL, kind TEXT NOT NULL, round BIGINT NOT NULL,"
+    " count BIGINT NOT NULL, trait TEXT, rating BIGINT NOT NULL, dice TEXT NOT NULL, total BIGINT NOT NULL,"
+    " outcome TEXT NOT NULL, lost BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS pool_rolls_by_seat ON {p}pool_rolls (campaign_id, seat, position)",
     # Not projections either: the audit chain (C-2) survives a rebuild, so tampering stays visible.
     "CREATE TABLE IF NOT EXISTS {p}audit_chain (campaign_id TEXT NOT NULL, position BIGINT NOT NULL,"
     " notification_id BIGINT NOT NULL, originator_id TEXT NOT NULL, originator_version BIGINT NOT NULL,"
@@ -93,6 +109,8 @@ VISIBILITY: dict[str, dict[str, Any]] = {
     "Challenge.CupRerolled": {"fields": {"dice": "side"}},
     # A rewind records the whole earlier state, dice under cups included (C-6).
     "Challenge.Rewound": {"fields": {"state": []}},
+    "PoolRoll.Rolled": {"fields": {"secret_seed": []}, "until": "settled"},
+    "PoolContest.Opened": {"fields": {"secret_seed": []}, "until": "settled"},
 }
 
 Row = dict[str, Any]
@@ -240,7 +258,7 @@ class ViewsMixin:
             assert row is not None, f"event {name} of unknown stream {oid}"
             campaign, kind = row["campaign_id"], row["kind"]
         challenge = None
-        if name.startswith("Challenge."):
+        if kind in RESOLUTIONS:
             challenge = self._on_challenge(c, e, oid, campaign, at)
         handler: Callable[..., None] | None = getattr(self, "_on_" + name.replace(".", "_"), None)
         if handler is not None:
@@ -250,7 +268,7 @@ class ViewsMixin:
             c,
             "INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}",
-             name.split(".")[1], json.dumps(detail), json.dumps(visibility), oid if challenge is not None else None),
+             name.split(".", 1)[1], json.dumps(detail), json.dumps(visibility), oid if challenge is not None else None),
         )
         return campaign
 
@@ -261,12 +279,12 @@ class ViewsMixin:
         version, topic, state = self._dump_state(challenge)
         if previous is None:
             self._x(c, "INSERT INTO {p}challenges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (oid, campaign, at, at, challenge.phase, int(challenge.revealed), challenge.ante, challenge.pot,
-                     version, topic, state))
+                    (oid, campaign, at, at, challenge.phase, int(challenge.revealed), getattr(challenge, "ante", 0),
+                     getattr(challenge, "pot", 0), version, topic, state))
         else:
             self._x(c, "UPDATE {p}challenges SET updated_at = ?, phase = ?, revealed = ?, pot = ?, version = ?,"
                        " state = ? WHERE challenge_id = ?",
-                    (at, challenge.phase, int(challenge.revealed), challenge.pot, version, state, oid))
+                    (at, challenge.phase, int(challenge.revealed), getattr(challenge, "pot", 0), version, state, oid))
         return challenge
 
     def load_challenge(self, challenge_id: UUID) -> Any:
@@ -334,7 +352,7 @@ class ViewsMixin:
         """PA-15, PA-16: a bankruptcy debt, owed from the start."""
         self._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, ?, 'active', ?, NULL, NULL, ?, ?, 'debt', ?)",
                 (oid, campaign, e.lender, e.borrower, e.amount, e.amount, e.adventure, at, at, e.challenge_id))
-        self._history(c, e, oid, at, "bankruptcy debt", e.amount)
+        self._history(c, e, oid, at, "debt recorded", e.amount)
 
     def _on_Loan_Accepted(self, c, e, oid, campaign, at, nid) -> None:
         self._x(c, "UPDATE {p}loans SET status = 'active', outstanding = amount, updated_at = ? WHERE loan_id = ?",
@@ -462,6 +480,52 @@ class ViewsMixin:
     def _on_House_BuyoutPaid(self, c, e, oid, campaign, at, nid) -> None:
         self._x(c, "UPDATE {p}adventures SET pile = pile - ? WHERE campaign_id = ? AND number ="
                    " (SELECT adventure FROM {p}campaigns WHERE campaign_id = ?)", (e.amount, campaign, campaign))
+
+    # the Pool (PL-1 … PL-8)
+    def _on_PoolCharacter_Created(self, c, e, oid, campaign, at, nid) -> None:
+        cost = sum({1: 2, 2: 5, 3: 10}[r] for r in e.traits.values())
+        self._x(c, "INSERT INTO {p}pool_characters VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (oid, campaign, e.seat, e.name, e.description, e.pool - cost, at))
+        for name, rating in e.traits.items():
+            self._x(c, "INSERT INTO {p}pool_traits VALUES (?, ?, ?)", (oid, name, rating))
+
+    def _dice(self, c: Any, oid: str, delta: int) -> None:
+        self._x(c, "UPDATE {p}pool_characters SET pool = pool + ? WHERE character_id = ?", (delta, oid))
+
+    def _on_PoolCharacter_TraitRaised(self, c, e, oid, *_: Any) -> None:
+        self._x(c, "DELETE FROM {p}pool_traits WHERE character_id = ? AND name = ?", (oid, e.name))
+        self._x(c, "INSERT INTO {p}pool_traits VALUES (?, ?, ?)", (oid, e.name, e.rating))
+        self._dice(c, oid, -e.cost)
+
+    def _on_PoolCharacter_TraitCashedIn(self, c, e, oid, *_: Any) -> None:
+        self._x(c, "DELETE FROM {p}pool_traits WHERE character_id = ? AND name = ?", (oid, e.name))
+        self._dice(c, oid, e.rating)
+
+    def _on_PoolCharacter_MoveBought(self, c, e, oid, *_: Any) -> None:
+        self._x(c, "INSERT INTO {p}pool_moves VALUES (?, ?, ?)", (oid, e.name, e.cost))
+        self._dice(c, oid, -e.cost)
+
+    def _on_PoolCharacter_HelpUsed(self, c, e, oid, *_: Any) -> None:
+        self._dice(c, oid, -e.lost)
+
+    def _on_PoolCharacter_DiceLost(self, c, e, oid, *_: Any) -> None:
+        self._dice(c, oid, -e.count)
+
+    def _on_PoolCharacter_DiceGained(self, c, e, oid, *_: Any) -> None:
+        self._dice(c, oid, e.count)
+
+    def _roll_line(self, c: Any, nid: int, oid: str, campaign: str, seat: str, at: str, kind: str, rnd: int,
+                   e: Any) -> None:
+        self._x(c, "INSERT INTO {p}pool_rolls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (nid, oid, campaign, seat, at, kind, rnd, e.count, e.trait, e.rating, json.dumps(list(e.dice)),
+                 e.total, e.outcome, e.lost))
+
+    def _on_PoolRoll_Rolled(self, c, e, oid, campaign, at, nid) -> None:
+        self._roll_line(c, nid, oid, campaign, e.roller, at, "roll", 1, e)
+
+    def _on_PoolContest_Rolled(self, c, e, oid, campaign, at, nid) -> None:
+        state = self._load_state(c, "challenges", "challenge_id", oid)
+        self._roll_line(c, nid, oid, campaign, state.sides[e.side]["seat"], at, "contest", e.round, e)
 
     # -- seat tokens (hashed; never in events, exports or logs) ----------------
     def store_token(self, token: str, campaign_id: UUID, seat: str) -> None:

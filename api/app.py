@@ -11,7 +11,7 @@ from adapters.service import Stakes
 from adapters.settings import Settings
 from api import problems
 from api.problems import PROBLEM_RESPONSES
-from api.routers import audit, campaigns, challenges, characters, house, loans, log
+from api.routers import audit, campaigns, challenges, characters, house, loans, log, pool
 
 DESCRIPTION = (
     "The campaign ledger for tabletop role-playing. Every change is an immutable event; "
@@ -37,7 +37,7 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
     app = FastAPI(title="Stakes", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
                   responses=PROBLEM_RESPONSES)  # type: ignore[arg-type]
     problems.install(app)
-    for module in (campaigns, characters, house, loans, challenges, log, audit):
+    for module in (campaigns, characters, house, loans, pool, challenges, log, audit):
         app.include_router(module.router)
 
     @app.get("/health", tags=["service"])

@@ -17,17 +17,27 @@ class PennyAnteSettingsIn(Body):
     table_dice: bool | None = Field(None, description="C-3: every challenge uses dice rolled at the table.")
 
 
+class PoolSettingsIn(Body):
+    starting_pool: int | None = Field(None, description="PL-1: dice at creation (default 12).")
+    opposed_mode: Literal["tiers", "highest"] | None = Field(None, description="PL-8 (default tiers).")
+    table_dice: bool | None = Field(None, description="C-3: rolls use dice entered by hand.")
+
+
 class CampaignIn(Body):
     name: str = Field(max_length=120, examples=["Ninjas of the Jade Court"])
-    system: str = Field("penny-ante", description="penny-ante, pool, twenty-one, beast or pulp-cards.")
-    settings: PennyAnteSettingsIn = Field(default_factory=PennyAnteSettingsIn)
+    system: str = Field("penny-ante", description="penny-ante or pool (twenty-one, beast and pulp-cards are "
+                        "not supported yet).")
+    settings: PennyAnteSettingsIn | PoolSettingsIn = Field(default_factory=PennyAnteSettingsIn)
 
 
 class PlayerIn(Body):
     seat: str = Field(max_length=64, description="The player's seat name, e.g. 'ilse'.", examples=["ilse"])
     character: str = Field(max_length=200, examples=["Ilse Varn"])
-    characteristic: str = Field(max_length=200, description="The first characteristic, free (PA-2). "
-                                "The character starts with the campaign's agreed pile (PA-1).")
+    characteristic: str | None = Field(None, max_length=200, description="Penny Ante: the first characteristic, "
+                                       "free (PA-2); the character starts with the agreed pile (PA-1).")
+    description: str | None = Field(None, max_length=2000, description="The Pool: at most 50 words (PL-1).")
+    traits: dict[str, int] | None = Field(None, max_length=20, description="The Pool: traits bought at creation, "
+                                          "name -> rating 1, 2 or 3 (2, 5 or 10 dice), named from the description.")
 
 
 class CharacteristicIn(Body):
@@ -80,7 +90,7 @@ class ActionIn(Body):
     (borrower, amount), bid (member, amount), debt (member), buyout (member, give_up)."""
 
     action: Literal["seed", "circumstance", "double-down", "declare", "roll", "keep", "check", "call", "raise",
-                    "fold", "all-in", "lend", "bid", "debt", "buyout"]
+                    "fold", "all-in", "lend", "bid", "debt", "buyout", "choose", "push", "reroll", "interrupt"]
     amount: int | None = None
     seed: str | None = Field(None, max_length=200)
     text: str | None = Field(None, max_length=200)
@@ -90,7 +100,35 @@ class ActionIn(Body):
     borrower: str | None = Field(None, max_length=64)
     member: str | None = Field(None, max_length=64)
     give_up: str | None = Field(None, max_length=200)
+    count: int | None = Field(None, description="The Pool: dice to roll in a contest (PL-2, PL-8).")
+    trait: str | None = Field(None, max_length=200, description="The Pool: the one trait added to the roll.")
+    choice: Literal["narrate", "house"] | None = Field(None, description="The Pool: after a hit (PL-4).")
 
+
+class TraitIn(Body):
+    name: str = Field(max_length=200, description="A new trait starts at +1; an existing one rises a step (PL-5).")
+
+
+class MoveIn(Body):
+    name: str = Field(max_length=200)
+    cost: int = Field(description="2, 5 or 10 dice, as the table agrees (PL-6).")
+
+
+class HelpIn(Body):
+    to: str = Field(max_length=64, description="The character you help.")
+    dice: int = Field(description="Dice you give, keeping at least 2 (PL-7).")
+
+
+class RollIn(Body):
+    count: int = Field(description="Dice from your pool, at least 2 (PL-2).")
+    trait: str | None = Field(None, max_length=200)
+    helper: str | None = Field(None, max_length=64, description="A player who offered you dice (PL-7).")
+    seed: str | None = Field(None, max_length=200, description="Your own seed text (C-4).")
+    dice: list[int] | None = Field(None, max_length=60, description="Table dice entered by hand (C-3).")
+
+
+class ContestIn(Body):
+    opponent: str = Field(max_length=64, description="The character you oppose (PL-8).")
 
 class RewindIn(Body):
     to_step: int = Field(description="The step to go back to (1 is the announcement).")

@@ -49,7 +49,7 @@ def move(action: str, as_: str | None, campaign: str | None, challenge: str | No
          **args: Any) -> None:
     run(as_, campaign, lambda t: emit(
         t.backend.challenge_action(t.campaign_id(), t.seat, challenge_id(t, challenge), action,
-                                   {k: v for k, v in args.items() if v is not None}), fmt, output.challenge))
+                                   {k: v for k, v in args.items() if v is not None}), fmt, output.resolution))
 
 
 @app.command("announce")
@@ -78,7 +78,7 @@ def show(challenge: ChallengeArg = None,
          as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
     """Draw the table as your seat sees it: dice, cup, pot, wagers, turn and legal actions."""
     run(as_, campaign, lambda t: emit(
-        t.backend.challenge(t.campaign_id(), t.seat, challenge_id(t, challenge)), fmt, output.challenge))
+        t.backend.challenge(t.campaign_id(), t.seat, challenge_id(t, challenge)), fmt, output.resolution))
 
 
 @app.command("list")
@@ -214,7 +214,7 @@ def replay(
             emit(t.backend.replay(t.campaign_id(), t.seat, ch, step), fmt, output.replay)
             return
         full = t.backend.replay(t.campaign_id(), t.seat, ch)
-        at = (step or 1) - 1
+        at = min(max(step or 1, 1), full.total) - 1
         while True:
             output.out.print(output.replay_step(full.steps[at], full.total))
             answer = typer.prompt("n / p / step number / q", default="n").strip().lower()
@@ -241,7 +241,7 @@ def undo(
     """House only: rewind an open challenge to an earlier step (C-6); the same dice come up again (C-7)."""
     run(as_, campaign, lambda t: emit(
         t.backend.rewind_challenge(t.campaign_id(), t.seat, challenge_id(t, challenge), to_step, reason),
-        fmt, output.challenge))
+        fmt, output.resolution))
 
 
 def overturn(
@@ -254,4 +254,4 @@ def overturn(
     """House only: overturn a settled challenge with a new winner, or void it (C-6)."""
     run(as_, campaign, lambda t: emit(
         t.backend.overturn_challenge(t.campaign_id(), t.seat, challenge_id(t, challenge), winner, void, reason),
-        fmt, output.challenge))
+        fmt, output.resolution))

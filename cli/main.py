@@ -27,8 +27,15 @@ loan_app = typer.Typer(help="Loans between players (PA-14).", no_args_is_help=Tr
 projections_app = typer.Typer(help="Maintain the read models.", no_args_is_help=True)
 audit_app = typer.Typer(help="Prove the log untampered (C-2).", no_args_is_help=True)
 from cli import challenge as challenge_cli  # noqa: E402
+from cli import pool as pool_cli  # noqa: E402
 
 app.add_typer(challenge_cli.app, name="challenge")
+app.add_typer(pool_cli.trait_app, name="trait")
+app.add_typer(pool_cli.move_app, name="move")
+app.add_typer(pool_cli.contest_app, name="contest")
+for command, name in ((pool_cli.roll, "roll"), (pool_cli.choose, "choose"), (pool_cli.help_roll, "help-roll"),
+                      (pool_cli.oppose, "oppose")):
+    app.command(name)(command)
 for command in (challenge_cli.replay, challenge_cli.undo, challenge_cli.overturn):
     app.command(command.__name__)(command)
 for sub, name in ((campaign_app, "campaign"), (player_app, "player"), (characteristic_app, "characteristic"),
@@ -64,14 +71,17 @@ def _loan_id(target: Target, text: str) -> UUID:
 @campaign_app.command("create")
 def campaign_create(
     name: str,
-    system: Annotated[str, typer.Option(help="penny-ante (others are not supported yet).")] = "penny-ante",
+    system: Annotated[str, typer.Option(help="penny-ante or pool (the others are not supported yet).")] = "penny-ante",
     starting_pile: Annotated[Optional[int], typer.Option(help="PA-1: at least 25 (default 25).")] = None,
     antagonist_cap: Annotated[Optional[int], typer.Option(help="PA-4: most pennies one antagonist may hold.")] = None,
-    table_dice: Annotated[bool, typer.Option("--table-dice", help="C-3: all challenges use dice entered by hand.")] = False,
+    starting_pool: Annotated[Optional[int], typer.Option(help="PL-1: dice at creation (default 12).")] = None,
+    opposed_mode: Annotated[Optional[str], typer.Option(help="PL-8: tiers (default) or highest.")] = None,
+    table_dice: Annotated[bool, typer.Option("--table-dice", help="C-3: every roll uses dice entered by hand.")] = False,
     fmt: Fmt = Format.table,
 ) -> None:
     """Create a campaign; you hold its House seat, and it becomes the current campaign."""
     settings = {k: v for k, v in {"starting_pile": starting_pile, "antagonist_cap": antagonist_cap,
+                                  "starting_pool": starting_pool, "opposed_mode": opposed_mode,
                                   "table_dice": table_dice or None}.items() if v is not None}
 
     def act(t: Target) -> None:
@@ -118,12 +128,21 @@ def campaign_use(campaign_id: str) -> None:
 def player_add(
     seat: Annotated[str, typer.Argument(help="The player's seat name, e.g. ilse.")],
     character: Annotated[str, typer.Option(help="The character's name.")],
-    characteristic: Annotated[str, typer.Option(help="The first characteristic, free (PA-2).")],
+    characteristic: Annotated[Optional[str], typer.Option(help="Penny Ante: the first characteristic, free (PA-2).")] = None,
+    description: Annotated[Optional[str], typer.Option(help="The Pool: at most 50 words (PL-1).")] = None,
+    trait: Annotated[Optional[list[str]], typer.Option(help="The Pool: NAME=RATING (1-3), repeatable (PL-1).")] = None,
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """Seat a player with one character. Prints the player's token once."""
+    traits = {}
+    for item in trait or []:
+        name, _, rating = item.rpartition("=")
+        if not name or not rating.strip().isdigit():
+            raise typer.BadParameter(f"{item!r}: write a trait as NAME=RATING, e.g. Brave=1", param_hint="--trait")
+        traits[name.strip()] = int(rating)
     run(as_, campaign, lambda t: emit(
-        t.backend.add_player(t.campaign_id(), t.seat, seat, character, characteristic), fmt, output.player_added))
+        t.backend.add_player(t.campaign_id(), t.seat, seat, character, characteristic, description, traits or None),
+        fmt, output.player_added))
 
 
 @player_app.command("token")
@@ -300,7 +319,8 @@ def audit_verify(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format
 
 @app.command("export")
 def export(
-    campaign_id: Annotated[Optional[str], typer.Argument(help="The campaign; the current one by default.")] = None,
+    campaign_id: Annotated[Optional[str], typer.Argument(envvar="STAKES_CAMPAIGN",
+                                                         help="The campaign; the current one by default.")] = None,
     output_file: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here, not to stdout.")] = None,
     as_: As = None,
 ) -> None:

@@ -87,7 +87,9 @@ def _loan_rows(title: str, loans: list[schemas.LoanLine], other: str) -> Table:
     return table
 
 
-def sheet(s: schemas.Sheet) -> RenderableType:
+def sheet(s: schemas.Sheet | schemas.PoolSheet) -> RenderableType:
+    if isinstance(s, schemas.PoolSheet):
+        return pool_sheet(s)
     head = _table(f"{s.name} ({s.seat})", "pile", "in play", "spent")
     head.add_row(str(s.pile), str(s.in_play), str(s.spent))
     traits = _table("Characteristics", "name", "cost")
@@ -106,7 +108,13 @@ def sheet(s: schemas.Sheet) -> RenderableType:
     return Group(*parts)
 
 
-def sheets(items: list[schemas.Sheet]) -> RenderableType:
+def sheets(items: list[Any]) -> RenderableType:
+    if items and isinstance(items[0], schemas.PoolSheet):
+        table = _table("Characters", "seat", "character", "pool", "traits", "moves")
+        for s in items:
+            table.add_row(s.seat, s.name, str(s.pool), ", ".join(f"{n} +{r}" for n, r in s.traits.items()),
+                          ", ".join(s.moves))
+        return table
     table = _table("Characters", "seat", "character", "pile", "in play", "characteristics", "owes")
     for s in items:
         table.add_row(s.seat, s.name, str(s.pile), str(s.in_play), ", ".join(t.name for t in s.characteristics),
@@ -251,7 +259,7 @@ def replay_step(s: schemas.ReplayStep, total: int) -> RenderableType:
 
 def replay(r: schemas.Replay) -> RenderableType:
     head = f"[bold]Replay[/] of challenge {r.challenge_id}: {r.total} steps" + (
-        " (settled: every hidden value is shown)" if r.revealed else "")
+        " (revealed: every die is shown)" if r.revealed else "")
     return Group(head, *(replay_step(s, r.total) for s in r.steps))
 
 
@@ -282,3 +290,51 @@ def imported(r: schemas.ImportReport) -> RenderableType:
     for seat, token in r.tokens.items():
         tokens.add_row(seat, token)
     return Group(f"Imported campaign {r.campaign_id}: {r.events} events, chain verified (head {r.head}).", tokens)
+
+
+def pool_sheet(s: schemas.PoolSheet) -> RenderableType:
+    head = _table(f"{s.name} ({s.seat})", "pool", "description")
+    head.add_row(str(s.pool), s.description)
+    traits = _table("Traits", "trait", "rating")
+    for name, rating in s.traits.items():
+        traits.add_row(name, f"+{rating}")
+    parts: list[RenderableType] = [head, traits]
+    if s.moves:
+        moves = _table("Moves", "move", "cost")
+        for name, cost in s.moves.items():
+            moves.add_row(name, f"{cost}d")
+        parts.append(moves)
+    if s.rolls:
+        rolls = _table("Latest rolls", "when", "kind", "dice", "trait", "total", "outcome", "lost")
+        for r in s.rolls[:10]:
+            rolls.add_row(f"{r.at:%Y-%m-%d %H:%M}", r.kind, " ".join(map(str, r.dice)),
+                          f"{r.trait} +{r.rating}" if r.trait else "-", str(r.total), r.outcome, str(r.lost))
+        parts.append(rolls)
+    return Group(*parts)
+
+
+def resolution(v: Any) -> RenderableType:
+    """A Pool roll or contest (or a Penny Ante challenge)."""
+    if isinstance(v, schemas.ChallengeView):
+        return challenge(v)
+    s = v.state
+    if v.kind == "PoolRoll":
+        lines = [f"[bold]Roll[/] {v.id} by {s['roller']}: {' '.join(map(str, s['dice']))}"
+                 + (f" + {s['trait']} (+{s['rating']})" if s["trait"] else "")
+                 + f" = [bold]{s['total']}[/] ({s['outcome']})",
+                 f"lost {s['lost']}" + (f", {s['helper']}'s dice lost {s['helper_lost']}" if s["helper"] else "")
+                 + f", gained {s['gained']}; {s['phase']}" + (f"; narrates: {s['narrator']}" if s["narrator"] else "")]
+        if s.get("overturned"):
+            lines.append(f"[yellow]overturned[/]: {s['overturned']['reason']}")
+    else:
+        lines = [f"[bold]Contest[/] {v.id} ({s['mode']}), round {s['round']}: {s['phase']}"]
+        for name, side in s["sides"].items():
+            last = side.get("last")
+            shown = f"{' '.join(map(str, last['dice']))} = {last['total']} ({last['outcome']})" if last else "-"
+            lines.append(f"  {name} {side['seat']}: {shown}")
+        if s.get("result"):
+            lines.append(f"winner: {s['result']['winner'] or 'none'} ({s['result']['reason']}); "
+                         f"gains {s['result']['gains']}")
+    if v.legal_actions:
+        lines.append("you can: " + ", ".join(a.action for a in v.legal_actions))
+    return Group(*lines)

@@ -8,17 +8,21 @@ back as the same domain errors the embedded service raises.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 from urllib.parse import quote
 
 import httpx
-from pydantic import TypeAdapter
+from pydantic import Field, TypeAdapter
 
 from adapters import schemas
 from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
 from domain.seats import Seat
+
+SHEET = Annotated[schemas.Sheet | schemas.PoolSheet, Field(discriminator="system")]
+RESOLUTION = schemas.ChallengeView | schemas.ResolutionView
+
 
 def _q(segment: str) -> str:
     """One path segment, encoded whole: user text never changes which route is called."""
@@ -87,20 +91,21 @@ class RemoteStakes:
     def campaign(self, campaign_id: UUID, actor: Seat) -> schemas.CampaignView:
         return self._call("GET", self._c(campaign_id), schemas.CampaignView)
 
-    def add_player(self, campaign_id: UUID, actor: Seat, seat: str, character: str,
-                   characteristic: str) -> schemas.PlayerAdded:
-        body = {"seat": seat, "character": character, "characteristic": characteristic}
+    def add_player(self, campaign_id: UUID, actor: Seat, seat: str, character: str, characteristic: str | None = None,
+                   description: str | None = None, traits: dict[str, int] | None = None) -> schemas.PlayerAdded:
+        body = {"seat": seat, "character": character, "characteristic": characteristic, "description": description,
+                "traits": traits}
         return self._call("POST", self._c(campaign_id, "/players"), schemas.PlayerAdded, body)
 
     def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
         return self._call("POST", self._c(campaign_id, f"/players/{_q(seat)}/token"), schemas.PlayerAdded)
 
     # -- sheets ---------------------------------------------------------------
-    def sheet(self, campaign_id: UUID, actor: Seat, seat: str | None = None) -> schemas.Sheet:
-        return self._call("GET", self._c(campaign_id, f"/characters/{_q(seat or actor.name)}"), schemas.Sheet)
+    def sheet(self, campaign_id: UUID, actor: Seat, seat: str | None = None) -> Any:
+        return self._call("GET", self._c(campaign_id, f"/characters/{_q(seat or actor.name)}"), SHEET)
 
-    def sheets(self, campaign_id: UUID, actor: Seat) -> list[schemas.Sheet]:
-        return self._call("GET", self._c(campaign_id, "/characters"), list[schemas.Sheet])
+    def sheets(self, campaign_id: UUID, actor: Seat) -> Any:
+        return self._call("GET", self._c(campaign_id, "/characters"), list[SHEET])
 
     def buy_characteristic(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.Sheet:
         path = self._c(campaign_id, f"/characters/{_q(seat or actor.name)}/characteristics")
@@ -181,12 +186,12 @@ class RemoteStakes:
     def challenges(self, campaign_id: UUID, actor: Seat) -> list[schemas.ChallengeSummary]:
         return self._call("GET", self._c(campaign_id, "/challenges"), list[schemas.ChallengeSummary])
 
-    def challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID) -> schemas.ChallengeView:
-        return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}"), schemas.ChallengeView)
+    def challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID) -> Any:
+        return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}"), RESOLUTION)
 
     def challenge_action(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, action: str,
                          args: dict[str, Any] | None = None) -> schemas.ChallengeView:
-        return self._call("POST", self._c(campaign_id, f"/challenges/{challenge_id}/actions"), schemas.ChallengeView,
+        return self._call("POST", self._c(campaign_id, f"/challenges/{challenge_id}/actions"), RESOLUTION,
                           {"action": action, **(args or {})})
 
     def verify_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID) -> schemas.Verification:
@@ -198,13 +203,13 @@ class RemoteStakes:
 
     def rewind_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, to_step: int,
                          reason: str) -> schemas.ChallengeView:
-        return self._call("POST", self._c(campaign_id, f"/challenges/{challenge_id}/rewind"), schemas.ChallengeView,
+        return self._call("POST", self._c(campaign_id, f"/challenges/{challenge_id}/rewind"), RESOLUTION,
                           {"to_step": to_step, "reason": reason})
 
     def overturn_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, winner: str | None,
                            void: bool, reason: str) -> schemas.ChallengeView:
         return self._call("POST", self._c(campaign_id, f"/challenges/{challenge_id}/overturn"),
-                          schemas.ChallengeView, {"winner": winner, "void": void, "reason": reason})
+                          RESOLUTION, {"winner": winner, "void": void, "reason": reason})
 
     # -- audit, export, import ---------------------------------------------------------------
     def audit(self, campaign_id: UUID, actor: Seat, progress: Any = None) -> schemas.AuditReport:
@@ -216,3 +221,27 @@ class RemoteStakes:
 
     def import_campaign(self, lines: Iterable[str], progress: Any = None) -> schemas.ImportReport:
         return self._call("POST", "/imports", schemas.ImportReport, content="\n".join(lines).encode())
+
+    # -- the Pool ---------------------------------------------------------------------------------
+    def _sheet_post(self, campaign_id: UUID, path: str, body: dict[str, Any] | None = None) -> schemas.PoolSheet:
+        return self._call("POST", self._c(campaign_id, path), schemas.PoolSheet, body)
+
+    def raise_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.PoolSheet:
+        return self._sheet_post(campaign_id, f"/characters/{_q(seat or actor.name)}/traits", {"name": name})
+
+    def cash_in_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.PoolSheet:
+        return self._sheet_post(campaign_id, f"/characters/{_q(seat or actor.name)}/traits/{_q(name)}/cash-in")
+
+    def buy_move(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str, cost: int) -> schemas.PoolSheet:
+        return self._sheet_post(campaign_id, f"/characters/{_q(seat or actor.name)}/moves", {"name": name, "cost": cost})
+
+    def offer_help(self, campaign_id: UUID, actor: Seat, to: str, dice: int) -> schemas.PoolSheet:
+        return self._sheet_post(campaign_id, "/help", {"to": to, "dice": dice})
+
+    def pool_roll(self, campaign_id: UUID, actor: Seat, count: int, trait: str | None = None,
+                  helper: str | None = None, seed: str | None = None, dice: list[int] | None = None) -> Any:
+        body = {"count": count, "trait": trait, "helper": helper, "seed": seed, "dice": dice}
+        return self._call("POST", self._c(campaign_id, "/rolls"), RESOLUTION, body)
+
+    def open_contest(self, campaign_id: UUID, actor: Seat, opponent: str) -> Any:
+        return self._call("POST", self._c(campaign_id, "/contests"), RESOLUTION, {"opponent": opponent})

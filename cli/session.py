@@ -56,6 +56,8 @@ def reported() -> Iterator[None]:
     except StakesError as error:
         err.print(f"[bold red]error:[/] {error}", highlight=False)
         raise typer.Exit(exit_code(error)) from None
+    except BrokenPipeError:  # the reader went away (| head): nothing is wrong with the store
+        raise typer.Exit(0) from None
     except (PersistenceError, StoreUnavailable, OSError, sqlite3.Error, psycopg.Error) as error:
         first = str(error).splitlines()[0] if str(error) else type(error).__name__
         err.print(f"[bold red]error:[/] the store is unavailable: {first}", highlight=False)

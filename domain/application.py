@@ -23,9 +23,12 @@ from domain.penny_ante.house import Antagonist, House
 from domain.penny_ante.challenge import Challenge
 from domain.penny_ante.loan import Debt, Loan
 from domain.penny_ante.play import ChallengeCommands
+from domain.pool.character import PoolCharacter
+from domain.pool.play import PoolCommands
+from domain.pool.rolls import PoolContest, PoolRoll
 from domain.penny_ante.rules import characteristic_name
 from domain.seats import HOUSE, Seat, player_handle
-from domain.retry import retried
+from domain.retry import retried, retry_conflicts
 from domain.systems import rule_system
 from domain.text import clean_text
 
@@ -42,10 +45,11 @@ def _require_seat(actor: Seat, seat: str, doing: str) -> None:
         raise NotPermitted(f"only {seat} may {doing}")
 
 
-class StakesApplication(ChallengeCommands, Application[UUID]):
+class StakesApplication(ChallengeCommands, PoolCommands, Application[UUID]):
     name = "Stakes"
     is_snapshotting_enabled = True
-    snapshotting_intervals = {Campaign: 25, Character: 25, Loan: 25, Debt: 25, Antagonist: 25, House: 25, Challenge: 25}
+    snapshotting_intervals = {Campaign: 25, Character: 25, Loan: 25, Debt: 25, Antagonist: 25, House: 25,
+                              Challenge: 25, PoolCharacter: 25, PoolRoll: 25, PoolContest: 25}
 
     # -- reading aggregates -------------------------------------------------
     def _get(self, cls: type[T], aggregate_id: UUID, what: str) -> T:
@@ -60,11 +64,14 @@ class StakesApplication(ChallengeCommands, Application[UUID]):
     def campaign(self, campaign_id: UUID) -> Campaign:
         return self._get(Campaign, campaign_id, "campaign")
 
-    def _penny_ante(self, campaign_id: UUID) -> Campaign:
+    def _system(self, campaign_id: UUID, system: str, name: str) -> Campaign:
         campaign = self.campaign(campaign_id)
-        if campaign.system != "penny-ante":
-            raise RuleViolation(f"this is a {campaign.system} campaign, not Penny Ante", ruling="C-1")
+        if campaign.system != system:
+            raise RuleViolation(f"this is a {campaign.system} campaign; that is {name}'s", ruling="C-1")
         return campaign
+
+    def _penny_ante(self, campaign_id: UUID) -> Campaign:
+        return self._system(campaign_id, "penny-ante", "Penny Ante")
 
     def _character(self, campaign: Campaign, seat: str) -> Character:
         return self._get(Character, campaign.character_id(seat), "character")
@@ -90,8 +97,8 @@ class StakesApplication(ChallengeCommands, Application[UUID]):
         rules = rule_system(system)
         assert rules.settings is not None
         campaign = Campaign(name=cleaned, system=system, settings=rules.settings(settings or {}), actor=HOUSE)
-        house = House(campaign_id=campaign.id, actor=HOUSE)
-        self.save(campaign, house)
+        extra = [House(campaign_id=campaign.id, actor=HOUSE)] if rules.economy else []
+        self.save(campaign, *extra)
         return campaign.id
 
     @retried
@@ -101,16 +108,31 @@ class StakesApplication(ChallengeCommands, Application[UUID]):
         actor: Seat,
         seat: str,
         character: str,
-        characteristic: str,
+        characteristic: str | None = None,
+        description: str | None = None,
+        traits: Mapping[str, Any] | None = None,
     ) -> UUID:
-        """Seat a player with one character at the campaign's agreed pile (PA-1), first characteristic free (PA-2)."""
+        """Seat a player with one character (C-1), made by the campaign's system: for Penny Ante at the
+        agreed pile (PA-1) with a first characteristic free (PA-2); for the Pool from a description, a
+        pool and traits bought at creation (PL-1)."""
         _require_house(actor, "seat players")
-        campaign = self._penny_ante(campaign_id)
+        campaign = self.campaign(campaign_id)
         seat = player_handle(seat)
         name = clean_text(character, "a character's name", max_length=80, ruling="C-1")
-        first = characteristic_name(characteristic)
-        pile = campaign.settings["starting_pile"]
-        char = Character(campaign_id=campaign.id, seat=seat, name=name, first_characteristic=first, pile=pile, actor=actor.name)
+        if campaign.system == "pool":
+            if characteristic:
+                raise RuleViolation("a Pool character has traits, not characteristics", ruling="PL-1")
+            char: Character | PoolCharacter = PoolCharacter.create(
+                campaign.id, seat, name, description or "", campaign.settings["starting_pool"], dict(traits or {}),
+                actor.name)
+        else:
+            self._penny_ante(campaign_id)
+            if description or traits:
+                raise RuleViolation("a Penny Ante character has characteristics, not a description and traits",
+                                    ruling="PA-2")
+            first = characteristic_name(characteristic or "")
+            char = Character(campaign_id=campaign.id, seat=seat, name=name, first_characteristic=first,
+                             pile=campaign.settings["starting_pile"], actor=actor.name)
         campaign.seat_player(seat, char.id, actor.name)
         self.save(campaign, char)
         return char.id
@@ -129,7 +151,13 @@ class StakesApplication(ChallengeCommands, Application[UUID]):
     def start_adventure(self, campaign_id: UUID, actor: Seat, amount: int | None = None, note: str | None = None) -> int:
         """Open the House budget and mark every unpaid loan defaulted (PA-3, PA-14)."""
         _require_house(actor, "start an adventure")
-        campaign = self._penny_ante(campaign_id)
+        campaign = self.campaign(campaign_id)
+        if not rule_system(campaign.system).economy:  # C-1: adventures are common; the budget is Penny Ante's
+            if amount is not None or note:
+                raise RuleViolation(f"a {campaign.system} campaign has no House budget", ruling="C-1")
+            number = campaign.start_adventure(actor.name)
+            self.save(campaign)
+            return number
         characters = [self._character(campaign, seat) for seat in campaign.players]
         house = self._house(campaign)
         number = campaign.start_adventure(actor.name)
@@ -149,7 +177,11 @@ class StakesApplication(ChallengeCommands, Application[UUID]):
     def end_adventure(self, campaign_id: UUID, actor: Seat) -> int:
         """Whatever the House side holds leaves play (PA-3)."""
         _require_house(actor, "end an adventure")
-        campaign = self._penny_ante(campaign_id)
+        campaign = self.campaign(campaign_id)
+        if not rule_system(campaign.system).economy:
+            number = campaign.end_adventure(actor.name)
+            self.save(campaign)
+            return number
         house = self._house(campaign)
         number = campaign.end_adventure(actor.name)
         antagonists = [self._antagonist(campaign, house, name) for name in house.antagonists]
@@ -282,3 +314,68 @@ class StakesApplication(ChallengeCommands, Application[UUID]):
         loan = self._loan(self._penny_ante(campaign_id), loan_id)
         loan.record_consequence(note, actor.name)
         self.save(loan)
+
+    # -- every system's units of resolution (C-1, C-6) -------------------------------------------------
+    def _resolution(self, campaign: Campaign, resolution_id: UUID) -> Challenge | PoolRoll | PoolContest:
+        try:
+            found = self.repository.get(resolution_id)
+        except AggregateNotFoundError:
+            found = None
+        if not isinstance(found, (Challenge, PoolRoll, PoolContest)) or found.campaign_id != campaign.id:
+            raise NotFound(f"no challenge, roll or contest {resolution_id} in this campaign")
+        return found
+
+    def act(self, campaign_id: UUID, actor: Seat, resolution_id: UUID, action: str,
+            args: Mapping[str, Any] | None = None) -> None:
+        """One move in a challenge, a roll or a contest, whichever system it belongs to."""
+        found = self._resolution(self.campaign(campaign_id), resolution_id)
+        if isinstance(found, Challenge):
+            return self.challenge_action(campaign_id, actor, resolution_id, action, dict(args or {}))
+
+        def run() -> None:
+            campaign = self.campaign(campaign_id)
+            resolution = self._resolution(campaign, resolution_id)
+            if isinstance(resolution, PoolRoll):
+                touched = self._roll_action(campaign, actor, resolution, action, dict(args or {}))
+            else:
+                touched = self._contest_action(campaign, actor, resolution, action, dict(args or {}))
+            self.save(*touched)
+
+        return retry_conflicts(run)
+
+    def rewind(self, campaign_id: UUID, actor: Seat, resolution_id: UUID, to_step: int, reason: str) -> None:
+        """C-6: the House takes an open challenge or contest back to an earlier step."""
+        if not actor.is_house:
+            raise NotPermitted("only the House rewinds", ruling="C-6")
+        found = self._resolution(self.campaign(campaign_id), resolution_id)
+        if isinstance(found, Challenge):
+            return self.rewind_challenge(campaign_id, actor, resolution_id, to_step, reason)
+        if isinstance(found, PoolRoll):
+            raise RuleViolation("a roll has a single step; overturn it instead", ruling="C-6")
+
+        def run() -> None:
+            campaign = self.campaign(campaign_id)
+            self.save(*self._rewind_contest(campaign, self._resolution(campaign, resolution_id), to_step, reason,
+                                            actor))
+
+        return retry_conflicts(run)
+
+    def overturn(self, campaign_id: UUID, actor: Seat, resolution_id: UUID, winner: str | None, void: bool,
+                 reason: str) -> None:
+        """C-6: the House overturns a settled challenge, or voids a settled roll."""
+        if not actor.is_house:
+            raise NotPermitted("only the House overturns", ruling="C-6")
+        found = self._resolution(self.campaign(campaign_id), resolution_id)
+        if isinstance(found, Challenge):
+            return self.overturn_challenge(campaign_id, actor, resolution_id, winner, void, reason)
+        if isinstance(found, PoolContest):
+            raise RuleViolation("a settled contest is not overturned here yet; overturn works on challenges "
+                                "and rolls", ruling="C-6")
+        if winner is not None:
+            raise RuleViolation("a roll has no winner to name; overturning it voids it", ruling="C-6")
+
+        def run() -> None:
+            campaign = self.campaign(campaign_id)
+            self.save(*self._overturn_roll(campaign, self._resolution(campaign, resolution_id), reason, actor))
+
+        return retry_conflicts(run)

@@ -14,6 +14,7 @@ from typing import Any
 
 from domain.errors import NotSupportedYet, RuleViolation
 from domain.penny_ante.rules import penny_ante_settings
+from domain.pool.rules import pool_settings
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,8 @@ class RuleSystem:
     name: str
     #: Validates and completes a campaign's settings; ``None`` until the system lands.
     settings: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    #: Whether the system keeps a House budget and a debt register (Penny Ante's economy).
+    economy: bool = False
 
     @property
     def supported(self) -> bool:
@@ -31,8 +34,8 @@ class RuleSystem:
 SYSTEMS: dict[str, RuleSystem] = {
     s.id: s
     for s in (
-        RuleSystem("penny-ante", "Penny Ante", penny_ante_settings),
-        RuleSystem("pool", "The Pool, Powered by the Apocalypse"),
+        RuleSystem("penny-ante", "Penny Ante", penny_ante_settings, economy=True),
+        RuleSystem("pool", "The Pool, Powered by the Apocalypse", pool_settings),
         RuleSystem("twenty-one", "Twenty-one"),
         RuleSystem("beast", "Humanity and Beast"),
         RuleSystem("pulp-cards", "Pulp in the Cards"),

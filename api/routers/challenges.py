@@ -12,8 +12,8 @@ from api.schemas import ActionIn, ChallengeIn, OverturnIn, RewindIn
 router = APIRouter(prefix="/campaigns/{campaign_id}/challenges", tags=["challenges"])
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=out.ChallengeView)
-def announce(campaign_id: UUID, body: ChallengeIn, seat: SeatDep, stakes: StakesDep) -> out.ChallengeView:
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=out.ChallengeView | out.ResolutionView)
+def announce(campaign_id: UUID, body: ChallengeIn, seat: SeatDep, stakes: StakesDep) -> out.ChallengeView | out.ResolutionView:
     """Announce a challenge (PA-5, PA-6, PA-7, PA-17). Its seed's SHA-256 is published at once (C-4)."""
     return stakes.announce_challenge(
         campaign_id, seat, body.challenger.model_dump(exclude_none=True), body.opponent.model_dump(exclude_none=True),
@@ -25,14 +25,14 @@ def list_challenges(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> list
     return stakes.challenges(campaign_id, seat)
 
 
-@router.get("/{challenge_id}", response_model=out.ChallengeView)
-def show(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.ChallengeView:
+@router.get("/{challenge_id}", response_model=out.ChallengeView | out.ResolutionView)
+def show(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.ChallengeView | out.ResolutionView:
     """The table as the caller's seat may see it (C-5), with the legal actions now and their limits."""
     return stakes.challenge(campaign_id, seat, challenge_id)
 
 
-@router.post("/{challenge_id}/actions", response_model=out.ChallengeView)
-def act(campaign_id: UUID, challenge_id: UUID, body: ActionIn, seat: SeatDep, stakes: StakesDep) -> out.ChallengeView:
+@router.post("/{challenge_id}/actions", response_model=out.ChallengeView | out.ResolutionView)
+def act(campaign_id: UUID, challenge_id: UUID, body: ActionIn, seat: SeatDep, stakes: StakesDep) -> out.ChallengeView | out.ResolutionView:
     """Play one move for the caller's side, or lend or bid from outside it (PA-8 … PA-15)."""
     args = body.model_dump(exclude_none=True, exclude={"action"})
     return stakes.challenge_action(campaign_id, seat, challenge_id, body.action, args)
@@ -52,14 +52,14 @@ def replay(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesD
     return stakes.replay(campaign_id, seat, challenge_id, step)
 
 
-@router.post("/{challenge_id}/rewind", response_model=out.ChallengeView)
-def rewind(campaign_id: UUID, challenge_id: UUID, body: RewindIn, seat: SeatDep, stakes: StakesDep) -> out.ChallengeView:
+@router.post("/{challenge_id}/rewind", response_model=out.ChallengeView | out.ResolutionView)
+def rewind(campaign_id: UUID, challenge_id: UUID, body: RewindIn, seat: SeatDep, stakes: StakesDep) -> out.ChallengeView | out.ResolutionView:
     """The House takes an open challenge back to an earlier step (C-6); the same dice come up again (C-7)."""
     return stakes.rewind_challenge(campaign_id, seat, challenge_id, body.to_step, body.reason)
 
 
-@router.post("/{challenge_id}/overturn", response_model=out.ChallengeView)
+@router.post("/{challenge_id}/overturn", response_model=out.ChallengeView | out.ResolutionView)
 def overturn(campaign_id: UUID, challenge_id: UUID, body: OverturnIn, seat: SeatDep,
-             stakes: StakesDep) -> out.ChallengeView:
+             stakes: StakesDep) -> out.ChallengeView | out.ResolutionView:
     """The House reverses a settled result and applies it again with a winner, or void (C-6)."""
     return stakes.overturn_challenge(campaign_id, seat, challenge_id, body.winner, body.void, body.reason)

@@ -14,7 +14,8 @@ router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["players and charact
 @router.post("/players", status_code=status.HTTP_201_CREATED, response_model=out.PlayerAdded)
 def add_player(campaign_id: UUID, body: PlayerIn, seat: SeatDep, stakes: StakesDep) -> out.PlayerAdded:
     """The House seats a player with one character (PA-1, PA-2). The player's token is shown once."""
-    return stakes.add_player(campaign_id, seat, body.seat, body.character, body.characteristic)
+    return stakes.add_player(campaign_id, seat, body.seat, body.character, body.characteristic, body.description,
+                             body.traits)
 
 
 @router.post("/players/{player}/token", response_model=out.PlayerAdded)
@@ -23,13 +24,13 @@ def reissue_token(campaign_id: UUID, player: str, seat: SeatDep, stakes: StakesD
     return stakes.reissue_token(campaign_id, seat, player)
 
 
-@router.get("/characters", response_model=list[out.Sheet])
-def list_sheets(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> list[out.Sheet]:
+@router.get("/characters", response_model=list[out.Sheet | out.PoolSheet])
+def list_sheets(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> list[out.Sheet | out.PoolSheet]:
     return stakes.sheets(campaign_id, seat)
 
 
-@router.get("/characters/{player}", response_model=out.Sheet)
-def get_sheet(campaign_id: UUID, player: str, seat: SeatDep, stakes: StakesDep) -> out.Sheet:
+@router.get("/characters/{player}", response_model=out.Sheet | out.PoolSheet)
+def get_sheet(campaign_id: UUID, player: str, seat: SeatDep, stakes: StakesDep) -> out.Sheet | out.PoolSheet:
     """A character sheet: pile, pennies in play, characteristics, what it owes and is owed."""
     return stakes.sheet(campaign_id, seat, player)
 

@@ -159,7 +159,7 @@ def test_replay_undo_overturn_audit_export_and_import_against_a_running_server(c
     assert house.json("overturn", "--winner", "challenger", "--reason", "the fold was a joke")["result"][
         "winner"] == "challenger"
     assert ilse.json("audit", "verify")["intact"]
-    assert "C-1" in ilse("export", expect=4).stderr
+    assert "C-2" in ilse("export", expect=4).stderr
     exported = house("export").stdout
     (tmp_path / "c.jsonl").write_text(exported)
     local = {"STAKES_STORE": "sqlite", "STAKES_SQLITE_PATH": str(tmp_path / "copy" / "s.sqlite")}
@@ -169,3 +169,20 @@ def test_replay_undo_overturn_audit_export_and_import_against_a_running_server(c
     assert imported["head"] == house.json("audit", "verify")["head"]
     # Importing into the running server: it already holds this campaign, so nothing changes.
     assert "C-2" in house("import", str(tmp_path / "c.jsonl"), expect=3).stderr
+
+
+def test_a_pool_campaign_is_played_from_the_cli_against_a_running_server(cli, server, tmp_path):
+    house = seat_cli(cli, tmp_path, "house")
+    house.json("--server", server, "campaign", "create", "Pool night", "--system", "pool")
+    token = house.json("player", "add", "ilse", "--character", "Ilse", "--description", "A brave thief",
+                       "--trait", "brave=1")["token"]
+    house("player", "add", "tomas", "--character", "Tomas", "--description", "A stubborn monk")
+    ilse = seat_cli(cli, tmp_path, "ilse")
+    ilse("login", "--server", server, "--token", token)
+    roll = ilse.json("roll", "4", "--trait", "brave")
+    if roll["phase"] == "choice":
+        ilse("choose", "house")
+    sheet = ilse.json("sheet")
+    assert sheet["system"] == "pool" and sheet["rolls"] and sheet["pool"] >= 2
+    assert ilse.json("challenge", "verify", roll["id"][:8])["mismatches"] == []
+    assert "PL-2" in ilse("roll", "1", expect=3).stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import uuid
 from collections.abc import Callable
 
 import psycopg
@@ -203,3 +204,43 @@ def test_replay_reads_only_that_challenges_events(stakes, monkeypatch):
     replay = stakes.replay(cid, TOMAS, challenge)
     assert read == [replay.total] and replay.total == len(replay.steps) == 15
     assert sum(scanned) == 0  # the projection was up to date: not one other event was read
+
+
+def test_an_import_cannot_plant_events_in_another_campaign(stakes, tmp_path):
+    """C-2: a forged file with a valid chain still only creates its own campaign's streams."""
+    from adapters import audit
+
+    victim, *_ = seat_two(stakes)
+    own = uuid.uuid4()  # a campaign id this store does not hold
+    lines = list(stakes.export_campaign(victim, HOUSE))
+    header, events = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    # Re-chain the victim's loan-free log under another campaign id, as a forger would.
+    forged_events = [e for e in events if e["originator_version"] > 1][:1]
+    previous, rechained = audit.GENESIS, []
+    for i, e in enumerate(forged_events, 1):
+        d = audit.digest(e["originator_id"], e["originator_version"], e["topic"], e["state"].encode())
+        previous = audit.link(previous, d)
+        rechained.append(json.dumps({**e, "position": i, "digest": d, "chain": previous}))
+    forged = [json.dumps({**header, "campaign_id": own.hex, "events": len(rechained), "head": previous}), *rechained]
+    before = stakes.app.recorder.max_notification_id()
+    with pytest.raises(Exception, match="C-2: event 1 continues a stream the export did not start"):
+        stakes.import_campaign(forged)
+    assert stakes.app.recorder.max_notification_id() == before
+    assert stakes.audit(victim, HOUSE).intact
+
+
+def test_the_audit_notices_events_missing_from_the_chain(stakes, rows):
+    cid, _ = play_an_economy(stakes)
+    last = stakes.views.chain_rows(cid)[-1]
+    with stakes.views.datastore.transaction(commit=True) as c:
+        stakes.views._x(c, "DELETE FROM {p}audit_chain WHERE campaign_id = ? AND position = ?",
+                        (cid.hex, last["position"]))
+    report = stakes.audit(cid, HOUSE)
+    assert not report.intact and report.first_broken.kind == "unchained"
+
+
+def test_a_tampered_log_is_not_exported(stakes, rows):
+    cid, _ = play_an_economy(stakes)
+    rows.alter(bought_event(stakes, cid))
+    with pytest.raises(Exception, match="C-2: the log was tampered with"):
+        list(stakes.export_campaign(cid, HOUSE))

@@ -158,3 +158,21 @@ def test_challenge_reads_come_from_the_projection_not_the_event_store(stakes, mo
     assert stakes.challenge(cid, ILSE, ch).phase == "settled"
     assert stakes.verify_challenge(cid, ILSE, ch).mismatches == []
     assert len(stakes.challenges(cid, TOMAS)) == 1
+
+
+def test_a_rebuild_equals_the_incremental_read_models_for_a_pool_campaign(stakes):
+    cid = stakes.create_campaign("Pool night", "pool").campaign.id
+    stakes.add_player(cid, HOUSE, "ilse", "Ilse", description="A brave thief with quick hands", traits={"brave": 1})
+    stakes.add_player(cid, HOUSE, "tomas", "Tomas", description="A stubborn monk")
+    stakes.offer_help(cid, TOMAS, "ilse", 2)
+    roll = stakes.pool_roll(cid, ILSE, 3, trait="brave", helper="tomas")
+    if roll.phase == "choice":
+        stakes.challenge_action(cid, ILSE, roll.id, "choose", {"choice": "house"})
+    stakes.raise_trait(cid, ILSE, None, "thief")
+    contest = stakes.open_contest(cid, TOMAS, "ilse")
+    stakes.challenge_action(cid, TOMAS, contest.id, "roll", {"count": 3})
+    incremental = stakes.views.dump()
+    sheet = stakes.sheet(cid, HOUSE, "ilse")
+    stakes.rebuild()
+    assert stakes.views.dump() == incremental and stakes.sheet(cid, HOUSE, "ilse") == sheet
+    assert sheet.pool == stakes.app._pool_character(stakes.app.campaign(cid), "ilse").pool

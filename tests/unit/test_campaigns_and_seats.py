@@ -8,7 +8,7 @@ from tests.unit.conftest import HOUSE, ILSE
 
 
 def test_a_campaign_for_a_system_whose_issue_has_not_landed_is_not_supported_yet(app):
-    for system in ("pool", "twenty-one", "beast", "pulp-cards"):
+    for system in ("twenty-one", "beast", "pulp-cards"):
         with pytest.raises(NotSupportedYet, match="not supported yet"):
             app.create_campaign("Later", system)
 
