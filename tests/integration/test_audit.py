@@ -45,7 +45,9 @@ class Rows:
 
     def alter(self, nid: int) -> None:
         (state,) = self.run(f"SELECT state FROM {self.table} WHERE {self.id_col} = ?", nid)[0]
-        self.run(f"UPDATE {self.table} SET state = ? WHERE {self.id_col} = ?", bytes(state).replace(b"5", b"6"), nid)
+        altered = bytes(state).replace(b'"cost":5', b'"cost":6')  # still valid JSON, still a valid event
+        assert altered != bytes(state)
+        self.run(f"UPDATE {self.table} SET state = ? WHERE {self.id_col} = ?", altered, nid)
 
     def delete(self, nid: int) -> None:
         self.run(f"DELETE FROM {self.table} WHERE {self.id_col} = ?", nid)
