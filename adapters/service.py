@@ -514,6 +514,10 @@ class Stakes:
         if not actor.is_house:
             raise NotPermitted("only the House exports a campaign: the export holds every hidden value",
                                ruling="C-2")
+        if self.views.query_one("SELECT 1 AS x FROM {p}challenges WHERE campaign_id = ? AND phase <> 'settled'",
+                                (campaign_id.hex,)):
+            raise RuleViolation("a challenge, roll or contest is still open: its secret seed and hidden dice "
+                                "stay hidden until it is settled, so the campaign is exported after", ruling="C-5")
         report = self.audit(campaign_id, actor)
         if not report.intact:
             raise RuleViolation(f"the log was tampered with ({report.first_broken.kind} at event "  # type: ignore[union-attr]
@@ -552,6 +556,7 @@ class Stakes:
                                       originator_version=line["originator_version"], topic=line["topic"], state=state))
             if progress:
                 progress(i, len(events))
+        self._replayable(stored)
         if previous != header["head"] or len(events) != header["events"]:
             raise RuleViolation("the export is incomplete: its head does not match its events", ruling="C-2")
         if self.views.query_one("SELECT 1 AS x FROM {p}campaigns WHERE campaign_id = ?", (campaign_id.hex,)) \
@@ -565,6 +570,20 @@ class Stakes:
         seats = ["house", *(p.seat for p in self._campaign_row(campaign_id).players)]
         tokens = {seat: self._issue_token(campaign_id, seat) for seat in seats}
         return schemas.ImportReport(campaign_id=campaign_id, events=len(stored), head=previous, tokens=tokens)
+
+    def _replayable(self, stored: list[StoredEvent]) -> None:
+        """Rebuild every aggregate of the export in memory first: an event that does not apply never
+        reaches the store (C-2)."""
+        streams: dict[Any, Any] = {}
+        for i, event in enumerate(stored, 1):
+            try:
+                domain_event = self.app.mapper.to_domain_event(event)
+                streams[event.originator_id] = domain_event.mutate(streams.get(event.originator_id))
+                if not hasattr(domain_event, "actor"):
+                    raise ValueError("no acting seat")
+            except Exception as exc:
+                raise RuleViolation(f"event {i} of the export does not apply ({type(exc).__name__}); "
+                                    "nothing was imported", ruling="C-2") from None
 
     def _belongs(self, i: int, line: dict[str, Any], state: bytes, campaign_id: UUID, streams: dict[str, int]) -> None:
         """Every event of an export belongs to its campaign: each stream starts in the file, with the
@@ -599,14 +618,23 @@ class Stakes:
         if not records or records[0].get("format") != audit.FORMAT or records[0].get("version") != audit.FORMAT_VERSION:
             raise RuleViolation("this is not a Stakes export (format stakes-export, version 1)", ruling="C-2")
         header, events = records[0], records[1:]
-        fields = {"position", "originator_id", "originator_version", "topic", "state", "digest", "chain"}
+        if not (isinstance(header.get("campaign_id"), str) and isinstance(header.get("head"), str)
+                and isinstance(header.get("events"), int) and not isinstance(header.get("events"), bool)):
+            raise RuleViolation("the export's header needs campaign_id, head and events", ruling="C-2")
+        try:
+            UUID(header["campaign_id"])
+        except ValueError:
+            raise RuleViolation("the export's campaign_id is not an id", ruling="C-2") from None
+        types = {"position": int, "originator_id": str, "originator_version": int, "topic": str, "state": str,
+                 "digest": str, "chain": str}
         for i, event in enumerate(events, 1):
-            if not fields <= set(event) or not isinstance(event["state"], str):
-                raise RuleViolation(f"event {i} of the export lacks {sorted(fields - set(event))}", ruling="C-2")
+            for field, kind in types.items():
+                value = event.get(field)
+                if not isinstance(value, kind) or isinstance(value, bool):
+                    raise RuleViolation(f"event {i} of the export has no proper {field}", ruling="C-2")
             try:
-                UUID(str(event["originator_id"]))
-                UUID(str(header["campaign_id"]))
-            except (ValueError, KeyError):
+                UUID(event["originator_id"])
+            except ValueError:
                 raise RuleViolation(f"event {i} of the export has a malformed id", ruling="C-2") from None
         return header, events
 

@@ -47,9 +47,14 @@ def numbers(text: str | None) -> list[int] | None:
 
 def move(action: str, as_: str | None, campaign: str | None, challenge: str | None, fmt: Format,
          **args: Any) -> None:
-    run(as_, campaign, lambda t: emit(
-        t.backend.challenge_action(t.campaign_id(), t.seat, challenge_id(t, challenge), action,
-                                   {k: v for k, v in args.items() if v is not None}), fmt, output.resolution))
+    """Play one move; ``dice`` and ``cup`` come as text ("3,5,1") and are read inside the error handling."""
+
+    def act(t: Target) -> None:
+        values = {k: numbers(v) if k in ("dice", "cup") and isinstance(v, str) else v for k, v in args.items()}
+        emit(t.backend.challenge_action(t.campaign_id(), t.seat, challenge_id(t, challenge), action,
+                                        {k: v for k, v in values.items() if v is not None}), fmt, output.resolution)
+
+    run(as_, campaign, act)
 
 
 @app.command("announce")
@@ -135,7 +140,7 @@ def roll(dice: Annotated[Optional[str], typer.Option(help="Table mode: the dice 
          as_: As = None, campaign: CampaignOpt = None, challenge: ChallengeOpt = None,
          fmt: Fmt = Format.table) -> None:
     """Roll your dice (paying the ante), or reroll your cup in step 4."""
-    move("roll", as_, campaign, challenge, fmt, dice=numbers(dice))
+    move("roll", as_, campaign, challenge, fmt, dice=dice)
 
 
 @app.command("keep")
@@ -143,7 +148,7 @@ def keep(cup: Annotated[Optional[str], typer.Option(help="Die numbers (from 0) t
          as_: As = None, campaign: CampaignOpt = None, challenge: ChallengeOpt = None,
          fmt: Fmt = Format.table) -> None:
     """Reveal the dice you keep and put the others back in the cup (PA-8)."""
-    move("keep", as_, campaign, challenge, fmt, cup=numbers(cup) or [])
+    move("keep", as_, campaign, challenge, fmt, cup=cup or "")
 
 
 def _bet(action: str, doc: str) -> None:

@@ -29,7 +29,8 @@ def roll(
     """Roll dice from your pool (PL-2): two highest plus a trait; 5s and 6s are lost (PL-3)."""
 
     def act(t: Target) -> None:
-        view = t.backend.pool_roll(t.campaign_id(), t.seat, count, trait, helper, seed, numbers(dice))
+        view = t.backend.pool_roll(t.campaign_id(), t.seat, count, trait, helper, seed,
+                                   numbers(dice) if dice is not None else None)
         config.update(challenge=str(view.id))
         emit(view, fmt, output.resolution)
 
@@ -101,7 +102,8 @@ def contest_roll(
     """Roll your side of the contest this round."""
     run(as_, campaign, lambda t: emit(t.backend.challenge_action(
         t.campaign_id(), t.seat, challenge_id(t, challenge), "roll",
-        {k: v for k, v in {"count": count, "trait": trait, "dice": numbers(dice)}.items() if v is not None}),
+        {k: v for k, v in {"count": count, "trait": trait,
+                           "dice": numbers(dice) if dice is not None else None}.items() if v is not None}),
         fmt, output.resolution))
 
 

@@ -88,6 +88,10 @@ class Challenge(Aggregate):
         self.result: dict[str, Any] | None = None
         self.folded: str | None = None
         self.seeds_locked = False  # C-7: once dice were rolled, a rewind never reopens the seeds
+        # C-7, kept through rewinds: what each slot showed and which dice each side cupped, so that
+        # playing a step again cannot fish for better dice.
+        self.filled: dict[str, int] = {}
+        self.locked_cups: dict[str, list[int]] = {}
         if circumstance:
             self.circumstances.append(
                 {"step": 1, "side": CHALLENGER, "text": circumstance, "die": None, "barred": None})
@@ -281,7 +285,12 @@ class Challenge(Aggregate):
                 return []
             if entered is None:
                 raise refuse("C-3", f"this challenge is played with table dice: enter {len(slots)} {what}")
-            return check_entered_dice(entered, count=len(slots))
+            dice = check_entered_dice(entered, count=len(slots))
+            for slot, value in zip(slots, dice, strict=True):
+                before = self.filled.get(repr(list(slot)))
+                if before is not None and before != value:
+                    raise refuse("C-7", f"slot {slot} showed {before} before the rewind; the same die is entered")
+            return dice
         if entered is not None:
             raise refuse("C-3", "dice are entered by hand only in table mode")
         return [derive_die(self.secret_seed, self.side_seeds(), slot) for slot in slots]
@@ -338,6 +347,7 @@ class Challenge(Aggregate):
         values = dice + ([circumstance_die] if circumstance_die is not None else [])
         for slot, value in zip(own + circumstance, values, strict=True):
             self.rolls.append({"slot": list(slot), "value": value, "entered": entered})
+            self.filled.setdefault(repr(list(slot)), value)
             if slot[0] == "circumstance":
                 for c in self.circumstances_of(side, slot[1]):
                     c["die"] = value
@@ -393,11 +403,15 @@ class Challenge(Aggregate):
         if len(chosen) != len(list(cup)) or any(
                 isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(data["dice"]) for i in chosen):
             raise refuse("PA-8", f"the cup takes distinct dice numbered 0 to {len(data['dice']) - 1}")
+        locked = self.locked_cups.get(side)
+        if locked is not None and locked != chosen:
+            raise refuse("C-7", f"this side cupped {locked} before the rewind; it keeps the same dice again")
         revealed = [v for i, v in enumerate(data["dice"]) if i not in chosen]
         self._dice_kept(side=side, cup=chosen, revealed=revealed, actor=actor)
 
     @event("DiceKept")
     def _dice_kept(self, side: str, cup: list[int], revealed: list[int], actor: str) -> None:
+        self.locked_cups.setdefault(side, list(cup))
         self.sides[side]["cup"] = list(cup)
         self.sides[side]["kept"] = True
         if all(self.sides[s]["kept"] for s in SIDES):
@@ -473,7 +487,7 @@ class Challenge(Aggregate):
     @event("Called")
     def _called(self, side: str, draws: dict[str, int], actor: str) -> None:
         self._add(side, draws)
-        self._next(side, round_over=True)
+        self._next(side, round_over=other(side) in self.acted)  # PA-9: both sides act in every round
 
     @event("Raised")
     def _raised(self, side: str, amount: int, draws: dict[str, int], actor: str) -> None:
@@ -821,25 +835,38 @@ class Challenge(Aggregate):
             self.sides[side]["seed"] = seeds[side]
         self.seeds_locked = locked
 
-    def overturn(self, winner: str | None, reason: str, actor: str) -> dict[str, int]:
-        """Reverse a settled result and apply it again as ruled: a winner, or void (C-6).
-
-        Returns the new payouts; the application moves the difference between the piles.
-        """
-        reason = clean_text(reason, "a reason", max_length=500, ruling="C-6")
+    def check_overturn(self, winner: str | None, reason: str) -> dict[str, int]:
+        """Verify an overturn (C-6) before anything moves; returns the payouts as ruled."""
+        clean_text(reason, "a reason", max_length=500, ruling="C-6")
         if not self.settled:
             raise refuse("C-6", "only a settled challenge is overturned; rewind an open one")
         if winner is not None and winner not in SIDES:
             raise refuse("C-6", f"the winner is 'challenger' or 'opponent', not {winner!r}")
-        payouts = self._payouts(winner, {})
-        self._overturned(winner=winner, reason=reason, payouts=payouts,
-                         previous=dict(self.result["payouts"]), actor=actor)  # type: ignore[index]
+        if any(b["status"] == "bought" for b in self.bankrupts.values()):
+            raise refuse("C-6", "a buyout was accepted in this challenge and cannot be reversed; it stands")
+        return self._payouts(winner, {})
+
+    def debts_to_void(self) -> tuple[list[str], list[str]]:
+        """The debts this result created: (bankruptcy debts, shortfalls of earlier overturns)."""
+        bankruptcy = [d for b in self.bankrupts.values() for d in b.get("debt_ids", [])]
+        return bankruptcy, [d for o in (self.result or {}).get("overturned", []) for d in o.get("debts", [])]
+
+    def overturn(self, winner: str | None, reason: str, debts: list[str], actor: str) -> dict[str, int]:
+        """Reverse a settled result and apply it again as ruled: a winner, or void (C-6).
+
+        ``debts``: the shortfall debts this overturn records. Returns the new payouts.
+        """
+        payouts = self.check_overturn(winner, reason)
+        reason = clean_text(reason, "a reason", max_length=500, ruling="C-6")
+        self._overturned(winner=winner, reason=reason, payouts=payouts, previous=dict(self.result["payouts"]),
+                         debts=debts, actor=actor)  # type: ignore[index]
         return payouts
 
     @event("Overturned")
     def _overturned(self, winner: str | None, reason: str, payouts: dict[str, int], previous: dict[str, int],
-                    actor: str) -> None:
-        history = [*(self.result or {}).get("overturned", []), {"reason": reason, "previous": previous}]
+                    debts: list[str], actor: str) -> None:
+        history = [*(self.result or {}).get("overturned", []), {"reason": reason, "previous": previous,
+                                                                "debts": debts}]
         narrator = None if winner is None else other(winner)
         self.result = {**(self.result or {}), "winner": winner, "reason": "overturned" if winner else "void",
                        "narrator": narrator, "payouts": payouts, "overturned": history}

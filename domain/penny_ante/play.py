@@ -46,6 +46,13 @@ class Table:
         self.before = challenge.staked()
         self.extra: list[Any] = []
 
+    def loaded(self, app: StakesApplication, seat: str) -> Character:
+        """A character outside the challenge, loaded once per command (so two loans share one copy)."""
+        for aggregate in self.extra:
+            if isinstance(aggregate, Character) and aggregate.seat == seat:
+                return aggregate
+        return app._character(self.campaign, seat)
+
     def piles(self) -> dict[str, int]:
         return {m: (p.pennies if isinstance(p, Antagonist) else p.pile) for m, p in self.purses.items()}
 
@@ -270,6 +277,7 @@ class ChallengeCommands:
             table.mirror(actor.name)
             for loan_id in (lid for lid in later_loans if lid not in ch.loans):
                 self._reverse_loan(table, UUID(loan_id), reason, actor)
+            table.settle_if_due(actor.name)  # rewound to a fold or a showdown: settle it again
             table.save()
 
         retry_conflicts(run)
@@ -280,13 +288,13 @@ class ChallengeCommands:
             return
         returned = 0
         if loan.status == "active":
-            borrower = table.purses.get(loan.borrower) or self._character(table.campaign, loan.borrower)
-            lender = self._character(table.campaign, loan.lender)
+            borrower = table.purses.get(loan.borrower) or table.loaded(self, loan.borrower)
+            lender = table.loaded(self, loan.lender)
             returned = min(loan.outstanding, borrower.pile)
             if returned:
                 borrower.repay(loan.id, returned, actor.name)
                 lender.receive_repayment(loan.id.hex, returned, actor.name)
-            table.extra += [p for p in (borrower, lender) if p not in table.purses.values()]
+            table.extra += [p for p in (borrower, lender) if p not in table.purses.values() and p not in table.extra]
         loan.reverse(returned, reason, actor.name)
         table.extra.append(loan)
 
@@ -305,38 +313,58 @@ class ChallengeCommands:
             table = Table(self, campaign, self._challenge(campaign, challenge_id))
             ch = table.challenge
             old = dict((ch.result or {}).get("payouts") or {})
-            new = ch.overturn(winner, reason, actor.name)
+            new = ch.check_overturn(winner, reason)
             nets = {m: new.get(m, 0) - old.get(m, 0) for m in table.purses}
-            payers = [[m, -n] for m, n in nets.items() if n < 0]
-            payees = [[m, n] for m, n in nets.items() if n > 0]
-            piles = table.piles()
-            for payer in payers:
-                for payee in payees:
-                    amount = min(payer[1], payee[1])
-                    if not amount:
-                        continue
-                    paid = min(amount, piles[payer[0]])
-                    piles[payer[0]] -= paid
-                    if paid:
-                        table.purses[payer[0]].correct_settlement(ch.id.hex, -paid, actor.name)
-                        table.purses[payee[0]].correct_settlement(ch.id.hex, paid, actor.name)
-                    if amount > paid:
-                        self._shortfall_debt(table, payer[0], payee[0], amount - paid, actor)
-                    payer[1] -= amount
-                    payee[1] -= amount
-            for info in ch.bankrupts.values():  # the bankruptcy this result caused is undone with it
-                for debt_id in info.get("debt_ids", []):
-                    debt = self._get(Debt, UUID(debt_id), "debt")
-                    if debt.status in ("active", "defaulted"):
-                        debt.void(reason, actor.name)
-                        table.purses[debt.borrower].debt_forgiven(debt.id.hex, 0, actor.name)
-                        table.extra.append(debt)
+            ended = not campaign.adventure_running or campaign.adventure != ch.adventure
+            if ended and any(nets[m] > 0 for m, p in table.purses.items() if isinstance(p, Antagonist)):
+                raise RuleViolation("the House side's adventure is over: it cannot take pennies back now",
+                                    ruling="PA-3")
+            # The debts the old result created go (C-6). A bankruptcy debt's pennies came back in the payouts,
+            # so what was repaid on it goes back; a shortfall debt stood for pennies never paid, so what is
+            # still owed on it is no longer to be returned.
+            bankruptcy, shortfalls = ch.debts_to_void()
+            for debt_id in bankruptcy + shortfalls:
+                debt = self._get(Debt, UUID(debt_id), "debt")
+                repaid = debt.amount - debt.outstanding if debt_id in bankruptcy else -debt.outstanding
+                if debt.status in ("active", "defaulted"):
+                    debt.void(reason, actor.name)
+                    borrower = table.purses.get(debt.borrower)
+                    if isinstance(borrower, Character):
+                        borrower.debt_forgiven(debt.id.hex, 0, actor.name)
+                    table.extra.append(debt)
+                if repaid and debt.borrower in nets and debt.lender in nets:
+                    nets[debt.borrower] += repaid
+                    nets[debt.lender] -= repaid
+            debts = self._settle_nets(table, nets, actor)
+            ch.overturn(winner, reason, [d.id.hex for d in debts], actor.name)
             table.save()
 
         retry_conflicts(run)
 
+    def _settle_nets(self: StakesApplication, table: Table, nets: dict[str, int], actor: Seat) -> list[Debt]:
+        """Move what each member owes the others; what a member cannot pay becomes a debt (no pile below 0)."""
+        payers = [[m, -n] for m, n in nets.items() if n < 0]
+        payees = [[m, n] for m, n in nets.items() if n > 0]
+        piles, debts = table.piles(), []
+        challenge_id = table.challenge.id.hex
+        for payer in payers:
+            for payee in payees:
+                amount = min(payer[1], payee[1])
+                if not amount:
+                    continue
+                paid = min(amount, piles[payer[0]])
+                piles[payer[0]] -= paid
+                if paid:
+                    table.purses[payer[0]].correct_settlement(challenge_id, -paid, actor.name)
+                    table.purses[payee[0]].correct_settlement(challenge_id, paid, actor.name)
+                if amount > paid:
+                    debts.append(self._shortfall_debt(table, payer[0], payee[0], amount - paid, actor))
+                payer[1] -= amount
+                payee[1] -= amount
+        return debts
+
     def _shortfall_debt(self: StakesApplication, table: Table, payer: str, payee: str, amount: int,
-                        actor: Seat) -> None:
+                        actor: Seat) -> Debt:
         purses = table.purses
         debt = Debt(campaign_id=table.campaign.id, lender=payee, borrower=payer, amount=amount,
                     adventure=table.campaign.adventure, challenge_id=table.challenge.id.hex,
@@ -345,3 +373,4 @@ class ChallengeCommands:
         if isinstance(purses[payer], Character):
             purses[payer].incur_debt(debt.id.hex, amount, actor.name)
         table.extra.append(debt)
+        return debt

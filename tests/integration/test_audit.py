@@ -246,3 +246,43 @@ def test_a_tampered_log_is_not_exported(stakes, rows):
     rows.alter(bought_event(stakes, cid))
     with pytest.raises(Exception, match="C-2: the log was tampered with"):
         list(stakes.export_campaign(cid, HOUSE))
+
+
+def test_an_import_whose_events_do_not_apply_stores_nothing(stakes):
+    """C-2: a file with a consistent chain but an event that does not apply never reaches the store."""
+    from adapters import audit
+
+    campaign = uuid.uuid4()
+    state = b'{"timestamp":{"_type_":"datetime_iso","_data_":"2026-01-01T00:00:00+00:00"}}'
+    d = audit.digest(campaign, 1, "domain.campaign:Campaign.Created", state)
+    chain = audit.link(audit.GENESIS, d)
+    lines = [json.dumps({"format": "stakes-export", "version": 1, "campaign_id": campaign.hex, "events": 1,
+                         "head": chain}),
+             json.dumps({"position": 1, "originator_id": campaign.hex, "originator_version": 1,
+                         "topic": "domain.campaign:Campaign.Created", "state": state.decode(), "digest": d,
+                         "chain": chain})]
+    before = stakes.app.recorder.max_notification_id()
+    with pytest.raises(Exception, match="C-2: event 1 of the export"):
+        stakes.import_campaign(lines)
+    assert stakes.app.recorder.max_notification_id() == before
+    stakes.create_campaign("Still works", "penny-ante")
+
+
+@pytest.mark.parametrize("header", [
+    {"format": "stakes-export", "version": 1, "events": 0},
+    {"format": "stakes-export", "version": 1, "campaign_id": 5, "events": 0, "head": "x"},
+    {"format": "stakes-export", "version": 1, "campaign_id": "nope", "events": 0, "head": "x"},
+])
+def test_a_malformed_export_header_is_refused_naming_c2(stakes, header):
+    with pytest.raises(Exception, match="C-2"):
+        stakes.import_campaign([json.dumps(header)])
+
+
+def test_a_campaign_is_not_exported_while_a_challenge_is_open(stakes):
+    cid, *_ = seat_two(stakes)
+    stakes.create_antagonist(cid, HOUSE, "Lady Sen")
+    stakes.start_adventure(cid, HOUSE)
+    stakes.fund_antagonist(cid, HOUSE, "Lady Sen", 10)
+    stakes.announce_challenge(cid, HOUSE, {"antagonist": "Lady Sen"}, {"players": ["ilse"]}, 1)
+    with pytest.raises(Exception, match="C-5: a challenge, roll or contest is still open"):
+        list(stakes.export_campaign(cid, HOUSE))
