@@ -202,13 +202,19 @@ class Stakes:
         return self._sheet(campaign_id, seat)
 
     # -- adventures and the House budget -------------------------------------
-    def start_adventure(self, campaign_id: UUID, actor: Seat, amount: int | None = None, note: str | None = None) -> schemas.HouseBudget:
+    def start_adventure(self, campaign_id: UUID, actor: Seat, amount: int | None = None,
+                        note: str | None = None) -> schemas.HouseBudget | schemas.CampaignView:
+        """Penny Ante answers with the House budget; a system without one (the Pool) with the campaign."""
         self._command(lambda: self.app.start_adventure(campaign_id, actor, amount, note))
-        return self.budget(campaign_id, actor)
+        return self._after_adventure(campaign_id, actor)
 
-    def end_adventure(self, campaign_id: UUID, actor: Seat) -> schemas.HouseBudget:
+    def end_adventure(self, campaign_id: UUID, actor: Seat) -> schemas.HouseBudget | schemas.CampaignView:
         self._command(lambda: self.app.end_adventure(campaign_id, actor))
-        return self.budget(campaign_id, actor)
+        return self._after_adventure(campaign_id, actor)
+
+    def _after_adventure(self, campaign_id: UUID, actor: Seat) -> schemas.HouseBudget | schemas.CampaignView:
+        campaign = self._campaign_row(campaign_id)
+        return self.budget(campaign_id, actor) if campaign.system == "penny-ante" else campaign
 
     def _antagonists(self, campaign_id: UUID, viewer: Seat, name: str | None = None) -> list[schemas.Antagonist]:
         rows = self.views.query(
@@ -655,8 +661,9 @@ class Stakes:
         return schemas.PoolSheet(seat=seat, name=row["name"], description=row["description"], pool=row["pool"],
                                  traits=traits, moves=moves, rolls=rolls)
 
-    def raise_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.PoolSheet:
-        self._command(lambda: self.app.raise_trait(campaign_id, actor, seat, name))
+    def raise_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str,
+                    new: bool | None = None) -> schemas.PoolSheet:
+        self._command(lambda: self.app.raise_trait(campaign_id, actor, seat, name, new))
         return self._pool_sheet(campaign_id, Seat.parse(seat).name if seat else actor.name)
 
     def cash_in_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.PoolSheet:

@@ -23,6 +23,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL
 
 from adapters import audit
+from domain.pool.rules import creation_cost
 
 PROJECTION_TABLES = (
     "campaigns", "streams", "characters", "characteristics", "loans", "loan_history",
@@ -483,7 +484,7 @@ class ViewsMixin:
 
     # the Pool (PL-1 … PL-8)
     def _on_PoolCharacter_Created(self, c, e, oid, campaign, at, nid) -> None:
-        cost = sum({1: 2, 2: 5, 3: 10}[r] for r in e.traits.values())
+        cost = creation_cost(e.traits)
         self._x(c, "INSERT INTO {p}pool_characters VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (oid, campaign, e.seat, e.name, e.description, e.pool - cost, at))
         for name, rating in e.traits.items():
@@ -522,6 +523,15 @@ class ViewsMixin:
 
     def _on_PoolRoll_Rolled(self, c, e, oid, campaign, at, nid) -> None:
         self._roll_line(c, nid, oid, campaign, e.roller, at, "roll", 1, e)
+
+    def _on_PoolContest_Rewound(self, c, e, oid, campaign, at, nid) -> None:
+        """The rolls played after the step go from the sheets' history (C-6)."""
+        state = self._load_state(c, "challenges", "challenge_id", oid)
+        self._x(c, "DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round > ?", (oid, state.round))
+        for side in state.sides.values():
+            if not side["rolled"]:
+                self._x(c, "DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round = ? AND seat = ?",
+                        (oid, state.round, side["seat"]))
 
     def _on_PoolContest_Rolled(self, c, e, oid, campaign, at, nid) -> None:
         state = self._load_state(c, "challenges", "challenge_id", oid)

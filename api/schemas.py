@@ -95,7 +95,7 @@ class ActionIn(Body):
     seed: str | None = Field(None, max_length=200)
     text: str | None = Field(None, max_length=200)
     characteristics: list[str] | None = Field(None, max_length=10)
-    dice: list[int] | None = Field(None, max_length=12)
+    dice: list[int] | None = Field(None, max_length=1000)
     cup: list[int] | None = Field(None, max_length=12)
     borrower: str | None = Field(None, max_length=64)
     member: str | None = Field(None, max_length=64)
@@ -107,6 +107,7 @@ class ActionIn(Body):
 
 class TraitIn(Body):
     name: str = Field(max_length=200, description="A new trait starts at +1; an existing one rises a step (PL-5).")
+    new: bool | None = Field(None, description="true: only buy a new trait; false: only raise an existing one.")
 
 
 class MoveIn(Body):
@@ -124,7 +125,7 @@ class RollIn(Body):
     trait: str | None = Field(None, max_length=200)
     helper: str | None = Field(None, max_length=64, description="A player who offered you dice (PL-7).")
     seed: str | None = Field(None, max_length=200, description="Your own seed text (C-4).")
-    dice: list[int] | None = Field(None, max_length=60, description="Table dice entered by hand (C-3).")
+    dice: list[int] | None = Field(None, max_length=2000, description="Table dice entered by hand (C-3).")
 
 
 class ContestIn(Body):

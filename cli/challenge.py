@@ -239,11 +239,12 @@ def replay(
 
 def undo(
     challenge: ChallengeArg = None,
-    to_step: Annotated[int, typer.Option("--to-step", help="The step to go back to (1 is the announcement).")] = 1,
+    to_step: Annotated[int, typer.Option("--to-step", help="The step to go back to (1 is the first event).")] = 1,
     reason: Annotated[str, typer.Option(help="Why the ruling is undone (kept in the history).")] = "",
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
-    """House only: rewind an open challenge to an earlier step (C-6); the same dice come up again (C-7)."""
+    """House only: rewind an open challenge or Pool contest to an earlier step (C-6); the same dice come up
+    again (C-7)."""
     run(as_, campaign, lambda t: emit(
         t.backend.rewind_challenge(t.campaign_id(), t.seat, challenge_id(t, challenge), to_step, reason),
         fmt, output.resolution))
@@ -256,7 +257,8 @@ def overturn(
     void: Annotated[bool, typer.Option("--void", help="Nobody wins: each side takes back its wager.")] = False,
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
-    """House only: overturn a settled challenge with a new winner, or void it (C-6)."""
+    """House only: overturn a settled challenge with a new winner, or void it; a settled Pool roll is voided,
+    its dice given back (C-6)."""
     run(as_, campaign, lambda t: emit(
         t.backend.overturn_challenge(t.campaign_id(), t.seat, challenge_id(t, challenge), winner, void, reason),
         fmt, output.resolution))

@@ -181,13 +181,13 @@ def adventure_start(
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """Start an adventure (PA-3); unpaid loans become defaulted (PA-14)."""
-    run(as_, campaign, lambda t: emit(t.backend.start_adventure(t.campaign_id(), t.seat, amount, note), fmt, output.budget))
+    run(as_, campaign, lambda t: emit(t.backend.start_adventure(t.campaign_id(), t.seat, amount, note), fmt, output.adventure))
 
 
 @adventure_app.command("end")
 def adventure_end(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
     """End the adventure; the House side's pennies leave play (PA-3)."""
-    run(as_, campaign, lambda t: emit(t.backend.end_adventure(t.campaign_id(), t.seat), fmt, output.budget))
+    run(as_, campaign, lambda t: emit(t.backend.end_adventure(t.campaign_id(), t.seat), fmt, output.adventure))
 
 
 @app.command("budget")

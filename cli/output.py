@@ -134,6 +134,10 @@ def antagonist(a: schemas.Antagonist) -> RenderableType:
     return antagonists([a])
 
 
+def adventure(value: Any) -> RenderableType:
+    return budget(value) if isinstance(value, schemas.HouseBudget) else campaign(value)
+
+
 def budget(b: schemas.HouseBudget) -> RenderableType:
     state = f"adventure {b.adventure}: House pile {b.pile}" if b.adventure_running else "no adventure running"
     table = _table("Adventures", "#", "player piles", "opening", "pile", "allocated", "retired", "note", "ended")

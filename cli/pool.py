@@ -70,18 +70,18 @@ def oppose(
     run(as_, campaign, act)
 
 
-def _sheet_command(method: str, doc: str, app: typer.Typer, name: str) -> None:
+def _sheet_command(method: str, doc: str, app: typer.Typer, name: str, **extra: object) -> None:
     def command(trait_name: Annotated[str, typer.Argument(metavar="NAME")], as_: As = None,
                 campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
-        run(as_, campaign, lambda t: emit(getattr(t.backend, method)(t.campaign_id(), t.seat, None, trait_name), fmt,
-                                          output.sheet))
+        run(as_, campaign, lambda t: emit(getattr(t.backend, method)(t.campaign_id(), t.seat, None, trait_name,
+                                                                     **extra), fmt, output.sheet))
 
     command.__doc__ = doc
     app.command(name)(command)
 
 
-_sheet_command("raise_trait", "Buy a new trait at +1 (PL-5).", trait_app, "buy")
-_sheet_command("raise_trait", "Raise a trait one step at the escalating cost (PL-5).", trait_app, "raise")
+_sheet_command("raise_trait", "Buy a new trait at +1 (PL-5).", trait_app, "buy", new=True)
+_sheet_command("raise_trait", "Raise a trait one step at the escalating cost (PL-5).", trait_app, "raise", new=False)
 _sheet_command("cash_in_trait", "Erase a trait and add its rating to your pool (PL-5).", trait_app, "cash-in")
 
 

@@ -22,6 +22,7 @@ from domain.seats import Seat
 
 SHEET = Annotated[schemas.Sheet | schemas.PoolSheet, Field(discriminator="system")]
 RESOLUTION = schemas.ChallengeView | schemas.ResolutionView
+ADVENTURE = schemas.HouseBudget | schemas.CampaignView
 
 
 def _q(segment: str) -> str:
@@ -113,12 +114,11 @@ class RemoteStakes:
 
     # -- adventures and the House ---------------------------------------------
     def start_adventure(self, campaign_id: UUID, actor: Seat, amount: int | None = None,
-                        note: str | None = None) -> schemas.HouseBudget:
-        return self._call("POST", self._c(campaign_id, "/adventures"), schemas.HouseBudget,
-                          {"amount": amount, "note": note})
+                        note: str | None = None) -> Any:
+        return self._call("POST", self._c(campaign_id, "/adventures"), ADVENTURE, {"amount": amount, "note": note})
 
-    def end_adventure(self, campaign_id: UUID, actor: Seat) -> schemas.HouseBudget:
-        return self._call("POST", self._c(campaign_id, "/adventures/current/end"), schemas.HouseBudget)
+    def end_adventure(self, campaign_id: UUID, actor: Seat) -> Any:
+        return self._call("POST", self._c(campaign_id, "/adventures/current/end"), ADVENTURE)
 
     def budget(self, campaign_id: UUID, actor: Seat) -> schemas.HouseBudget:
         return self._call("GET", self._c(campaign_id, "/budget"), schemas.HouseBudget)
@@ -226,8 +226,10 @@ class RemoteStakes:
     def _sheet_post(self, campaign_id: UUID, path: str, body: dict[str, Any] | None = None) -> schemas.PoolSheet:
         return self._call("POST", self._c(campaign_id, path), schemas.PoolSheet, body)
 
-    def raise_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.PoolSheet:
-        return self._sheet_post(campaign_id, f"/characters/{_q(seat or actor.name)}/traits", {"name": name})
+    def raise_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str,
+                    new: bool | None = None) -> schemas.PoolSheet:
+        return self._sheet_post(campaign_id, f"/characters/{_q(seat or actor.name)}/traits",
+                                {"name": name, "new": new})
 
     def cash_in_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.PoolSheet:
         return self._sheet_post(campaign_id, f"/characters/{_q(seat or actor.name)}/traits/{_q(name)}/cash-in")

@@ -11,18 +11,19 @@ from api.schemas import AdventureIn, AntagonistIn, CharacteristicIn, FundingIn
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["adventures and the House"])
 
 
-@router.post("/adventures", status_code=status.HTTP_201_CREATED, response_model=out.HouseBudget)
+@router.post("/adventures", status_code=status.HTTP_201_CREATED, response_model=out.HouseBudget | out.CampaignView)
 def start_adventure(
     campaign_id: UUID, seat: SeatDep, stakes: StakesDep, body: AdventureIn | None = None
-) -> out.HouseBudget:
-    """Start an adventure: the House pile is the sum of the player piles, or an agreed amount with a note (PA-3).
-    Unpaid loans are marked defaulted (PA-14)."""
+) -> out.HouseBudget | out.CampaignView:
+    """Start an adventure (C-1). Penny Ante: the House pile is the sum of the player piles, or an agreed amount
+    with a note (PA-3), unpaid loans are marked defaulted (PA-14), and the House budget is returned; other
+    systems return the campaign."""
     body = body or AdventureIn()
     return stakes.start_adventure(campaign_id, seat, body.amount, body.note)
 
 
-@router.post("/adventures/current/end", response_model=out.HouseBudget)
-def end_adventure(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.HouseBudget:
+@router.post("/adventures/current/end", response_model=out.HouseBudget | out.CampaignView)
+def end_adventure(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.HouseBudget | out.CampaignView:
     """End the running adventure; the House side's pennies leave play (PA-3)."""
     return stakes.end_adventure(campaign_id, seat)
 

@@ -18,7 +18,7 @@ Resolution = out.ChallengeView | out.ResolutionView
 @router.post("/characters/{player}/traits", response_model=out.PoolSheet)
 def raise_trait(campaign_id: UUID, player: str, body: TraitIn, seat: SeatDep, stakes: StakesDep) -> out.PoolSheet:
     """Buy a new trait at +1 or raise one a step, at the escalating cost (PL-5)."""
-    return stakes.raise_trait(campaign_id, seat, player, body.name)
+    return stakes.raise_trait(campaign_id, seat, player, body.name, body.new)
 
 
 @router.post("/characters/{player}/traits/{trait}/cash-in", response_model=out.PoolSheet)

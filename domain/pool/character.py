@@ -56,9 +56,16 @@ class PoolCharacter(Aggregate):
                                 ruling=ruling)
 
     # -- PL-5: advancement at any time --------------------------------------------------------------
-    def raise_trait(self, name: str, actor: str) -> None:
-        """A new trait starts at +1; an existing one rises one step; the cost escalates (PL-5)."""
+    def raise_trait(self, name: str, actor: str, new: bool | None = None) -> None:
+        """A new trait starts at +1; an existing one rises one step; the cost escalates (PL-5).
+
+        ``new``: True to buy only a new trait, False to raise only an existing one, None for either.
+        """
         known = self._trait(name)
+        if new is True and known is not None:
+            raise RuleViolation(f"{self.name} already has {known}; raise it instead", ruling="PL-5")
+        if new is False and known is None:
+            raise RuleViolation(f"{self.name} has no trait {name!r} to raise; buy it first", ruling="PL-5")
         if known is None:
             new_name, new_rating = clean_text(name, "a trait's name", max_length=60, ruling="PL-5"), 1
         else:

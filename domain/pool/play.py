@@ -34,15 +34,18 @@ class PoolCommands:
 
     def _mine(self: StakesApplication, campaign_id: UUID, actor: Seat, seat: str | None, doing: str):
         campaign = self._pool(campaign_id)
+        if actor.is_house:
+            raise NotPermitted(f"the House has no character; only a player may {doing}")
         seat = player_handle(seat or actor.name) if not actor.is_house or seat else actor.name
         _own(actor, seat, doing)
         return campaign, self._pool_character(campaign, seat)
 
     # -- PL-5, PL-6 ----------------------------------------------------------------------------------
     @retried
-    def raise_trait(self: StakesApplication, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> None:
+    def raise_trait(self: StakesApplication, campaign_id: UUID, actor: Seat, seat: str | None, name: str,
+                    new: bool | None = None) -> None:
         _, character = self._mine(campaign_id, actor, seat, "change this character's traits")
-        character.raise_trait(name, actor.name)
+        character.raise_trait(name, actor.name, new)
         self.save(character)
 
     @retried

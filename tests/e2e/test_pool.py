@@ -102,5 +102,7 @@ def test_a_pool_campaign_is_played_from_the_cli(cli):
     assert "Contest" in cli("challenge", "show").stdout
     assert cli.json("challenge", "verify")["mismatches"] == []
     assert "C-1" in cli("budget", expect=3).stderr
+    assert cli.json("adventure", "start")["adventure_running"] is True  # the campaign, not a budget
+    assert cli.json("adventure", "end")["adventure_running"] is False
     assert cli.json("audit", "verify")["intact"]
     assert "traits" in cli("player", "list").stdout

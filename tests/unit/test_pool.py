@@ -297,3 +297,22 @@ def test_no_sequence_of_commands_takes_a_pool_below_two_and_dice_are_accounted_f
         for seat in expected:
             assert table.pool(seat) >= 2  # PL-1, PL-3, PL-5, PL-7
             assert table.pool(seat) == expected[seat]  # only the rulings add or remove dice
+
+
+def test_buying_a_trait_never_raises_one_and_raising_never_buys(table):
+    with pytest.raises(RuleViolation, match="PL-5: Ilse already has brave; raise it instead"):
+        table.app.raise_trait(table.cid, ILSE, None, "Brave", new=True)
+    with pytest.raises(RuleViolation, match="PL-5: Ilse has no trait 'Clevr' to raise"):
+        table.app.raise_trait(table.cid, ILSE, None, "Clevr", new=False)
+
+
+def test_the_house_has_no_pool_to_roll_from(table):
+    with pytest.raises(NotPermitted, match="the House has no character"):
+        table.roll(HOUSE, 2, [1, 1])
+
+
+def test_adventures_start_and_end_in_a_pool_campaign_without_a_budget(table):
+    assert table.app.start_adventure(table.cid, HOUSE) == 1
+    with pytest.raises(RuleViolation, match="C-1: a pool campaign has no House budget"):
+        table.app.start_adventure(table.cid, HOUSE, 5, "agreed")
+    assert table.app.end_adventure(table.cid, HOUSE) == 1
