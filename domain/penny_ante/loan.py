@@ -22,13 +22,17 @@ class Loan(Aggregate):
         self, campaign_id: UUID, lender: str, borrower: str, amount: int, adventure: int, actor: str,
         challenge_id: str | None = None, round: int = 0,
     ) -> None:
+        self._terms(campaign_id, lender, borrower, amount, adventure, challenge_id, round)
+        self.status = OFFERED
+        self.outstanding = 0
+
+    def _terms(self, campaign_id: UUID, lender: str, borrower: str, amount: int, adventure: int,
+               challenge_id: str | None, round: int) -> None:
         self.campaign_id = campaign_id
         self.lender = lender
         self.borrower = borrower
         self.amount = amount
         self.adventure = adventure
-        self.status = OFFERED
-        self.outstanding = 0
         self.challenge_id = challenge_id  # PA-14: offered during this challenge's betting round
         self.round = round
 
@@ -128,13 +132,7 @@ class Debt(Loan):
         challenge_id: str | None = None, round: int = 0, lender_is_antagonist: bool = False,
         borrower_is_antagonist: bool = False,
     ) -> None:
-        self.campaign_id = campaign_id
-        self.lender = lender
-        self.borrower = borrower
-        self.amount = amount
-        self.adventure = adventure
-        self.challenge_id = challenge_id
-        self.round = round
+        self._terms(campaign_id, lender, borrower, amount, adventure, challenge_id, round)
         self.lender_is_antagonist = lender_is_antagonist
         self.borrower_is_antagonist = borrower_is_antagonist  # the House side owes it (an overturn, C-6)
         self.status = ACTIVE
