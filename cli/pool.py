@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli import config, output
-from cli.challenge import challenge_id, numbers
+from cli.challenge import move, numbers
 from cli.options import As, CampaignOpt, ChallengeOpt, Fmt
 from cli.output import Format, emit
 from cli.session import Target, run
@@ -42,8 +42,7 @@ def choose(
     as_: As = None, campaign: CampaignOpt = None, challenge: ChallengeOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """After a hit, choose who narrates (PL-4)."""
-    run(as_, campaign, lambda t: emit(t.backend.challenge_action(
-        t.campaign_id(), t.seat, challenge_id(t, challenge), "choose", {"choice": choice}), fmt, output.resolution))
+    move("choose", as_, campaign, challenge, fmt, choice=choice)
 
 
 def help_roll(
@@ -100,18 +99,13 @@ def contest_roll(
     as_: As = None, campaign: CampaignOpt = None, challenge: ChallengeOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """Roll your side of the contest this round."""
-    run(as_, campaign, lambda t: emit(t.backend.challenge_action(
-        t.campaign_id(), t.seat, challenge_id(t, challenge), "roll",
-        {k: v for k, v in {"count": count, "trait": trait,
-                           "dice": numbers(dice) if dice is not None else None}.items() if v is not None}),
-        fmt, output.resolution))
+    move("roll", as_, campaign, challenge, fmt, count=count, trait=trait, dice=dice)
 
 
 def _contest_command(action: str, doc: str) -> None:
     def command(as_: As = None, campaign: CampaignOpt = None, challenge: ChallengeOpt = None,
                 fmt: Fmt = Format.table) -> None:
-        run(as_, campaign, lambda t: emit(t.backend.challenge_action(
-            t.campaign_id(), t.seat, challenge_id(t, challenge), action, {}), fmt, output.resolution))
+        move(action, as_, campaign, challenge, fmt)
 
     command.__doc__ = doc
     contest_app.command(action)(command)
@@ -127,5 +121,4 @@ _contest_command("interrupt", "House: on an exact tie (highest mode), narrate an
 def contest_seed(text: str, as_: As = None, campaign: CampaignOpt = None, challenge: ChallengeOpt = None,
                  fmt: Fmt = Format.table) -> None:
     """Add your seed text before the first roll (C-4)."""
-    run(as_, campaign, lambda t: emit(t.backend.challenge_action(
-        t.campaign_id(), t.seat, challenge_id(t, challenge), "seed", {"seed": text}), fmt, output.resolution))
+    move("seed", as_, campaign, challenge, fmt, seed=text)

@@ -8,7 +8,7 @@ from uuid import UUID
 from domain.errors import NotPermitted, RuleViolation
 from domain.pool.character import PoolCharacter
 from domain.pool.rolls import PoolContest, PoolRoll
-from domain.retry import retried, retry_conflicts
+from domain.retry import retried
 from domain.seats import Seat, player_handle
 
 if TYPE_CHECKING:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tests.e2e.conftest import bearer
 from tests.e2e.test_challenge_http import act, play_to_betting, table  # noqa: F401  (fixture)
 
 
