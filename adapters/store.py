@@ -11,7 +11,7 @@ from psycopg import sql
 
 from adapters.settings import Settings
 from adapters.views import PostgresViews, SQLiteViews, ViewsMixin
-from domain.application import StakesApplication
+from domain.application import StakesApplication, snapshot_classes
 
 VIEWS_NAME = "StakesViews"
 
@@ -61,8 +61,7 @@ def prepare(settings: Settings) -> None:
 
 def open_application(settings: Settings) -> StakesApplication:
     app = StakesApplication(env=application_env(settings))
-    interval = settings.snapshot_interval
-    app.snapshotting_intervals = {cls: interval for cls in StakesApplication.snapshotting_intervals}
+    app.snapshotting_intervals = {cls: settings.snapshot_interval for cls in snapshot_classes()}
     return app
 
 

@@ -23,45 +23,18 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL
 
 from adapters import audit
-from domain.pool.rules import creation_cost
+from adapters.systems import edges
+from domain.kernel.registry import supported
 
-PROJECTION_TABLES = (
-    "campaigns", "streams", "characters", "characteristics", "loans", "loan_history",
-    "antagonists", "adventures", "allocations", "event_log", "challenges",
-    "pool_characters", "pool_traits", "pool_moves", "pool_rolls",
-)
-#: The aggregates that are units of resolution (C-1): kept as snapshots in ``challenges``.
-RESOLUTIONS = ("Challenge", "PoolRoll", "PoolContest")
+#: The shared read models; each system adds its own (``adapters/systems/<package>.py``).
+SHARED_TABLES = ("campaigns", "streams", "event_log", "challenges")
 
-DDL = (
+SHARED_DDL = (
     "CREATE TABLE IF NOT EXISTS {p}campaigns (campaign_id TEXT PRIMARY KEY, name TEXT NOT NULL,"
     " system TEXT NOT NULL, settings TEXT NOT NULL, created_at TEXT NOT NULL,"
     " adventure BIGINT NOT NULL, adventure_running BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS {p}streams (originator_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " kind TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS {p}characters (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
-    " seat TEXT NOT NULL, name TEXT NOT NULL, pile BIGINT NOT NULL, in_play BIGINT NOT NULL,"
-    " spent BIGINT NOT NULL, joined_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
-    "CREATE TABLE IF NOT EXISTS {p}characteristics (character_id TEXT NOT NULL, position BIGINT NOT NULL,"
-    " name TEXT NOT NULL, cost BIGINT NOT NULL, acquired_at TEXT NOT NULL, PRIMARY KEY (character_id, position))",
-    "CREATE TABLE IF NOT EXISTS {p}loans (loan_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
-    " lender TEXT NOT NULL, borrower TEXT NOT NULL, amount BIGINT NOT NULL, outstanding BIGINT NOT NULL,"
-    " status TEXT NOT NULL, adventure BIGINT NOT NULL, defaulted_in BIGINT, consequence TEXT,"
-    " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL, kind TEXT NOT NULL, challenge_id TEXT)",
-    "CREATE INDEX IF NOT EXISTS loans_by_campaign ON {p}loans (campaign_id, offered_at)",
-    "CREATE TABLE IF NOT EXISTS {p}loan_history (loan_id TEXT NOT NULL, version BIGINT NOT NULL,"
-    " at TEXT NOT NULL, actor TEXT NOT NULL, what TEXT NOT NULL, amount BIGINT, note TEXT,"
-    " PRIMARY KEY (loan_id, version))",
-    "CREATE TABLE IF NOT EXISTS {p}antagonists (antagonist_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
-    " name TEXT NOT NULL, kind TEXT NOT NULL, pennies BIGINT NOT NULL, characteristics TEXT NOT NULL,"
-    " created_at TEXT NOT NULL, in_play BIGINT NOT NULL, winnings BIGINT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS {p}adventures (campaign_id TEXT NOT NULL, number BIGINT NOT NULL,"
-    " started_at TEXT NOT NULL, ended_at TEXT, player_piles BIGINT NOT NULL, opening_pile BIGINT NOT NULL,"
-    " note TEXT, pile BIGINT NOT NULL, allocated BIGINT NOT NULL, retired BIGINT NOT NULL,"
-    " PRIMARY KEY (campaign_id, number))",
-    "CREATE TABLE IF NOT EXISTS {p}allocations (campaign_id TEXT NOT NULL, adventure BIGINT NOT NULL,"
-    " position BIGINT NOT NULL, antagonist TEXT NOT NULL, amount BIGINT NOT NULL, at TEXT NOT NULL,"
-    " PRIMARY KEY (campaign_id, position))",
     "CREATE TABLE IF NOT EXISTS {p}event_log (notification_id BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " at TEXT NOT NULL, actor TEXT NOT NULL, stream TEXT NOT NULL, event TEXT NOT NULL,"
     " detail TEXT NOT NULL, visibility TEXT NOT NULL, challenge_id TEXT)",
@@ -72,19 +45,6 @@ DDL = (
     " announced_at TEXT NOT NULL, updated_at TEXT NOT NULL, phase TEXT NOT NULL, revealed BIGINT NOT NULL,"
     " ante BIGINT NOT NULL, pot BIGINT NOT NULL, version BIGINT NOT NULL, topic TEXT NOT NULL, state TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS challenges_by_campaign ON {p}challenges (campaign_id, announced_at)",
-    # The Pool (PL-1 … PL-8).
-    "CREATE TABLE IF NOT EXISTS {p}pool_characters (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
-    " seat TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL, pool BIGINT NOT NULL,"
-    " joined_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
-    "CREATE TABLE IF NOT EXISTS {p}pool_traits (character_id TEXT NOT NULL, name TEXT NOT NULL,"
-    " rating BIGINT NOT NULL, PRIMARY KEY (character_id, name))",
-    "CREATE TABLE IF NOT EXISTS {p}pool_moves (character_id TEXT NOT NULL, name TEXT NOT NULL,"
-    " cost BIGINT NOT NULL, PRIMARY KEY (character_id, name))",
-    "CREATE TABLE IF NOT EXISTS {p}pool_rolls (position BIGINT PRIMARY KEY, resolution_id TEXT NOT NULL,"
-    " campaign_id TEXT NOT NULL, seat TEXT NOT NULL, at TEXT NOT NULL, kind TEXT NOT NULL, round BIGINT NOT NULL,"
-    " count BIGINT NOT NULL, trait TEXT, rating BIGINT NOT NULL, dice TEXT NOT NULL, total BIGINT NOT NULL,"
-    " outcome TEXT NOT NULL, lost BIGINT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS pool_rolls_by_seat ON {p}pool_rolls (campaign_id, seat, position)",
     # Not projections either: the audit chain (C-2) survives a rebuild, so tampering stays visible.
     "CREATE TABLE IF NOT EXISTS {p}audit_chain (campaign_id TEXT NOT NULL, position BIGINT NOT NULL,"
     " notification_id BIGINT NOT NULL, originator_id TEXT NOT NULL, originator_version BIGINT NOT NULL,"
@@ -95,24 +55,27 @@ DDL = (
     " seat TEXT NOT NULL, issued_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
 )
 
-#: Who may read what in the log (C-5), until the challenge an entry belongs to is revealed (at the
-#: showdown or settlement; with ``until: settled``, only at settlement).
-#: ``entry``: the seats that see the entry at all (None: everyone); ``fields``: field -> seats.
-#: "side" stands for the seats of the side the event is about; an empty list for nobody.
-VISIBILITY: dict[str, dict[str, Any]] = {
-    # An antagonist's list of characteristics stays the House's (PA-4); players learn the ones it
-    # uses when a challenge declares them (PA-17), from that challenge's own events.
-    "Antagonist.Created": {"fields": {"characteristics": ["house"]}},
-    "Antagonist.CharacteristicAdded": {"entry": ["house"]},
-    # The secret seed is revealed at settlement (C-4); dice under a cup only to their side (PA-8).
-    "Challenge.Announced": {"fields": {"secret_seed": []}, "until": "settled"},
-    "Challenge.DiceRolled": {"fields": {"dice": "side"}},
-    "Challenge.CupRerolled": {"fields": {"dice": "side"}},
-    # A rewind records the whole earlier state, dice under cups included (C-6).
-    "Challenge.Rewound": {"fields": {"state": []}},
-    "PoolRoll.Rolled": {"fields": {"secret_seed": []}, "until": "settled"},
-    "PoolContest.Opened": {"fields": {"secret_seed": []}, "until": "settled"},
-}
+def visibility_rules() -> dict[str, dict[str, Any]]:
+    """Who may read what in the log (C-5), as each system declares it (``RuleSystem.visibility``)."""
+    return {name: rule for system in supported() for name, rule in system.visibility.items()}
+
+
+def unit_kinds() -> tuple[str, ...]:
+    """The aggregates that are units of resolution (C-1), kept as snapshots in ``challenges``."""
+    return tuple(cls.__name__ for system in supported() for cls in system.resolutions)
+
+
+def projection_tables() -> tuple[str, ...]:
+    return (*SHARED_TABLES, *(t for edge in edges() for t in edge.PROJECTION.tables))
+
+
+def ddl() -> tuple[str, ...]:
+    return (*SHARED_DDL, *(s for edge in edges() for s in edge.PROJECTION.ddl))
+
+
+def handlers() -> dict[str, Callable[..., None]]:
+    return {name: h for edge in edges() for name, h in edge.PROJECTION.handlers.items()}
+
 
 Row = dict[str, Any]
 
@@ -137,7 +100,7 @@ def event_detail(e: Any) -> dict[str, Any]:
 
 def event_visibility(e: Any, challenge: Any | None) -> dict[str, Any]:
     """Who may read an event's fields (see VISIBILITY); "side" resolves to the seats of the event's side."""
-    visibility = dict(VISIBILITY.get(type(e).__qualname__, {}))
+    visibility = dict(visibility_rules().get(type(e).__qualname__, {}))
     if challenge is not None:
         seats = challenge.sides[e.side]["seats"] if hasattr(e, "side") else []
         visibility["fields"] = {k: (seats if v == "side" else v) for k, v in visibility.get("fields", {}).items()}
@@ -173,6 +136,13 @@ class ViewsMixin:
 
     placeholder = "?"
     prefix = ""
+
+    @property
+    def handlers(self) -> dict[str, Callable[..., None]]:
+        found = getattr(self, "_handlers", None)
+        if found is None:
+            found = self._handlers = handlers()
+        return found
 
     # -- plumbing ---------------------------------------------------------------
     def _sql(self, statement: str) -> str:
@@ -211,7 +181,7 @@ class ViewsMixin:
     def reset(self, application_name: str) -> None:
         """Empty every read model and forget the tracking position (tokens are kept)."""
         with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
-            for table in PROJECTION_TABLES:
+            for table in projection_tables():
                 self._x(c, f"DELETE FROM {{p}}{table}")
             c.execute(self._delete_tracking_statement(), (application_name,))
 
@@ -259,11 +229,14 @@ class ViewsMixin:
             assert row is not None, f"event {name} of unknown stream {oid}"
             campaign, kind = row["campaign_id"], row["kind"]
         challenge = None
-        if kind in RESOLUTIONS:
+        if kind in unit_kinds():
             challenge = self._on_challenge(c, e, oid, campaign, at)
-        handler: Callable[..., None] | None = getattr(self, "_on_" + name.replace(".", "_"), None)
+        shared: Callable[..., None] | None = getattr(self, "_on_" + name.replace(".", "_"), None)
+        if shared is not None:
+            shared(c, e, oid, campaign, at, nid)
+        handler = self.handlers.get(name)
         if handler is not None:
-            handler(c, e, oid, campaign, at, nid)
+            handler(self, c, e, oid, campaign, at, nid)
         detail, visibility = event_detail(e), event_visibility(e, challenge)
         self._x(
             c,
@@ -306,237 +279,6 @@ class ViewsMixin:
         self._x(c, "UPDATE {p}adventures SET ended_at = ? WHERE campaign_id = ? AND number = ?",
                 (at, oid, e.number))
 
-    # characters (PA-1, PA-2, PA-14)
-    def _on_Character_Created(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "INSERT INTO {p}characters VALUES (?, ?, ?, ?, ?, 0, 0, ?)",
-                (oid, campaign, e.seat, e.name, e.pile, at))
-        self._x(c, "INSERT INTO {p}characteristics VALUES (?, 0, ?, 0, ?)", (oid, e.first_characteristic, at))
-
-    def _on_Character_CharacteristicBought(self, c, e, oid, campaign, at, nid) -> None:
-        self._pile(c, oid, -e.cost, spent=e.cost)
-        self._x(c, "INSERT INTO {p}characteristics VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1"
-                   " FROM {p}characteristics WHERE character_id = ?), ?, ?, ?)", (oid, oid, e.name, e.cost, at))
-
-    def _pile(self, c: Any, oid: str, delta: int, spent: int = 0) -> None:
-        self._x(c, "UPDATE {p}characters SET pile = pile + ?, spent = spent + ? WHERE character_id = ?",
-                (delta, spent, oid))
-
-    def _on_Character_LoanPaidOut(self, c, e, oid, *_: Any) -> None:
-        self._pile(c, oid, -e.amount)
-
-    def _on_Character_LoanReceived(self, c, e, oid, *_: Any) -> None:
-        self._pile(c, oid, e.amount)
-
-    def _on_Character_RepaymentPaid(self, c, e, oid, *_: Any) -> None:
-        self._pile(c, oid, -e.amount)
-
-    def _on_Character_RepaymentReceived(self, c, e, oid, *_: Any) -> None:
-        self._pile(c, oid, e.amount)
-
-    # loans (PA-14)
-    def _history(self, c: Any, e: Any, oid: str, at: str, what: str, amount: int | None = None,
-                 note: str | None = None) -> None:
-        self._x(c, "INSERT INTO {p}loan_history VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (oid, e.originator_version, at, e.actor, what, amount, note))
-
-    def _loan(self, c: Any, oid: str, at: str, **changes: Any) -> None:
-        sets = ", ".join(f"{column} = ?" for column in changes)
-        self._x(c, f"UPDATE {{p}}loans SET {sets}, updated_at = ? WHERE loan_id = ?",
-                (*changes.values(), at, oid))
-
-    def _on_Loan_Offered(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, 0, 'offered', ?, NULL, NULL, ?, ?, 'loan', ?)",
-                (oid, campaign, e.lender, e.borrower, e.amount, e.adventure, at, at, getattr(e, "challenge_id", None)))
-        self._history(c, e, oid, at, "offered", e.amount)
-
-    def _on_Debt_Recorded(self, c, e, oid, campaign, at, nid) -> None:
-        """PA-15, PA-16: a bankruptcy debt, owed from the start."""
-        self._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, ?, 'active', ?, NULL, NULL, ?, ?, 'debt', ?)",
-                (oid, campaign, e.lender, e.borrower, e.amount, e.amount, e.adventure, at, at, e.challenge_id))
-        self._history(c, e, oid, at, "debt recorded", e.amount)
-
-    def _on_Loan_Accepted(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "UPDATE {p}loans SET status = 'active', outstanding = amount, updated_at = ? WHERE loan_id = ?",
-                (at, oid))
-        self._history(c, e, oid, at, "accepted")
-
-    def _on_Loan_Declined(self, c, e, oid, campaign, at, nid) -> None:
-        self._loan(c, oid, at, status="declined")
-        self._history(c, e, oid, at, "declined")
-
-    def _on_Loan_Withdrawn(self, c, e, oid, campaign, at, nid) -> None:
-        self._loan(c, oid, at, status="withdrawn")
-        self._history(c, e, oid, at, "withdrawn")
-
-    def _on_Loan_Repaid(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "UPDATE {p}loans SET outstanding = outstanding - ?, updated_at = ? WHERE loan_id = ?",
-                (e.amount, at, oid))
-        self._x(c, "UPDATE {p}loans SET status = 'repaid' WHERE loan_id = ? AND outstanding = 0", (oid,))
-        self._history(c, e, oid, at, "repaid", e.amount)
-
-    def _on_Loan_Forgiven(self, c, e, oid, campaign, at, nid) -> None:
-        self._loan(c, oid, at, status="forgiven", outstanding=0)
-        self._history(c, e, oid, at, "forgiven", e.amount)
-
-    def _on_Loan_Defaulted(self, c, e, oid, campaign, at, nid) -> None:
-        self._loan(c, oid, at, status="defaulted", defaulted_in=e.adventure)
-        self._history(c, e, oid, at, "defaulted")
-
-    def _on_Loan_Reversed(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "UPDATE {p}loans SET outstanding = CASE WHEN status = 'offered' THEN 0 ELSE outstanding - ? END,"
-                   " updated_at = ? WHERE loan_id = ?", (e.returned, at, oid))
-        self._x(c, "UPDATE {p}loans SET status = 'reversed' WHERE loan_id = ? AND outstanding = 0", (oid,))
-        self._history(c, e, oid, at, "reversed", e.returned, e.reason)
-
-    def _on_Debt_Voided(self, c, e, oid, campaign, at, nid) -> None:
-        self._loan(c, oid, at, status="voided", outstanding=0)
-        self._history(c, e, oid, at, "voided", e.amount, e.reason)
-
-    def _on_Loan_ConsequenceRecorded(self, c, e, oid, campaign, at, nid) -> None:
-        self._loan(c, oid, at, consequence=e.note)
-        self._history(c, e, oid, at, "consequence", note=e.note)
-
-    # the House side (PA-3, PA-4)
-    def _on_House_BudgetOpened(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "INSERT INTO {p}adventures VALUES (?, ?, ?, NULL, ?, ?, ?, ?, 0, 0)",
-                (campaign, e.adventure, at, e.player_piles, e.amount, e.note, e.amount))
-
-    def _on_House_PenniesAllocated(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "UPDATE {p}adventures SET pile = pile - ?, allocated = allocated + ?"
-                   " WHERE campaign_id = ? AND number = ?", (e.amount, e.amount, campaign, e.adventure))
-        self._x(c, "INSERT INTO {p}allocations VALUES (?, ?, ?, ?, ?, ?)",
-                (campaign, e.adventure, nid, e.antagonist, e.amount, at))
-
-    def _on_House_BudgetClosed(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "UPDATE {p}adventures SET pile = 0, retired = retired + ? WHERE campaign_id = ? AND number = ?",
-                (e.retired, campaign, e.adventure))
-
-    def _on_Antagonist_Created(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "INSERT INTO {p}antagonists VALUES (?, ?, ?, ?, 0, ?, ?, 0, 0)",
-                (oid, campaign, e.name, e.kind, json.dumps(list(e.characteristics)), at))
-
-    def _on_Antagonist_CharacteristicAdded(self, c, e, oid, campaign, at, nid) -> None:
-        row = self._one(c, "SELECT characteristics FROM {p}antagonists WHERE antagonist_id = ?", (oid,))
-        assert row is not None
-        names = [*json.loads(row["characteristics"]), e.name]
-        self._x(c, "UPDATE {p}antagonists SET characteristics = ? WHERE antagonist_id = ?", (json.dumps(names), oid))
-
-    def _on_Antagonist_Funded(self, c, e, oid, *_: Any) -> None:
-        self._x(c, "UPDATE {p}antagonists SET pennies = pennies + ? WHERE antagonist_id = ?", (e.amount, oid))
-
-    def _on_Antagonist_PenniesRetired(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "UPDATE {p}antagonists SET pennies = 0 WHERE antagonist_id = ?", (oid,))
-        self._x(c, "UPDATE {p}adventures SET retired = retired + ? WHERE campaign_id = ? AND number = ?",
-                (e.amount, campaign, e.adventure))
-
-    # challenges: pennies in play (PA-9, PA-12, PA-15, PA-19)
-    def _purse(self, c: Any, oid: str, pile: int, in_play: int, won: int = 0) -> None:
-        row = self._one(c, "SELECT kind FROM {p}streams WHERE originator_id = ?", (oid,))
-        if row and row["kind"] == "Antagonist":
-            self._x(c, "UPDATE {p}antagonists SET pennies = pennies + ?, in_play = in_play + ?,"
-                       " winnings = winnings + ? WHERE antagonist_id = ?", (pile, in_play, won, oid))
-        else:
-            self._x(c, "UPDATE {p}characters SET pile = pile + ?, in_play = in_play + ? WHERE character_id = ?",
-                    (pile, in_play, oid))
-
-    def _on_Character_PenniesWagered(self, c, e, oid, *_: Any) -> None:
-        self._purse(c, oid, -e.amount, e.amount)
-
-    def _on_Character_PenniesReturned(self, c, e, oid, *_: Any) -> None:
-        self._purse(c, oid, e.amount, -e.amount)
-
-    def _on_Character_StakesSettled(self, c, e, oid, *_: Any) -> None:
-        self._purse(c, oid, e.received, -e.staked)
-
-    def _on_Character_BuyoutPaid(self, c, e, oid, *_: Any) -> None:
-        self._pile(c, oid, -e.amount)
-
-    def _on_Character_BuyoutReceived(self, c, e, oid, *_: Any) -> None:
-        self._pile(c, oid, e.amount)
-
-    def _on_Character_CharacteristicSurrendered(self, c, e, oid, *_: Any) -> None:
-        self._x(c, "DELETE FROM {p}characteristics WHERE character_id = ? AND name = ?", (oid, e.name))
-
-    def _on_Antagonist_PenniesWagered(self, c, e, oid, *_: Any) -> None:
-        self._purse(c, oid, -e.amount, e.amount)
-
-    def _on_Antagonist_PenniesReturned(self, c, e, oid, *_: Any) -> None:
-        self._purse(c, oid, e.amount, -e.amount)
-
-    def _on_Antagonist_StakesSettled(self, c, e, oid, *_: Any) -> None:
-        self._purse(c, oid, e.received, -e.staked, won=e.received - e.staked)
-
-    def _on_Antagonist_RepaymentReceived(self, c, e, oid, *_: Any) -> None:
-        self._purse(c, oid, e.amount, 0)
-
-    def _on_Antagonist_RepaymentPaid(self, c, e, oid, *_: Any) -> None:
-        self._purse(c, oid, -e.amount, 0)
-
-    def _on_Character_SettlementCorrected(self, c, e, oid, *_: Any) -> None:
-        self._purse(c, oid, e.amount, 0)
-
-    def _on_Antagonist_SettlementCorrected(self, c, e, oid, *_: Any) -> None:
-        self._purse(c, oid, e.amount, 0, won=e.amount)
-
-    def _on_House_BuyoutPaid(self, c, e, oid, campaign, at, nid) -> None:
-        self._x(c, "UPDATE {p}adventures SET pile = pile - ? WHERE campaign_id = ? AND number ="
-                   " (SELECT adventure FROM {p}campaigns WHERE campaign_id = ?)", (e.amount, campaign, campaign))
-
-    # the Pool (PL-1 … PL-8)
-    def _on_PoolCharacter_Created(self, c, e, oid, campaign, at, nid) -> None:
-        cost = creation_cost(e.traits)
-        self._x(c, "INSERT INTO {p}pool_characters VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (oid, campaign, e.seat, e.name, e.description, e.pool - cost, at))
-        for name, rating in e.traits.items():
-            self._x(c, "INSERT INTO {p}pool_traits VALUES (?, ?, ?)", (oid, name, rating))
-
-    def _dice(self, c: Any, oid: str, delta: int) -> None:
-        self._x(c, "UPDATE {p}pool_characters SET pool = pool + ? WHERE character_id = ?", (delta, oid))
-
-    def _on_PoolCharacter_TraitRaised(self, c, e, oid, *_: Any) -> None:
-        self._x(c, "DELETE FROM {p}pool_traits WHERE character_id = ? AND name = ?", (oid, e.name))
-        self._x(c, "INSERT INTO {p}pool_traits VALUES (?, ?, ?)", (oid, e.name, e.rating))
-        self._dice(c, oid, -e.cost)
-
-    def _on_PoolCharacter_TraitCashedIn(self, c, e, oid, *_: Any) -> None:
-        self._x(c, "DELETE FROM {p}pool_traits WHERE character_id = ? AND name = ?", (oid, e.name))
-        self._dice(c, oid, e.rating)
-
-    def _on_PoolCharacter_MoveBought(self, c, e, oid, *_: Any) -> None:
-        self._x(c, "INSERT INTO {p}pool_moves VALUES (?, ?, ?)", (oid, e.name, e.cost))
-        self._dice(c, oid, -e.cost)
-
-    def _on_PoolCharacter_HelpUsed(self, c, e, oid, *_: Any) -> None:
-        self._dice(c, oid, -e.lost)
-
-    def _on_PoolCharacter_DiceLost(self, c, e, oid, *_: Any) -> None:
-        self._dice(c, oid, -e.count)
-
-    def _on_PoolCharacter_DiceGained(self, c, e, oid, *_: Any) -> None:
-        self._dice(c, oid, e.count)
-
-    def _roll_line(self, c: Any, nid: int, oid: str, campaign: str, seat: str, at: str, kind: str, rnd: int,
-                   e: Any) -> None:
-        self._x(c, "INSERT INTO {p}pool_rolls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (nid, oid, campaign, seat, at, kind, rnd, e.count, e.trait, e.rating, json.dumps(list(e.dice)),
-                 e.total, e.outcome, e.lost))
-
-    def _on_PoolRoll_Rolled(self, c, e, oid, campaign, at, nid) -> None:
-        self._roll_line(c, nid, oid, campaign, e.roller, at, "roll", 1, e)
-
-    def _on_PoolContest_Rewound(self, c, e, oid, campaign, at, nid) -> None:
-        """The rolls played after the step go from the sheets' history (C-6)."""
-        state = self._load_state(c, "challenges", "challenge_id", oid)
-        self._x(c, "DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round > ?", (oid, state.round))
-        for side in state.sides.values():
-            if not side["rolled"]:
-                self._x(c, "DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round = ? AND seat = ?",
-                        (oid, state.round, side["seat"]))
-
-    def _on_PoolContest_Rolled(self, c, e, oid, campaign, at, nid) -> None:
-        state = self._load_state(c, "challenges", "challenge_id", oid)
-        self._roll_line(c, nid, oid, campaign, state.sides[e.side]["seat"], at, "contest", e.round, e)
-
     # -- seat tokens (hashed; never in events, exports or logs) ----------------
     def store_token(self, token: str, campaign_id: UUID, seat: str) -> None:
         with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
@@ -550,12 +292,12 @@ class ViewsMixin:
 
     def dump(self) -> dict[str, list[Row]]:
         """Every projection row, in a stable order (used to compare rebuilds)."""
-        return {t: sorted((r for r in self.query(f"SELECT * FROM {{p}}{t}")), key=repr) for t in PROJECTION_TABLES}
+        return {t: sorted((r for r in self.query(f"SELECT * FROM {{p}}{t}")), key=repr) for t in projection_tables()}
 
 
 class SQLiteViews(ViewsMixin, SQLiteTrackingRecorder):
     def construct_create_table_statements(self) -> list[str]:
-        return [*super().construct_create_table_statements(), *(self._sql(s) for s in DDL)]
+        return [*super().construct_create_table_statements(), *(self._sql(s) for s in ddl())]
 
     def _delete_tracking_statement(self) -> str:
         return "DELETE FROM tracking WHERE application_name = ?"
@@ -567,7 +309,7 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.prefix = '"' + self.datastore.schema.replace('"', '""') + '".'
-        self.sql_create_statements.extend(SQL(self._sql(s)) for s in DDL)  # type: ignore[arg-type]
+        self.sql_create_statements.extend(SQL(self._sql(s)) for s in ddl())  # type: ignore[arg-type]
 
     def _delete_tracking_statement(self) -> Any:
         return SQL(f'DELETE FROM {self.prefix}"{self.tracking_table_name}" WHERE application_name = %s')  # type: ignore[arg-type]

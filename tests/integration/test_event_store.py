@@ -10,7 +10,7 @@ from eventsourcing.persistence import IntegrityError
 from adapters.service import Stakes
 from adapters.store import open_application
 from domain.errors import ConcurrencyConflict
-from domain.penny_ante.character import Character
+from domain.systems.penny_ante.character import Character
 from domain.seats import Seat
 
 HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")

@@ -6,7 +6,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.application import StakesApplication
-from domain.penny_ante.challenge import Challenge
+from domain.systems.penny_ante.challenge import Challenge
 from domain.seats import Seat
 
 HOUSE, ILSE, TOMAS, MARA = Seat.house(), Seat("ilse"), Seat("tomas"), Seat("mara")

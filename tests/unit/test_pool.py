@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.errors import NotPermitted, RuleViolation, StakesError
-from domain.pool import rules
+from domain.systems.pool import rules
 from domain.seats import Seat
 from tests.unit.conftest import new_app
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.penny_ante.scoring import best_score, categories
+from domain.systems.penny_ante.scoring import best_score, categories
 
 
 def reference(hand: tuple[int, ...]) -> int:

@@ -17,8 +17,8 @@ from eventsourcing.domain import Aggregate, event
 from domain.dice import check_entered_dice
 from domain.errors import RuleViolation
 from domain.fairness import commitment, derive_die
-from domain.pool import rules
-from domain.pool.character import PoolCharacter
+from domain.systems.pool import rules
+from domain.systems.pool.character import PoolCharacter
 from domain.text import clean_text
 
 CHALLENGER, OPPONENT = "challenger", "opponent"

@@ -8,7 +8,7 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation, StaleState
-from domain.penny_ante.rules import CHARACTERISTIC_COST, characteristic_name, require_new_name
+from domain.systems.penny_ante.rules import CHARACTERISTIC_COST, characteristic_name, require_new_name
 
 
 class Character(Aggregate):

@@ -9,7 +9,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.currency import whole_pennies
 from domain.errors import NotFound, RuleViolation
-from domain.penny_ante.rules import characteristic_name, require_new_name
+from domain.systems.penny_ante.rules import characteristic_name, require_new_name
 from domain.text import clean_text
 
 KINDS = ("antagonist", "obstacle")

@@ -8,7 +8,7 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation
-from domain.pool import rules
+from domain.systems.pool import rules
 from domain.text import clean_text
 
 

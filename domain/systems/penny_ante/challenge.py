@@ -23,8 +23,8 @@ from eventsourcing.domain import Aggregate, event
 from domain.dice import check_entered_dice
 from domain.errors import RuleViolation
 from domain.fairness import commitment, derive_die
-from domain.penny_ante.money import draw, split
-from domain.penny_ante.scoring import best_score
+from domain.systems.penny_ante.money import draw, split
+from domain.systems.penny_ante.scoring import best_score
 from domain.text import clean_text
 
 CHALLENGER, OPPONENT = "challenger", "opponent"

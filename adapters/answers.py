@@ -1,0 +1,79 @@
+"""What answers a command: each command names a read (``Command.answer``), looked up here.
+
+The shared reads are below; a system's adapter module may add its own or give its own for a shared
+name (``ANSWERS``: Penny Ante answers ``adventure`` with the House budget). The schema of each answer
+is declared with it, so the API documents one response schema per command.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from adapters import schemas
+from adapters.plugin import Answer
+from adapters.systems import edge, edges
+from domain.kernel.commands import Command, Context
+from domain.seats import Seat
+
+
+def _campaign(stakes: Any, ctx: Context, command: Command, result: Any) -> schemas.CampaignView:
+    return stakes.campaign_row(ctx.campaign_id)
+
+
+def _player_added(stakes: Any, ctx: Context, command: Any, result: Any) -> schemas.PlayerAdded:
+    seat = Seat.parse(command.seat).name
+    sheet = stakes.any_sheet(stakes.campaign_row(ctx.campaign_id), seat)
+    return schemas.PlayerAdded(sheet=sheet, token=stakes.tokens.issue(ctx.campaign_id, seat))
+
+
+def _sheet(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:
+    return stakes.any_sheet(stakes.campaign_row(ctx.campaign_id), Seat.parse(command.seat).name)
+
+
+def _own_sheet(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:
+    return stakes.any_sheet(stakes.campaign_row(ctx.campaign_id), ctx.actor.name)
+
+
+def _unit(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:
+    return stakes.unit_view(ctx.campaign_id, result, ctx.actor)
+
+
+def sheet_models() -> Any:
+    models = tuple(e.SHEET for e in edges())
+    return models[0] if len(models) == 1 else _union(models)
+
+
+def unit_models() -> Any:
+    return _union(tuple(m for e in edges() for m in e.UNITS))
+
+
+def _union(models: tuple[Any, ...]) -> Any:
+    from functools import reduce
+    from operator import or_
+
+    return reduce(or_, models)
+
+
+SHARED: dict[str, Answer] = {
+    "campaign": Answer(schemas.CampaignView, _campaign),
+    "player-added": Answer(schemas.PlayerAdded, _player_added),
+    "sheet": Answer(None, _sheet),
+    "own-sheet": Answer(None, _own_sheet),
+    "unit": Answer(None, _unit),
+    "adventure": Answer(schemas.CampaignView, _campaign),
+}
+
+
+def find(system_id: str, name: str) -> Answer:
+    found = edge(system_id).ANSWERS.get(name) or SHARED[name]
+    if found.model is None:  # the schema depends on the system: its sheet, or its units' views
+        model = edge(system_id).SHEET if name in ("sheet", "own-sheet") else _union(edge(system_id).UNITS)
+        return Answer(model, found.read)
+    return found
+
+
+def answer(stakes: Any, ctx: Context, command: Command, result: Any) -> Any:
+    system = stakes.campaign_row(ctx.campaign_id).system
+    return find(system, type(command).answer).read(stakes, ctx, command, result)

@@ -1,0 +1,73 @@
+"""The ledger's own reads: the event log, censored per seat (C-2, C-5), and the step-by-step replay of a
+unit of resolution (C-2, C-6)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+from uuid import UUID
+
+from adapters import schemas
+from adapters.views import censor, event_detail, event_visibility, unit_kinds
+from domain.errors import NotFound
+from domain.seats import Seat
+
+
+# -- the event log ------------------------------------------------------
+def log(stakes: Any, campaign_id: UUID, viewer: Seat, after: int = 0, limit: int = 100) -> schemas.EventLog:
+    """Who did what and when, censored for the viewer (C-5)."""
+    stakes.viewer(campaign_id, viewer)
+    limit, after = max(1, min(limit, 1000)), max(0, min(after, 2**62))
+    rows = stakes.views.query(
+        "SELECT l.*, c.revealed, c.phase FROM {p}event_log l LEFT JOIN {p}challenges c"
+        " ON c.challenge_id = l.challenge_id"
+        " WHERE l.campaign_id = ? AND l.notification_id > ? ORDER BY l.notification_id LIMIT ?",
+        (campaign_id.hex, after, limit + 1),
+    )
+    entries = [entry for r in rows[:limit] if (entry := _log_entry(r, viewer)) is not None]
+    next_after = rows[limit - 1]["notification_id"] if len(rows) > limit else None
+    return schemas.EventLog(campaign_id=campaign_id, entries=entries, next_after=next_after)
+
+
+def _log_entry(row: dict[str, Any], viewer: Seat) -> schemas.LogEntry | None:
+    """One log entry censored for the viewer (C-5); a revealed challenge is public."""
+    seen = censor(json.loads(row["detail"]), json.loads(row["visibility"]), viewer.name,
+                  bool(row.get("revealed")), row.get("phase") == "settled")
+    if seen is None:
+        return None
+    detail, hidden = seen
+    return schemas.LogEntry(position=row["notification_id"], at=row["at"], actor=row["actor"],
+                            stream=row["stream"], event=row["event"], detail=detail, hidden=hidden)
+
+
+# -- C-2, C-6: replay and undo ---------------------------------------------------------------
+def replay(stakes: Any, campaign_id: UUID, viewer: Seat, challenge_id: UUID, step: int | None = None) -> schemas.Replay:
+    """Every step of one challenge, as the viewer may see it. Reads that challenge's events only."""
+    stakes.viewer(campaign_id, viewer)
+    events = [stakes.app.mapper.to_domain_event(s) for s in stakes.app.recorder.select_events(challenge_id)]
+    if not events or type(events[0]).__qualname__.split(".")[0] not in unit_kinds() \
+            or events[0].campaign_id != campaign_id:
+        raise NotFound(f"no challenge {challenge_id} in this campaign")
+    final = None
+    for e in events:
+        final = e.mutate(final)
+    reveal, settled = final.revealed, final.settled
+    steps: list[schemas.ReplayStep] = []
+    state, before = None, {}
+    for e in events:
+        state = e.mutate(state)
+        view = copy.deepcopy(state.view_for(viewer.name, reveal=reveal, settled=settled))
+        seen = censor(event_detail(e), event_visibility(e, state), viewer.name, reveal, settled)
+        detail, hidden = seen if seen is not None else ({}, ["*"])
+        steps.append(schemas.ReplayStep(
+            step=e.originator_version, event=type(e).__qualname__.split(".")[1], actor=e.actor, at=e.timestamp,
+            detail=detail, hidden=hidden, changes=sorted(k for k in view if view[k] != before.get(k)),
+            state=view))
+        before = view
+    if step is not None:
+        if not 1 <= step <= len(steps):
+            raise NotFound(f"this challenge has steps 1 to {len(steps)}, not {step}")
+        steps = [steps[step - 1]]
+    return schemas.Replay(challenge_id=challenge_id, revealed=reveal, total=len(events), steps=steps)
+

@@ -1,0 +1,48 @@
+"""What a rule system's adapter module declares: its projection, the answers to its commands, its reads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+#: A projection handler: (views, cursor, event, stream id, campaign id, time, notification id).
+Handler = Callable[..., None]
+
+
+class Projection:
+    """A system's read-model tables and the handlers that keep them, by event (``"Loan.Accepted"``)."""
+
+    def __init__(self, tables: tuple[str, ...], ddl: tuple[str, ...]) -> None:
+        self.tables, self.ddl = tables, ddl
+        self.handlers: dict[str, Handler] = {}
+
+    def on(self, event: str) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            self.handlers[event] = handler
+            return handler
+
+        return register
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The read that answers a command: ``read(stakes, ctx, command, result)``, and its schema."""
+
+    model: Any
+    read: Callable[..., BaseModel]
+
+
+@dataclass(frozen=True)
+class Read:
+    """A read a system offers: a GET route under ``/campaigns/{campaign_id}``, a CLI command, one schema."""
+
+    name: str
+    path: str
+    model: Any
+    read: Callable[..., Any]  # (stakes, campaign_id, viewer) -> model
+    cli: str
+    doc: str
+    tags: tuple[str, ...] = field(default_factory=tuple)

@@ -1,0 +1,28 @@
+"""Each rule system's thin adapter module: ``adapters/systems/<package>.py``, found through the registry.
+
+A module declares what the shared adapters ask of a system:
+
+- ``PROJECTION``: its read-model tables (DDL) and projection handlers (:class:`adapters.plugin.Projection`);
+- ``players(views, campaign_id)``, ``sheet(stakes, campaign_id, seat)`` and ``SHEET`` (the sheet's schema);
+- ``unit_view(stakes, campaign_id, unit, viewer)`` and ``UNITS`` (the schemas of its units' views);
+- ``ANSWERS``: reads that answer its commands, by name (:class:`adapters.plugin.Answer`);
+- ``READS``: reads of its own, offered as GET routes and CLI commands (:class:`adapters.plugin.Read`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from types import ModuleType
+
+from domain.kernel.registry import rule_system, supported
+
+
+@cache
+def edge(system_id: str) -> ModuleType:
+    """The adapter module of a playable system."""
+    return importlib.import_module(f"{__name__}.{rule_system(system_id).package}")
+
+
+def edges() -> list[ModuleType]:
+    return [edge(s.id) for s in supported()]

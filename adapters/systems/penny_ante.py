@@ -1,0 +1,406 @@
+"""Penny Ante's adapter: its read models and projection, its sheet, its challenge view, and its own reads
+(the House budget, the debt register, the antagonists). PA-1 … PA-24."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from uuid import UUID
+
+from adapters import schemas
+from adapters.plugin import Answer, Projection, Read
+from domain.errors import NotFound
+from domain.kernel.commands import Context
+from domain.seats import Seat
+
+PROJECTION = Projection(
+    tables=("characters", "characteristics", "loans", "loan_history", "antagonists", "adventures", "allocations"),
+    ddl=(
+    "CREATE TABLE IF NOT EXISTS {p}characters (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " seat TEXT NOT NULL, name TEXT NOT NULL, pile BIGINT NOT NULL, in_play BIGINT NOT NULL,"
+    " spent BIGINT NOT NULL, joined_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
+    "CREATE TABLE IF NOT EXISTS {p}characteristics (character_id TEXT NOT NULL, position BIGINT NOT NULL,"
+    " name TEXT NOT NULL, cost BIGINT NOT NULL, acquired_at TEXT NOT NULL, PRIMARY KEY (character_id, position))",
+    "CREATE TABLE IF NOT EXISTS {p}loans (loan_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " lender TEXT NOT NULL, borrower TEXT NOT NULL, amount BIGINT NOT NULL, outstanding BIGINT NOT NULL,"
+    " status TEXT NOT NULL, adventure BIGINT NOT NULL, defaulted_in BIGINT, consequence TEXT,"
+    " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL, kind TEXT NOT NULL, challenge_id TEXT)",
+    "CREATE INDEX IF NOT EXISTS loans_by_campaign ON {p}loans (campaign_id, offered_at)",
+    "CREATE TABLE IF NOT EXISTS {p}loan_history (loan_id TEXT NOT NULL, version BIGINT NOT NULL,"
+    " at TEXT NOT NULL, actor TEXT NOT NULL, what TEXT NOT NULL, amount BIGINT, note TEXT,"
+    " PRIMARY KEY (loan_id, version))",
+    "CREATE TABLE IF NOT EXISTS {p}antagonists (antagonist_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " name TEXT NOT NULL, kind TEXT NOT NULL, pennies BIGINT NOT NULL, characteristics TEXT NOT NULL,"
+    " created_at TEXT NOT NULL, in_play BIGINT NOT NULL, winnings BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS {p}adventures (campaign_id TEXT NOT NULL, number BIGINT NOT NULL,"
+    " started_at TEXT NOT NULL, ended_at TEXT, player_piles BIGINT NOT NULL, opening_pile BIGINT NOT NULL,"
+    " note TEXT, pile BIGINT NOT NULL, allocated BIGINT NOT NULL, retired BIGINT NOT NULL,"
+    " PRIMARY KEY (campaign_id, number))",
+    "CREATE TABLE IF NOT EXISTS {p}allocations (campaign_id TEXT NOT NULL, adventure BIGINT NOT NULL,"
+    " position BIGINT NOT NULL, antagonist TEXT NOT NULL, amount BIGINT NOT NULL, at TEXT NOT NULL,"
+    " PRIMARY KEY (campaign_id, position))",
+    ),
+)
+
+SHEET = schemas.Sheet
+UNITS = (schemas.ChallengeView,)
+
+
+# -- projection ------------------------------------------------------------------------------------------
+# characters (PA-1, PA-2, PA-14)
+@PROJECTION.on("Character.Created")
+def _character_created(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "INSERT INTO {p}characters VALUES (?, ?, ?, ?, ?, 0, 0, ?)",
+            (oid, campaign, e.seat, e.name, e.pile, at))
+    v._x(c, "INSERT INTO {p}characteristics VALUES (?, 0, ?, 0, ?)", (oid, e.first_characteristic, at))
+
+@PROJECTION.on("Character.CharacteristicBought")
+def _character_characteristic_bought(v: Any, c, e, oid, campaign, at, nid) -> None:
+    _pile(v, c, oid, -e.cost, spent=e.cost)
+    v._x(c, "INSERT INTO {p}characteristics VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1"
+               " FROM {p}characteristics WHERE character_id = ?), ?, ?, ?)", (oid, oid, e.name, e.cost, at))
+
+def _pile(v: Any, c: Any, oid: str, delta: int, spent: int = 0) -> None:
+    v._x(c, "UPDATE {p}characters SET pile = pile + ?, spent = spent + ? WHERE character_id = ?",
+            (delta, spent, oid))
+
+@PROJECTION.on("Character.LoanPaidOut")
+def _character_loan_paid_out(v: Any, c, e, oid, *_: Any) -> None:
+    _pile(v, c, oid, -e.amount)
+
+@PROJECTION.on("Character.LoanReceived")
+def _character_loan_received(v: Any, c, e, oid, *_: Any) -> None:
+    _pile(v, c, oid, e.amount)
+
+@PROJECTION.on("Character.RepaymentPaid")
+def _character_repayment_paid(v: Any, c, e, oid, *_: Any) -> None:
+    _pile(v, c, oid, -e.amount)
+
+@PROJECTION.on("Character.RepaymentReceived")
+def _character_repayment_received(v: Any, c, e, oid, *_: Any) -> None:
+    _pile(v, c, oid, e.amount)
+
+# loans (PA-14)
+def _history(v: Any, c: Any, e: Any, oid: str, at: str, what: str, amount: int | None = None,
+             note: str | None = None) -> None:
+    v._x(c, "INSERT INTO {p}loan_history VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (oid, e.originator_version, at, e.actor, what, amount, note))
+
+def _loan(v: Any, c: Any, oid: str, at: str, **changes: Any) -> None:
+    sets = ", ".join(f"{column} = ?" for column in changes)
+    v._x(c, f"UPDATE {{p}}loans SET {sets}, updated_at = ? WHERE loan_id = ?",
+            (*changes.values(), at, oid))
+
+@PROJECTION.on("Loan.Offered")
+def _loan_offered(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, 0, 'offered', ?, NULL, NULL, ?, ?, 'loan', ?)",
+            (oid, campaign, e.lender, e.borrower, e.amount, e.adventure, at, at, getattr(e, "challenge_id", None)))
+    _history(v, c, e, oid, at, "offered", e.amount)
+
+@PROJECTION.on("Debt.Recorded")
+def _debt_recorded(v: Any, c, e, oid, campaign, at, nid) -> None:
+    """PA-15, PA-16: a bankruptcy debt, owed from the start."""
+    v._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, ?, 'active', ?, NULL, NULL, ?, ?, 'debt', ?)",
+            (oid, campaign, e.lender, e.borrower, e.amount, e.amount, e.adventure, at, at, e.challenge_id))
+    _history(v, c, e, oid, at, "debt recorded", e.amount)
+
+@PROJECTION.on("Loan.Accepted")
+def _loan_accepted(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "UPDATE {p}loans SET status = 'active', outstanding = amount, updated_at = ? WHERE loan_id = ?",
+            (at, oid))
+    _history(v, c, e, oid, at, "accepted")
+
+@PROJECTION.on("Loan.Declined")
+def _loan_declined(v: Any, c, e, oid, campaign, at, nid) -> None:
+    _loan(v, c, oid, at, status="declined")
+    _history(v, c, e, oid, at, "declined")
+
+@PROJECTION.on("Loan.Withdrawn")
+def _loan_withdrawn(v: Any, c, e, oid, campaign, at, nid) -> None:
+    _loan(v, c, oid, at, status="withdrawn")
+    _history(v, c, e, oid, at, "withdrawn")
+
+@PROJECTION.on("Loan.Repaid")
+def _loan_repaid(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "UPDATE {p}loans SET outstanding = outstanding - ?, updated_at = ? WHERE loan_id = ?",
+            (e.amount, at, oid))
+    v._x(c, "UPDATE {p}loans SET status = 'repaid' WHERE loan_id = ? AND outstanding = 0", (oid,))
+    _history(v, c, e, oid, at, "repaid", e.amount)
+
+@PROJECTION.on("Loan.Forgiven")
+def _loan_forgiven(v: Any, c, e, oid, campaign, at, nid) -> None:
+    _loan(v, c, oid, at, status="forgiven", outstanding=0)
+    _history(v, c, e, oid, at, "forgiven", e.amount)
+
+@PROJECTION.on("Loan.Defaulted")
+def _loan_defaulted(v: Any, c, e, oid, campaign, at, nid) -> None:
+    _loan(v, c, oid, at, status="defaulted", defaulted_in=e.adventure)
+    _history(v, c, e, oid, at, "defaulted")
+
+@PROJECTION.on("Loan.Reversed")
+def _loan_reversed(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "UPDATE {p}loans SET outstanding = CASE WHEN status = 'offered' THEN 0 ELSE outstanding - ? END,"
+               " updated_at = ? WHERE loan_id = ?", (e.returned, at, oid))
+    v._x(c, "UPDATE {p}loans SET status = 'reversed' WHERE loan_id = ? AND outstanding = 0", (oid,))
+    _history(v, c, e, oid, at, "reversed", e.returned, e.reason)
+
+@PROJECTION.on("Debt.Voided")
+def _debt_voided(v: Any, c, e, oid, campaign, at, nid) -> None:
+    _loan(v, c, oid, at, status="voided", outstanding=0)
+    _history(v, c, e, oid, at, "voided", e.amount, e.reason)
+
+@PROJECTION.on("Loan.ConsequenceRecorded")
+def _loan_consequence_recorded(v: Any, c, e, oid, campaign, at, nid) -> None:
+    _loan(v, c, oid, at, consequence=e.note)
+    _history(v, c, e, oid, at, "consequence", note=e.note)
+
+# the House side (PA-3, PA-4)
+@PROJECTION.on("House.BudgetOpened")
+def _house_budget_opened(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "INSERT INTO {p}adventures VALUES (?, ?, ?, NULL, ?, ?, ?, ?, 0, 0)",
+            (campaign, e.adventure, at, e.player_piles, e.amount, e.note, e.amount))
+
+@PROJECTION.on("House.PenniesAllocated")
+def _house_pennies_allocated(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "UPDATE {p}adventures SET pile = pile - ?, allocated = allocated + ?"
+               " WHERE campaign_id = ? AND number = ?", (e.amount, e.amount, campaign, e.adventure))
+    v._x(c, "INSERT INTO {p}allocations VALUES (?, ?, ?, ?, ?, ?)",
+            (campaign, e.adventure, nid, e.antagonist, e.amount, at))
+
+@PROJECTION.on("House.BudgetClosed")
+def _house_budget_closed(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "UPDATE {p}adventures SET pile = 0, retired = retired + ? WHERE campaign_id = ? AND number = ?",
+            (e.retired, campaign, e.adventure))
+
+@PROJECTION.on("Antagonist.Created")
+def _antagonist_created(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "INSERT INTO {p}antagonists VALUES (?, ?, ?, ?, 0, ?, ?, 0, 0)",
+            (oid, campaign, e.name, e.kind, json.dumps(list(e.characteristics)), at))
+
+@PROJECTION.on("Antagonist.CharacteristicAdded")
+def _antagonist_characteristic_added(v: Any, c, e, oid, campaign, at, nid) -> None:
+    row = v._one(c, "SELECT characteristics FROM {p}antagonists WHERE antagonist_id = ?", (oid,))
+    assert row is not None
+    names = [*json.loads(row["characteristics"]), e.name]
+    v._x(c, "UPDATE {p}antagonists SET characteristics = ? WHERE antagonist_id = ?", (json.dumps(names), oid))
+
+@PROJECTION.on("Antagonist.Funded")
+def _antagonist_funded(v: Any, c, e, oid, *_: Any) -> None:
+    v._x(c, "UPDATE {p}antagonists SET pennies = pennies + ? WHERE antagonist_id = ?", (e.amount, oid))
+
+@PROJECTION.on("Antagonist.PenniesRetired")
+def _antagonist_pennies_retired(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "UPDATE {p}antagonists SET pennies = 0 WHERE antagonist_id = ?", (oid,))
+    v._x(c, "UPDATE {p}adventures SET retired = retired + ? WHERE campaign_id = ? AND number = ?",
+            (e.amount, campaign, e.adventure))
+
+# challenges: pennies in play (PA-9, PA-12, PA-15, PA-19)
+def _purse(v: Any, c: Any, oid: str, pile: int, in_play: int, won: int = 0) -> None:
+    row = v._one(c, "SELECT kind FROM {p}streams WHERE originator_id = ?", (oid,))
+    if row and row["kind"] == "Antagonist":
+        v._x(c, "UPDATE {p}antagonists SET pennies = pennies + ?, in_play = in_play + ?,"
+                   " winnings = winnings + ? WHERE antagonist_id = ?", (pile, in_play, won, oid))
+    else:
+        v._x(c, "UPDATE {p}characters SET pile = pile + ?, in_play = in_play + ? WHERE character_id = ?",
+                (pile, in_play, oid))
+
+@PROJECTION.on("Character.PenniesWagered")
+def _character_pennies_wagered(v: Any, c, e, oid, *_: Any) -> None:
+    _purse(v, c, oid, -e.amount, e.amount)
+
+@PROJECTION.on("Character.PenniesReturned")
+def _character_pennies_returned(v: Any, c, e, oid, *_: Any) -> None:
+    _purse(v, c, oid, e.amount, -e.amount)
+
+@PROJECTION.on("Character.StakesSettled")
+def _character_stakes_settled(v: Any, c, e, oid, *_: Any) -> None:
+    _purse(v, c, oid, e.received, -e.staked)
+
+@PROJECTION.on("Character.BuyoutPaid")
+def _character_buyout_paid(v: Any, c, e, oid, *_: Any) -> None:
+    _pile(v, c, oid, -e.amount)
+
+@PROJECTION.on("Character.BuyoutReceived")
+def _character_buyout_received(v: Any, c, e, oid, *_: Any) -> None:
+    _pile(v, c, oid, e.amount)
+
+@PROJECTION.on("Character.CharacteristicSurrendered")
+def _character_characteristic_surrendered(v: Any, c, e, oid, *_: Any) -> None:
+    v._x(c, "DELETE FROM {p}characteristics WHERE character_id = ? AND name = ?", (oid, e.name))
+
+@PROJECTION.on("Antagonist.PenniesWagered")
+def _antagonist_pennies_wagered(v: Any, c, e, oid, *_: Any) -> None:
+    _purse(v, c, oid, -e.amount, e.amount)
+
+@PROJECTION.on("Antagonist.PenniesReturned")
+def _antagonist_pennies_returned(v: Any, c, e, oid, *_: Any) -> None:
+    _purse(v, c, oid, e.amount, -e.amount)
+
+@PROJECTION.on("Antagonist.StakesSettled")
+def _antagonist_stakes_settled(v: Any, c, e, oid, *_: Any) -> None:
+    _purse(v, c, oid, e.received, -e.staked, won=e.received - e.staked)
+
+@PROJECTION.on("Antagonist.RepaymentReceived")
+def _antagonist_repayment_received(v: Any, c, e, oid, *_: Any) -> None:
+    _purse(v, c, oid, e.amount, 0)
+
+@PROJECTION.on("Antagonist.RepaymentPaid")
+def _antagonist_repayment_paid(v: Any, c, e, oid, *_: Any) -> None:
+    _purse(v, c, oid, -e.amount, 0)
+
+@PROJECTION.on("Character.SettlementCorrected")
+def _character_settlement_corrected(v: Any, c, e, oid, *_: Any) -> None:
+    _purse(v, c, oid, e.amount, 0)
+
+@PROJECTION.on("Antagonist.SettlementCorrected")
+def _antagonist_settlement_corrected(v: Any, c, e, oid, *_: Any) -> None:
+    _purse(v, c, oid, e.amount, 0, won=e.amount)
+
+@PROJECTION.on("House.BuyoutPaid")
+def _house_buyout_paid(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "UPDATE {p}adventures SET pile = pile - ? WHERE campaign_id = ? AND number ="
+               " (SELECT adventure FROM {p}campaigns WHERE campaign_id = ?)", (e.amount, campaign, campaign))
+
+
+
+# -- reads ------------------------------------------------------------------------------------------------
+def players(views: Any, campaign_id: UUID) -> list[dict[str, Any]]:
+    return views.query("SELECT seat, name, joined_at FROM {p}characters WHERE campaign_id = ?"
+                       " ORDER BY joined_at, seat", (campaign_id.hex,))
+
+
+def _loan_lines(stakes: Any, where: str, params: tuple[Any, ...]) -> list[schemas.LoanLine]:
+    rows = stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where} ORDER BY offered_at, loan_id", params)
+    return [schemas.LoanLine(**{k: r[k] for k in schemas.LoanLine.model_fields}) for r in rows]
+
+
+def sheet(stakes: Any, campaign_id: UUID, seat: str) -> schemas.Sheet:
+    row = stakes.views.query_one("SELECT * FROM {p}characters WHERE campaign_id = ? AND seat = ?",
+                                 (campaign_id.hex, seat))
+    if row is None:
+        raise NotFound(f"no player named {seat!r} sits in this campaign")
+    traits = stakes.views.query(
+        "SELECT name, cost, acquired_at FROM {p}characteristics WHERE character_id = ? ORDER BY position",
+        (row["character_id"],))
+    cid = campaign_id.hex
+    outstanding = "status IN ('active', 'defaulted')"
+    return schemas.Sheet(
+        seat=row["seat"], name=row["name"], pile=row["pile"], in_play=row["in_play"], spent=row["spent"],
+        characteristics=[schemas.Characteristic(**t) for t in traits],
+        owes=_loan_lines(stakes, f"campaign_id = ? AND borrower = ? AND {outstanding}", (cid, seat)),
+        owed=_loan_lines(stakes, f"campaign_id = ? AND lender = ? AND {outstanding}", (cid, seat)),
+        offers=_loan_lines(stakes, "campaign_id = ? AND status = 'offered' AND (lender = ? OR borrower = ?)",
+                           (cid, seat, seat)),
+    )
+
+
+def antagonists(stakes: Any, campaign_id: UUID, viewer: Seat, name: str | None = None) -> list[schemas.Antagonist]:
+    """Players never see an antagonist's characteristics (C-5, PA-4)."""
+    rows = stakes.views.query("SELECT * FROM {p}antagonists WHERE campaign_id = ? ORDER BY created_at, name",
+                              (campaign_id.hex,))
+    found = [
+        schemas.Antagonist(name=r["name"], kind=r["kind"], pennies=r["pennies"], in_play=r["in_play"],
+                           winnings=r["winnings"],
+                           characteristics=json.loads(r["characteristics"]) if viewer.is_house else None)
+        for r in rows if name is None or r["name"].casefold() == " ".join(name.split()).casefold()
+    ]
+    if name is not None and not found:
+        raise NotFound(f"the House has no antagonist or obstacle named {name!r}")
+    return found
+
+
+def budget(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.HouseBudget:
+    campaign = stakes.campaign(campaign_id, viewer)
+    cid = campaign_id.hex
+    allocations: dict[int, list[schemas.Allocation]] = {}
+    for a in stakes.views.query("SELECT * FROM {p}allocations WHERE campaign_id = ? ORDER BY position", (cid,)):
+        allocations.setdefault(a["adventure"], []).append(
+            schemas.Allocation(antagonist=a["antagonist"], amount=a["amount"], at=a["at"]))
+    adventures = [
+        schemas.AdventureBudget(**{k: r[k] for k in schemas.AdventureBudget.model_fields if k != "allocations"},
+                                allocations=allocations.get(r["number"], []))
+        for r in stakes.views.query("SELECT * FROM {p}adventures WHERE campaign_id = ? ORDER BY number", (cid,))
+    ]
+    current = adventures[-1].pile if adventures and campaign.adventure_running else 0
+    return schemas.HouseBudget(campaign_id=campaign_id, adventure=campaign.adventure,
+                               adventure_running=campaign.adventure_running, pile=current,
+                               antagonists=antagonists(stakes, campaign_id, viewer), adventures=adventures)
+
+
+def loans(stakes: Any, campaign_id: UUID, loan_id: UUID | None = None) -> list[schemas.Loan]:
+    where, params = "campaign_id = ?", [campaign_id.hex]
+    if loan_id is not None:
+        where, params = where + " AND loan_id = ?", [*params, loan_id.hex]
+    rows = stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where} ORDER BY offered_at, loan_id", params)
+    if loan_id is not None and not rows:
+        raise NotFound(f"no loan {loan_id} in this campaign")
+    history: dict[str, list[schemas.LoanEvent]] = {}
+    ids = [r["loan_id"] for r in rows]
+    if ids:
+        marks = ", ".join("?" for _ in ids)
+        for h in stakes.views.query(
+                f"SELECT * FROM {{p}}loan_history WHERE loan_id IN ({marks}) ORDER BY loan_id, version", ids):
+            history.setdefault(h["loan_id"], []).append(
+                schemas.LoanEvent(at=h["at"], actor=h["actor"], what=h["what"], amount=h["amount"], note=h["note"]))
+    return [schemas.Loan(**r, history=history.get(r["loan_id"], [])) for r in rows]
+
+
+def debts(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.DebtRegister:
+    stakes.campaign(campaign_id, viewer)
+    return schemas.DebtRegister(campaign_id=campaign_id, loans=loans(stakes, campaign_id))
+
+
+def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.ChallengeView:
+    """The challenge as the viewer's seat may see it (C-5), with the moves it may make now."""
+    views, cid = stakes.views, campaign_id.hex
+    piles = {r["seat"]: r["pile"] for r in views.query("SELECT seat, pile FROM {p}characters WHERE campaign_id = ?",
+                                                        (cid,))}
+    lists: dict[str, list[str]] = {}
+    for r in views.query("SELECT name, pennies, characteristics FROM {p}antagonists WHERE campaign_id = ?", (cid,)):
+        piles[r["name"]] = r["pennies"]
+        lists[r["name"]] = json.loads(r["characteristics"])
+    for r in views.query("SELECT ch.seat, c.name FROM {p}characteristics c JOIN {p}characters ch"
+                         " ON ch.character_id = c.character_id WHERE ch.campaign_id = ? ORDER BY c.position", (cid,)):
+        lists.setdefault(r["seat"], []).append(r["name"])
+    mine = unit.side_of(viewer.name)
+    side_lists = {}
+    if mine is not None:  # only a side's own seats see what it may still name (C-5)
+        side_lists[mine] = [n for m in unit.sides[mine]["members"] for n in lists.get(m, [])]
+    house_pile = budget(stakes, campaign_id, Seat.house()).pile if viewer.is_house else 0
+    seat_pile = house_pile if viewer.is_house else piles.get(viewer.name, 0)
+    legal = unit.legal_actions(viewer.name, piles, seat_pile, side_lists)
+    return schemas.ChallengeView(id=unit.id, campaign_id=campaign_id, legal_actions=legal, **unit.view_for(viewer.name))
+
+
+# -- answers and reads ------------------------------------------------------------------------------------
+def _antagonist_answer(stakes: Any, ctx: Context, command: Any, result: str) -> schemas.Antagonist:
+    return antagonists(stakes, ctx.campaign_id, ctx.actor, result)[0]
+
+
+def _loan_answer(stakes: Any, ctx: Context, command: Any, result: UUID) -> schemas.Loan:
+    return loans(stakes, ctx.campaign_id, result)[0]
+
+
+def _adventure_answer(stakes: Any, ctx: Context, command: Any, result: int) -> schemas.HouseBudget:
+    return budget(stakes, ctx.campaign_id, ctx.actor)
+
+
+ANSWERS = {
+    "antagonist": Answer(schemas.Antagonist, _antagonist_answer),
+    "loan": Answer(schemas.Loan, _loan_answer),
+    "adventure": Answer(schemas.HouseBudget, _adventure_answer),
+}
+
+READS = (
+    Read("budget", "/budget", schemas.HouseBudget, budget, "budget",
+         "The House budget per adventure: pile, antagonists, allocations (PA-3, PA-4). Players do not see "
+         "antagonists' characteristics (C-5).", ("adventures and the House",)),
+    Read("antagonists", "/antagonists", list[schemas.Antagonist],
+         lambda stakes, campaign_id, viewer: (stakes.campaign(campaign_id, viewer),
+                                               antagonists(stakes, campaign_id, viewer))[1],
+         "antagonist list", "Antagonists and obstacles; players do not see their characteristics (C-5).",
+         ("adventures and the House",)),
+    Read("debts", "/debts", schemas.DebtRegister, debts, "debts",
+         "The debt register: every loan and debt with its status and history (PA-14, PA-16).",
+         ("loans and debts",)),
+)

@@ -1,0 +1,145 @@
+"""Commands: small typed objects, each defined once, with the handler that runs it (cosmicpython style).
+
+A command class declares its inputs as (strict) pydantic fields and, as class
+variables, everything the edges need to offer it: its name, who may issue it,
+the ruling it enforces, its HTTP route, the read that answers it and its CLI
+words. The API, the CLI and the remote client are generated from these
+declarations (``api/commands.py``, ``cli/commands.py``, ``cli/remote.py``); no
+edge writes a command by hand.
+
+Two kinds:
+
+- a **campaign command** (``route`` under ``/campaigns/{campaign_id}``), run by
+  ``StakesApplication.execute``; a system may give its own class for a shared
+  name (``add-player``, ``start-adventure``) and the campaign's system decides
+  which one validates the input;
+- a **unit action** (``action`` set): a move in a unit of resolution, sent to
+  ``/campaigns/{campaign_id}/challenges/{unit}/actions`` with ``{"action": …}``
+  and run by the unit's system (``StakesApplication.act``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
+
+from domain.errors import NotPermitted, RuleViolation
+from domain.seats import Seat
+
+#: Strict scalar types: ``true`` is not a number and ``"12"`` is not an integer.
+Int = Annotated[int, Strict()]
+Bool = Annotated[bool, Strict()]
+Who = Literal["house", "player", "anyone"]
+
+C = TypeVar("C", bound="Command")
+
+
+@dataclass(frozen=True)
+class Context:
+    """Who issues a command, in which campaign, and the secret seed drawn for it (C-4), if it needs one."""
+
+    campaign_id: UUID
+    actor: Seat
+    secret: str | None = None
+
+
+class Command(BaseModel):
+    """Base class of every command and unit action."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: Unique within its system (or the kernel); shared verbs let systems give their own inputs.
+    #: A unit action has a field ``action: Literal[...]`` instead, the value the request body carries.
+    verb: ClassVar[str] = ""
+    #: Who may issue it: the House, a player (for himself), or anyone seated.
+    who: ClassVar[Who] = "anyone"
+    ruling: ClassVar[str] = "C-1"
+    #: ``"POST /loans/{loan}/accept"``, relative to ``/campaigns/{campaign_id}``; path parameters are fields.
+    route: ClassVar[str] = ""
+    status: ClassVar[int] = 200
+    #: The read that answers the command (see ``adapters.answers``).
+    answer: ClassVar[str] = "campaign"
+    #: CLI words, e.g. ``"loan accept"``, and the fields given as positional arguments.
+    cli: ClassVar[str] = ""
+    cli_arguments: ClassVar[tuple[str, ...]] = ()
+    #: More CLI words for the same command with some inputs fixed: ``(("trait buy", {"new": True}), …)``.
+    cli_variants: ClassVar[tuple[tuple[str, dict[str, Any]], ...]] = ()
+    #: Fields the CLI reads from text with a named parser (``"numbers"``: ``3,5,1``; a system's own …).
+    cli_parsers: ClassVar[dict[str, str]] = {}
+    #: Fields that default to the acting seat's name when not given (``seat`` of a sheet command).
+    actor_fields: ClassVar[tuple[str, ...]] = ()
+    #: Id fields the CLI accepts as a prefix, and the kind of id (``"loan"``, ``"unit"``).
+    lookups: ClassVar[dict[str, str]] = {}
+    #: For a unit action: the unit classes (aggregates) it is played in.
+    units: ClassVar[tuple[type, ...]] = ()
+    #: C-4: the adapters draw a secret seed before the command runs and pass it in the context.
+    draws_secret: ClassVar[bool] = False
+
+    @classmethod
+    def summary(cls) -> str:
+        return (cls.__doc__ or cls.verb).strip().splitlines()[0]
+
+    @classmethod
+    def action_name(cls) -> str | None:
+        """For a unit action, the value of its ``action`` field; None for a campaign command."""
+        field = cls.model_fields.get("action")
+        return field.default if field is not None else None
+
+    @classmethod
+    def parse(cls: type[C], payload: Any) -> C:
+        """Validate raw input; a refusal names the ruling and says which field is wrong (never a 500)."""
+        if isinstance(payload, cls):
+            return payload
+        try:
+            return cls.model_validate(payload)
+        except ValidationError as exc:
+            parts = []
+            for error in exc.errors():
+                where = ".".join(str(p) for p in error.get("loc", ()))
+                parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+            raise RuleViolation("; ".join(parts), ruling=cls.ruling) from None
+
+    @classmethod
+    def authorize(cls, actor: Seat) -> None:
+        doing = re.split(r"[:;(,]", cls.summary())[0].strip().rstrip(".")
+        doing = doing[:1].lower() + doing[1:]
+        if cls.who == "house" and not actor.is_house:
+            raise NotPermitted(f"only the House may {doing}", ruling=cls.ruling if cls.ruling.startswith("C-") else "C-1")
+        if cls.who == "player" and actor.is_house:
+            raise NotPermitted(f"the House has no character: only a player may {doing}", ruling=cls.ruling)
+
+
+def text(max_length: int, description: str = "", **extra: Any) -> Any:
+    """A text field of the request (cleaned and checked again by the rules)."""
+    return Field(max_length=max_length, description=description, **extra)
+
+
+Handler = Callable[[Any, Context, Any], Any]
+
+
+class Handlers:
+    """Handlers looked up by command type."""
+
+    def __init__(self) -> None:
+        self.by_type: dict[type[Command], Handler] = {}
+
+    def __call__(self, *commands: type[Command]) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            for command in commands:
+                self.by_type[command] = handler
+            return handler
+
+        return register
+
+    def declare(self, *commands: type[Command]) -> None:
+        """A system's own inputs for a shared command, run by the shared handler."""
+        for command in commands:
+            self.by_type[command] = None  # type: ignore[assignment]
+
+    def commands(self) -> tuple[type[Command], ...]:
+        return tuple(self.by_type)

@@ -1,0 +1,91 @@
+"""The commands every system shares (C-1, C-6): seating players, adventures, and undoing a ruling.
+
+A system that needs inputs of its own for a shared command subclasses it in its
+package (Penny Ante's ``start-adventure`` takes an agreed House pile, PA-3) and
+registers its subclass; the campaign's system decides which class validates a
+request.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+from uuid import UUID
+
+from pydantic import Field
+
+from domain.kernel.commands import Command, Int, text
+
+
+class AddPlayer(Command):
+    """Seat a player with one character; the player's token is shown once."""
+
+    verb: ClassVar[str] = "add-player"
+    who = "house"
+    ruling = "C-1"
+    route = "POST /players"
+    status = 201
+    answer = "player-added"
+    cli = "player add"
+    cli_arguments = ("seat",)
+
+    seat: str = text(64, "The player's seat name, e.g. 'ilse'.", examples=["ilse"])
+    character: str = text(200, "The character's name.", examples=["Ilse Varn"])
+
+
+class StartAdventure(Command):
+    """Start an adventure; adventures run one at a time."""
+
+    verb: ClassVar[str] = "start-adventure"
+    who = "house"
+    route = "POST /adventures"
+    status = 201
+    answer = "adventure"
+    cli = "adventure start"
+
+
+class EndAdventure(Command):
+    """End the running adventure."""
+
+    verb: ClassVar[str] = "end-adventure"
+    who = "house"
+    route = "POST /adventures/current/end"
+    answer = "adventure"
+    cli = "adventure end"
+
+
+class Rewind(Command):
+    """Rewind an open unit of resolution to an earlier step; the same dice and cards come again (C-6, C-7)."""
+
+    verb: ClassVar[str] = "rewind"
+    who = "house"
+    ruling = "C-6"
+    route = "POST /challenges/{unit}/rewind"
+    answer = "unit"
+    cli = "undo"
+    cli_arguments = ("unit",)
+    lookups = {"unit": "unit"}
+
+    unit: UUID
+    to_step: Int = Field(description="The step to go back to (1 is the first event).")
+    reason: str = text(500, "Why the ruling is undone (kept in the history).")
+
+
+class Overturn(Command):
+    """Overturn a settled result with a new winner, or void it (C-6)."""
+
+    verb: ClassVar[str] = "overturn"
+    who = "house"
+    ruling = "C-6"
+    route = "POST /challenges/{unit}/overturn"
+    answer = "unit"
+    cli = "overturn"
+    cli_arguments = ("unit",)
+    lookups = {"unit": "unit"}
+
+    unit: UUID
+    winner: Literal["challenger", "opponent"] | None = Field(None, description="The side that wins, as ruled.")
+    void: bool = Field(False, description="Void it: each side takes back its own wager.")
+    reason: str = text(500, "Why the result is overturned (kept in the history).")
+
+
+SHARED: tuple[type[Command], ...] = (AddPlayer, StartAdventure, EndAdventure, Rewind, Overturn)

@@ -1,0 +1,154 @@
+"""The boundary between the shared ledger and a rule system (C-1).
+
+A rule system declares itself once, as a :class:`RuleSystem`: its id and name,
+its settings, its aggregates and units of resolution, its commands with their
+handlers, and the hooks the shared use cases call (a new character, an
+adventure starting or ending, a move, a rewind, an overturn). The registry of
+systems is ``domain/systems/__init__.py``, one line per system. Shared code
+(the application, the adapters, the API, the CLI) asks the registry and never
+names a system; each edge layer finds a system's thin module by the system's
+``package`` name (``adapters/systems/<package>.py`` …).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel
+
+from domain.errors import NotSupportedYet, RuleViolation
+from domain.kernel.commands import Command, Context, Handlers
+
+if TYPE_CHECKING:
+    from domain.application import StakesApplication
+    from domain.campaign import Campaign
+
+
+class RuleSystem:
+    """One rule system. Subclass it in the system's package and list an instance in ``domain.systems``."""
+
+    id: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    #: The Python package name, in ``domain/systems/`` and in each edge layer's ``systems/`` folder.
+    package: ClassVar[str] = ""
+    supported: ClassVar[bool] = True
+    #: Typed settings, offered by the API and the CLI; ``settings()`` validates and completes them.
+    settings_model: ClassVar[type[BaseModel] | None] = None
+    #: Aggregates kept with snapshots, and the aggregates that are units of resolution (C-1).
+    aggregates: ClassVar[tuple[type, ...]] = ()
+    resolutions: ClassVar[tuple[type, ...]] = ()
+    #: Campaign commands (their own, or their own inputs for a shared name) and unit actions.
+    handlers: ClassVar[Handlers] = Handlers()
+    #: Who may read what in the log (C-5), per event (``"Challenge.DiceRolled"``), until the unit it belongs to
+    #: is revealed (with ``"until": "settled"``, until it is settled): ``entry``, the seats that see the entry
+    #: at all (absent: everyone); ``fields``, field -> the seats that may read it, where ``"side"`` stands
+    #: for the seats of the side the event is about and an empty list for nobody.
+    visibility: ClassVar[dict[str, dict[str, Any]]] = {}
+    #: Reads this system offers besides the shared ones (for example "budget", "debts", "antagonists").
+    features: ClassVar[frozenset[str]] = frozenset()
+
+    # -- settings and creation ----------------------------------------------------------------
+    def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        raise NotSupportedYet(f"the rule system {self.id!r} ({self.name}) is not supported yet")
+
+    def campaign_created(self, campaign: Campaign, actor: str) -> list[Any]:
+        """Aggregates created with the campaign (for example a House budget)."""
+        return []
+
+    def new_character(self, app: StakesApplication, campaign: Campaign, seat: str, name: str, command: Any,
+                      actor: str) -> Any:
+        """The character a new player plays, made from the system's ``add-player`` inputs."""
+        raise NotImplementedError
+
+    # -- adventures (C-1) -----------------------------------------------------------------------
+    def adventure_started(self, app: StakesApplication, campaign: Campaign, number: int, command: Any,
+                          actor: str) -> list[Any]:
+        return []
+
+    def adventure_ended(self, app: StakesApplication, campaign: Campaign, number: int, actor: str) -> list[Any]:
+        return []
+
+    # -- units of resolution (C-1, C-6) -------------------------------------------------------------
+    def play(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, command: Command) -> list[Any]:
+        """Run one unit action; returns every aggregate to save with it."""
+        handler = self.handlers.by_type.get(type(command))
+        if handler is None:
+            raise RuleViolation(f"{type(unit).__name__} has no action {command.action_name()!r}", ruling="C-1")
+        return handler(app, ctx, campaign, unit, command)
+
+    def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
+               reason: str) -> list[Any]:
+        raise RuleViolation(f"a {type(unit).__name__} is not rewound; overturn it instead", ruling="C-6")
+
+    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
+                 void: bool, reason: str) -> list[Any]:
+        raise RuleViolation(f"a settled {type(unit).__name__} is not overturned", ruling="C-6")
+
+    # -- what the edges ask -------------------------------------------------------------------------
+    def commands(self) -> tuple[type[Command], ...]:
+        return tuple(c for c in self.handlers.commands() if c.action_name() is None)
+
+    def actions(self, unit: Any = None) -> tuple[type[Command], ...]:
+        """Every unit action of this system, or those played in ``unit``."""
+        found = [c for c in self.handlers.commands() if c.action_name() is not None]
+        return tuple(c for c in found if unit is None or isinstance(unit, c.units))
+
+    def action(self, unit: Any, name: object) -> type[Command]:
+        """The action ``name`` of ``unit``, or a refusal listing the ones it has."""
+        actions = self.actions(unit)
+        found = next((a for a in actions if a.action_name() == name), None)
+        if found is None:
+            names = ", ".join(a.action_name() or "" for a in actions)
+            raise RuleViolation(f"a {type(unit).__name__} takes one of {names}, not {name!r}",
+                                ruling=actions[0].ruling if actions else "C-1")
+        return found
+
+    def command(self, verb: str) -> type[Command] | None:
+        return next((c for c in self.commands() if c.verb == verb), None)
+
+
+class PlannedSystem(RuleSystem):
+    """A system whose issue has not landed: known, refused with "not supported yet"."""
+
+    supported = False
+
+    def __init__(self, system_id: str, name: str) -> None:
+        self._id, self._name = system_id, name
+
+    @property  # type: ignore[override]
+    def id(self) -> str:  # type: ignore[override]
+        return self._id
+
+    @property  # type: ignore[override]
+    def name(self) -> str:  # type: ignore[override]
+        return self._name
+
+
+def systems() -> Iterator[RuleSystem]:
+    """Every known system, in registry order."""
+    from domain.systems import SYSTEMS  # the registry lines live there; imported late (they import the kernel)
+
+    return iter(SYSTEMS)
+
+
+def supported() -> list[RuleSystem]:
+    return [s for s in systems() if s.supported]
+
+
+def rule_system(system_id: str) -> RuleSystem:
+    """The playable system named ``system_id``, or a refusal naming why (C-1)."""
+    found = {s.id: s for s in systems()}
+    system = found.get(system_id)
+    if system is None:
+        raise RuleViolation(f"unknown rule system {system_id!r}; known systems: {', '.join(found)}", ruling="C-1")
+    if not system.supported:
+        raise NotSupportedYet(f"the rule system {system_id!r} ({system.name}) is not supported yet")
+    return system
+
+
+def system_of_unit(unit: Any) -> RuleSystem:
+    for system in supported():
+        if isinstance(unit, system.resolutions):
+            return system
+    raise LookupError(f"no system plays {type(unit).__name__}")

@@ -1,1 +1,0 @@
-"""The Pool, Powered by the Apocalypse: dice pools and traits (RULES.md PL-1 … PL-8)."""

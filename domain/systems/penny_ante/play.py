@@ -1,0 +1,355 @@
+"""Use cases of a Penny Ante challenge (PA-5 … PA-18): handlers of its commands and actions.
+
+Each command loads the challenge and the purses of everyone it touches,
+lets the challenge verify and record the move, then mirrors every penny the
+move shifted onto the members' own aggregates, and saves them all at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from domain.currency import whole_pennies
+from domain.errors import NotFound, NotPermitted, RuleViolation
+from domain.fairness import commitment
+from domain.kernel.commands import Context
+from domain.seats import Seat, player_handle
+from domain.systems.penny_ante import commands as cmd
+from domain.systems.penny_ante import economy
+from domain.systems.penny_ante.challenge import ALLIANCE, ANTAGONIST, CHARACTER, SIDES, Challenge
+from domain.systems.penny_ante.character import Character
+from domain.systems.penny_ante.economy import handles
+from domain.systems.penny_ante.house import Antagonist
+from domain.systems.penny_ante.loan import Debt, Loan
+
+if TYPE_CHECKING:
+    from domain.application import StakesApplication
+    from domain.campaign import Campaign
+
+BETS = (cmd.Check, cmd.Call, cmd.Raise, cmd.Fold, cmd.AllIn)
+
+
+class Table:
+    """The aggregates one challenge command touches, loaded once."""
+
+    def __init__(self, app: StakesApplication, campaign: Campaign, challenge: Challenge) -> None:
+        self.app, self.campaign, self.challenge = app, campaign, challenge
+        self.purses: dict[str, Character | Antagonist] = {}
+        house = economy.house(app, campaign)
+        self.house = house
+        for side in SIDES:
+            data = challenge.sides[side]
+            for member in data["members"]:
+                if data["kind"] == ANTAGONIST:
+                    self.purses[member] = economy.antagonist(app, campaign, house, member)
+                else:
+                    self.purses[member] = economy.character(app, campaign, member)
+        self.before = challenge.staked()
+        self.extra: list[Any] = []
+
+    def loaded(self, app: StakesApplication, seat: str) -> Character:
+        """A character outside the challenge, loaded once per command (so two loans share one copy)."""
+        for aggregate in self.extra:
+            if isinstance(aggregate, Character) and aggregate.seat == seat:
+                return aggregate
+        return economy.character(app, self.campaign, seat)
+
+    def piles(self) -> dict[str, int]:
+        return {m: (p.pennies if isinstance(p, Antagonist) else p.pile) for m, p in self.purses.items()}
+
+    def mirror(self, actor: str) -> None:
+        """Copy onto the purses what the last move put into the pot or gave back (PA-9, PA-12)."""
+        ch = self.challenge
+        after = ch.staked()
+        for member, purse in self.purses.items():
+            delta = after.get(member, 0) - self.before.get(member, 0)
+            if delta > 0:
+                purse.wager(ch.id.hex, delta, actor)
+            elif delta < 0:
+                purse.take_back(ch.id.hex, -delta, actor)
+        self.before = after
+
+    def settle_if_due(self, actor: str) -> None:
+        ch = self.challenge
+        if ch.awaiting_settlement:
+            ch.settle(self.piles(), self.house.pile, actor)
+        self.pay_out(actor)
+
+    def pay_out(self, actor: str) -> None:
+        ch = self.challenge
+        if ch.settled and ch.result and "payouts" in ch.result and ch.id.hex in self.campaign.open_challenges:
+            staked = ch.staked()
+            for member, purse in self.purses.items():
+                purse.settle_stakes(ch.id.hex, staked.get(member, 0), ch.result["payouts"].get(member, 0), actor)
+            self.campaign.close_challenge(ch.id.hex, actor)
+
+    def touched(self) -> list[Any]:
+        return [self.challenge, *self.purses.values(), self.house, *self.extra, self.campaign]
+
+
+def challenge(app: StakesApplication, campaign: Campaign, challenge_id: UUID) -> Challenge:
+    found = app.get(Challenge, challenge_id, "challenge")
+    if found.campaign_id != campaign.id:
+        raise NotFound(f"no challenge {challenge_id} in this campaign")
+    return found
+
+
+def side_spec(app: StakesApplication, campaign: Campaign, spec: cmd.Side) -> dict[str, Any]:
+    if spec.antagonist:
+        name = economy.house(app, campaign).antagonist_name(str(spec.antagonist))
+        return {"kind": ANTAGONIST, "members": [name]}
+    players = [player_handle(p) for p in spec.players or []]
+    if not players:
+        raise RuleViolation("a side is a character, an alliance of characters, or an antagonist", ruling="PA-5")
+    if len(set(players)) != len(players):
+        raise RuleViolation("an alliance names each member once", ruling="PA-18")
+    for player in players:
+        campaign.character_id(player)  # NotFound for a stranger
+    return {"kind": CHARACTER if len(players) == 1 else ALLIANCE, "members": players}
+
+
+@handles(cmd.AnnounceChallenge)
+def announce(app: StakesApplication, ctx: Context, command: cmd.AnnounceChallenge) -> UUID:
+    """Announce a challenge (PA-5, PA-6, PA-7, PA-17); the secret seed was drawn outside (C-4)."""
+    actor, secret_seed = ctx.actor, ctx.secret or ""
+    campaign = app.campaign(ctx.campaign_id)
+    first, second = side_spec(app, campaign, command.challenger), side_spec(app, campaign, command.opponent)
+    if first["kind"] == ANTAGONIST:
+        if not actor.is_house:
+            raise NotPermitted("only the House challenges through an antagonist")
+    elif actor.name != first["members"][0]:
+        raise NotPermitted("a player announces for himself; an alliance is announced by its declarer",
+                           ruling="PA-18")
+    house = economy.house(app, campaign)
+    antagonists = [economy.antagonist(app, campaign, house, s["members"][0]) for s in (first, second)
+                   if s["kind"] == ANTAGONIST]
+    for antagonist in antagonists:
+        if antagonist.engaged:
+            raise RuleViolation(f"{antagonist.name} is already in a challenge", ruling="PA-5")
+    whole_pennies(command.ante, "the ante", minimum=1, ruling="PA-6")
+    announced = Challenge.announce(
+        campaign_id=campaign.id, adventure=campaign.adventure, challenger=first, opponent=second,
+        ante=command.ante, stake=command.stake, table=command.table or bool(campaign.settings.get("table_dice")),
+        seed_hash=commitment(secret_seed), secret_seed=secret_seed, circumstance=command.circumstance,
+        antagonist_pennies=antagonists[0].pennies if antagonists else None, actor=actor.name,
+    )
+    campaign.open_challenge(announced.id, actor.name)
+    for antagonist in antagonists:
+        antagonist.enter_challenge(announced.id.hex, command.stake, actor.name)
+    app.save(campaign, announced, *antagonists)
+    return announced.id
+
+
+@handles(cmd.Seed, cmd.Circumstance, cmd.DoubleDown, cmd.Declare, cmd.Roll, cmd.Keep, *BETS, cmd.Lend, cmd.Bid,
+         cmd.TakeDebt, cmd.Buyout)
+def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: Any) -> list[Any]:
+    """Play one move; returns every aggregate it touched, to be saved at once."""
+    table = Table(app, campaign, unit)
+    if isinstance(command, cmd.Lend):
+        _lend(app, table, ctx.actor, command)
+    elif isinstance(command, cmd.Bid):
+        _bid(app, table, ctx.actor, command)
+    elif isinstance(command, (cmd.TakeDebt, cmd.Buyout)):
+        _bankruptcy(app, table, ctx.actor, command)
+    else:
+        _side_move(table, ctx.actor, command)
+    return table.touched()
+
+
+def _side_move(table: Table, actor: Seat, command: Any) -> None:
+    ch = table.challenge
+    side = ch.side_of(actor.name)
+    if side is None:
+        raise NotPermitted("only the seats of a side play its moves", ruling="PA-5")
+    piles = table.piles()
+    if isinstance(command, cmd.Seed):
+        ch.add_seed(side, command.seed, actor.name)
+    elif isinstance(command, (cmd.Circumstance, cmd.DoubleDown)):
+        ch.declare_circumstance(side, command.text, isinstance(command, cmd.DoubleDown), piles, actor.name)
+    elif isinstance(command, cmd.Declare):
+        ch.declare_characteristics(side, list(command.characteristics), side_list(table, side), actor.name)
+    elif isinstance(command, cmd.Roll):
+        ch.roll(side, piles, command.dice, actor.name)
+    elif isinstance(command, cmd.Keep):
+        ch.keep(side, list(command.cup), actor.name)
+    else:
+        ch.bet(side, command.action, getattr(command, "amount", None), piles, actor.name)
+    table.mirror(actor.name)
+    table.settle_if_due(actor.name)
+
+
+def side_list(table: Table, side: str) -> list[str]:
+    """The characteristics a side may name: its member's, an alliance's together (PA-8)."""
+    names: list[str] = []
+    for member in table.challenge.sides[side]["members"]:
+        names += [n for n in table.purses[member].characteristics if n not in names]
+    return names
+
+
+def _lend(app: StakesApplication, table: Table, actor: Seat, command: cmd.Lend) -> None:
+    """PA-14: a player outside the challenge offers one loan per betting round to a member of a side."""
+    ch = table.challenge
+    if actor.is_house:
+        raise NotPermitted("loans are between players; the House does not lend", ruling="PA-14")
+    lender = economy.character(app, table.campaign, actor.name)
+    borrower = player_handle(command.borrower)
+    amount = whole_pennies(command.amount, "a loan", minimum=1, ruling="PA-14")
+    if amount > lender.pile:
+        raise RuleViolation(f"a loan is at most the lender's pile ({lender.pile}), not {amount}", ruling="PA-14")
+    offered = Loan(campaign_id=table.campaign.id, lender=actor.name, borrower=borrower, amount=amount,
+                   adventure=table.campaign.adventure, actor=actor.name, challenge_id=ch.id.hex, round=ch.round)
+    ch.record_loan_offer(offered.id, actor.name, borrower, actor.name)
+    table.extra.append(offered)
+
+
+def _bid(app: StakesApplication, table: Table, actor: Seat, command: cmd.Bid) -> None:
+    """PA-15: a player outside the challenge bids once to buy a bankrupt out."""
+    if actor.is_house:
+        raise NotPermitted("the House's one-penny bid is placed for it", ruling="PA-15")
+    bidder = economy.character(app, table.campaign, actor.name)
+    member = player_handle(command.member)
+    table.challenge.bid(actor.name, member, command.amount, bidder.pile, actor.name)
+
+
+def _bankruptcy(app: StakesApplication, table: Table, actor: Seat, command: cmd.TakeDebt | cmd.Buyout) -> None:
+    """PA-15: the bankrupt takes the debt, or accepts the best buyout and gives up a characteristic."""
+    ch = table.challenge
+    member = player_handle(command.member or actor.name)
+    if actor.name != member:
+        raise NotPermitted(f"only {member} chooses between debt and buyout", ruling="PA-15")
+    purse = table.purses.get(member)
+    if not isinstance(purse, Character):
+        raise RuleViolation(f"{member} has no bankruptcy to resolve", ruling="PA-15")
+    ch._pending(member)
+    if isinstance(command, cmd.TakeDebt):
+        creditors, is_antagonist = ch.creditors(member)
+        debts = {creditor: Debt(campaign_id=table.campaign.id, lender=creditor, borrower=member, amount=amount,
+                                adventure=table.campaign.adventure, challenge_id=ch.id.hex,
+                                lender_is_antagonist=is_antagonist, actor=actor.name)
+                 for creditor, amount in creditors.items()}
+        ch.take_debt(member, {c: d.id for c, d in debts.items()}, actor.name)
+        for debt in debts.values():
+            purse.incur_debt(debt.id.hex, debt.amount, actor.name)
+        table.extra += list(debts.values())
+    else:
+        best = ch.best_bid(member)
+        bidder = (table.house if best and best["bidder"] == "house"
+                  else economy.character(app, table.campaign, best["bidder"]) if best else None)
+        bidder_pile = bidder.pile if bidder is not None else 0
+        best = ch.accept_buyout(member, command.give_up, purse.characteristics, bidder_pile, actor.name)
+        bidder.pay_buyout(ch.id.hex, best["amount"], actor.name)  # type: ignore[union-attr]
+        purse.receive_buyout(ch.id.hex, best["amount"], actor.name)
+        purse.surrender(ch.id.hex, ch.bankrupts[member]["surrendered"], actor.name)
+        if bidder is not table.house:
+            table.extra.append(bidder)
+    table.pay_out(actor.name)
+
+
+# -- C-6, C-7: undo ------------------------------------------------------------------------------------------
+def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, to_step: int,
+           reason: str) -> list[Any]:
+    """The House takes an open challenge back to an earlier step; pennies bet and loans made since go back."""
+    table = Table(app, campaign, unit)
+    ch, actor = table.challenge, ctx.actor
+    if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < ch.version:
+        raise RuleViolation(f"rewind to a step from 1 to {ch.version - 1}, not {to_step}", ruling="C-6")
+    later_loans = list(ch.loans)
+    ch.rewind(to_step, app.repository.get(ch.id, version=to_step), reason, actor.name)
+    piles, after = table.piles(), ch.staked()
+    for member, amount in after.items():
+        if amount - table.before.get(member, 0) > piles[member]:
+            raise RuleViolation(f"{member} no longer holds the pennies that step had in the pot", ruling="C-6")
+    table.mirror(actor.name)
+    for loan_id in (lid for lid in later_loans if lid not in ch.loans):
+        _reverse_loan(app, table, UUID(loan_id), reason, actor)
+    table.settle_if_due(actor.name)  # rewound to a fold or a showdown: settle it again
+    return table.touched()
+
+
+def _reverse_loan(app: StakesApplication, table: Table, loan_id: UUID, reason: str, actor: Seat) -> None:
+    loan = app.get(Loan, loan_id, "loan")
+    if loan.status not in ("offered", "active"):
+        return
+    returned = 0
+    if loan.status == "active":
+        borrower = table.purses.get(loan.borrower) or table.loaded(app, loan.borrower)
+        lender = table.loaded(app, loan.lender)
+        returned = min(loan.outstanding, borrower.pile)
+        if returned:
+            borrower.repay(loan.id, returned, actor.name)
+            lender.receive_repayment(loan.id.hex, returned, actor.name)
+        table.extra += [p for p in (borrower, lender) if p not in table.purses.values() and p not in table.extra]
+    loan.reverse(returned, reason, actor.name)
+    table.extra.append(loan)
+
+
+def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, winner: str | None,
+             void: bool, reason: str) -> list[Any]:
+    """The House reverses a settled result and applies it again as ruled (C-6). What a member can no
+    longer pay back becomes a debt to whoever is owed it; no pile goes below zero."""
+    if (winner is None) != void:
+        raise RuleViolation("overturn names a winner, or voids the challenge; not both, not neither", ruling="C-6")
+    actor = ctx.actor
+    table = Table(app, campaign, unit)
+    ch = table.challenge
+    old = dict((ch.result or {}).get("payouts") or {})
+    new = ch.check_overturn(winner, reason)
+    nets = {m: new.get(m, 0) - old.get(m, 0) for m in table.purses}
+    ended = not campaign.adventure_running or campaign.adventure != ch.adventure
+    if ended and any(nets[m] > 0 for m, p in table.purses.items() if isinstance(p, Antagonist)):
+        raise RuleViolation("the House side's adventure is over: it cannot take pennies back now", ruling="PA-3")
+    # The debts the old result created go (C-6). A bankruptcy debt's pennies came back in the payouts,
+    # so what was repaid on it goes back; a shortfall debt stood for pennies never paid, so what is
+    # still owed on it is no longer to be returned.
+    bankruptcy, shortfalls = ch.debts_to_void()
+    for debt_id in bankruptcy + shortfalls:
+        debt = app.get(Debt, UUID(debt_id), "debt")
+        repaid = debt.amount - debt.outstanding if debt_id in bankruptcy else -debt.outstanding
+        if debt.status in ("active", "defaulted"):
+            debt.void(reason, actor.name)
+            borrower = table.purses.get(debt.borrower)
+            if isinstance(borrower, Character):
+                borrower.debt_forgiven(debt.id.hex, 0, actor.name)
+            table.extra.append(debt)
+        if repaid and debt.borrower in nets and debt.lender in nets:
+            nets[debt.borrower] += repaid
+            nets[debt.lender] -= repaid
+    debts = _settle_nets(table, nets, actor)
+    ch.overturn(winner, reason, [d.id.hex for d in debts], actor.name)
+    return table.touched()
+
+
+def _settle_nets(table: Table, nets: dict[str, int], actor: Seat) -> list[Debt]:
+    """Move what each member owes the others; what a member cannot pay becomes a debt (no pile below 0)."""
+    payers = [[m, -n] for m, n in nets.items() if n < 0]
+    payees = [[m, n] for m, n in nets.items() if n > 0]
+    piles, debts = table.piles(), []
+    challenge_id = table.challenge.id.hex
+    for payer in payers:
+        for payee in payees:
+            amount = min(payer[1], payee[1])
+            if not amount:
+                continue
+            paid = min(amount, piles[payer[0]])
+            piles[payer[0]] -= paid
+            if paid:
+                table.purses[payer[0]].correct_settlement(challenge_id, -paid, actor.name)
+                table.purses[payee[0]].correct_settlement(challenge_id, paid, actor.name)
+            if amount > paid:
+                debts.append(_shortfall_debt(table, payer[0], payee[0], amount - paid, actor))
+            payer[1] -= amount
+            payee[1] -= amount
+    return debts
+
+
+def _shortfall_debt(table: Table, payer: str, payee: str, amount: int, actor: Seat) -> Debt:
+    purses = table.purses
+    debt = Debt(campaign_id=table.campaign.id, lender=payee, borrower=payer, amount=amount,
+                adventure=table.campaign.adventure, challenge_id=table.challenge.id.hex,
+                lender_is_antagonist=isinstance(purses[payee], Antagonist),
+                borrower_is_antagonist=isinstance(purses[payer], Antagonist), actor=actor.name)
+    if isinstance(purses[payer], Character):
+        purses[payer].incur_debt(debt.id.hex, amount, actor.name)
+    table.extra.append(debt)
+    return debt

@@ -1,0 +1,82 @@
+"""Penny Ante as a rule system: what it declares to the kernel (C-1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.kernel.commands import Bool, Context, Int
+from domain.kernel.registry import RuleSystem
+from domain.systems.penny_ante import economy, play
+from domain.systems.penny_ante.challenge import Challenge
+from domain.systems.penny_ante.character import Character
+from domain.systems.penny_ante.house import Antagonist, House
+from domain.systems.penny_ante.loan import Debt, Loan
+from domain.systems.penny_ante.rules import characteristic_name, penny_ante_settings
+
+if TYPE_CHECKING:
+    from domain.application import StakesApplication
+    from domain.campaign import Campaign
+
+
+class Settings(BaseModel):
+    """Penny Ante campaign settings."""
+
+    model_config = ConfigDict(extra="forbid", title="PennyAnteSettings")
+
+    starting_pile: Int | None = Field(None, description="PA-1: default 25, never below 25.")
+    antagonist_cap: Int | None = Field(None, description="PA-4: most pennies one antagonist may hold.")
+    table_dice: Bool | None = Field(None, description="C-3: every challenge uses dice rolled at the table.")
+
+
+class PennyAnte(RuleSystem):
+    id = "penny-ante"
+    name = "Penny Ante"
+    package = "penny_ante"
+    settings_model = Settings
+    aggregates = (Character, Loan, Debt, Antagonist, House, Challenge)
+    resolutions = (Challenge,)
+    handlers = economy.handles
+    features = frozenset({"budget", "debts", "antagonists"})
+    visibility = {
+        # An antagonist's list of characteristics stays the House's (PA-4); players learn the ones it
+        # uses when a challenge declares them (PA-17), from that challenge's own events.
+        "Antagonist.Created": {"fields": {"characteristics": ["house"]}},
+        "Antagonist.CharacteristicAdded": {"entry": ["house"]},
+        # The secret seed is revealed at settlement (C-4); dice under a cup only to their side (PA-8).
+        "Challenge.Announced": {"fields": {"secret_seed": []}, "until": "settled"},
+        "Challenge.DiceRolled": {"fields": {"dice": "side"}},
+        "Challenge.CupRerolled": {"fields": {"dice": "side"}},
+        # A rewind records the whole earlier state, dice under cups included (C-6).
+        "Challenge.Rewound": {"fields": {"state": []}},
+    }
+
+    def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        return penny_ante_settings(raw)
+
+    def campaign_created(self, campaign: Campaign, actor: str) -> list[Any]:
+        return [House(campaign_id=campaign.id, actor=actor)]
+
+    def new_character(self, app: StakesApplication, campaign: Campaign, seat: str, name: str, command: Any,
+                      actor: str) -> Character:
+        """At the agreed pile (PA-1) with a first characteristic, free (PA-2)."""
+        first = characteristic_name(command.characteristic or "")
+        return Character(campaign_id=campaign.id, seat=seat, name=name, first_characteristic=first,
+                         pile=campaign.settings["starting_pile"], actor=actor)
+
+    def adventure_started(self, app: StakesApplication, campaign: Campaign, number: int, command: Any,
+                          actor: str) -> list[Any]:
+        return economy.adventure_started(app, campaign, number, command, actor)
+
+    def adventure_ended(self, app: StakesApplication, campaign: Campaign, number: int, actor: str) -> list[Any]:
+        return economy.adventure_ended(app, campaign, number, actor)
+
+    def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
+               reason: str) -> list[Any]:
+        return play.rewind(app, ctx, campaign, unit, to_step, reason)
+
+    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
+                 void: bool, reason: str) -> list[Any]:
+        return play.overturn(app, ctx, campaign, unit, winner, void, reason)
