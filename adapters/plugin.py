@@ -45,4 +45,6 @@ class Read:
     read: Callable[..., Any]  # (stakes, campaign_id, viewer) -> model
     cli: str
     doc: str
+    #: What it is, for the refusal a campaign of another system gets ("a pool campaign keeps no House budget").
+    label: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)

@@ -25,10 +25,10 @@ from adapters.plugin import Read
 from adapters.projection import ProjectionRunner, StoreUnavailable
 from adapters.settings import Settings
 from adapters.store import open_application, open_views, prepare
-from adapters.systems import edge
+from adapters.systems import edge, edges
 from adapters.tokens import Tokens
 from adapters.views import ViewsMixin
-from domain.errors import NotFound, NotPermitted
+from domain.errors import NotFound, NotPermitted, RuleViolation
 from domain.kernel.commands import Command, Context
 from domain.seats import Seat
 
@@ -117,7 +117,7 @@ class Stakes:
         inputs = {k: v for k, v in dict(payload or {}).items() if v is not None or k not in cls.actor_fields}
         for name in cls.actor_fields:
             inputs[name] = inputs.get(name) or actor.name
-        command = cls.parse(inputs)
+        command = self.app.parse(campaign_id, verb, inputs)
         ctx = Context(campaign_id, actor, randomness.new_secret_seed() if cls.draws_secret else None)  # C-4
         result = self.app.execute(ctx, command)
         self.catch_up()
@@ -149,11 +149,12 @@ class Stakes:
         return {r.name: r for r in edge(self.campaign_row(campaign_id).system).READS}
 
     def read(self, campaign_id: UUID, viewer: Seat, name: str) -> Any:
-        self.catch_up()
+        campaign = self.viewer(campaign_id, viewer)
         found = self.reads(campaign_id).get(name)
-        if found is None:
-            system = self.campaign_row(campaign_id).system
-            raise NotFound(f"a {system} campaign keeps no {name}")  # C-1: each system its own books
+        if found is None:  # C-1: each system keeps its own books
+            other = next((r for e in edges() for r in e.READS if r.name == name), None)
+            label = other.label if other else name
+            raise RuleViolation(f"a {campaign.system} campaign keeps no {label}", ruling="C-1")
         return found.read(self, campaign_id, viewer)
 
     # -- units of resolution (C-1) ---------------------------------------------------------------

@@ -1,17 +1,19 @@
-"""The FastAPI app factory."""
+"""The FastAPI app factory: the shared routers, and the routes generated from every system's commands."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
 
 from adapters.service import Stakes
 from adapters.settings import Settings
-from api import problems
+from api import commands, problems
 from api.problems import PROBLEM_RESPONSES
-from api.routers import audit, campaigns, challenges, characters, house, loans, log, pool
+from api.routers import audit, campaigns, challenges, characters, log
 
 DESCRIPTION = (
     "The campaign ledger for tabletop role-playing. Every change is an immutable event; "
@@ -34,11 +36,21 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
             if owned:
                 app.state.stakes.close()
 
-    app = FastAPI(title="Stakes", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
+    app = FastAPI(title="Stakes", version="0.2.0", description=DESCRIPTION, lifespan=lifespan,
                   responses=PROBLEM_RESPONSES)  # type: ignore[arg-type]
     problems.install(app)
-    for module in (campaigns, characters, house, loans, pool, challenges, log, audit):
+    for module in (campaigns, characters, challenges, log, audit):
         app.include_router(module.router)
+    app.include_router(commands.command_router())
+    app.include_router(commands.read_router())
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = commands.publish(get_openapi(
+                title=app.title, version=app.version, description=app.description, routes=app.routes))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     @app.get("/health", tags=["service"])
     def health() -> dict[str, str]:

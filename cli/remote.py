@@ -1,28 +1,32 @@
 """The CLI's client of a running server: the same methods as ``adapters.service.Stakes``.
 
-The seat is the token's; the ``actor`` argument each method takes for symmetry
-with the embedded service is ignored here. Problem details from the server come
-back as the same domain errors the embedded service raises.
+Commands are not mirrored one by one: ``run`` finds the command class the campaign's system declares
+for a verb (the registry is the same on both sides), fills its route from the inputs and posts the
+rest; the answer is parsed with the schema the command declares. The seat is the token's; the
+``actor`` argument each method takes for symmetry with the embedded service is only used to fill
+inputs that default to the acting seat. Problem details from the server come back as the same domain
+errors the embedded service raises.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Annotated, Any
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+from urllib.parse import quote
 from uuid import UUID
 
-from urllib.parse import quote
-
 import httpx
-from pydantic import Field, TypeAdapter
+from pydantic import TypeAdapter
 
-from adapters import schemas
+from adapters import answers, schemas
+from adapters.systems import edges
 from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
+from domain.kernel.common import SHARED
+from domain.kernel.registry import rule_system
 from domain.seats import Seat
 
-SHEET = Annotated[schemas.Sheet | schemas.PoolSheet, Field(discriminator="system")]
-RESOLUTION = schemas.ChallengeView | schemas.ResolutionView
-ADVENTURE = schemas.HouseBudget | schemas.CampaignView
+_PARAM = re.compile(r"{(\w+)}")
 
 
 def _q(segment: str) -> str:
@@ -50,12 +54,13 @@ class RemoteStakes:
         self.server = server
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.http = httpx.Client(base_url=server.rstrip("/"), headers=headers, timeout=30.0, transport=transport)
+        self._systems: dict[UUID, str] = {}
 
     def close(self) -> None:
         self.http.close()
 
-    def _call(self, method: str, path: str, result: Any, json: dict[str, Any] | None = None,
-              params: dict[str, Any] | None = None, *, raw: bool = False, content: bytes | None = None) -> Any:
+    def _call(self, method: str, path: str, result: Any, json: Any = None, params: dict[str, Any] | None = None,
+              *, raw: bool = False, content: bytes | None = None) -> Any:
         try:
             response = self.http.request(method, path, json=json, params=params, content=content)
         except httpx.HTTPError as exc:
@@ -81,6 +86,41 @@ class RemoteStakes:
     def _c(self, campaign_id: UUID, rest: str = "") -> str:
         return f"/campaigns/{campaign_id}{rest}"
 
+    def _system(self, campaign_id: UUID) -> str:
+        if campaign_id not in self._systems:
+            self._systems[campaign_id] = self._call("GET", self._c(campaign_id), schemas.CampaignView).system
+        return self._systems[campaign_id]
+
+    # -- commands, defined once in the domain ---------------------------------------------------------
+    def run(self, campaign_id: UUID, actor: Seat, verb: str, payload: Mapping[str, Any] | None = None) -> Any:
+        system = self._system(campaign_id)
+        cls = rule_system(system).command(verb) or next((c for c in SHARED if c.verb == verb), None)
+        if cls is None:
+            raise RuleViolation(f"a {system} campaign has no command {verb!r}", ruling="C-1")
+        body = {k: v for k, v in dict(payload or {}).items() if v is not None}
+        for name in cls.actor_fields:
+            body.setdefault(name, actor.name)
+        method, route = cls.route.split(" ", 1)
+        path = _PARAM.sub(lambda m: _q(str(body.pop(m.group(1), ""))), route)
+        model = answers.find(system, cls.answer).model
+        return self._call(method, self._c(campaign_id, path), model, body or None)
+
+    def act(self, campaign_id: UUID, actor: Seat, unit_id: UUID, payload: Mapping[str, Any]) -> Any:
+        body = {k: v for k, v in dict(payload).items() if v is not None}
+        return self._call("POST", self._c(campaign_id, f"/challenges/{unit_id}/actions"), self._unit(campaign_id), body)
+
+    def read(self, campaign_id: UUID, actor: Seat, name: str) -> Any:
+        found = next((r for e in edges() for r in e.READS if r.name == name), None)
+        if found is None:
+            raise NotFound(f"there is no read {name!r}")
+        return self._call("GET", self._c(campaign_id, found.path), found.model)  # another system's: the server says why
+
+    def _unit(self, campaign_id: UUID) -> Any:
+        return answers.find(self._system(campaign_id), "unit").model
+
+    def _sheet(self, campaign_id: UUID) -> Any:
+        return answers.find(self._system(campaign_id), "sheet").model
+
     # -- seats and campaigns ------------------------------------------------
     def session(self) -> schemas.Session:
         return self._call("GET", "/session", schemas.Session)
@@ -92,107 +132,25 @@ class RemoteStakes:
     def campaign(self, campaign_id: UUID, actor: Seat) -> schemas.CampaignView:
         return self._call("GET", self._c(campaign_id), schemas.CampaignView)
 
-    def add_player(self, campaign_id: UUID, actor: Seat, seat: str, character: str, characteristic: str | None = None,
-                   description: str | None = None, traits: dict[str, int] | None = None) -> schemas.PlayerAdded:
-        body = {"seat": seat, "character": character, "characteristic": characteristic, "description": description,
-                "traits": traits}
-        return self._call("POST", self._c(campaign_id, "/players"), schemas.PlayerAdded, body)
-
     def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
         return self._call("POST", self._c(campaign_id, f"/players/{_q(seat)}/token"), schemas.PlayerAdded)
 
-    # -- sheets ---------------------------------------------------------------
     def sheet(self, campaign_id: UUID, actor: Seat, seat: str | None = None) -> Any:
-        return self._call("GET", self._c(campaign_id, f"/characters/{_q(seat or actor.name)}"), SHEET)
+        return self._call("GET", self._c(campaign_id, f"/characters/{_q(seat or actor.name)}"),
+                          self._sheet(campaign_id))
 
     def sheets(self, campaign_id: UUID, actor: Seat) -> Any:
-        return self._call("GET", self._c(campaign_id, "/characters"), list[SHEET])
+        return self._call("GET", self._c(campaign_id, "/characters"), list[self._sheet(campaign_id)])  # type: ignore[misc]
 
-    def buy_characteristic(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.Sheet:
-        path = self._c(campaign_id, f"/characters/{_q(seat or actor.name)}/characteristics")
-        return self._call("POST", path, schemas.Sheet, {"name": name})
-
-    # -- adventures and the House ---------------------------------------------
-    def start_adventure(self, campaign_id: UUID, actor: Seat, amount: int | None = None,
-                        note: str | None = None) -> Any:
-        return self._call("POST", self._c(campaign_id, "/adventures"), ADVENTURE, {"amount": amount, "note": note})
-
-    def end_adventure(self, campaign_id: UUID, actor: Seat) -> Any:
-        return self._call("POST", self._c(campaign_id, "/adventures/current/end"), ADVENTURE)
-
-    def budget(self, campaign_id: UUID, actor: Seat) -> schemas.HouseBudget:
-        return self._call("GET", self._c(campaign_id, "/budget"), schemas.HouseBudget)
-
-    def antagonists(self, campaign_id: UUID, actor: Seat) -> list[schemas.Antagonist]:
-        return self._call("GET", self._c(campaign_id, "/antagonists"), list[schemas.Antagonist])
-
-    def create_antagonist(self, campaign_id: UUID, actor: Seat, name: str, kind: str = "antagonist",
-                          characteristics: list[str] | None = None) -> schemas.Antagonist:
-        body = {"name": name, "kind": kind, "characteristics": characteristics or []}
-        return self._call("POST", self._c(campaign_id, "/antagonists"), schemas.Antagonist, body)
-
-    def add_antagonist_characteristic(self, campaign_id: UUID, actor: Seat, antagonist: str,
-                                      name: str) -> schemas.Antagonist:
-        path = self._c(campaign_id, f"/antagonists/{_q(antagonist)}/characteristics")
-        return self._call("POST", path, schemas.Antagonist, {"name": name})
-
-    def fund_antagonist(self, campaign_id: UUID, actor: Seat, antagonist: str, amount: int) -> schemas.Antagonist:
-        path = self._c(campaign_id, f"/antagonists/{_q(antagonist)}/funding")
-        return self._call("POST", path, schemas.Antagonist, {"amount": amount})
-
-    # -- loans ----------------------------------------------------------------
-    def debts(self, campaign_id: UUID, actor: Seat) -> schemas.DebtRegister:
-        return self._call("GET", self._c(campaign_id, "/debts"), schemas.DebtRegister)
-
-    def offer_loan(self, campaign_id: UUID, actor: Seat, borrower: str, amount: int) -> schemas.Loan:
-        return self._call("POST", self._c(campaign_id, "/loans"), schemas.Loan,
-                          {"borrower": borrower, "amount": amount})
-
-    def _loan(self, campaign_id: UUID, loan_id: UUID, action: str, body: dict[str, Any] | None = None) -> schemas.Loan:
-        return self._call("POST", self._c(campaign_id, f"/loans/{loan_id}/{action}"), schemas.Loan, body)
-
-    def accept_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
-        return self._loan(campaign_id, loan_id, "accept")
-
-    def decline_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
-        return self._loan(campaign_id, loan_id, "decline")
-
-    def withdraw_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
-        return self._loan(campaign_id, loan_id, "withdraw")
-
-    def repay_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID, amount: int) -> schemas.Loan:
-        return self._loan(campaign_id, loan_id, "repayments", {"amount": amount})
-
-    def forgive_loan(self, campaign_id: UUID, actor: Seat, loan_id: UUID) -> schemas.Loan:
-        return self._loan(campaign_id, loan_id, "forgive")
-
-    def record_consequence(self, campaign_id: UUID, actor: Seat, loan_id: UUID, note: str) -> schemas.Loan:
-        return self._loan(campaign_id, loan_id, "consequences", {"note": note})
-
-    # -- the log ----------------------------------------------------------------
     def log(self, campaign_id: UUID, actor: Seat, after: int = 0, limit: int = 100) -> schemas.EventLog:
-        return self._call("GET", self._c(campaign_id, "/log"), schemas.EventLog,
-                          params={"after": after, "limit": limit})
+        return self._call("GET", self._c(campaign_id, "/log"), schemas.EventLog, params={"after": after, "limit": limit})
 
-
-    # -- challenges -----------------------------------------------------------------
-    def announce_challenge(self, campaign_id: UUID, actor: Seat, challenger: dict[str, Any], opponent: dict[str, Any],
-                           ante: int, stake: int | None = None, table: bool = False,
-                           circumstance: str | None = None) -> schemas.ChallengeView:
-        body = {"challenger": challenger, "opponent": opponent, "ante": ante, "stake": stake, "table": table,
-                "circumstance": circumstance}
-        return self._call("POST", self._c(campaign_id, "/challenges"), schemas.ChallengeView, body)
-
+    # -- units of resolution -----------------------------------------------------------------------------
     def challenges(self, campaign_id: UUID, actor: Seat) -> list[schemas.ChallengeSummary]:
         return self._call("GET", self._c(campaign_id, "/challenges"), list[schemas.ChallengeSummary])
 
     def challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID) -> Any:
-        return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}"), RESOLUTION)
-
-    def challenge_action(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, action: str,
-                         args: dict[str, Any] | None = None) -> schemas.ChallengeView:
-        return self._call("POST", self._c(campaign_id, f"/challenges/{challenge_id}/actions"), RESOLUTION,
-                          {"action": action, **(args or {})})
+        return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}"), self._unit(campaign_id))
 
     def verify_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID) -> schemas.Verification:
         return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}/verify"), schemas.Verification)
@@ -200,16 +158,6 @@ class RemoteStakes:
     def replay(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, step: int | None = None) -> schemas.Replay:
         return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}/replay"), schemas.Replay,
                           params={"step": step} if step else None)
-
-    def rewind_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, to_step: int,
-                         reason: str) -> schemas.ChallengeView:
-        return self._call("POST", self._c(campaign_id, f"/challenges/{challenge_id}/rewind"), RESOLUTION,
-                          {"to_step": to_step, "reason": reason})
-
-    def overturn_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID, winner: str | None,
-                           void: bool, reason: str) -> schemas.ChallengeView:
-        return self._call("POST", self._c(campaign_id, f"/challenges/{challenge_id}/overturn"),
-                          RESOLUTION, {"winner": winner, "void": void, "reason": reason})
 
     # -- audit, export, import ---------------------------------------------------------------
     def audit(self, campaign_id: UUID, actor: Seat, progress: Any = None) -> schemas.AuditReport:
@@ -221,29 +169,3 @@ class RemoteStakes:
 
     def import_campaign(self, lines: Iterable[str], progress: Any = None) -> schemas.ImportReport:
         return self._call("POST", "/imports", schemas.ImportReport, content="\n".join(lines).encode())
-
-    # -- the Pool ---------------------------------------------------------------------------------
-    def _sheet_post(self, campaign_id: UUID, path: str, body: dict[str, Any] | None = None) -> schemas.PoolSheet:
-        return self._call("POST", self._c(campaign_id, path), schemas.PoolSheet, body)
-
-    def raise_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str,
-                    new: bool | None = None) -> schemas.PoolSheet:
-        return self._sheet_post(campaign_id, f"/characters/{_q(seat or actor.name)}/traits",
-                                {"name": name, "new": new})
-
-    def cash_in_trait(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str) -> schemas.PoolSheet:
-        return self._sheet_post(campaign_id, f"/characters/{_q(seat or actor.name)}/traits/{_q(name)}/cash-in")
-
-    def buy_move(self, campaign_id: UUID, actor: Seat, seat: str | None, name: str, cost: int) -> schemas.PoolSheet:
-        return self._sheet_post(campaign_id, f"/characters/{_q(seat or actor.name)}/moves", {"name": name, "cost": cost})
-
-    def offer_help(self, campaign_id: UUID, actor: Seat, to: str, dice: int) -> schemas.PoolSheet:
-        return self._sheet_post(campaign_id, "/help", {"to": to, "dice": dice})
-
-    def pool_roll(self, campaign_id: UUID, actor: Seat, count: int, trait: str | None = None,
-                  helper: str | None = None, seed: str | None = None, dice: list[int] | None = None) -> Any:
-        body = {"count": count, "trait": trait, "helper": helper, "seed": seed, "dice": dice}
-        return self._call("POST", self._c(campaign_id, "/rolls"), RESOLUTION, body)
-
-    def open_contest(self, campaign_id: UUID, actor: Seat, opponent: str) -> Any:
-        return self._call("POST", self._c(campaign_id, "/contests"), RESOLUTION, {"opponent": opponent})

@@ -91,13 +91,31 @@ class StakesApplication(Application[UUID]):
             raise RuleViolation(f"a {system.id} campaign has no command {verb!r}", ruling="C-1")
         return found
 
+    def parse(self, campaign_id: UUID, verb: str, payload: Mapping[str, Any]) -> Command:
+        """Raw inputs as the campaign's system reads them; inputs only another system takes are refused
+        naming what they stand for (C-1)."""
+        cls = self.command_class(campaign_id, verb)
+        extra = set(payload) - set(cls.model_fields)
+        if extra:
+            self._foreign(self.campaign(campaign_id), verb, extra)
+        return cls.parse(payload)
+
+    def _foreign(self, campaign: Campaign, verb: str, fields: set[str]) -> None:
+        for system in supported():
+            other = system.command(verb)
+            if other is not None and other.elsewhere and fields & set(other.model_fields):
+                raise RuleViolation(f"a {campaign.system} campaign has no {other.elsewhere}", ruling="C-1")
+
     def execute(self, ctx: Context, command: Command) -> Any:
         """Run one campaign command; returns what its handler returns (an id, a number …)."""
         cls = type(command)
         cls.authorize(ctx.actor)
-        system = self.system(self.campaign(ctx.campaign_id))
+        campaign = self.campaign(ctx.campaign_id)
+        system = self.system(campaign)
         if self.command_class(ctx.campaign_id, cls.verb) is not cls:
-            raise RuleViolation(f"that {cls.verb!r} is another system's; this is a {system.id} campaign", ruling="C-1")
+            self._foreign(campaign, cls.verb, set(command.model_fields_set))
+            raise RuleViolation(f"that {cls.verb!r} is another system's; this is a {system.id} campaign",
+                                ruling="C-1")
         handler = system.handlers.by_type.get(cls)
         if handler is not None:
             return retry_conflicts(lambda: handler(self, ctx, command))

@@ -394,13 +394,13 @@ ANSWERS = {
 READS = (
     Read("budget", "/budget", schemas.HouseBudget, budget, "budget",
          "The House budget per adventure: pile, antagonists, allocations (PA-3, PA-4). Players do not see "
-         "antagonists' characteristics (C-5).", ("adventures and the House",)),
+         "antagonists' characteristics (C-5).", "House budget", ("adventures and the House",)),
     Read("antagonists", "/antagonists", list[schemas.Antagonist],
          lambda stakes, campaign_id, viewer: (stakes.campaign(campaign_id, viewer),
                                                antagonists(stakes, campaign_id, viewer))[1],
          "antagonist list", "Antagonists and obstacles; players do not see their characteristics (C-5).",
-         ("adventures and the House",)),
+         "antagonists' purses", ("adventures and the House",)),
     Read("debts", "/debts", schemas.DebtRegister, debts, "debts",
          "The debt register: every loan and debt with its status and history (PA-14, PA-16).",
-         ("loans and debts",)),
+         "debt register", ("loans and debts",)),
 )

@@ -77,6 +77,9 @@ class Command(BaseModel):
     lookups: ClassVar[dict[str, str]] = {}
     #: For a unit action: the unit classes (aggregates) it is played in.
     units: ClassVar[tuple[type, ...]] = ()
+    #: What this class's own inputs stand for, for the refusal another system's campaign gets when it
+    #: sends them (Penny Ante's ``start-adventure`` amount: "a pool campaign has no House budget").
+    elsewhere: ClassVar[str] = ""
     #: C-4: the adapters draw a secret seed before the command runs and pass it in the context.
     draws_secret: ClassVar[bool] = False
 

@@ -17,7 +17,7 @@ from domain.seats import Seat
 
 _store = Stakes(Settings(store="sqlite", sqlite_path=Path(tempfile.mkdtemp()) / "fuzz.sqlite"))
 _created = _store.create_campaign("Fuzzed", "penny-ante")
-_store.add_player(_created.campaign.id, Seat.house(), "ilse", "Ilse", "Whip")
+_store.run(_created.campaign.id, Seat.house(), "add-player", {"seat": "ilse", "character": "Ilse", "characteristic": "Whip"})
 _app = create_app(stakes=_store)
 _app.state.stakes = _store
 schema = schemathesis.openapi.from_asgi("/openapi.json", _app)

@@ -29,6 +29,7 @@ class StartAdventure(common.StartAdventure):
     unpaid loans become defaulted (PA-14)."""
 
     ruling = "PA-3"
+    elsewhere = "House budget"
     amount: Int | None = Field(None, description="An agreed House pile instead of the sum of the player piles.")
     note: str | None = text(500, "The table's agreement; required with an amount.", default=None)
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from domain.campaign import Campaign
 
 
-class Settings(BaseModel):
+class PennyAnteSettings(BaseModel):
     """Penny Ante campaign settings."""
 
     model_config = ConfigDict(extra="forbid", title="PennyAnteSettings")
@@ -35,7 +35,7 @@ class PennyAnte(RuleSystem):
     id = "penny-ante"
     name = "Penny Ante"
     package = "penny_ante"
-    settings_model = Settings
+    settings_model = PennyAnteSettings
     aggregates = (Character, Loan, Debt, Antagonist, House, Challenge)
     resolutions = (Challenge,)
     handlers = economy.handles

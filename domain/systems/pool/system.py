@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from domain.campaign import Campaign
 
 
-class Settings(BaseModel):
+class PoolSettings(BaseModel):
     """The Pool's campaign settings."""
 
     model_config = ConfigDict(extra="forbid", title="PoolSettings")
@@ -34,7 +34,7 @@ class Pool(RuleSystem):
     id = "pool"
     name = "The Pool, Powered by the Apocalypse"
     package = "pool"
-    settings_model = Settings
+    settings_model = PoolSettings
     aggregates = (PoolCharacter, PoolRoll, PoolContest)
     resolutions = (PoolRoll, PoolContest)
     handlers = play.handles

@@ -1,0 +1,1 @@
+"""Each rule system's optional CLI module, ``cli/systems/<package>.py``: parsers for its own inputs."""
