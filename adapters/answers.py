@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from functools import cache
+
+from pydantic import BaseModel, create_model
 
 from adapters import schemas
 from adapters.plugin import Answer
 from adapters.systems import edge, edges
 from domain.kernel.commands import Command, Context
+from domain.kernel.registry import supported
 from domain.seats import Seat
 
 
@@ -58,7 +61,7 @@ def _union(models: tuple[Any, ...]) -> Any:
 
 SHARED: dict[str, Answer] = {
     "campaign": Answer(schemas.CampaignView, _campaign),
-    "player-added": Answer(schemas.PlayerAdded, _player_added),
+    "player-added": Answer(None, _player_added),
     "sheet": Answer(None, _sheet),
     "own-sheet": Answer(None, _own_sheet),
     "unit": Answer(None, _unit),
@@ -69,9 +72,22 @@ SHARED: dict[str, Answer] = {
 def find(system_id: str, name: str) -> Answer:
     found = edge(system_id).ANSWERS.get(name) or SHARED[name]
     if found.model is None:  # the schema depends on the system: its sheet, or its units' views
-        model = edge(system_id).SHEET if name in ("sheet", "own-sheet") else _union(edge(system_id).UNITS)
+        model = {"sheet": edge(system_id).SHEET, "own-sheet": edge(system_id).SHEET,
+                 "player-added": player_added(system_id)}.get(name) or _union(edge(system_id).UNITS)
         return Answer(model, found.read)
     return found
+
+
+@cache
+def player_added(system_id: str) -> type[schemas.PlayerAdded]:
+    """A seated player's answer with the system's own sheet schema."""
+    sheet = edge(system_id).SHEET
+    return create_model(f"PlayerAdded{sheet.__name__}", __base__=schemas.PlayerAdded,
+                        sheet=(sheet, ...))  # type: ignore[call-overload]
+
+
+def player_added_models() -> Any:
+    return _union(tuple(player_added(s.id) for s in supported()))
 
 
 def answer(stakes: Any, ctx: Context, command: Command, result: Any) -> Any:

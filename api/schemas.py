@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from domain.kernel.registry import supported, systems
+from domain.kernel.registry import default_system, supported, systems
 
 
 def _settings() -> Any:
@@ -20,7 +20,7 @@ CampaignIn: type[BaseModel] = create_model(
     "CampaignIn",
     __config__=ConfigDict(extra="forbid"),
     name=(str, Field(max_length=120, examples=["Ninjas of the Jade Court"])),
-    system=(str, Field("penny-ante", description="One of: " + ", ".join(
+    system=(str, Field(default_system(), description="One of: " + ", ".join(
         s.id + ("" if s.supported else " (not supported yet)") for s in systems()))),
     settings=(_settings() | None, Field(None, description="The system's settings; each is optional.")),
 )

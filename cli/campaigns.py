@@ -10,7 +10,7 @@ import typer
 
 from cli import config, output
 from cli.commands import _cli_type
-from domain.kernel.registry import supported, systems
+from domain.kernel.registry import default_system, supported, systems
 from cli.options import As, CampaignOpt, Fmt
 from cli.output import Format, emit
 from cli.session import Target, UsageError, reported, run
@@ -19,7 +19,7 @@ campaign_app = typer.Typer(help="Create, show and choose campaigns.", no_args_is
 player_app = typer.Typer(help="Seat players (House only) and list them.", no_args_is_help=True)
 
 
-def campaign_create(name: str, system: str = "penny-ante", fmt: Format = Format.table, **settings: object) -> None:
+def campaign_create(name: str, system: str, fmt: Format = Format.table, **settings: object) -> None:
     """Create a campaign; you hold its House seat, and it becomes the current campaign."""
     chosen = {k: v for k, v in settings.items() if v is not None and v is not False}
 
@@ -49,7 +49,7 @@ def _create_command() -> object:
     ids = ", ".join(s.id for s in systems() if s.supported)
     params = [
         inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
-        inspect.Parameter("system", inspect.Parameter.KEYWORD_ONLY, default="penny-ante",
+        inspect.Parameter("system", inspect.Parameter.KEYWORD_ONLY, default=default_system(),
                           annotation=Annotated[str, typer.Option(help=f"The rule system: {ids}.")]),
         *_settings_options(),
         inspect.Parameter("fmt", inspect.Parameter.KEYWORD_ONLY, default=Format.table, annotation=Fmt),

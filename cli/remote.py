@@ -133,7 +133,8 @@ class RemoteStakes:
         return self._call("GET", self._c(campaign_id), schemas.CampaignView)
 
     def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
-        return self._call("POST", self._c(campaign_id, f"/players/{_q(seat)}/token"), schemas.PlayerAdded)
+        return self._call("POST", self._c(campaign_id, f"/players/{_q(seat)}/token"),
+                          answers.player_added(self._system(campaign_id)))
 
     def sheet(self, campaign_id: UUID, actor: Seat, seat: str | None = None) -> Any:
         return self._call("GET", self._c(campaign_id, f"/characters/{_q(seat or actor.name)}"),

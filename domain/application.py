@@ -24,7 +24,7 @@ from domain.kernel.commands import Command, Context
 from domain.kernel.common import SHARED, AddPlayer, EndAdventure, Overturn, Rewind, StartAdventure
 from domain.kernel.registry import RuleSystem, rule_system, supported, system_of_unit
 from domain.retry import retry_conflicts
-from domain.seats import HOUSE, Seat, player_handle
+from domain.seats import HOUSE, player_handle
 from domain.text import clean_text
 
 T = TypeVar("T")

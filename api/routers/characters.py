@@ -8,15 +8,14 @@ from uuid import UUID
 from fastapi import APIRouter
 
 from adapters import answers
-from adapters import schemas as out
 from api.deps import SeatDep, StakesDep
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["players and characters"])
 Sheet: Any = answers.sheet_models()
 
 
-@router.post("/players/{player}/token", response_model=out.PlayerAdded)
-def reissue_token(campaign_id: UUID, player: str, seat: SeatDep, stakes: StakesDep) -> out.PlayerAdded:
+@router.post("/players/{player}/token", response_model=answers.player_added_models())
+def reissue_token(campaign_id: UUID, player: str, seat: SeatDep, stakes: StakesDep) -> Any:
     """The House issues a player a new token; the old one stops working."""
     return stakes.reissue_token(campaign_id, seat, player)
 

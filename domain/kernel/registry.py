@@ -136,6 +136,11 @@ def supported() -> list[RuleSystem]:
     return [s for s in systems() if s.supported]
 
 
+def default_system() -> str:
+    """The system a campaign uses when none is named: the first in the registry."""
+    return supported()[0].id
+
+
 def rule_system(system_id: str) -> RuleSystem:
     """The playable system named ``system_id``, or a refusal naming why (C-1)."""
     found = {s.id: s for s in systems()}

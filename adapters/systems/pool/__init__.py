@@ -7,7 +7,8 @@ import json
 from typing import Any
 from uuid import UUID
 
-from adapters import schemas
+from adapters import schemas as shared
+from adapters.systems.pool import schemas
 from adapters.plugin import Answer, Projection, Read
 from domain.errors import NotFound
 from domain.seats import Seat
@@ -32,7 +33,7 @@ PROJECTION = Projection(
 )
 
 SHEET = schemas.PoolSheet
-UNITS = (schemas.ResolutionView,)
+UNITS = (shared.ResolutionView,)
 ANSWERS: dict[str, Answer] = {}
 READS: tuple[Read, ...] = ()
 
@@ -128,9 +129,9 @@ def sheet(stakes: Any, campaign_id: UUID, seat: str) -> schemas.PoolSheet:
                              traits=traits, moves=moves, rolls=rolls)
 
 
-def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.ResolutionView:
+def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> shared.ResolutionView:
     row = stakes.views.query_one("SELECT pool FROM {p}pool_characters WHERE campaign_id = ? AND seat = ?",
                                  (campaign_id.hex, viewer.name))
-    return schemas.ResolutionView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
+    return shared.ResolutionView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
                                   state=unit.view_for(viewer.name),
                                   legal_actions=unit.legal_actions(viewer.name, row["pool"] if row else 0))

@@ -1,0 +1,156 @@
+"""Penny Ante's reads: its sheet, the challenge view, the House budget, the debt register, the
+antagonists, and the answers to its commands (PA-1 … PA-24, C-5)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from uuid import UUID
+
+from adapters.plugin import Answer, Read
+from adapters.systems.penny_ante import schemas
+from domain.errors import NotFound
+from domain.kernel.commands import Context
+from domain.seats import Seat
+
+
+def players(views: Any, campaign_id: UUID) -> list[dict[str, Any]]:
+    return views.query("SELECT seat, name, joined_at FROM {p}characters WHERE campaign_id = ?"
+                       " ORDER BY joined_at, seat", (campaign_id.hex,))
+
+
+def _loan_lines(stakes: Any, where: str, params: tuple[Any, ...]) -> list[schemas.LoanLine]:
+    rows = stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where} ORDER BY offered_at, loan_id", params)
+    return [schemas.LoanLine(**{k: r[k] for k in schemas.LoanLine.model_fields}) for r in rows]
+
+
+def sheet(stakes: Any, campaign_id: UUID, seat: str) -> schemas.Sheet:
+    row = stakes.views.query_one("SELECT * FROM {p}characters WHERE campaign_id = ? AND seat = ?",
+                                 (campaign_id.hex, seat))
+    if row is None:
+        raise NotFound(f"no player named {seat!r} sits in this campaign")
+    traits = stakes.views.query(
+        "SELECT name, cost, acquired_at FROM {p}characteristics WHERE character_id = ? ORDER BY position",
+        (row["character_id"],))
+    cid = campaign_id.hex
+    outstanding = "status IN ('active', 'defaulted')"
+    return schemas.Sheet(
+        seat=row["seat"], name=row["name"], pile=row["pile"], in_play=row["in_play"], spent=row["spent"],
+        characteristics=[schemas.Characteristic(**t) for t in traits],
+        owes=_loan_lines(stakes, f"campaign_id = ? AND borrower = ? AND {outstanding}", (cid, seat)),
+        owed=_loan_lines(stakes, f"campaign_id = ? AND lender = ? AND {outstanding}", (cid, seat)),
+        offers=_loan_lines(stakes, "campaign_id = ? AND status = 'offered' AND (lender = ? OR borrower = ?)",
+                           (cid, seat, seat)),
+    )
+
+
+def antagonists(stakes: Any, campaign_id: UUID, viewer: Seat, name: str | None = None) -> list[schemas.Antagonist]:
+    """Players never see an antagonist's characteristics (C-5, PA-4)."""
+    rows = stakes.views.query("SELECT * FROM {p}antagonists WHERE campaign_id = ? ORDER BY created_at, name",
+                              (campaign_id.hex,))
+    found = [
+        schemas.Antagonist(name=r["name"], kind=r["kind"], pennies=r["pennies"], in_play=r["in_play"],
+                           winnings=r["winnings"],
+                           characteristics=json.loads(r["characteristics"]) if viewer.is_house else None)
+        for r in rows if name is None or r["name"].casefold() == " ".join(name.split()).casefold()
+    ]
+    if name is not None and not found:
+        raise NotFound(f"the House has no antagonist or obstacle named {name!r}")
+    return found
+
+
+def budget(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.HouseBudget:
+    campaign = stakes.campaign(campaign_id, viewer)
+    cid = campaign_id.hex
+    allocations: dict[int, list[schemas.Allocation]] = {}
+    for a in stakes.views.query("SELECT * FROM {p}allocations WHERE campaign_id = ? ORDER BY position", (cid,)):
+        allocations.setdefault(a["adventure"], []).append(
+            schemas.Allocation(antagonist=a["antagonist"], amount=a["amount"], at=a["at"]))
+    adventures = [
+        schemas.AdventureBudget(**{k: r[k] for k in schemas.AdventureBudget.model_fields if k != "allocations"},
+                                allocations=allocations.get(r["number"], []))
+        for r in stakes.views.query("SELECT * FROM {p}adventures WHERE campaign_id = ? ORDER BY number", (cid,))
+    ]
+    current = adventures[-1].pile if adventures and campaign.adventure_running else 0
+    return schemas.HouseBudget(campaign_id=campaign_id, adventure=campaign.adventure,
+                               adventure_running=campaign.adventure_running, pile=current,
+                               antagonists=antagonists(stakes, campaign_id, viewer), adventures=adventures)
+
+
+def loans(stakes: Any, campaign_id: UUID, loan_id: UUID | None = None) -> list[schemas.Loan]:
+    where, params = "campaign_id = ?", [campaign_id.hex]
+    if loan_id is not None:
+        where, params = where + " AND loan_id = ?", [*params, loan_id.hex]
+    rows = stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where} ORDER BY offered_at, loan_id", params)
+    if loan_id is not None and not rows:
+        raise NotFound(f"no loan {loan_id} in this campaign")
+    history: dict[str, list[schemas.LoanEvent]] = {}
+    ids = [r["loan_id"] for r in rows]
+    if ids:
+        marks = ", ".join("?" for _ in ids)
+        for h in stakes.views.query(
+                f"SELECT * FROM {{p}}loan_history WHERE loan_id IN ({marks}) ORDER BY loan_id, version", ids):
+            history.setdefault(h["loan_id"], []).append(
+                schemas.LoanEvent(at=h["at"], actor=h["actor"], what=h["what"], amount=h["amount"], note=h["note"]))
+    return [schemas.Loan(**r, history=history.get(r["loan_id"], [])) for r in rows]
+
+
+def debts(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.DebtRegister:
+    stakes.campaign(campaign_id, viewer)
+    return schemas.DebtRegister(campaign_id=campaign_id, loans=loans(stakes, campaign_id))
+
+
+def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.ChallengeView:
+    """The challenge as the viewer's seat may see it (C-5), with the moves it may make now."""
+    views, cid = stakes.views, campaign_id.hex
+    piles = {r["seat"]: r["pile"] for r in views.query("SELECT seat, pile FROM {p}characters WHERE campaign_id = ?",
+                                                        (cid,))}
+    lists: dict[str, list[str]] = {}
+    for r in views.query("SELECT name, pennies, characteristics FROM {p}antagonists WHERE campaign_id = ?", (cid,)):
+        piles[r["name"]] = r["pennies"]
+        lists[r["name"]] = json.loads(r["characteristics"])
+    for r in views.query("SELECT ch.seat, c.name FROM {p}characteristics c JOIN {p}characters ch"
+                         " ON ch.character_id = c.character_id WHERE ch.campaign_id = ? ORDER BY c.position", (cid,)):
+        lists.setdefault(r["seat"], []).append(r["name"])
+    mine = unit.side_of(viewer.name)
+    side_lists = {}
+    if mine is not None:  # only a side's own seats see what it may still name (C-5)
+        side_lists[mine] = [n for m in unit.sides[mine]["members"] for n in lists.get(m, [])]
+    house_pile = budget(stakes, campaign_id, Seat.house()).pile if viewer.is_house else 0
+    seat_pile = house_pile if viewer.is_house else piles.get(viewer.name, 0)
+    legal = unit.legal_actions(viewer.name, piles, seat_pile, side_lists)
+    return schemas.ChallengeView(id=unit.id, campaign_id=campaign_id, legal_actions=legal, **unit.view_for(viewer.name))
+
+
+# -- answers and reads ------------------------------------------------------------------------------------
+def _antagonist_answer(stakes: Any, ctx: Context, command: Any, result: str) -> schemas.Antagonist:
+    return antagonists(stakes, ctx.campaign_id, ctx.actor, result)[0]
+
+
+def _loan_answer(stakes: Any, ctx: Context, command: Any, result: UUID) -> schemas.Loan:
+    return loans(stakes, ctx.campaign_id, result)[0]
+
+
+def _adventure_answer(stakes: Any, ctx: Context, command: Any, result: int) -> schemas.HouseBudget:
+    return budget(stakes, ctx.campaign_id, ctx.actor)
+
+
+ANSWERS = {
+    "antagonist": Answer(schemas.Antagonist, _antagonist_answer),
+    "loan": Answer(schemas.Loan, _loan_answer),
+    "adventure": Answer(schemas.HouseBudget, _adventure_answer),
+}
+
+READS = (
+    Read("budget", "/budget", schemas.HouseBudget, budget, "budget",
+         "The House budget per adventure: pile, antagonists, allocations (PA-3, PA-4). Players do not see "
+         "antagonists' characteristics (C-5).", "House budget", ("adventures and the House",)),
+    Read("antagonists", "/antagonists", list[schemas.Antagonist],
+         lambda stakes, campaign_id, viewer: (stakes.campaign(campaign_id, viewer),
+                                               antagonists(stakes, campaign_id, viewer))[1],
+         "antagonist list", "Antagonists and obstacles; players do not see their characteristics (C-5).",
+         "antagonists' purses", ("adventures and the House",)),
+    Read("debts", "/debts", schemas.DebtRegister, debts, "debts",
+         "The debt register: every loan and debt with its status and history (PA-14, PA-16).",
+         "debt register", ("loans and debts",)),
+)

@@ -1,0 +1,148 @@
+"""Penny Ante's read-model schemas: sheets, loans, the House budget, the challenge view."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+from adapters.schemas import LegalAction
+
+
+class LoanLine(BaseModel):
+    loan_id: UUID
+    lender: str
+    borrower: str
+    amount: int
+    outstanding: int
+    status: str
+
+
+class Characteristic(BaseModel):
+    name: str
+    cost: int
+    acquired_at: datetime
+
+
+class Sheet(BaseModel):
+    system: Literal["penny-ante"] = "penny-ante"
+    seat: str
+    name: str
+    pile: int
+    in_play: int = Field(description="Pennies in the pot of a running challenge.")
+    spent: int = Field(description="Pennies that left play on purchases (PA-2).")
+    characteristics: list[Characteristic]
+    owes: list[LoanLine]
+    owed: list[LoanLine]
+    offers: list[LoanLine] = Field(description="Loan offers waiting for an answer, made or received.")
+
+
+class LoanEvent(BaseModel):
+    at: datetime
+    actor: str
+    what: str
+    amount: int | None = None
+    note: str | None = None
+
+
+class Loan(LoanLine):
+    kind: str = Field("loan", description="loan (PA-14) or debt (a bankruptcy debt, PA-15, PA-16)")
+    challenge_id: str | None = Field(None, description="The challenge it was made in, if any.")
+    adventure: int
+    defaulted_in: int | None = None
+    consequence: str | None = None
+    offered_at: datetime
+    updated_at: datetime
+    history: list[LoanEvent]
+
+
+class DebtRegister(BaseModel):
+    campaign_id: UUID
+    loans: list[Loan]
+
+
+class Antagonist(BaseModel):
+    name: str
+    kind: str
+    pennies: int
+    in_play: int = Field(0, description="Pennies in the pot of a running challenge.")
+    winnings: int = Field(0, description="Net pennies won in settled challenges (negative: lost).")
+    characteristics: list[str] | None = Field(
+        description="Only the House sees these (C-5); players get null.")
+
+
+class Allocation(BaseModel):
+    antagonist: str
+    amount: int
+    at: datetime
+
+
+class AdventureBudget(BaseModel):
+    number: int
+    started_at: datetime
+    ended_at: datetime | None
+    player_piles: int = Field(description="Sum of the player piles when the adventure started (PA-3).")
+    opening_pile: int
+    note: str | None
+    pile: int
+    allocated: int
+    retired: int = Field(description="Pennies of the House side that left play when it ended (PA-3).")
+    allocations: list[Allocation]
+
+
+class HouseBudget(BaseModel):
+    campaign_id: UUID
+    adventure: int
+    adventure_running: bool
+    pile: int
+    antagonists: list[Antagonist]
+    adventures: list[AdventureBudget]
+
+
+class Die(BaseModel):
+    value: int | None = Field(description="null while hidden from this seat (C-5)")
+    in_cup: bool
+
+
+class ChallengeSide(BaseModel):
+    kind: str = Field(description="character, alliance or antagonist")
+    members: list[str]
+    seed: str | None
+    characteristics: list[str] = Field(description="The characteristics this side named (public once named).")
+    declared: bool
+    dice: list[Die]
+    wager: int
+    betting_wager: int = Field(description="The wager without a double down, which needs no answer (PA-13).")
+    all_in: bool
+    contributions: dict[str, int]
+
+
+class Circumstance(BaseModel):
+    step: int
+    side: str
+    text: str
+    die: int | None
+    barred: str | None = Field(description="The side that may not use this die (PA-13).")
+
+
+class ChallengeView(BaseModel):
+    id: UUID
+    campaign_id: UUID
+    phase: str
+    adventure: int
+    round: int
+    turn: str | None
+    ante: int
+    stake: int | None
+    table: bool
+    pot: int
+    seed_hash: str = Field(description="SHA-256 of the secret seed, published at announcement (C-4).")
+    secret_seed: str | None = Field(description="Revealed at settlement; null before (C-4).")
+    your_side: str | None
+    sides: dict[str, ChallengeSide]
+    circumstances: list[Circumstance]
+    result: dict[str, Any] | None
+    bankrupts: dict[str, Any]
+    legal_actions: list[LegalAction] = Field(description="What the viewing seat may do now, with limits.")
