@@ -98,12 +98,22 @@ def event_detail(e: Any) -> dict[str, Any]:
             if k not in ("originator_id", "originator_version", "originator_topic", "timestamp", "actor")}
 
 
-def event_visibility(e: Any, challenge: Any | None) -> dict[str, Any]:
-    """Who may read an event's fields (see VISIBILITY); "side" resolves to the seats of the event's side."""
+def event_visibility(e: Any, unit: Any | None) -> dict[str, Any]:
+    """Who may read an event (``RuleSystem.visibility``), with the owners resolved to seats (C-5): "side",
+    the seats of the side the event is about (a cup belongs to a side); "seat", the seat the event names
+    (a hand belongs to one seat). The House sees what belongs to its antagonists' sides."""
+
+    def owners(rule: Any) -> Any:
+        if rule == "side":
+            return list(unit.sides[e.side]["seats"]) if unit is not None and hasattr(e, "side") else []
+        if rule == "seat":
+            return [e.seat] if hasattr(e, "seat") else []
+        return rule
+
     visibility = dict(visibility_rules().get(type(e).__qualname__, {}))
-    if challenge is not None:
-        seats = challenge.sides[e.side]["seats"] if hasattr(e, "side") else []
-        visibility["fields"] = {k: (seats if v == "side" else v) for k, v in visibility.get("fields", {}).items()}
+    if "entry" in visibility:
+        visibility["entry"] = owners(visibility["entry"])
+    visibility["fields"] = {k: owners(v) for k, v in visibility.get("fields", {}).items()}
     return visibility
 
 

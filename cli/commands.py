@@ -154,18 +154,20 @@ def _parameters(classes: list[type[Command]], fixed: dict[str, Any],
         else:
             kind = str if name in cls.lookups else _cli_type(info.annotation)
         kinds[name] = (parser, cls.lookups.get(name))
-        required = info.is_required() and name in positional and name not in cls.lookups and len(classes) == 1
+        required = name not in cls.lookups and all(
+            name in c.model_fields and c.model_fields[name].is_required() for c in classes)
         option_name = "--" + name.replace("_", "-")
         if name == "characteristics" and name not in positional or name == "traits":
             option_name = "--" + name[:-1]  # repeatable, one value each
         if name in positional:
             marker = typer.Argument(help=_help(info), show_default=False)
-        elif kind is bool:
-            marker = typer.Option(option_name, help=_help(info))
         else:
             marker = typer.Option(option_name, help=_help(info), show_default=False)
-        annotation = Annotated[kind if required else Optional[kind], marker]  # noqa: UP007
-        default = inspect.Parameter.empty if required else (False if kind is bool else None)
+        if kind is bool:
+            annotation, default = Annotated[bool, marker], False
+        else:
+            annotation = Annotated[kind if required else Optional[kind], marker]  # noqa: UP007
+            default = inspect.Parameter.empty if required else None
         params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
     return params, kinds
 
@@ -222,7 +224,8 @@ def make(words: str, classes: list[type[Command]], fixed: dict[str, Any] | None 
     signature = inspect.Signature(params + common)
     command.__signature__ = signature  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
-    command.__doc__ = first.__doc__
+    shared = next((c for c in SHARED if all(issubclass(k, c) for k in classes)), None)
+    command.__doc__ = (shared if shared is not None and len(classes) > 1 else first).__doc__
     command.__name__ = words.replace(" ", "_").replace("-", "_")
     return command
 
@@ -258,12 +261,16 @@ def install(root: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     made = [(words, make(words, classes, fixed)) for words, (classes, fixed) in catalogue().items()]
     reads = {r.cli: r for e in edges() for r in e.READS}
     made += [(words, make_read(read)) for words, read in reads.items()]
+    members: dict[str, list[str]] = {}
+    for words, _ in made:
+        if " " in words:
+            members.setdefault(words.split()[0], []).append(words.split()[1])
     for words, command in made:
         *group, name = words.split()
         target = root
         if group:
             if group[0] not in groups:
-                groups[group[0]] = typer.Typer(help=f"{group[0].title()}: {command.__doc__.split('(')[0].strip()}",
+                groups[group[0]] = typer.Typer(help=f"{group[0].title()}: {', '.join(members[group[0]])}.",
                                                no_args_is_help=True)
                 root.add_typer(groups[group[0]], name=group[0])
             target = groups[group[0]]

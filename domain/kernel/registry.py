@@ -43,7 +43,8 @@ class RuleSystem:
     #: Who may read what in the log (C-5), per event (``"Challenge.DiceRolled"``), until the unit it belongs to
     #: is revealed (with ``"until": "settled"``, until it is settled): ``entry``, the seats that see the entry
     #: at all (absent: everyone); ``fields``, field -> the seats that may read it, where ``"side"`` stands
-    #: for the seats of the side the event is about and an empty list for nobody.
+    #: for the seats of the side the event is about (a cup), ``"seat"`` for the seat the event names (a hand
+    #: belongs to one seat), ``["house"]`` for the House (an antagonist's secrets), and ``[]`` for nobody.
     visibility: ClassVar[dict[str, dict[str, Any]]] = {}
     #: Reads this system offers besides the shared ones (for example "budget", "debts", "antagonists").
     features: ClassVar[frozenset[str]] = frozenset()
