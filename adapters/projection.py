@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from eventsourcing.domain import OriginatorVersionError
 from eventsourcing.persistence import IntegrityError, OperationalError
 
 BATCH = 500
@@ -41,8 +42,10 @@ class ProjectionRunner:
                 batch = [(self.app.mapper.to_domain_event(n), n) for n in notes]
                 try:
                     self.views.project(self.app.name, batch)
-                except (IntegrityError, OperationalError) as exc:
-                    conflicts += 1  # another process projected these first; read the position again
+                except (IntegrityError, OperationalError, OriginatorVersionError) as exc:
+                    # Another process projected these first (its rows, or a unit's snapshot already past this
+                    # event): this transaction rolled back; read the position again.
+                    conflicts += 1
                     if conflicts > CONFLICTS:
                         raise StoreUnavailable(f"the read models cannot catch up: {exc}") from exc
                     time.sleep(0.01 * conflicts)

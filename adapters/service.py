@@ -58,6 +58,15 @@ class Stakes:
         events = self.projection.rebuild(progress)
         return schemas.RebuildReport(events=events, position=self.projection.position())
 
+    def health(self) -> dict[str, Any]:
+        """Whether the store answers, and how far the log and the read models are."""
+        try:
+            log = self.app.recorder.max_notification_id() or 0
+            return {"status": "ok", "store": "up", "log": log, "projected": self.projection.position()}
+        except Exception as exc:  # noqa: BLE001  any store error means the store is down for this answer
+            return {"status": "unavailable", "store": "down", "detail": str(exc).splitlines()[0] if str(exc) else
+                    type(exc).__name__}
+
     # -- seats --------------------------------------------------------------
     def authenticate(self, token: str) -> tuple[UUID, Seat] | None:
         return self.tokens.authenticate(token)

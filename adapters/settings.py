@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     postgres_dbname: str = "stakes"
     #: Created when missing; tests give each run its own.
     postgres_schema: str = "public"
+    #: Seconds to wait for the store: a new PostgreSQL connection, or a free one in the pool. An outage is
+    #: then answered 503 within about this long, and the next request reconnects (no restart).
+    store_timeout: int = 2
     #: Events between snapshots of one aggregate.
     snapshot_interval: int = 25
     #: Where ``stakes serve`` listens.

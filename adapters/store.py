@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import cast
 
 import psycopg
@@ -26,6 +27,8 @@ def _postgres_env(settings: Settings) -> dict[str, str]:
         "POSTGRES_DBNAME": settings.postgres_dbname,
         "POSTGRES_SCHEMA": settings.postgres_schema,
         "POSTGRES_POOL_SIZE": "2",
+        "POSTGRES_CONNECT_TIMEOUT": str(max(1, settings.store_timeout)),  # the wait for a pooled connection
+        "POSTGRES_PRE_PING": "y",  # a connection broken by an outage is replaced, not handed out
         "POSTGRES_MAX_OVERFLOW": "8",
         # Never enable POSTGRES_ENABLE_DB_FUNCTIONS: it drops tracking records.
         "POSTGRES_ENABLE_DB_FUNCTIONS": "n",
@@ -52,9 +55,12 @@ def prepare(settings: Settings) -> None:
     if settings.store == "sqlite":
         settings.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
         return
+    # libpq's own connect timeout, for every connection the pools open (it has none by default).
+    os.environ.setdefault("PGCONNECT_TIMEOUT", str(max(1, settings.store_timeout)))
     with psycopg.connect(
         host=settings.postgres_host, port=settings.postgres_port, user=settings.postgres_user,
         password=settings.postgres_password, dbname=settings.postgres_dbname, autocommit=True,
+        connect_timeout=max(1, settings.store_timeout),
     ) as conn:
         conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(settings.postgres_schema)))
 

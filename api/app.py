@@ -6,7 +6,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 from fastapi.openapi.utils import get_openapi
 
 from adapters.service import Stakes
@@ -52,8 +53,10 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
 
     app.openapi = openapi  # type: ignore[method-assign]
 
-    @app.get("/health", tags=["service"])
-    def health() -> dict[str, str]:
-        return {"status": "ok"}
+    @app.get("/health", tags=["service"], responses={503: {"description": "The store does not answer"}})
+    def health(request: Request) -> JSONResponse:
+        """Whether the service and its store answer (503 while the store is down; no restart is needed)."""
+        report = request.app.state.stakes.health()
+        return JSONResponse(report, status_code=200 if report["store"] == "up" else 503)
 
     return app

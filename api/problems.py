@@ -65,6 +65,7 @@ def install(app: FastAPI) -> None:
         slug = {401: "unauthenticated", 403: "not-permitted", 404: "not-found", 405: "method-not-allowed"}.get(
             exc.status_code, "http-error")
         response = problem(request, exc.status_code, slug, str(exc.detail), str(exc.detail))
+        response.headers.update(exc.headers or {})  # 405 keeps its Allow
         if exc.status_code == 401:
             response.headers["WWW-Authenticate"] = "Bearer"
         return response
@@ -76,6 +77,7 @@ PROBLEM_RESPONSES = {
         (403, "The token's seat may not do this (C-1), or belongs to another campaign"),
         (404, "No such campaign, seat, loan or antagonist"),
         (409, "Lost an optimistic-concurrency race; retry"),
-        (422, "Breaks a ruling (the ruling is named) or is not well formed"),
+        (422, "Breaks a ruling (the ruling is named), or is not well formed (malformed JSON included)"),
+        (503, "The store is unavailable; retry later"),
     )
 }

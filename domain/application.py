@@ -72,7 +72,7 @@ class StakesApplication(Application[UUID]):
     # -- C-1: campaigns -----------------------------------------------------
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None) -> UUID:
         """Create a campaign; whoever creates it holds the House seat."""
-        cleaned = clean_text(name, "a campaign's name", max_length=120, ruling="C-1")
+        cleaned = clean_text(name, "a campaign's name", max_length=120, ruling="C-1", name=True)
         rules = rule_system(system)
 
         def run() -> UUID:
@@ -144,7 +144,7 @@ class StakesApplication(Application[UUID]):
         """Seat a player with one character (C-1), made by the campaign's system."""
         campaign = self.campaign(ctx.campaign_id)
         seat = player_handle(command.seat)
-        name = clean_text(command.character, "a character's name", max_length=80, ruling="C-1")
+        name = clean_text(command.character, "a character's name", max_length=80, ruling="C-1", name=True)
         character = self.system(campaign).new_character(self, campaign, seat, name, command, ctx.actor.name)
         campaign.seat_player(seat, character.id, ctx.actor.name)
         self.save(campaign, character)

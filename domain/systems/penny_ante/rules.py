@@ -33,7 +33,7 @@ def penny_ante_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 def characteristic_name(name: str, ruling: str = "PA-2") -> str:
     """A characteristic's (or antagonist's) name: printable, 1 to 60 characters."""
-    return clean_text(name, "a name", max_length=MAX_NAME, ruling=ruling)
+    return clean_text(name, "a name", max_length=MAX_NAME, ruling=ruling, name=True)
 
 
 def require_new_name(name: str, existing: Iterable[str], owner: str, ruling: str = "PA-2") -> None:

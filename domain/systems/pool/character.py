@@ -67,7 +67,7 @@ class PoolCharacter(Aggregate):
         if new is False and known is None:
             raise RuleViolation(f"{self.name} has no trait {name!r} to raise; buy it first", ruling="PL-5")
         if known is None:
-            new_name, new_rating = clean_text(name, "a trait's name", max_length=60, ruling="PL-5"), 1
+            new_name, new_rating = clean_text(name, "a trait's name", max_length=60, ruling="PL-5", name=True), 1
         else:
             if self.traits[known] == 3:
                 raise RuleViolation(f"{known} is already at +3, the highest rating", ruling="PL-5")
@@ -96,7 +96,7 @@ class PoolCharacter(Aggregate):
 
     def buy_move(self, name: str, cost: int, actor: str) -> None:
         """PL-6: a move bought with dice at 2, 5 or 10, as the table agrees."""
-        name = clean_text(name, "a move's name", max_length=80, ruling="PL-6")
+        name = clean_text(name, "a move's name", max_length=80, ruling="PL-6", name=True)
         if isinstance(cost, bool) or cost not in rules.MOVE_COSTS:
             raise RuleViolation(f"a move costs 2, 5 or 10 dice, not {cost!r}", ruling="PL-6")
         if name.casefold() in {m.casefold() for m in self.moves}:

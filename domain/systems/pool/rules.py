@@ -49,7 +49,7 @@ def description(text: str) -> str:
 
 def trait_name(name: str, described: str) -> str:
     """A trait is named after words of the description (PL-1)."""
-    cleaned = clean_text(name, "a trait's name", max_length=60, ruling="PL-1")
+    cleaned = clean_text(name, "a trait's name", max_length=60, ruling="PL-1", name=True)
     known = set(words(described))
     missing = [w for w in words(cleaned) if w not in known]
     if not words(cleaned) or missing:

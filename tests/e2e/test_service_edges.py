@@ -1,0 +1,42 @@
+"""What the HTTP edge answers besides commands: a 405 keeps its Allow header, /health reports the store,
+lookalike names are refused with the ruling, and booleans are not numbers (on both stores)."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import bearer
+
+
+def test_a_wrong_method_is_answered_405_with_allow(client) -> None:
+    r = client.put("/campaigns")
+    assert r.status_code == 405 and "POST" in r.headers["allow"]
+    assert r.headers["content-type"] == "application/problem+json"
+
+
+def test_health_reports_the_store_and_how_far_the_read_models_are(client) -> None:
+    client.post("/campaigns", json={"name": "Healthy"})
+    r = client.get("/health")
+    assert r.status_code == 200 and r.json()["store"] == "up" and r.json()["projected"] == r.json()["log"] >= 1
+
+
+def test_a_lookalike_antagonist_name_is_refused_and_nothing_is_stored(client) -> None:
+    created = client.post("/campaigns", json={"name": "Lookalikes"}).json()
+    cid, house = created["campaign"]["id"], bearer(created["house_token"])
+    assert client.post(f"/campaigns/{cid}/antagonists", headers=house, json={"name": "Lady Sen"}).status_code == 201
+    r = client.post(f"/campaigns/{cid}/antagonists", headers=house, json={"name": "L\u0430dy Sen"})
+    assert r.status_code == 422 and r.json()["ruling"] == "PA-4" and "Cyrillic" in r.json()["detail"]
+    names = [a["name"] for a in client.get(f"/campaigns/{cid}/antagonists", headers=house).json()]
+    assert names == ["Lady Sen"]
+
+
+def test_true_is_not_a_number_of_pennies(client) -> None:
+    created = client.post("/campaigns", json={"name": "Strict"}).json()
+    cid, house = created["campaign"]["id"], bearer(created["house_token"])
+    tokens = {}
+    for seat in ("ilse", "tomas"):
+        r = client.post(f"/campaigns/{cid}/players", headers=house,
+                        json={"seat": seat, "character": seat.title(), "characteristic": "Sly"})
+        tokens[seat] = bearer(r.json()["token"])
+    for amount in (True, "12"):
+        r = client.post(f"/campaigns/{cid}/loans", headers=tokens["tomas"], json={"borrower": "ilse", "amount": amount})
+        assert r.status_code == 422 and r.json()["ruling"] == "PA-14", r.text
+    assert client.get(f"/campaigns/{cid}/debts", headers=house).json()["loans"] == []
