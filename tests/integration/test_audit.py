@@ -16,6 +16,7 @@ from adapters.service import Stakes
 from adapters.settings import Settings
 from domain.seats import Seat
 from tests.conftest import postgres_settings, sqlite_settings
+from tests.drivers import ServiceDriver
 from tests.integration.test_event_store import seat_two
 from tests.integration.test_projections import play_a_challenge, play_an_economy
 
@@ -141,7 +142,7 @@ def test_export_then_import_gives_equal_projections_on_the_same_kind_of_store(se
     else:
         other = postgres_settings(request.getfixturevalue("pg_server"), request.getfixturevalue("pg_schema") + "_b",
                                   tmp_path)
-    source, target = Stakes(settings), Stakes(other)
+    source, target = ServiceDriver(Stakes(settings)), ServiceDriver(Stakes(other))
     try:
         round_trip(source, target)
     finally:
@@ -154,7 +155,8 @@ def test_export_then_import_gives_equal_projections_on_the_same_kind_of_store(se
 
 @pytest.mark.postgres
 def test_a_campaign_moves_from_sqlite_to_postgresql_by_export_and_import(tmp_path, pg_server, pg_schema):
-    source, target = Stakes(sqlite_settings(tmp_path)), Stakes(postgres_settings(pg_server, pg_schema, tmp_path))
+    source = ServiceDriver(Stakes(sqlite_settings(tmp_path)))
+    target = ServiceDriver(Stakes(postgres_settings(pg_server, pg_schema, tmp_path)))
     try:
         round_trip(source, target)
     finally:

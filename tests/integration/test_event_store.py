@@ -10,8 +10,8 @@ from eventsourcing.persistence import IntegrityError
 from adapters.service import Stakes
 from adapters.store import open_application
 from domain.errors import ConcurrencyConflict
-from domain.systems.penny_ante.character import Character
 from domain.seats import Seat
+from domain.systems.penny_ante.character import Character
 
 HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from adapters.service import Stakes
 from domain.seats import Seat
+from domain.systems.pool import play as pool_play
+from tests.drivers import ServiceDriver
 from tests.integration.test_event_store import seat_two
 
 HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
@@ -71,7 +73,7 @@ def test_a_command_is_readable_by_the_same_client_at_once(stakes):
 
 def test_a_second_process_on_the_same_store_reads_the_first_ones_writes(stakes, settings):
     cid, *_ = seat_two(stakes)
-    other = Stakes(settings)
+    other = ServiceDriver(Stakes(settings))
     try:
         other.buy_characteristic(cid, ILSE, "ilse", "Quick")
         assert stakes.sheet(cid, ILSE).pile == 25
@@ -175,4 +177,4 @@ def test_a_rebuild_equals_the_incremental_read_models_for_a_pool_campaign(stakes
     sheet = stakes.sheet(cid, HOUSE, "ilse")
     stakes.rebuild()
     assert stakes.views.dump() == incremental and stakes.sheet(cid, HOUSE, "ilse") == sheet
-    assert sheet.pool == stakes.app._pool_character(stakes.app.campaign(cid), "ilse").pool
+    assert sheet.pool == pool_play.character(stakes.app.application, stakes.app.campaign(cid), "ilse").pool

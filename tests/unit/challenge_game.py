@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from domain.application import StakesApplication
-from domain.systems.penny_ante.challenge import Challenge
 from domain.seats import Seat
+from domain.systems.penny_ante import economy
+from domain.systems.penny_ante.challenge import Challenge
+from tests.drivers import Driver
 
 HOUSE, ILSE, TOMAS, MARA = Seat.house(), Seat("ilse"), Seat("tomas"), Seat("mara")
 SEATS = {"house": HOUSE, "ilse": ILSE, "tomas": TOMAS, "mara": MARA}
@@ -15,7 +16,7 @@ SECRET = "0f" * 32
 
 
 class Game:
-    def __init__(self, app: StakesApplication) -> None:
+    def __init__(self, app: Driver) -> None:
         self.app = app
         self.cid = app.create_campaign("Jade Court", "penny-ante", {"starting_pile": 30})
         app.add_player(self.cid, HOUSE, "ilse", "Ilse Varn", "Whip Smart")
@@ -43,12 +44,12 @@ class Game:
         return self.app.repository.get(self.challenge_id)
 
     def pile(self, who: str) -> int:
-        campaign = self.app.campaign(self.cid)
+        app, campaign = self.app.application, self.app.campaign(self.cid)
         if who == "house":
-            return self.app._house(campaign).pile
+            return economy.house(app, campaign).pile
         if who in campaign.players:
-            return self.app._character(campaign, who).pile
-        return self.app._antagonist(campaign, self.app._house(campaign), who).pennies
+            return economy.character(app, campaign, who).pile
+        return economy.antagonist(app, campaign, economy.house(app, campaign), who).pennies
 
     def total(self) -> int:
         """Every penny in a pile, a pot or a stake (PA-19)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.systems.penny_ante import economy
 from tests.unit.challenge_game import START_TOTAL, Game
 from tests.unit.conftest import new_app
 
@@ -36,8 +37,9 @@ def legal_moves(game: Game) -> list[tuple[str, dict]]:
 def characteristics(game: Game, who: str) -> list[str]:
     campaign = game.app.campaign(game.cid)
     if who in campaign.players:
-        return game.app._character(campaign, who).characteristics
-    return game.app._antagonist(campaign, game.app._house(campaign), who).characteristics
+        return economy.character(game.app.application, campaign, who).characteristics
+    house = economy.house(game.app.application, campaign)
+    return economy.antagonist(game.app.application, campaign, house, who).characteristics
 
 
 def arguments(data, game: Game, seat: str, move: dict) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import RuleViolation
+from domain.systems.penny_ante import economy
 from tests.unit.challenge_game import START_TOTAL, Game
 from tests.unit.conftest import new_app
 
@@ -199,7 +200,7 @@ def test_a_buyout_takes_the_highest_bid_and_a_characteristic_used_in_the_challen
     assert state.settled and state.bankrupts["ilse"]["bidder"] == "mara"
     assert game.pile("ilse") == 3 and game.pile("mara") == 27 and game.pile("tomas") == 30 + 25
     campaign = game.app.campaign(game.cid)
-    assert game.app._character(campaign, "ilse").characteristics == ["Lucky Necklace"]
+    assert economy.character(game.app.application, campaign, "ilse").characteristics == ["Lucky Necklace"]
     assert game.total() == START_TOTAL
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from domain.errors import NotFound, NotPermitted, RuleViolation
+from domain.systems.penny_ante import economy
 from tests.unit.conftest import HOUSE, ILSE
 
 
@@ -96,5 +97,5 @@ def test_ending_an_adventure_retires_every_penny_of_the_house_side(table):
     table.app.end_adventure(table.campaign_id, HOUSE)
     campaign = table.app.campaign(table.campaign_id)
     house = table.house()
-    pennies = [table.app._antagonist(campaign, house, n).pennies for n in house.antagonists]
+    pennies = [economy.antagonist(table.app.application, campaign, house, n).pennies for n in house.antagonists]
     assert house.pile == 0 and pennies == [0, 0]

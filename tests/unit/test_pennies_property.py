@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from domain.errors import StakesError
 from domain.seats import Seat
+from domain.systems.penny_ante import economy
 from tests.unit.conftest import HOUSE, new_app
 
 SEATS = [HOUSE, Seat("ilse"), Seat("tomas"), Seat("mara")]
@@ -49,9 +50,9 @@ def run(app, campaign_id, loans, command) -> None:
 def ledger(app, campaign_id):
     """(pennies held now, pennies that entered play minus those that left), from aggregates and events."""
     campaign = app.campaign(campaign_id)
-    house = app._house(campaign)
-    held = sum(app._character(campaign, s).pile for s in campaign.players) + house.pile
-    held += sum(app._antagonist(campaign, house, n).pennies for n in house.antagonists)
+    house = economy.house(app.application, campaign)
+    held = sum(economy.character(app.application, campaign, s).pile for s in campaign.players) + house.pile
+    held += sum(economy.antagonist(app.application, campaign, house, n).pennies for n in house.antagonists)
     entered = left = 0
     for notification in app.recorder.select_notifications(start=1, limit=10_000):
         event = app.mapper.to_domain_event(notification)
@@ -85,4 +86,4 @@ def test_economy_commands_conserve_pennies_and_never_drive_a_pile_below_zero(seq
         held, expected, campaign, house = ledger(app, campaign_id)
         assert held == expected  # PA-19
         assert house.pile >= 0
-        assert all(app._character(campaign, s).pile >= 0 for s in campaign.players)
+        assert all(economy.character(app.application, campaign, s).pile >= 0 for s in campaign.players)

@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.errors import NotPermitted, RuleViolation, StakesError
-from domain.systems.pool import rules
 from domain.seats import Seat
+from domain.systems.pool import play, rules
 from tests.unit.conftest import new_app
 
 HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
@@ -24,7 +24,7 @@ class Table:
         self.app.add_player(self.cid, HOUSE, "tomas", "Tomas", description=TOMAS_TEXT)
 
     def pool(self, seat: str) -> int:
-        return self.app._pool_character(self.app.campaign(self.cid), seat).pool
+        return play.character(self.app.application, self.app.campaign(self.cid), seat).pool
 
     def roll(self, seat: Seat, count: int, dice=None, **kw):
         rid = self.app.pool_roll(self.cid, seat, count, "secret", dice=dice, **kw)
@@ -271,8 +271,8 @@ def test_no_sequence_of_commands_takes_a_pool_below_two_and_dice_are_accounted_f
         try:
             if kind == "roll":
                 other = "tomas" if args[0] == "ilse" else "ilse"
-                helper = other if table.app._pool_character(table.app.campaign(table.cid), other).offered_to(
-                    args[0]) else None
+                campaign = table.app.campaign(table.cid)
+                helper = other if play.character(table.app.application, campaign, other).offered_to(args[0]) else None
                 last_roll = table.roll(Seat(args[0]), args[1], helper=helper)
                 roll = last_roll
                 expected[args[0]] += roll.gained - roll.lost

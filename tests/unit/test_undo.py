@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import NotPermitted, RuleViolation
+from domain.systems.penny_ante import economy
 from tests.unit.challenge_game import HOUSE, ILSE, START_TOTAL, TOMAS, Game
 from tests.unit.conftest import new_app
 from tests.unit.test_challenges import SEN, open_round
@@ -136,7 +137,7 @@ def test_an_overturn_after_the_pennies_were_spent_creates_the_right_debt():
     game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "opponent", False, "a bad call")
     assert game.pile("ilse") == 0 and game.pile("tomas") == 20 + 10  # what she still had
     campaign = game.app.campaign(game.cid)
-    ilse = game.app._character(campaign, "ilse")
+    ilse = economy.character(game.app.application, campaign, "ilse")
     (debt_id, owed), = ilse.owes.items()
     debt = game.app.repository.get(__import__("uuid").UUID(debt_id))
     assert (debt.lender, debt.borrower, debt.outstanding, owed) == ("tomas", "ilse", 10, 10)

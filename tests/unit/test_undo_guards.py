@@ -7,6 +7,7 @@ from uuid import UUID
 import pytest
 
 from domain.errors import RuleViolation
+from domain.systems.penny_ante import economy
 from tests.unit.challenge_game import HOUSE, ILSE, START_TOTAL, TOMAS, Game
 from tests.unit.conftest import new_app
 from tests.unit.test_challenges import ROCK, SEN, bankrupt_ilse, open_round
@@ -91,7 +92,7 @@ def test_an_overturn_gives_back_what_was_repaid_on_the_debt_it_voids():
     game = Game(new_app())
     bankrupt_ilse(game)
     game.act("ilse", "debt")  # Ilse 25 back, owes Tomas 25
-    (debt_id,) = game.app._character(game.app.campaign(game.cid), "ilse").owes
+    (debt_id,) = economy.character(game.app.application, game.app.campaign(game.cid), "ilse").owes
     game.app.repay_loan(game.cid, ILSE, UUID(debt_id), 10)
     assert (game.pile("ilse"), game.pile("tomas")) == (15, 40)
     game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "challenger", False, "Ilse won after all")
@@ -109,7 +110,7 @@ def test_a_second_overturn_voids_the_shortfall_debts_of_the_first():
     game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "opponent", False, "a bad call")
     assert (game.pile("ilse"), game.pile("tomas")) == (0, 30)  # Ilse owes Tomas 10
     game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "challenger", False, "no, it stood")
-    ilse = game.app._character(game.app.campaign(game.cid), "ilse")
+    ilse = economy.character(game.app.application, game.app.campaign(game.cid), "ilse")
     assert ilse.owes == {} and (game.pile("ilse"), game.pile("tomas")) == (10, 20)
 
 
