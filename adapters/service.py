@@ -88,11 +88,11 @@ class Stakes:
         return schemas.PlayerAdded(sheet=self.any_sheet(campaign, handle), token=self.tokens.issue(campaign_id, handle))
 
     # -- campaigns ----------------------------------------------------------
-    def create_campaign(self, name: str, system: str,
-                        settings: Mapping[str, Any] | None = None) -> schemas.CampaignCreated:
-        campaign_id = self.app.create_campaign(name, system, settings)
+    def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
+                        key: str | None = None) -> schemas.CampaignCreated:
+        campaign_id = self.app.create_campaign(name, system, settings, key=key)
         self.catch_up()
-        token = self.tokens.issue(campaign_id, "house")
+        token = self.tokens.issue(campaign_id, "house")  # a retried creation gets a fresh House token
         return schemas.CampaignCreated(campaign=self.campaign_row(campaign_id), house_token=token)
 
     def campaign_row(self, campaign_id: UUID) -> schemas.CampaignView:
@@ -120,21 +120,24 @@ class Stakes:
     def command_class(self, campaign_id: UUID, verb: str) -> type[Command]:
         return self.app.command_class(campaign_id, verb)
 
-    def run(self, campaign_id: UUID, actor: Seat, verb: str, payload: Mapping[str, Any] | None = None) -> Any:
-        """Run a campaign command by its verb with raw inputs; answers with the command's declared read."""
+    def run(self, campaign_id: UUID, actor: Seat, verb: str, payload: Mapping[str, Any] | None = None,
+            key: str | None = None) -> Any:
+        """Run a campaign command by its verb with raw inputs; answers with the command's declared read.
+        A ``key`` (the client's ``Idempotency-Key``) makes a retry answer without running it again."""
         cls = self.command_class(campaign_id, verb)
-        inputs = {k: v for k, v in dict(payload or {}).items() if v is not None or k not in cls.actor_fields}
+        inputs = {k: v for k, v in dict(payload or {}).items() if v is not None}  # null is an input left out
         for name in cls.actor_fields:
             inputs[name] = inputs.get(name) or actor.name
         command = self.app.parse(campaign_id, verb, inputs)
-        ctx = Context(campaign_id, actor, randomness.new_secret_seed() if cls.draws_secret else None)  # C-4
+        ctx = Context(campaign_id, actor, randomness.new_secret_seed() if cls.draws_secret else None, key)  # C-4
         result = self.app.execute(ctx, command)
         self.catch_up()
         return answers.answer(self, ctx, command, result)
 
-    def act(self, campaign_id: UUID, actor: Seat, unit_id: UUID, payload: Mapping[str, Any]) -> BaseModel:
+    def act(self, campaign_id: UUID, actor: Seat, unit_id: UUID, payload: Mapping[str, Any],
+            key: str | None = None) -> BaseModel:
         """One move in a unit of resolution (a challenge, a roll, a contest …), as ``{"action": …, …}``."""
-        self.app.act(Context(campaign_id, actor), unit_id, payload)
+        self.app.act(Context(campaign_id, actor, key=key), unit_id, payload)
         self.catch_up()
         return self.unit_view(campaign_id, unit_id, actor)
 

@@ -55,9 +55,13 @@ SHARED_DDL = (
     " seat TEXT NOT NULL, issued_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
 )
 
+#: The kernel's own bookkeeping is in the log's chain but read by nobody: a command's record (exactly once).
+KERNEL_VISIBILITY: dict[str, dict[str, Any]] = {"CommandRecord.Executed": {"entry": []}}
+
+
 def visibility_rules() -> dict[str, dict[str, Any]]:
     """Who may read what in the log (C-5), as each system declares it (``RuleSystem.visibility``)."""
-    return {name: rule for system in supported() for name, rule in system.visibility.items()}
+    return {**KERNEL_VISIBILITY, **{name: rule for system in supported() for name, rule in system.visibility.items()}}
 
 
 def unit_kinds() -> tuple[str, ...]:

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, create_model
 from adapters import answers
 from adapters.service import Stakes
 from adapters.systems import edges
-from api.deps import SeatDep, StakesDep
+from api.deps import KeyDep, SeatDep, StakesDep
 from domain.kernel.commands import Command
 from domain.kernel.common import SHARED
 from domain.kernel.registry import supported
@@ -75,11 +75,11 @@ def _request_body(names: Iterable[str], required: bool) -> dict[str, Any]:
 
 
 def _endpoint(verb: str, path_params: dict[str, Any], has_body: bool) -> Any:
-    def endpoint(campaign_id: UUID, acting_seat: Seat, stakes: Stakes, body: dict[str, Any] | None = None,
-                 **path: Any) -> Any:
+    def endpoint(campaign_id: UUID, acting_seat: Seat, stakes: Stakes, key: str | None,
+                 body: dict[str, Any] | None = None, **path: Any) -> Any:
         payload = dict(body or {})
         payload.update({k: str(v) if isinstance(v, UUID) else v for k, v in path.items()})
-        return stakes.run(campaign_id, acting_seat, verb, payload)
+        return stakes.run(campaign_id, acting_seat, verb, payload, key=key)
 
     params = [inspect.Parameter("campaign_id", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=UUID)]
     params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind)
@@ -88,7 +88,8 @@ def _endpoint(verb: str, path_params: dict[str, Any], has_body: bool) -> Any:
         params.append(inspect.Parameter("body", inspect.Parameter.KEYWORD_ONLY, default=None,
                                         annotation=Annotated[dict[str, Any] | None, Body(include_in_schema=False)]))
     params += [inspect.Parameter("acting_seat", inspect.Parameter.KEYWORD_ONLY, annotation=SeatDep),
-               inspect.Parameter("stakes", inspect.Parameter.KEYWORD_ONLY, annotation=StakesDep)]
+               inspect.Parameter("stakes", inspect.Parameter.KEYWORD_ONLY, annotation=StakesDep),
+               inspect.Parameter("key", inspect.Parameter.KEYWORD_ONLY, annotation=KeyDep)]
     endpoint.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     endpoint.__name__ = verb.replace("-", "_")
     return endpoint

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Header, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from adapters.service import Stakes
@@ -45,5 +45,12 @@ def get_seat(campaign_id: UUID, caller: Annotated[Caller, Depends(get_caller)]) 
     return caller.seat
 
 
+def get_key(idempotency_key: Annotated[str | None, Header(
+        max_length=200, description="Send the same key again to retry a command safely: it is applied once, "
+                                    "and a retry answers as the first attempt did.")] = None) -> str | None:
+    return idempotency_key
+
+
 CallerDep = Annotated[Caller, Depends(get_caller)]
+KeyDep = Annotated[str | None, Depends(get_key)]
 SeatDep = Annotated[Seat, Depends(get_seat)]

@@ -13,7 +13,7 @@ import importlib
 import inspect
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, Optional, get_args, get_origin
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import typer
 from pydantic.fields import FieldInfo
@@ -102,22 +102,6 @@ def loan_id(t: Target, text: str) -> UUID:
 LOOKUPS: dict[str, Callable[[Target, Any], UUID]] = {"unit": unit_id, "loan": loan_id}
 
 
-# -- what an answer looks like at the table --------------------------------------------------------------------
-RENDERERS: dict[str, Callable[[Any], Any]] = {
-    "Sheet": output.sheet, "PoolSheet": output.sheet, "Loan": output.loan, "Antagonist": output.antagonist,
-    "HouseBudget": output.budget, "CampaignView": output.adventure, "PlayerAdded": output.player_added,
-    "ChallengeView": output.resolution, "ResolutionView": output.resolution, "DebtRegister": output.debts,
-    "antagonists": output.antagonists,
-}
-
-
-def render(value: Any) -> Callable[[Any], Any] | None:
-    """The renderer of an answer, by its schema; lists of antagonists get theirs."""
-    if isinstance(value, list):
-        return output.antagonists if value and all(type(v).__name__ == "Antagonist" for v in value) else None
-    return RENDERERS.get(type(value).__name__)
-
-
 # -- building a typer command from command classes ----------------------------------------------------------
 def _cli_type(annotation: Any) -> Any:
     """The type typer reads for a field: lists stay lists of text; ids and choices are text."""
@@ -202,14 +186,15 @@ def make(words: str, classes: list[type[Command]], fixed: dict[str, Any] | None 
             for name, (_, lookup) in kinds.items():  # an id left out: the current one
                 if lookup == "unit" and name not in payload:
                     payload[name] = str(unit_id(t, None))
+            key = uuid4().hex  # one key per invocation: a retry after a lost answer is applied once
             if is_action:
                 payload["action"] = first.action_name()
-                result = t.backend.act(t.campaign_id(), t.seat, unit_id(t, unit), payload)
+                result = t.backend.act(t.campaign_id(), t.seat, unit_id(t, unit), payload, key=key)
             else:
-                result = t.backend.run(t.campaign_id(), t.seat, first.verb, payload)
+                result = t.backend.run(t.campaign_id(), t.seat, first.verb, payload, key=key)
             if first.answer == "unit" and first.draws_secret:
                 config.update(challenge=str(result.id))  # a new unit becomes the current one
-            emit(result, fmt, render(result))
+            emit(result, fmt, output.render)
 
         run(as_, campaign, act)
 
@@ -246,8 +231,8 @@ def make_read(read: Any) -> Callable[..., None]:
     """A typer command for a read a system offers (``stakes budget``, ``stakes debts`` …)."""
 
     def command(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
-        run(as_, campaign, lambda t: (lambda v: emit(v, fmt, RENDERERS.get(read.name) or render(v)))(
-            t.backend.read(t.campaign_id(), t.seat, read.name)))
+        run(as_, campaign, lambda t: emit(t.backend.read(t.campaign_id(), t.seat, read.name), fmt,
+                                          output.renderers().get(read.name) or output.render))
 
     command.__doc__ = read.doc
     command.__name__ = read.name

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
 from rich import box
 from rich.console import Console, Group, RenderableType
+from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from adapters import schemas
+from domain.kernel.registry import supported
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -49,8 +55,146 @@ def _short(loan_id: Any) -> str:
     return str(loan_id)[:8]
 
 
+# -- any value, whatever its shape: plain text for people, never a Python repr ------------------------------
+def _is_die(value: Any) -> bool:
+    """A die as the views give it (``schemas.Die``): its face, or null while hidden, and whether it is cupped."""
+    return isinstance(value, dict) and "value" in value and "in_cup" in value and len(value) == 2
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _die_text(die: dict[str, Any]) -> str:
+    face = "?" if die.get("value") is None else str(die["value"])
+    return f"({face})" if die.get("in_cup") else face
+
+
+def _plain(value: Any, nested: bool = False) -> str:
+    """One value as readable text: ``-`` for nothing, ``yes``/``no``, dice as ``4 5 (2)``, a mapping as
+    ``name: value, …`` (in brackets when nested in another value)."""
+    if value is None or value == "":
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    if isinstance(value, dict):
+        if not value:
+            return "-"
+        if _is_die(value):
+            return _die_text(value)
+        text = ", ".join(f"{k}: {_plain(v, True)}" for k, v in value.items())
+        return f"({text})" if nested else text
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = list(value)
+        if not items:
+            return "-"
+        if all(_is_die(d) for d in items):
+            return " ".join(_die_text(d) for d in items)
+        if all(_is_number(x) for x in items):
+            return " ".join(map(str, items))
+        return ", ".join(_plain(x, True) for x in items)
+    return str(value)
+
+
+def _fields(values: dict[str, Any], skip: Sequence[str] = ()) -> str:
+    """``key=value, …`` for an event's detail, as plain text (escape it before printing it as markup)."""
+    return ", ".join(f"{k}={_plain(v, True)}" for k, v in values.items() if k not in skip)
+
+
+def _is_record_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(x, dict) and not _is_die(x) for x in value)
+
+
+def _is_record_map(value: Any) -> bool:
+    """A mapping of names to records, such as a challenge's sides: drawn as one column per name."""
+    return (isinstance(value, dict) and bool(value) and not _is_die(value)
+            and all(isinstance(v, dict) or v is None for v in value.values())
+            and any(isinstance(v, dict) and v and not _is_die(v) for v in value.values()))
+
+
+def _keys(records: Sequence[Any]) -> list[str]:
+    keys: dict[str, None] = {}
+    for record in records:
+        if isinstance(record, dict):
+            keys.update(dict.fromkeys(map(str, record)))
+    return list(keys)
+
+
+def _render(value: Any) -> RenderableType:
+    """Any value as a renderable: records side by side in a table, mappings as a grid, the rest as text."""
+    if _is_record_map(value):
+        table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
+        table.add_column("")
+        for name in value:
+            table.add_column(escape(str(name)))
+        for key in _keys(list(value.values())):
+            table.add_row(Text(key, style="dim"),
+                          *(_render(r[key]) if isinstance(r, dict) and key in r else Text("-" if r is None else "")
+                            for r in value.values()))
+        return table
+    if _is_record_list(value):
+        table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
+        columns = _keys(value)
+        for column in columns:
+            table.add_column(escape(column))
+        for record in value:
+            table.add_row(*(_text(_plain(record.get(c), True)) if c in record else "" for c in columns))
+        return table
+    if isinstance(value, dict) and value and not _is_die(value):
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="dim", no_wrap=True)
+        grid.add_column()
+        for key, item in value.items():
+            grid.add_row(Text(str(key)), _render(item))
+        return grid
+    return _text(_plain(value))
+
+
+def _text(text: str) -> Text:
+    """Plain text (never read as markup) that folds rather than losing its end, as a seed hash would."""
+    return Text(text, overflow="fold")
+
+
+def _state(state: dict[str, Any]) -> RenderableType:
+    """A unit's whole state, whatever its kind (a Penny Ante challenge, a Pool roll or contest, …)."""
+    return Padding(_render(state) if state else Text("-"), (0, 0, 0, 2))
+
+
+def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict) and value and not _is_die(value):
+        flat: dict[str, Any] = {}
+        for key, item in value.items():
+            flat.update(_flat(item, f"{prefix}.{key}" if prefix else str(key)))
+        return flat
+    return {prefix: value}
+
+
+def _differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What a step changed, field by field: ``sides.opponent.last.total: - → 9``."""
+    old, new = _flat(before), _flat(after)
+    lines = []
+    for path in [*new, *(p for p in old if p not in new)]:
+        was, now = _plain(old.get(path), True), _plain(new.get(path), True)
+        if was != now:
+            lines.append(f"{path}: {was} → {now}")
+    return lines
+
+
+def _legal(actions: Sequence[schemas.LegalAction]) -> RenderableType:
+    if not actions:
+        return "[dim]Nothing to do for you now.[/]"
+    legal = _table("What you can do now", "action", "limits")
+    for a in actions:
+        limits = ", ".join(f"{k}={_plain(val, True)}" for k, val in a.model_dump(exclude_none=True).items()
+                           if k != "action")
+        legal.add_row(escape(a.action), escape(limits))
+    return legal
+
+
 def campaign(c: schemas.CampaignView) -> RenderableType:
-    settings = ", ".join(f"{k}={v}" for k, v in c.settings.items() if v is not None)
+    settings = escape(_fields({k: v for k, v in c.settings.items() if v is not None}))
     state = f"adventure {c.adventure} running" if c.adventure_running else (
         f"between adventures (last: {c.adventure})" if c.adventure else "no adventure yet")
     players = _table("Players", "seat", "character")
@@ -76,104 +220,78 @@ def created(c: schemas.CampaignCreated) -> RenderableType:
                                                     c.house_token))
 
 
+# -- each system's renderers, by the name of what they render ------------------------------------------------
+@cache
+def renderers() -> dict[str, Callable[[Any], RenderableType]]:
+    """Every system's renderers (``cli/systems/<package>.py``, ``RENDERERS``): schema name -> renderer."""
+    found: dict[str, Callable[[Any], RenderableType]] = {}
+    for system in supported():
+        try:
+            module = importlib.import_module(f"cli.systems.{system.package}")
+        except ModuleNotFoundError:
+            continue
+        found.update(getattr(module, "RENDERERS", {}))
+    return found
+
+
+def _key(value: Any) -> str:
+    """What a value is, for its renderer: its schema's name, or ``list[<name>]``."""
+    if isinstance(value, list):
+        return f"list[{type(value[0]).__name__}]" if value else "list"
+    return type(value).__name__
+
+
+def render(value: Any) -> RenderableType:
+    """A value as its system draws it, else as any unit's state, else readably (never a Python repr)."""
+    found = renderers().get(_key(value))
+    if found is not None:
+        return found(value)
+    if isinstance(value, schemas.ResolutionView):
+        return Group(f"[bold]{escape(value.kind)}[/] {value.id}  step [bold]{escape(value.phase)}[/]",
+                     _state(value.state), _legal(value.legal_actions))
+    if isinstance(value, list):
+        return Group(*(render(v) for v in value)) if value else Text("-")
+    return _state(value.model_dump(mode="json")) if isinstance(value, BaseModel) else Text(_plain(value))
+
+
+def sheet(s: Any) -> RenderableType:
+    return render(s)
+
+
+def sheets(items: list[Any]) -> RenderableType:
+    return render(items)
+
+
+def resolution(v: Any) -> RenderableType:
+    """Any unit of resolution: its system's own table when it has one (a Penny Ante challenge), else its whole
+    state as the viewing seat may see it, whatever its shape, and what the seat may do now."""
+    return render(v)
+
+
+def adventure(value: Any) -> RenderableType:
+    """What starting or ending an adventure answers: the campaign, or the system's own books."""
+    return campaign(value) if isinstance(value, schemas.CampaignView) else render(value)
+
+
 def player_added(p: schemas.PlayerAdded) -> RenderableType:
     return Group(sheet(p.sheet), token_notice(f"Hand it to {p.sheet.seat}; it acts only for {p.sheet.name}.", p.token))
 
 
-def _loan_rows(title: str, loans: list[schemas.LoanLine], other: str) -> Table:
-    table = _table(title, "loan", other, "amount", "outstanding", "status")
-    for loan in loans:
-        table.add_row(_short(loan.loan_id), getattr(loan, other), str(loan.amount), str(loan.outstanding), loan.status)
-    return table
-
-
-def sheet(s: schemas.Sheet | schemas.PoolSheet) -> RenderableType:
-    if isinstance(s, schemas.PoolSheet):
-        return pool_sheet(s)
-    head = _table(f"{s.name} ({s.seat})", "pile", "in play", "spent")
-    head.add_row(str(s.pile), str(s.in_play), str(s.spent))
-    traits = _table("Characteristics", "name", "cost")
-    for t in s.characteristics:
-        traits.add_row(t.name, "free" if t.cost == 0 else str(t.cost))
-    parts: list[RenderableType] = [head, traits]
-    if s.owes:
-        parts.append(_loan_rows("Owes", s.owes, "lender"))
-    if s.owed:
-        parts.append(_loan_rows("Is owed", s.owed, "borrower"))
-    if s.offers:
-        table = _table("Open loan offers", "loan", "lender", "borrower", "amount")
-        for o in s.offers:
-            table.add_row(_short(o.loan_id), o.lender, o.borrower, str(o.amount))
-        parts.append(table)
-    return Group(*parts)
-
-
-def sheets(items: list[Any]) -> RenderableType:
-    if items and isinstance(items[0], schemas.PoolSheet):
-        table = _table("Characters", "seat", "character", "pool", "traits", "moves")
-        for s in items:
-            table.add_row(s.seat, s.name, str(s.pool), ", ".join(f"{n} +{r}" for n, r in s.traits.items()),
-                          ", ".join(s.moves))
-        return table
-    table = _table("Characters", "seat", "character", "pile", "in play", "characteristics", "owes")
-    for s in items:
-        table.add_row(s.seat, s.name, str(s.pile), str(s.in_play), ", ".join(t.name for t in s.characteristics),
-                      str(sum(o.outstanding for o in s.owes)))
-    return table
-
-
-def antagonists(items: list[schemas.Antagonist]) -> RenderableType:
-    table = _table("Antagonists and obstacles", "name", "kind", "pennies", "characteristics")
-    for a in items:
-        table.add_row(a.name, a.kind, str(a.pennies),
-                      "[dim]hidden[/]" if a.characteristics is None else ", ".join(a.characteristics))
-    return table
-
-
-def antagonist(a: schemas.Antagonist) -> RenderableType:
-    return antagonists([a])
-
-
-def adventure(value: Any) -> RenderableType:
-    return budget(value) if isinstance(value, schemas.HouseBudget) else campaign(value)
-
-
-def budget(b: schemas.HouseBudget) -> RenderableType:
-    state = f"adventure {b.adventure}: House pile {b.pile}" if b.adventure_running else "no adventure running"
-    table = _table("Adventures", "#", "player piles", "opening", "pile", "allocated", "retired", "note", "ended")
-    for a in b.adventures:
-        table.add_row(str(a.number), str(a.player_piles), str(a.opening_pile), str(a.pile), str(a.allocated),
-                      str(a.retired), a.note or "", "yes" if a.ended_at else "")
-    allocations = _table("Allocations", "adventure", "antagonist", "amount")
-    for a in b.adventures:
-        for al in a.allocations:
-            allocations.add_row(str(a.number), al.antagonist, str(al.amount))
-    return Group(f"[bold]House budget[/]: {state}", antagonists(b.antagonists), table, allocations)
-
-
-def loan(item: schemas.Loan) -> RenderableType:
-    return debts(schemas.DebtRegister(campaign_id=item.loan_id, loans=[item]), title=f"Loan {item.loan_id}")
-
-
-def debts(register: schemas.DebtRegister, title: str = "Debt register") -> RenderableType:
-    table = _table(title, "loan", "lender", "borrower", "amount", "outstanding", "status", "history")
-    for item in register.loans:
-        history = "; ".join(
-            f"{h.what} by {h.actor}" + (f" ({h.amount})" if h.amount else "") + (f": {h.note}" if h.note else "")
-            for h in item.history)
-        table.add_row(_short(item.loan_id), item.lender, item.borrower, str(item.amount), str(item.outstanding),
-                      item.status, history)
-    return table
-
-
 def log(entries: schemas.EventLog) -> RenderableType:
-    table = _table("Event log", "#", "when", "who", "what", "detail")
+    """One row per event: the event's name in full, its detail under it (so a narrow terminal cuts neither)."""
+    table = Table(title="Event log", box=box.SIMPLE_HEAVY, title_justify="left")
+    table.add_column("#", no_wrap=True)
+    table.add_column("when", no_wrap=True)
+    table.add_column("who")
+    table.add_column("what", ratio=1)
     for e in entries.entries:
-        detail = ", ".join(f"{k}={v}" for k, v in e.detail.items() if k != "campaign_id")
+        what = Text(f"{e.stream.split(':')[0]}.{e.event}", style="bold", overflow="fold")
+        detail = _fields(e.detail, skip=("campaign_id",))
+        if detail:
+            what.append(f"\n{detail}")
         if e.hidden:
-            detail += f" [dim]({', '.join(e.hidden)} hidden)[/]"
-        table.add_row(str(e.position), e.at.strftime("%Y-%m-%d %H:%M:%S"), e.actor,
-                      f"{e.stream.split(':')[0]}.{e.event}", detail)
+            what.append(f"{' ' if detail else chr(10)}({', '.join(e.hidden)} hidden)", style="dim")
+        table.add_row(str(e.position), e.at.strftime("%Y-%m-%d %H:%M:%S"), Text(e.actor), what)
     return table
 
 
@@ -185,86 +303,66 @@ def session(s: schemas.Session) -> RenderableType:
     return f"Seat [bold]{s.seat}[/] in campaign {s.campaign_id}."
 
 
-def _dice(dice: list[schemas.Die]) -> str:
-    shown = []
-    for d in dice:
-        face = "?" if d.value is None else str(d.value)
-        shown.append(f"[dim]({face})[/]" if d.in_cup else f"[bold]{face}[/]")
-    return " ".join(shown) or "-"
-
-
-def challenge(v: schemas.ChallengeView) -> RenderableType:
-    """The table: dice (cup in brackets), circumstances, pot, wagers, turn and the legal actions."""
-    header = (f"[bold]Challenge[/] {v.id}  step [bold]{v.phase}[/]  ante {v.ante}  pot [bold]{v.pot}[/]"
-              + (f"  stake {v.stake}" if v.stake is not None else "") + ("  table dice" if v.table else ""))
-    sides = _table("Sides", "side", "who", "characteristics", "dice", "wager", "")
-    for name, side in v.sides.items():
-        marks = " ".join(m for m, on in (("all-in", side.all_in), ("← turn", v.turn == name),
-                                         ("(you)", v.your_side == name)) if on)
-        sides.add_row(name, ", ".join(side.members), ", ".join(side.characteristics) or "-", _dice(side.dice),
-                      str(side.wager), marks)
-    circumstances = _table("Circumstances", "step", "side", "circumstance", "die", "barred for")
-    for c in v.circumstances:
-        circumstances.add_row(str(c.step), c.side, c.text, "-" if c.die is None else str(c.die), c.barred or "")
-    legal = _table("What you can do now", "action", "limits")
-    for a in v.legal_actions:
-        limits = ", ".join(f"{k}={val}" for k, val in a.model_dump(exclude_none=True).items() if k != "action")
-        legal.add_row(a.action, limits)
-    parts: list[RenderableType] = [header, f"[dim]seed hash {v.seed_hash}[/]", sides]
-    if v.circumstances:
-        parts.append(circumstances)
-    if v.result:
-        r = v.result
-        parts.append(f"[bold]Result[/]: winner {r.get('winner') or 'none (a draw)'} by {r.get('reason')}; "
-                     f"narrates: {r.get('narrator') or '-'}; payouts {r.get('payouts') or {}}")
-        if r.get("scores"):
-            parts.append("Scores: " + "; ".join(f"{s} {x['score']} ({x['category']}: {x['hand']})"
-                                                 for s, x in r["scores"].items()))
-    if v.bankrupts:
-        parts.append("Bankrupt: " + "; ".join(f"{m} {b['status']}, bids {b['bids']}" for m, b in v.bankrupts.items()))
-    if v.secret_seed:
-        parts.append(f"[dim]secret seed {v.secret_seed}[/]")
-    parts.append(legal if v.legal_actions else "[dim]Nothing to do for you now.[/]")
-    return Group(*parts)
-
-
 def challenges(items: list[schemas.ChallengeSummary]) -> RenderableType:
-    table = _table("Challenges", "id", "step", "challenger", "opponent", "ante", "pot")
+    """Every unit of resolution: Penny Ante challenges with ante and pot, Pool rolls and contests without."""
+    table = _table("Challenges", "id", "kind", "step", "challenger", "opponent", "ante", "pot")
     for c in items:
-        table.add_row(str(c.id), c.phase, ", ".join(c.challenger), ", ".join(c.opponent), str(c.ante), str(c.pot))
+        money = c.kind == "Challenge" or c.ante or c.pot
+        table.add_row(_short(c.id), escape(c.kind), escape(c.phase), escape(", ".join(c.challenger) or "-"),
+                      escape(", ".join(c.opponent) or "-"), str(c.ante) if money else "-",
+                      str(c.pot) if money else "-")
     return table
 
 
 def verification(v: schemas.Verification) -> RenderableType:
     if not v.verifiable:
-        return f"Not verifiable yet: {v.reason}."
+        return f"Not verifiable yet: {escape(_plain(v.reason))}."
     verdict = "[green]every server-rolled die matches[/]" if not v.mismatches and v.commitment_matches else (
         f"[red]{len(v.mismatches)} mismatch(es); commitment matches: {v.commitment_matches}[/]")
     return Group(f"Challenge {v.challenge_id}: {verdict}",
                  f"checked {v.checked} dice, {v.entered} entered at the table",
-                 *(f"  slot {m['slot']}: recorded {m['recorded']}, derived {m['derived']}" for m in v.mismatches))
+                 *(escape(f"  {_fields(m) if isinstance(m, dict) else _plain(m)}") for m in v.mismatches))
+
+
+def _step_head(s: schemas.ReplayStep, total: int) -> list[RenderableType]:
+    lines: list[RenderableType] = [
+        f"[bold]Step {s.step}/{total}[/] [bold]{escape(s.event)}[/] by {escape(s.actor)} at {s.at:%Y-%m-%d %H:%M:%S}"]
+    detail = escape(_fields(s.detail, skip=("campaign_id", "state")))
+    if s.hidden:
+        hidden = "the whole entry" if s.hidden == ["*"] else ", ".join(s.hidden)
+        detail += f"{' ' if detail else ''}[dim]({escape(hidden)} hidden)[/]"
+    if detail:
+        lines.append(f"  {detail}")
+    return lines
 
 
 def replay_step(s: schemas.ReplayStep, total: int) -> RenderableType:
-    detail = ", ".join(f"{k}={v}" for k, v in s.detail.items() if k not in ("campaign_id", "state"))
-    if s.hidden:
-        detail += f" [dim]({', '.join(s.hidden)} hidden)[/]"
-    state = s.state
-    sides = " | ".join(
-        f"{name}: {_dice([schemas.Die(**d) for d in side['dice']])} wager {side['wager']}"
-        for name, side in state["sides"].items())
-    return Group(
-        f"[bold]Step {s.step}/{total}[/] {s.event} by {s.actor} at {s.at:%Y-%m-%d %H:%M:%S}",
-        f"  {detail}" if detail else "",
-        f"  changed: {', '.join(s.changes) or '-'}",
-        f"  [dim]{state['phase']}, pot {state['pot']}, turn {state['turn'] or '-'}; {sides}[/]",
-    )
+    """One step: the event, what it changed, and the whole state after it, whatever the unit's kind."""
+    return Group(*_step_head(s, total), f"  changed: {escape(', '.join(s.changes)) or '-'}",
+                 "  [dim]state after this step:[/]", _state(s.state))
 
 
 def replay(r: schemas.Replay) -> RenderableType:
+    """Every step with what it changed, field by field; the state in full at the first and the last step."""
     head = f"[bold]Replay[/] of challenge {r.challenge_id}: {r.total} steps" + (
         " (revealed: every die is shown)" if r.revealed else "")
-    return Group(head, *(replay_step(s, r.total) for s in r.steps))
+    if len(r.steps) <= 1:
+        return Group(head, *(replay_step(s, r.total) for s in r.steps))
+    parts: list[RenderableType] = [head]
+    before: dict[str, Any] | None = None
+    for s in r.steps:
+        parts.extend(_step_head(s, r.total))
+        if before is None:
+            parts.extend(["  [dim]state after this step:[/]", _state(s.state)])
+        else:
+            changed = _differences(before, s.state)
+            parts.extend(f"  [cyan]{escape(line)}[/]" for line in changed)
+            if not changed:
+                parts.append("  [dim]the state did not change[/]")
+        before = s.state
+    last = r.steps[-1]
+    parts.extend([f"[bold]State after step {last.step}[/]", _state(last.state)])
+    return Group(*parts)
 
 
 @contextmanager
@@ -296,49 +394,3 @@ def imported(r: schemas.ImportReport) -> RenderableType:
     return Group(f"Imported campaign {r.campaign_id}: {r.events} events, chain verified (head {r.head}).", tokens)
 
 
-def pool_sheet(s: schemas.PoolSheet) -> RenderableType:
-    head = _table(f"{s.name} ({s.seat})", "pool", "description")
-    head.add_row(str(s.pool), s.description)
-    traits = _table("Traits", "trait", "rating")
-    for name, rating in s.traits.items():
-        traits.add_row(name, f"+{rating}")
-    parts: list[RenderableType] = [head, traits]
-    if s.moves:
-        moves = _table("Moves", "move", "cost")
-        for name, cost in s.moves.items():
-            moves.add_row(name, f"{cost}d")
-        parts.append(moves)
-    if s.rolls:
-        rolls = _table("Latest rolls", "when", "kind", "dice", "trait", "total", "outcome", "lost")
-        for r in s.rolls[:10]:
-            rolls.add_row(f"{r.at:%Y-%m-%d %H:%M}", r.kind, " ".join(map(str, r.dice)),
-                          f"{r.trait} +{r.rating}" if r.trait else "-", str(r.total), r.outcome, str(r.lost))
-        parts.append(rolls)
-    return Group(*parts)
-
-
-def resolution(v: Any) -> RenderableType:
-    """A Pool roll or contest (or a Penny Ante challenge)."""
-    if isinstance(v, schemas.ChallengeView):
-        return challenge(v)
-    s = v.state
-    if v.kind == "PoolRoll":
-        lines = [f"[bold]Roll[/] {v.id} by {s['roller']}: {' '.join(map(str, s['dice']))}"
-                 + (f" + {s['trait']} (+{s['rating']})" if s["trait"] else "")
-                 + f" = [bold]{s['total']}[/] ({s['outcome']})",
-                 f"lost {s['lost']}" + (f", {s['helper']}'s dice lost {s['helper_lost']}" if s["helper"] else "")
-                 + f", gained {s['gained']}; {s['phase']}" + (f"; narrates: {s['narrator']}" if s["narrator"] else "")]
-        if s.get("overturned"):
-            lines.append(f"[yellow]overturned[/]: {s['overturned']['reason']}")
-    else:
-        lines = [f"[bold]Contest[/] {v.id} ({s['mode']}), round {s['round']}: {s['phase']}"]
-        for name, side in s["sides"].items():
-            last = side.get("last")
-            shown = f"{' '.join(map(str, last['dice']))} = {last['total']} ({last['outcome']})" if last else "-"
-            lines.append(f"  {name} {side['seat']}: {shown}")
-        if s.get("result"):
-            lines.append(f"winner: {s['result']['winner'] or 'none'} ({s['result']['reason']}); "
-                         f"gains {s['result']['gains']}")
-    if v.legal_actions:
-        lines.append("you can: " + ", ".join(a.action for a in v.legal_actions))
-    return Group(*lines)

@@ -11,10 +11,11 @@ errors the embedded service raises.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import quote
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import httpx
 from pydantic import TypeAdapter
@@ -27,6 +28,8 @@ from domain.kernel.registry import rule_system
 from domain.seats import Seat
 
 _PARAM = re.compile(r"{(\w+)}")
+#: Attempts of a command whose answer was lost to a broken connection (the same key each time).
+RETRIES = 3
 
 
 def _q(segment: str) -> str:
@@ -60,11 +63,21 @@ class RemoteStakes:
         self.http.close()
 
     def _call(self, method: str, path: str, result: Any, json: Any = None, params: dict[str, Any] | None = None,
-              *, raw: bool = False, content: bytes | None = None) -> Any:
-        try:
-            response = self.http.request(method, path, json=json, params=params, content=content)
-        except httpx.HTTPError as exc:
-            raise Unreachable(f"cannot reach {self.http.base_url}: {exc}") from None
+              *, raw: bool = False, content: bytes | None = None, key: str | None = None) -> Any:
+        """One request. A command carries an ``Idempotency-Key``, so when the answer is lost (the connection
+        drops) it is sent again, and the server applies it once and answers as the first time."""
+        headers = {"Idempotency-Key": key} if key else None
+        for attempt in range(RETRIES if key else 1):
+            try:
+                response = self.http.request(method, path, json=json, params=params, content=content,
+                                             headers=headers)
+                break
+            except httpx.TransportError as exc:
+                if attempt + 1 >= (RETRIES if key else 1):
+                    raise Unreachable(f"cannot reach {self.http.base_url}: {exc}") from None
+                time.sleep(0.2 * (attempt + 1))
+            except httpx.HTTPError as exc:
+                raise Unreachable(f"cannot reach {self.http.base_url}: {exc}") from None
         if response.is_success and raw:
             return response.text
         if response.is_success:
@@ -92,7 +105,8 @@ class RemoteStakes:
         return self._systems[campaign_id]
 
     # -- commands, defined once in the domain ---------------------------------------------------------
-    def run(self, campaign_id: UUID, actor: Seat, verb: str, payload: Mapping[str, Any] | None = None) -> Any:
+    def run(self, campaign_id: UUID, actor: Seat, verb: str, payload: Mapping[str, Any] | None = None,
+            key: str | None = None) -> Any:
         system = self._system(campaign_id)
         cls = rule_system(system).command(verb) or next((c for c in SHARED if c.verb == verb), None)
         if cls is None:
@@ -103,11 +117,13 @@ class RemoteStakes:
         method, route = cls.route.split(" ", 1)
         path = _PARAM.sub(lambda m: _q(str(body.pop(m.group(1), ""))), route)
         model = answers.find(system, cls.answer).model
-        return self._call(method, self._c(campaign_id, path), model, body or None)
+        return self._call(method, self._c(campaign_id, path), model, body or None, key=key or uuid4().hex)
 
-    def act(self, campaign_id: UUID, actor: Seat, unit_id: UUID, payload: Mapping[str, Any]) -> Any:
+    def act(self, campaign_id: UUID, actor: Seat, unit_id: UUID, payload: Mapping[str, Any],
+            key: str | None = None) -> Any:
         body = {k: v for k, v in dict(payload).items() if v is not None}
-        return self._call("POST", self._c(campaign_id, f"/challenges/{unit_id}/actions"), self._unit(campaign_id), body)
+        return self._call("POST", self._c(campaign_id, f"/challenges/{unit_id}/actions"), self._unit(campaign_id), body,
+                          key=key or uuid4().hex)
 
     def read(self, campaign_id: UUID, actor: Seat, name: str) -> Any:
         found = next((r for e in edges() for r in e.READS if r.name == name), None)
@@ -125,9 +141,10 @@ class RemoteStakes:
     def session(self) -> schemas.Session:
         return self._call("GET", "/session", schemas.Session)
 
-    def create_campaign(self, name: str, system: str, settings: dict[str, Any] | None = None) -> schemas.CampaignCreated:
+    def create_campaign(self, name: str, system: str, settings: dict[str, Any] | None = None,
+                        key: str | None = None) -> schemas.CampaignCreated:
         return self._call("POST", "/campaigns", schemas.CampaignCreated,
-                          {"name": name, "system": system, "settings": settings or {}})
+                          {"name": name, "system": system, "settings": settings or {}}, key=key or uuid4().hex)
 
     def campaign(self, campaign_id: UUID, actor: Seat) -> schemas.CampaignView:
         return self._call("GET", self._c(campaign_id), schemas.CampaignView)

@@ -12,9 +12,11 @@ from a fresh read; a command that keeps losing raises
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
 
@@ -22,6 +24,7 @@ from domain.campaign import Campaign
 from domain.errors import NotFound, RuleViolation
 from domain.kernel.commands import Command, Context
 from domain.kernel.common import SHARED, AddPlayer, EndAdventure, Overturn, Rewind, StartAdventure
+from domain.kernel.record import NO_CAMPAIGN, CommandRecord, digest
 from domain.kernel.registry import RuleSystem, rule_system, supported, system_of_unit
 from domain.retry import retry_conflicts
 from domain.seats import HOUSE, player_handle
@@ -32,6 +35,58 @@ T = TypeVar("T")
 
 def snapshot_classes() -> tuple[type, ...]:
     return (Campaign, *(cls for s in supported() for cls in s.aggregates))
+
+
+
+#: The aggregates a running command has saved, held back until its record joins them (see ``_deferred``).
+_PENDING: ContextVar[list[Any] | None] = ContextVar("pending", default=None)
+
+
+class Once:
+    """One command run exactly once under its key (``domain/kernel/record.py``).
+
+    Without a key from the client a fresh one is drawn for this attempt: a retry inside the application
+    (a lost race, or the library re-sending an insert whose commit acknowledgement was lost) still finds
+    the record its first attempt stored, and answers with that result instead of running again.
+    """
+
+    def __init__(self, app: StakesApplication, campaign_id: UUID, actor: str, key: str | None, verb: str,
+                 inputs: Any) -> None:
+        self.app, self.campaign_id, self.actor, self.verb = app, campaign_id, actor, verb
+        self.given = key is not None
+        self.key = key if key is not None else uuid4().hex
+        self.asked = digest(verb, inputs)
+        self.record_id = CommandRecord.create_id(campaign_id, actor, self.key)
+        self.scope = campaign_id
+
+    def stored(self) -> CommandRecord | None:
+        try:
+            return self.app.repository.get(self.record_id)
+        except AggregateNotFoundError:
+            return None
+
+    def save(self, touched: list[Any], result: Any, campaign_id: UUID | None = None) -> None:
+        record = CommandRecord(scope=self.scope, campaign_id=campaign_id or self.campaign_id, actor=self.actor,
+                               key=self.key, verb=self.verb, asked=self.asked, result=result)
+        unique = list({id(t): t for t in touched}.values())
+        # A campaign's chain starts with its Created event; any other command's record goes first, so
+        # the command's own events close its save.
+        ordered = [*unique, record] if campaign_id is not None else [record, *unique]
+        super(StakesApplication, self.app).save(*ordered)
+
+    def run(self, attempt: Callable[[], Any]) -> Any:
+        first = True
+
+        def once() -> Any:
+            nonlocal first
+            if self.given or not first:
+                found = self.stored()
+                if found is not None:
+                    return found.answer(self.verb, self.asked)
+            first = False
+            return attempt()
+
+        return retry_conflicts(once)
 
 
 class StakesApplication(Application[UUID]):
@@ -70,17 +125,20 @@ class StakesApplication(Application[UUID]):
         return found
 
     # -- C-1: campaigns -----------------------------------------------------
-    def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None) -> UUID:
+    def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
+                        key: str | None = None) -> UUID:
         """Create a campaign; whoever creates it holds the House seat."""
         cleaned = clean_text(name, "a campaign's name", max_length=120, ruling="C-1", name=True)
         rules = rule_system(system)
+        completed = rules.settings(settings or {})
+        once = Once(self, NO_CAMPAIGN, HOUSE, key, "create-campaign", [cleaned, rules.id, completed])
 
         def run() -> UUID:
-            campaign = Campaign(name=cleaned, system=rules.id, settings=rules.settings(settings or {}), actor=HOUSE)
-            self.save(campaign, *rules.campaign_created(campaign, HOUSE))
+            campaign = Campaign(name=cleaned, system=rules.id, settings=completed, actor=HOUSE)
+            once.save([campaign, *rules.campaign_created(campaign, HOUSE)], campaign.id, campaign.id)
             return campaign.id
 
-        return retry_conflicts(run)
+        return once.run(run)
 
     # -- commands -------------------------------------------------------------
     def command_class(self, campaign_id: UUID, verb: str) -> type[Command]:
@@ -101,10 +159,13 @@ class StakesApplication(Application[UUID]):
         return cls.parse(payload)
 
     def _foreign(self, campaign: Campaign, verb: str, fields: set[str]) -> None:
+        """Inputs this campaign's command does not take but another system's does: say what they are."""
+        own = self.command_class(campaign.id, verb)
+        extra = fields - set(own.model_fields)
         for system in supported():
             other = system.command(verb)
-            if other is not None and other.elsewhere and fields & set(other.model_fields):
-                raise RuleViolation(f"a {campaign.system} campaign has no {other.elsewhere}", ruling="C-1")
+            if other is not None and other is not own and other.elsewhere and extra & set(other.model_fields):
+                raise RuleViolation(f"a {campaign.system} campaign has no {other.elsewhere}", ruling=own.ruling)
 
     def execute(self, ctx: Context, command: Command) -> Any:
         """Run one campaign command; returns what its handler returns (an id, a number …)."""
@@ -117,11 +178,19 @@ class StakesApplication(Application[UUID]):
             raise RuleViolation(f"that {cls.verb!r} is another system's; this is a {system.id} campaign",
                                 ruling="C-1")
         handler = system.handlers.by_type.get(cls)
-        if handler is not None:
-            return retry_conflicts(lambda: handler(self, ctx, command))
-        shared = next(c for c in cls.__mro__ if c in SHARED)
-        method = getattr(self, "_" + shared.verb.replace("-", "_"))
-        return retry_conflicts(lambda: method(ctx, command))
+        if handler is None:
+            shared = next(c for c in cls.__mro__ if c in SHARED)
+            method = getattr(self, "_" + shared.verb.replace("-", "_"))
+            handler = lambda app, ctx, command: method(ctx, command)  # noqa: E731
+        once = Once(self, ctx.campaign_id, ctx.actor.name, ctx.key, cls.verb, command.model_dump(mode="json"))
+
+        def run() -> Any:
+            with self._deferred() as pending:
+                result = handler(self, ctx, command)
+            once.save(pending, result)
+            return result
+
+        return once.run(run)
 
     def act(self, ctx: Context, unit_id: UUID, payload: Mapping[str, Any] | Command) -> None:
         """One move in a unit of resolution, whichever system it belongs to."""
@@ -133,11 +202,32 @@ class StakesApplication(Application[UUID]):
         command = action.parse(payload if isinstance(payload, Command) else dict(payload))
         action.authorize(ctx.actor)
 
+        once = Once(self, ctx.campaign_id, ctx.actor.name, ctx.key, f"act/{unit_id}", command.model_dump(mode="json"))
+
         def run() -> None:
             fresh = self.campaign(ctx.campaign_id)
-            self.save(*system.play(self, ctx, fresh, self.unit(fresh, unit_id), command))
+            once.save(system.play(self, ctx, fresh, self.unit(fresh, unit_id), command), None)
 
-        retry_conflicts(run)
+        once.run(run)
+
+    # -- exactly once ---------------------------------------------------------------
+    @contextmanager
+    def _deferred(self) -> Iterator[list[Any]]:
+        """Handlers save what they touched; inside a command that save is held back, to be stored with the
+        command's record in one atomic save."""
+        pending: list[Any] = []
+        token = _PENDING.set(pending)
+        try:
+            yield pending
+        finally:
+            _PENDING.reset(token)
+
+    def save(self, *objs: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        pending = _PENDING.get()
+        if pending is not None and not kwargs:
+            pending.extend(o for o in objs if o is not None)
+            return None
+        return super().save(*objs, **kwargs)
 
     # -- shared handlers (C-1, C-6) ------------------------------------------------
     def _add_player(self, ctx: Context, command: AddPlayer) -> UUID:

@@ -5,17 +5,17 @@ from uuid import UUID
 from fastapi import APIRouter, status
 
 from adapters import schemas as out
-from api.deps import CallerDep, SeatDep, StakesDep
+from api.deps import CallerDep, KeyDep, SeatDep, StakesDep
 from api.schemas import CampaignIn
 
 router = APIRouter(tags=["campaigns"])
 
 
 @router.post("/campaigns", status_code=status.HTTP_201_CREATED, response_model=out.CampaignCreated)
-def create_campaign(body: CampaignIn, stakes: StakesDep) -> out.CampaignCreated:  # type: ignore[valid-type]
+def create_campaign(body: CampaignIn, stakes: StakesDep, key: KeyDep) -> out.CampaignCreated:  # type: ignore[valid-type]
     """Create a campaign. The caller holds its House seat; the House token is shown once."""
     settings = body.settings.model_dump(exclude_none=True) if body.settings is not None else {}  # type: ignore[attr-defined]
-    return stakes.create_campaign(body.name, body.system, settings)  # type: ignore[attr-defined]
+    return stakes.create_campaign(body.name, body.system, settings, key=key)  # type: ignore[attr-defined]
 
 
 @router.get("/session", response_model=out.Session)

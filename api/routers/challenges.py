@@ -11,7 +11,7 @@ from fastapi import APIRouter, Body, Query
 from adapters import answers
 from adapters import schemas as out
 from api.commands import action_body
-from api.deps import SeatDep, StakesDep
+from api.deps import KeyDep, SeatDep, StakesDep
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/challenges", tags=["challenges, rolls and contests"])
 Unit: Any = answers.unit_models()
@@ -29,11 +29,11 @@ def show(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep
 
 
 @router.post("/{challenge_id}/actions", response_model=Unit, openapi_extra=action_body())
-def act(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep,
+def act(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep, key: KeyDep,
         body: Annotated[dict[str, Any], Body(include_in_schema=False)]) -> Any:
     """Play one move, ``{"action": …}`` with its inputs; the unit's system decides which moves it has and
     refuses any other naming the ruling."""
-    return stakes.act(campaign_id, seat, challenge_id, body)
+    return stakes.act(campaign_id, seat, challenge_id, body, key=key)
 
 
 @router.get("/{challenge_id}/verify", response_model=out.Verification)

@@ -1,15 +1,153 @@
-"""Penny Ante on the command line: a side is written ``ilse``, ``ilse+tomas`` (an alliance, its declarer
-first) or ``house:Lady Sen`` (an antagonist) (PA-5, PA-18)."""
+"""Penny Ante at the table: sheets, loans, the House budget and the challenge (PA-1 … PA-24), and how a
+side is written on the command line (``ilse``, ``ilse+tomas``, ``house:Lady Sen``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.table import Table
+
+from adapters.systems.penny_ante import schemas
+from cli.output import _fields, _legal, _plain, _short, _table
+
 
 def side(text: str) -> dict[str, Any]:
+    """A side (PA-5, PA-18): a player, players joined by ``+`` (the declarer first), or ``house:<antagonist>``."""
     if text.lower().startswith("house:"):
         return {"antagonist": text.split(":", 1)[1].strip()}
     return {"players": [p.strip() for p in text.split("+") if p.strip()]}
 
 
 PARSERS = {"side": (str, side)}
+
+
+def _loan_rows(title: str, loans: list[schemas.LoanLine], other: str) -> Table:
+    table = _table(title, "loan", other, "amount", "outstanding", "status")
+    for loan in loans:
+        table.add_row(_short(loan.loan_id), getattr(loan, other), str(loan.amount), str(loan.outstanding), loan.status)
+    return table
+
+
+def sheet(s: schemas.Sheet) -> RenderableType:
+    head = _table(f"{s.name} ({s.seat})", "pile", "in play", "spent")
+    head.add_row(str(s.pile), str(s.in_play), str(s.spent))
+    traits = _table("Characteristics", "name", "cost")
+    for t in s.characteristics:
+        traits.add_row(t.name, "free" if t.cost == 0 else str(t.cost))
+    parts: list[RenderableType] = [head, traits]
+    if s.owes:
+        parts.append(_loan_rows("Owes", s.owes, "lender"))
+    if s.owed:
+        parts.append(_loan_rows("Is owed", s.owed, "borrower"))
+    if s.offers:
+        table = _table("Open loan offers", "loan", "lender", "borrower", "amount")
+        for o in s.offers:
+            table.add_row(_short(o.loan_id), o.lender, o.borrower, str(o.amount))
+        parts.append(table)
+    return Group(*parts)
+
+
+def sheets(items: list[schemas.Sheet]) -> RenderableType:
+    table = _table("Characters", "seat", "character", "pile", "in play", "characteristics", "owes")
+    for s in items:
+        table.add_row(s.seat, s.name, str(s.pile), str(s.in_play), ", ".join(t.name for t in s.characteristics),
+                      str(sum(o.outstanding for o in s.owes)))
+    return table
+
+
+def antagonists(items: list[schemas.Antagonist]) -> RenderableType:
+    table = _table("Antagonists and obstacles", "name", "kind", "pennies", "characteristics")
+    for a in items:
+        table.add_row(a.name, a.kind, str(a.pennies),
+                      "[dim]hidden[/]" if a.characteristics is None else ", ".join(a.characteristics))
+    return table
+
+
+def antagonist(a: schemas.Antagonist) -> RenderableType:
+    return antagonists([a])
+
+
+def budget(b: schemas.HouseBudget) -> RenderableType:
+    state = f"adventure {b.adventure}: House pile {b.pile}" if b.adventure_running else "no adventure running"
+    table = _table("Adventures", "#", "player piles", "opening", "pile", "allocated", "retired", "note", "ended")
+    for a in b.adventures:
+        table.add_row(str(a.number), str(a.player_piles), str(a.opening_pile), str(a.pile), str(a.allocated),
+                      str(a.retired), a.note or "", "yes" if a.ended_at else "")
+    allocations = _table("Allocations", "adventure", "antagonist", "amount")
+    for a in b.adventures:
+        for al in a.allocations:
+            allocations.add_row(str(a.number), al.antagonist, str(al.amount))
+    return Group(f"[bold]House budget[/]: {state}", antagonists(b.antagonists), table, allocations)
+
+
+def loan(item: schemas.Loan) -> RenderableType:
+    return debts(schemas.DebtRegister(campaign_id=item.loan_id, loans=[item]), title=f"Loan {item.loan_id}")
+
+
+def debts(register: schemas.DebtRegister, title: str = "Debt register") -> RenderableType:
+    table = _table(title, "loan", "lender", "borrower", "amount", "outstanding", "status", "history")
+    for item in register.loans:
+        history = "; ".join(
+            f"{h.what} by {h.actor}" + (f" ({h.amount})" if h.amount else "") + (f": {h.note}" if h.note else "")
+            for h in item.history)
+        table.add_row(_short(item.loan_id), item.lender, item.borrower, str(item.amount), str(item.outstanding),
+                      item.status, history)
+    return table
+
+
+def _dice(dice: list[schemas.Die]) -> str:
+    shown = []
+    for d in dice:
+        face = "?" if d.value is None else str(d.value)
+        shown.append(f"[dim]({face})[/]" if d.in_cup else f"[bold]{face}[/]")
+    return " ".join(shown) or "-"
+
+
+def challenge(v: schemas.ChallengeView) -> RenderableType:
+    """The table: dice (cup in brackets), circumstances, pot, wagers, turn and the legal actions."""
+    header = (f"[bold]Challenge[/] {v.id}  step [bold]{v.phase}[/]  ante {v.ante}  pot [bold]{v.pot}[/]"
+              + (f"  stake {v.stake}" if v.stake is not None else "") + ("  table dice" if v.table else ""))
+    sides = _table("Sides", "side", "who", "characteristics", "dice", "wager", "")
+    for name, side in v.sides.items():
+        marks = " ".join(m for m, on in (("all-in", side.all_in), ("← turn", v.turn == name),
+                                         ("(you)", v.your_side == name)) if on)
+        sides.add_row(name, escape(", ".join(side.members)), escape(", ".join(side.characteristics) or "-"),
+                      _dice(side.dice), str(side.wager), marks)
+    circumstances = _table("Circumstances", "step", "side", "circumstance", "die", "barred for")
+    for c in v.circumstances:
+        circumstances.add_row(str(c.step), c.side, escape(c.text), "-" if c.die is None else str(c.die),
+                              c.barred or "")
+    parts: list[RenderableType] = [header, f"[dim]seed hash {v.seed_hash}[/]", sides]
+    if v.circumstances:
+        parts.append(circumstances)
+    if v.result:
+        r = v.result
+        parts.append("[bold]Result[/]: " + escape(
+            f"winner {r.get('winner') or 'none (a draw)'} by {_plain(r.get('reason'))}; "
+            f"narrates: {_plain(r.get('narrator'))}; payouts {_plain(r.get('payouts'))}"))
+        scores = r.get("scores")
+        if isinstance(scores, dict) and scores:
+            parts.append(escape("Scores: " + "; ".join(
+                f"{side} {_plain(x.get('score'))} ({_plain(x.get('category'))}: {_plain(x.get('hand'))})"
+                if isinstance(x, dict) else f"{side} {_plain(x)}" for side, x in scores.items())))
+        rest = {k: val for k, val in r.items() if k not in ("winner", "reason", "narrator", "payouts", "scores")
+                and _plain(val) not in ("-", "no")}
+        if rest:
+            parts.append(escape(f"  {_fields(rest)}"))
+    if v.bankrupts:
+        parts.append(escape("Bankrupt: " + "; ".join(
+            f"{m} {_plain(b.get('status'))}, bids {_plain(b.get('bids'))}" if isinstance(b, dict) else
+            f"{m} {_plain(b)}" for m, b in v.bankrupts.items())))
+    if v.secret_seed:
+        parts.append(f"[dim]secret seed {v.secret_seed}[/]")
+    parts.append(_legal(v.legal_actions))
+    return Group(*parts)
+
+
+RENDERERS = {
+    "Sheet": sheet, "list[Sheet]": sheets, "Antagonist": antagonist, "antagonists": antagonists,
+    "list[Antagonist]": antagonists, "HouseBudget": budget, "Loan": loan, "DebtRegister": debts,
+    "ChallengeView": challenge,
+}

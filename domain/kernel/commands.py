@@ -41,11 +41,14 @@ C = TypeVar("C", bound="Command")
 
 @dataclass(frozen=True)
 class Context:
-    """Who issues a command, in which campaign, and the secret seed drawn for it (C-4), if it needs one."""
+    """Who issues a command, in which campaign, the secret seed drawn for it (C-4) if it needs one, and its
+    key (exactly once, ``domain/kernel/record.py``)."""
 
     campaign_id: UUID
     actor: Seat
     secret: str | None = None
+    #: The command's key (a client's ``Idempotency-Key``): the same key is never applied twice.
+    key: str | None = None
 
 
 class Command(BaseModel):
@@ -58,6 +61,8 @@ class Command(BaseModel):
     verb: ClassVar[str] = ""
     #: Who may issue it: the House, a player (for himself), or anyone seated.
     who: ClassVar[Who] = "anyone"
+    #: The ruling a seat that may not issue it is refused with (C-1, unless the system's rules say who).
+    who_ruling: ClassVar[str] = "C-1"
     ruling: ClassVar[str] = "C-1"
     #: ``"POST /loans/{loan}/accept"``, relative to ``/campaigns/{campaign_id}``; path parameters are fields.
     route: ClassVar[str] = ""
@@ -114,7 +119,7 @@ class Command(BaseModel):
         if cls.who == "house" and not actor.is_house:
             raise NotPermitted(f"only the House may {doing}", ruling=cls.ruling if cls.ruling.startswith("C-") else "C-1")
         if cls.who == "player" and actor.is_house:
-            raise NotPermitted(f"the House has no character: only a player may {doing}", ruling=cls.ruling)
+            raise NotPermitted(f"the House has no character: only a player may {doing}", ruling=cls.who_ruling)
 
 
 def text(max_length: int, description: str = "", **extra: Any) -> Any:

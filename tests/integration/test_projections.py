@@ -44,7 +44,7 @@ def test_the_projection_resumes_where_it_stopped_after_a_restart(stakes, setting
     stakes.close()
     restarted = Stakes(settings)
     try:
-        assert restarted.catch_up() == 2
+        assert restarted.catch_up() == 2 * 2  # each command: its event, and its record (exactly once)
         assert restarted.sheet(cid, ILSE).pile == 25 and restarted.sheet(cid, TOMAS).pile == 25
         assert restarted.catch_up() == 0
     finally:

@@ -21,6 +21,7 @@ class AddPlayer(common.AddPlayer):
     """Seat a player with one character at the agreed pile (PA-1); the first characteristic is free (PA-2)."""
 
     ruling = "PA-2"
+    elsewhere = "characteristics: its characters have traits"
     characteristic: str | None = text(200, "The first characteristic, free (PA-2).")
 
 
@@ -104,6 +105,7 @@ class OfferLoan(Command):
 
     verb: ClassVar[str] = "offer-loan"
     who = "player"
+    who_ruling = "PA-14"  # loans are between players; the House does not lend
     ruling = "PA-14"
     route = "POST /loans"
     status = 201

@@ -15,6 +15,7 @@ class AddPlayer(common.AddPlayer):
     """Seat a player with a character made from a description, a pool and traits bought at creation (PL-1)."""
 
     ruling = "PL-1"
+    elsewhere = "description and traits: its characters have characteristics"
     cli_parsers = {"traits": "traits"}
 
     description: str = text(2000, "At most 50 words (PL-1).", default="")
