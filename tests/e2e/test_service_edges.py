@@ -40,3 +40,20 @@ def test_true_is_not_a_number_of_pennies(client) -> None:
         r = client.post(f"/campaigns/{cid}/loans", headers=tokens["tomas"], json={"borrower": "ilse", "amount": amount})
         assert r.status_code == 422 and r.json()["ruling"] == "PA-14", r.text
     assert client.get(f"/campaigns/{cid}/debts", headers=house).json()["loans"] == []
+
+
+def test_a_command_sent_again_with_its_idempotency_key_is_applied_once(client) -> None:
+    created = client.post("/campaigns", json={"name": "Keys"}).json()
+    cid, house = created["campaign"]["id"], bearer(created["house_token"])
+    tokens = {}
+    for seat in ("ilse", "tomas"):
+        r = client.post(f"/campaigns/{cid}/players", headers=house,
+                        json={"seat": seat, "character": seat.title(), "characteristic": "Sly"})
+        tokens[seat] = bearer(r.json()["token"])
+    keyed = {**tokens["tomas"], "Idempotency-Key": "offer-1"}
+    first = client.post(f"/campaigns/{cid}/loans", headers=keyed, json={"borrower": "ilse", "amount": 5})
+    again = client.post(f"/campaigns/{cid}/loans", headers=keyed, json={"borrower": "ilse", "amount": 5})
+    assert first.status_code == again.status_code == 201 and first.json()["loan_id"] == again.json()["loan_id"]
+    other = client.post(f"/campaigns/{cid}/loans", headers=keyed, json={"borrower": "ilse", "amount": 6})
+    assert other.status_code == 409
+    assert len(client.get(f"/campaigns/{cid}/debts", headers=house).json()["loans"]) == 1

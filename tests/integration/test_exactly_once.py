@@ -1,0 +1,107 @@
+"""Every command exactly once (C-2): a lost commit acknowledgement and a client's retry under the same
+Idempotency-Key are answered with the first result, never applied twice. Real stores, both kinds."""
+
+from __future__ import annotations
+
+import pytest
+from eventsourcing.persistence import IntegrityError
+
+from adapters.service import Stakes
+from domain.errors import ConcurrencyConflict
+from domain.seats import Seat
+
+HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
+
+
+@pytest.fixture
+def stakes(settings) -> Stakes:
+    """The bare service (the integration tests' driver is not needed: these call its public methods)."""
+    service = Stakes(settings)
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def table(stakes: Stakes):
+    cid = stakes.create_campaign("Once", "penny-ante", {"starting_pile": 30}).campaign.id
+    for seat in ("ilse", "tomas"):
+        stakes.run(cid, HOUSE, "add-player", {"seat": seat, "character": seat.title(), "characteristic": "Sly"})
+    return cid
+
+
+def lose_the_acknowledgement(stakes: Stakes, times: int = 1) -> list[int]:
+    """The store commits, then the answer is lost and the library's retry of the same insert hits the
+    primary key of its own first attempt: what PostgreSQL does when the connection drops after COMMIT."""
+    real = stakes.app.recorder.insert_events
+    calls: list[int] = []
+
+    def insert_then_lose_the_answer(stored_events, **kwargs):
+        result = real(stored_events, **kwargs)
+        calls.append(len(stored_events))
+        if len(calls) <= times:
+            raise IntegrityError("duplicate key value violates unique constraint (the first attempt committed)")
+        return result
+
+    stakes.app.recorder.insert_events = insert_then_lose_the_answer  # type: ignore[method-assign]
+    return calls
+
+
+def events(stakes: Stakes) -> int:
+    return stakes.app.recorder.max_notification_id() or 0
+
+
+def test_a_lost_commit_acknowledgement_never_runs_a_command_twice(stakes: Stakes, table) -> None:
+    for round_ in range(20):
+        before = events(stakes)
+        lose_the_acknowledgement(stakes)
+        loan = stakes.run(table, TOMAS, "offer-loan", {"borrower": "ilse", "amount": 1})
+        stakes.app.recorder.insert_events = type(stakes.app.recorder).insert_events.__get__(stakes.app.recorder)
+        assert events(stakes) == before + 2, round_  # the offer and its record, once
+        assert [x.loan_id for x in stakes.read(table, HOUSE, "debts").loans].count(loan.loan_id) == 1
+    assert len(stakes.read(table, HOUSE, "debts").loans) == 20
+
+
+def test_a_lost_acknowledgement_does_not_charge_a_purchase_twice(stakes: Stakes, table) -> None:
+    lose_the_acknowledgement(stakes)
+    sheet = stakes.run(table, ILSE, "buy-characteristic", {"name": "Lucky Necklace"})
+    assert sheet.pile == 25 and [c.name for c in sheet.characteristics] == ["Sly", "Lucky Necklace"]
+
+
+def test_a_retry_under_the_same_key_is_answered_as_the_first_time(stakes: Stakes, table) -> None:
+    first = stakes.run(table, TOMAS, "offer-loan", {"borrower": "ilse", "amount": 3}, key="k-1")
+    before = events(stakes)
+    again = stakes.run(table, TOMAS, "offer-loan", {"borrower": "ilse", "amount": 3}, key="k-1")
+    assert again.loan_id == first.loan_id and events(stakes) == before
+    assert len(stakes.read(table, HOUSE, "debts").loans) == 1
+
+
+def test_a_key_is_the_seats_own(stakes: Stakes, table) -> None:
+    """Another seat sending the same key runs its own command."""
+    mine = stakes.run(table, TOMAS, "offer-loan", {"borrower": "ilse", "amount": 3}, key="same")
+    theirs = stakes.run(table, ILSE, "offer-loan", {"borrower": "tomas", "amount": 3}, key="same")
+    assert mine.loan_id != theirs.loan_id
+
+
+def test_a_key_sent_again_with_another_command_is_refused(stakes: Stakes, table) -> None:
+    stakes.run(table, TOMAS, "offer-loan", {"borrower": "ilse", "amount": 3}, key="k-2")
+    before = events(stakes)
+    with pytest.raises(ConcurrencyConflict, match="was used for another command"):
+        stakes.run(table, TOMAS, "offer-loan", {"borrower": "ilse", "amount": 4}, key="k-2")
+    assert events(stakes) == before
+
+
+def test_a_move_in_a_challenge_is_applied_once_under_its_key(stakes: Stakes, table) -> None:
+    stakes.run(table, HOUSE, "start-adventure", {})
+    view = stakes.run(table, ILSE, "announce-challenge",
+                      {"challenger": {"players": ["ilse"]}, "opponent": {"players": ["tomas"]}, "ante": 1})
+    stakes.act(table, ILSE, view.id, {"action": "seed", "seed": "mine"}, key="s-1")
+    before = events(stakes)
+    again = stakes.act(table, ILSE, view.id, {"action": "seed", "seed": "mine"}, key="s-1")
+    assert events(stakes) == before and again.sides["challenger"].seed == "mine"
+
+
+def test_creating_a_campaign_twice_under_one_key_creates_one(stakes: Stakes) -> None:
+    first = stakes.create_campaign("Keyed", "pool", key="c-1")
+    again = stakes.create_campaign("Keyed", "pool", key="c-1")
+    assert again.campaign.id == first.campaign.id
+    assert [c.name for c in stakes.campaigns()].count("Keyed") == 1
