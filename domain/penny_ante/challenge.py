@@ -23,8 +23,26 @@ from eventsourcing.domain import Aggregate, event
 from domain.kernel.resolution import Resolution
 from domain.penny_ante.money import split
 from domain.penny_ante.moves import (
-    ALLIANCE, ANTAGONIST, BANKRUPTCY, BET1, BET2, CHALLENGER, CHARACTER, DECLARE, FOLDED, KEEP, NEW_CIRCUMSTANCES,
-    OPPONENT, ROLL, SETTLED, SHOWDOWN, SIDES, ChallengeRules, other, penny_order, refuse,
+    ALLIANCE,
+    ANTAGONIST,
+    BANKRUPTCY,
+    BET1,
+    BET2,
+    CHALLENGER,
+    CHARACTER,
+    DECLARE,
+    FOLDED,
+    KEEP,
+    NEW_CIRCUMSTANCES,
+    OPPONENT,
+    ROLL,
+    SETTLED,
+    SHOWDOWN,
+    SIDES,
+    ChallengeRules,
+    other,
+    penny_order,
+    refuse,
 )
 from domain.penny_ante.scoring import best_score
 from domain.text import clean_text
@@ -104,6 +122,17 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         ante: int, stake: int | None, table: bool, seed_hash: str, secret_seed: str,
         circumstance: str | None, antagonist_pennies: int | None, actor: str,
     ) -> Challenge:
+        text = cls.verify_announce(challenger, opponent, ante, stake, circumstance, antagonist_pennies)
+        return cls(
+            campaign_id=campaign_id, adventure=adventure, challenger=challenger, opponent=opponent, ante=ante,
+            stake=stake, table=table, seed_hash=seed_hash, secret_seed=secret_seed, circumstance=text or None,
+            actor=actor,
+        )
+
+    @staticmethod
+    def verify_announce(challenger: dict[str, Any], opponent: dict[str, Any], ante: object, stake: object,
+                        circumstance: str | None, antagonist_pennies: int | None) -> str:
+        """The sides, ante and stake of a new challenge (PA-5, PA-6, PA-17); returns the first circumstance."""
         if isinstance(ante, bool) or not isinstance(ante, int) or ante < 1:
             raise refuse("PA-6", "the ante is a whole number of at least 1 penny")
         for spec in (challenger, opponent):
@@ -120,12 +149,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
                 raise refuse("PA-17", f"the devoted stake must cover at least the ante ({ante})")
             if antagonist_pennies is not None and stake > antagonist_pennies:
                 raise refuse("PA-17", f"the antagonist holds {antagonist_pennies} pennies, less than the stake")
-        text = clean_text(circumstance or "", "a circumstance", max_length=120, ruling="PA-7", required=False)
-        return cls(
-            campaign_id=campaign_id, adventure=adventure, challenger=challenger, opponent=opponent, ante=ante,
-            stake=stake, table=table, seed_hash=seed_hash, secret_seed=secret_seed, circumstance=text or None,
-            actor=actor,
-        )
+        return clean_text(circumstance or "", "a circumstance", max_length=120, ruling="PA-7", required=False)
 
     # -- C-4, C-9: side seeds ---------------------------------------------------------------
     def add_seed(self, side: str, seed: str, actor: str) -> None:
@@ -139,10 +163,8 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
     def declare_circumstance(
         self, side: str, text: str, double_down: bool, piles: Mapping[str, int], actor: str
     ) -> None:
-        text = clean_text(text, "a circumstance", max_length=120, ruling="PA-7")
-        effects = self.verify_circumstance(side, double_down, piles)
-        self._circumstance_declared(side=side, step=effects["step"], text=text, double_down=double_down,
-                                    draws=effects["draws"], actor=actor)
+        effects = self.verify_circumstance(side, double_down, piles, text)
+        self._circumstance_declared(side=side, double_down=double_down, actor=actor, **effects)
 
     @event("CircumstanceDeclared")
     def _circumstance_declared(
@@ -398,16 +420,9 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
     def _bid_placed(self, member: str, bidder: str, amount: int, actor: str) -> None:
         self.bankrupts[member]["bids"].append({"bidder": bidder, "amount": amount})
 
-    def creditors(self, member: str) -> tuple[dict[str, int], bool]:
-        """Who a bankruptcy debt is owed to (PA-15): the winners share the giveback as they share the pot
-        (PA-18); and whether the winner is an antagonist."""
-        winner = self.sides[self.result["winner"]]  # type: ignore[index]
-        return split(self.bankrupts[member]["lost"], winner["members"]), winner["kind"] == ANTAGONIST
-
     def take_debt(self, member: str, debt_ids: Mapping[str, UUID], actor: str) -> None:
-        self._pending(member)
-        creditors, _ = self.creditors(member)
-        amount = self.bankrupts[member]["lost"]
+        """The bankrupt takes the debt (PA-15, PA-16); ``debt_ids``: the debt recorded for each creditor."""
+        creditors, amount = self.verify_debt(member)
         payouts = self._closing_payouts(member, amount)
         self._debt_taken(member=member, creditors=creditors, amount=amount,
                          debt_ids=[debt_ids[c].hex for c in creditors], payouts=payouts, actor=actor)

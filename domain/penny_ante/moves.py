@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.errors import RuleViolation
-from domain.penny_ante.money import draw
+from domain.penny_ante.money import draw, split
+from domain.text import clean_text
 
 CHALLENGER, OPPONENT = "challenger", "opponent"
 SIDES = (CHALLENGER, OPPONENT)
@@ -209,8 +210,11 @@ class ChallengeRules:
         return self.phase in (DECLARE, ROLL)
 
     # -- PA-7, PA-13, PA-23: circumstances ----------------------------------------------------------------
-    def verify_circumstance(self, side: str, double_down: bool, piles: Mapping[str, int]) -> dict[str, Any]:
-        """The step a circumstance is declared at and, for a double down, what it draws (PA-7, PA-13, PA-23)."""
+    def verify_circumstance(self, side: str, double_down: bool, piles: Mapping[str, int],
+                            text: object = "a circumstance") -> dict[str, Any]:
+        """The circumstance's text, the step it is declared at and, for a double down, what it draws (PA-7,
+        PA-13, PA-23)."""
+        text = clean_text(text, "a circumstance", max_length=120, ruling="PA-7")
         data = self.sides[side]
         if self.phase in (DECLARE, ROLL) and not data["rolled"]:
             step = 1  # PA-23: a side's first circumstance, until that side's first roll
@@ -233,7 +237,7 @@ class ChallengeRules:
             if cost > self.available(side, piles):
                 raise refuse("PA-13", f"doubling down costs {cost} pennies, more than this side can put in")
             draws = draw(cost, data["members"], piles)
-        return {"step": step, "draws": draws}
+        return {"text": text, "step": step, "draws": draws}
 
     # -- PA-8: characteristics and dice ----------------------------------------------------------------------
     @staticmethod
@@ -377,6 +381,17 @@ class ChallengeRules:
             raise refuse("PA-15", f"{member} has no bankruptcy to resolve")
         return info
 
+    def verify_debt(self, member: str) -> tuple[dict[str, int], int]:
+        """The creditors of a bankrupt who takes the debt, and the amount: what he lost (PA-15)."""
+        self._pending(member)
+        return self.creditors(member)[0], self.bankrupts[member]["lost"]
+
+    def creditors(self, member: str) -> tuple[dict[str, int], bool]:
+        """Who a bankruptcy debt is owed to (PA-15): the winners share the giveback as they share the pot
+        (PA-18); and whether the winner is an antagonist."""
+        winner = self.sides[self.result["winner"]]  # type: ignore[index]
+        return split(self.bankrupts[member]["lost"], winner["members"]), winner["kind"] == ANTAGONIST
+
     def buyout_choices(self, member: str, characteristics: Sequence[str]) -> list[str]:
         """What a bought-out bankrupt may give up: one he used in the challenge, else any of his (PA-15)."""
         used = [c for c in self._declared_by_side_of(member) if c in characteristics]
@@ -440,7 +455,7 @@ class ChallengeRules:
             own = self._own_list(member, side_lists, characteristics)
             if passes(self.verify_bid, seat, member, 1, seat_pile, own):
                 out.append({"action": "bid", "member": member, "min": 1, "max": seat_pile})
-        if seat in self.bankrupts and passes(self._pending, seat):
+        if seat in self.bankrupts and passes(self.verify_debt, seat):
             out.append({"action": "debt", "member": seat})
             own = self._own_list(seat, side_lists, characteristics)
             assumed = own if own is not None else ["(not told)"]  # not told: assume he holds one (see above)
