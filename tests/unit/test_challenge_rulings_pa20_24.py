@@ -125,13 +125,17 @@ def test_pa20_a_side_never_antes_above_the_other_sides_all_in_wager():
     assert ch.wager("opponent") == 2 and desk.piles["cy"] == 23 and not ch.sides["opponent"]["all_in"]
 
 
-def test_pa20_an_all_in_ante_above_the_other_sides_full_ante_gets_its_excess_back():
+@pytest.mark.parametrize("alliance_first", [False, True])
+def test_pa20_an_all_in_ante_above_the_other_sides_full_ante_is_brought_level(alliance_first):
     desk = Desk(side("cy"), side("ann", "bob", "dee"), 4, {"ann": 1, "bob": 1, "dee": 5, "cy": 25})
     desk.declare("challenger")
     desk.declare("opponent")
-    desk.roll("challenger", [1])  # cy pays 4
-    ch = desk.roll("opponent", [1])  # owes 12, holds 7: all in, but never more than cy's 4 (PA-12)
-    assert ch.sides["opponent"]["all_in"] and ch.wager("opponent") == 4 and sum(desk.piles.values()) + ch.pot == 32
+    order = ["opponent", "challenger"] if alliance_first else ["challenger", "opponent"]
+    desk.roll(order[0], [1])
+    ch = desk.roll(order[1], [1])
+    # the alliance owes 12 and holds 7: all in, and never more in than cy's 4 (PA-12), the last drawn back first
+    assert ch.sides["opponent"]["all_in"] and ch.wager("opponent") == ch.wager("challenger") == 4
+    assert desk.piles == {"ann": 0, "bob": 0, "dee": 3, "cy": 21}
 
 
 def test_pa20_an_indirect_house_antes_from_its_stake_and_bets_no_more_than_is_left():
