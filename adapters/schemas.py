@@ -80,6 +80,8 @@ class LegalAction(BaseModel):
     choices: list[Any] | None = None
     borrowers: list[str] | None = None
     best_bid: dict[str, Any] | None = None
+    required: list[Any] | None = Field(None, description="What this move must repeat after a rewind (C-7).")
+    fixed: list[Any] | None = Field(None, description="Table dice a rewind fixed for these slots (C-7).")
 
 
 class ChallengeSummary(BaseModel):

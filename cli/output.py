@@ -58,7 +58,7 @@ def _short(loan_id: Any) -> str:
 # -- any value, whatever its shape: plain text for people, never a Python repr ------------------------------
 def _is_die(value: Any) -> bool:
     """A die as the views give it (``schemas.Die``): its face, or null while hidden, and whether it is cupped."""
-    return isinstance(value, dict) and "value" in value and "in_cup" in value and len(value) == 2
+    return isinstance(value, dict) and {"value", "in_cup"} <= set(value) <= {"value", "in_cup", "seen_before_rewind"}
 
 
 def _is_number(value: Any) -> bool:
@@ -67,6 +67,7 @@ def _is_number(value: Any) -> bool:
 
 def _die_text(die: dict[str, Any]) -> str:
     face = "?" if die.get("value") is None else str(die["value"])
+    face += "*" if die.get("seen_before_rewind") else ""  # shown before a rewind, so public (C-8)
     return f"({face})" if die.get("in_cup") else face
 
 

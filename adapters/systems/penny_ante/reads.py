@@ -118,7 +118,8 @@ def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schema
         side_lists[mine] = [n for m in unit.sides[mine]["members"] for n in lists.get(m, [])]
     house_pile = budget(stakes, campaign_id, Seat.house()).pile if viewer.is_house else 0
     seat_pile = house_pile if viewer.is_house else piles.get(viewer.name, 0)
-    legal = unit.legal_actions(viewer.name, piles, seat_pile, side_lists)
+    own = {m: lists.get(m, []) for m in unit.bankrupts}  # a bankrupt without one is offered no buyout (PA-24)
+    legal = unit.legal_actions(viewer.name, piles, seat_pile, side_lists, characteristics=own)
     return schemas.ChallengeView(id=unit.id, campaign_id=campaign_id, legal_actions=legal, **unit.view_for(viewer.name))
 
 

@@ -104,6 +104,8 @@ class HouseBudget(BaseModel):
 class Die(BaseModel):
     value: int | None = Field(description="null while hidden from this seat (C-5)")
     in_cup: bool
+    seen_before_rewind: bool = Field(False, description="Shown to every seat before a rewind, so it stays "
+                                                        "public (C-8).")
 
 
 class ChallengeSide(BaseModel):

@@ -1,54 +1,62 @@
-"""A Penny Ante challenge: one small aggregate per challenge (PA-5 … PA-18, C-3, C-4, C-5, C-7).
+"""A Penny Ante challenge: one small aggregate per challenge (PA-5 … PA-24, C-3 … C-9).
 
-Every public method verifies the move and refuses an illegal one (naming the
-ruling) before anything changes; then a private ``@event`` method records it.
-Dice are derived before the event from the committed secret, the sides' seeds
-and the slot the die fills (or entered by hand at the table) and the event
+Every public move calls its verify function (``domain.systems.penny_ante.moves``), which refuses an illegal move
+naming the ruling before anything changes and returns what the move records; then a private ``@event``
+method records it. Seeds, slot-derived dice, verification, rewinds and what each seat sees come from the
+resolution kernel (``domain.kernel.resolution``): dice are derived before the event from the committed
+secret, the sides' seeds and the slot the die fills (or entered by hand at the table) and the event
 records them, so replaying never rolls again.
 
-Pennies live in the members' own aggregates (characters, antagonists). The
-application passes their current piles in and applies the draws and payouts
-this aggregate computes; the aggregate keeps who put what into the pot.
+Pennies live in the members' own aggregates (characters, antagonists). The application passes their
+current piles in and applies the draws and payouts this aggregate computes; the aggregate keeps who put
+what into the pot, and in which order (PA-18, PA-22).
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.dice import check_entered_dice
-from domain.errors import RuleViolation
-from domain.fairness import commitment, derive_die
-from domain.systems.penny_ante.money import draw, split
+from domain.kernel.resolution import Resolution
+from domain.systems.penny_ante.money import split
+from domain.systems.penny_ante.moves import (
+    ALLIANCE,
+    ANTAGONIST,
+    BANKRUPTCY,
+    BET1,
+    BET2,
+    CHALLENGER,
+    CHARACTER,
+    DECLARE,
+    FOLDED,
+    KEEP,
+    NEW_CIRCUMSTANCES,
+    OPPONENT,
+    ROLL,
+    SETTLED,
+    SHOWDOWN,
+    SIDES,
+    ChallengeRules,
+    other,
+    penny_order,
+    refuse,
+)
 from domain.systems.penny_ante.scoring import best_score
 from domain.text import clean_text
 
-CHALLENGER, OPPONENT = "challenger", "opponent"
-SIDES = (CHALLENGER, OPPONENT)
-CHARACTER, ALLIANCE, ANTAGONIST = "character", "alliance", "antagonist"
-
-DECLARE, ROLL, KEEP, BET1, NEW_CIRCUMSTANCES, BET2, SHOWDOWN, FOLDED, BANKRUPTCY, SETTLED = (
-    "declare", "roll", "keep", "betting-1", "new-circumstances", "betting-2", "showdown", "folded",
-    "bankruptcy", "settled",
-)
-BETTING = (BET1, BET2)
-MAX_CHARACTERISTICS = 5  # PA-8
-MAX_DICE = 6  # PA-8
+__all__ = ["ALLIANCE", "ANTAGONIST", "CHALLENGER", "CHARACTER", "OPPONENT", "SIDES", "Challenge"]
 
 
-def other(side: str) -> str:
-    return OPPONENT if side == CHALLENGER else CHALLENGER
+class Challenge(ChallengeRules, Resolution, Aggregate):
+    #: What a rewind restores (C-6); the rest (ids, ante, seeds, the committed secret, filled slots,
+    #: locked cups, values shown to everyone) never goes back.
+    REWOUND = ("sides", "phase", "turn", "round", "acted", "circumstances", "rolls", "lenders", "loans",
+               "bankrupts", "result", "folded")
+    SETTLED_REWIND = "a settled challenge is overturned, not rewound"
 
-
-def refuse(ruling: str, message: str) -> RuleViolation:
-    return RuleViolation(message, ruling=ruling)
-
-
-class Challenge(Aggregate):
     # -- announcement (PA-5, PA-6, PA-7, PA-17, C-4) ----------------------------------
     @event("Announced")
     def __init__(
@@ -105,6 +113,7 @@ class Challenge(Aggregate):
             "seed": None, "characteristics": [], "declared": False, "dice": [], "cup": [],
             "rolled": False, "kept": False, "step_done": False, "all_in": False, "doubled": 0,
             "contributions": {m: 0 for m in members},
+            "drawn": [],  # PA-22: who paid each betting penny, in the order drawn
         }
 
     @classmethod
@@ -113,6 +122,17 @@ class Challenge(Aggregate):
         ante: int, stake: int | None, table: bool, seed_hash: str, secret_seed: str,
         circumstance: str | None, antagonist_pennies: int | None, actor: str,
     ) -> Challenge:
+        text = cls.verify_announce(challenger, opponent, ante, stake, circumstance, antagonist_pennies)
+        return cls(
+            campaign_id=campaign_id, adventure=adventure, challenger=challenger, opponent=opponent, ante=ante,
+            stake=stake, table=table, seed_hash=seed_hash, secret_seed=secret_seed, circumstance=text or None,
+            actor=actor,
+        )
+
+    @staticmethod
+    def verify_announce(challenger: dict[str, Any], opponent: dict[str, Any], ante: object, stake: object,
+                        circumstance: str | None, antagonist_pennies: int | None) -> str:
+        """The sides, ante and stake of a new challenge (PA-5, PA-6, PA-17); returns the first circumstance."""
         if isinstance(ante, bool) or not isinstance(ante, int) or ante < 1:
             raise refuse("PA-6", "the ante is a whole number of at least 1 penny")
         for spec in (challenger, opponent):
@@ -129,113 +149,22 @@ class Challenge(Aggregate):
                 raise refuse("PA-17", f"the devoted stake must cover at least the ante ({ante})")
             if antagonist_pennies is not None and stake > antagonist_pennies:
                 raise refuse("PA-17", f"the antagonist holds {antagonist_pennies} pennies, less than the stake")
-        text = clean_text(circumstance or "", "a circumstance", max_length=120, ruling="PA-7", required=False)
-        return cls(
-            campaign_id=campaign_id, adventure=adventure, challenger=challenger, opponent=opponent, ante=ante,
-            stake=stake, table=table, seed_hash=seed_hash, secret_seed=secret_seed, circumstance=text or None,
-            actor=actor,
-        )
+        return clean_text(circumstance or "", "a circumstance", max_length=120, ruling="PA-7", required=False)
 
-    # -- reading state ------------------------------------------------------------
-    @property
-    def indirect(self) -> bool:
-        return self.stake is not None
-
-    @property
-    def settled(self) -> bool:
-        return self.phase == SETTLED
-
-    @property
-    def revealed(self) -> bool:
-        """After the showdown (or a settlement) every hidden value is public (C-5)."""
-        return self.phase in (BANKRUPTCY, SETTLED)
-
-    def side_of(self, seat: str) -> str | None:
-        for name, side in self.sides.items():
-            if seat in side["seats"]:
-                return name
-        return None
-
-    def wager(self, side: str) -> int:
-        """Everything a side has in the pot."""
-        return sum(self.sides[side]["contributions"].values())
-
-    def betting_wager(self, side: str) -> int:
-        """What counts when betting: a double down is not a raise and needs no answer (PA-13)."""
-        return self.wager(side) - self.sides[side]["doubled"]
-
-    @property
-    def pot(self) -> int:
-        return self.wager(CHALLENGER) + self.wager(OPPONENT)
-
-    def party_members(self) -> list[str]:
-        return [m for s in SIDES for m in self.sides[s]["members"] if self.sides[s]["kind"] != ANTAGONIST]
-
-    def available(self, side: str, piles: Mapping[str, int]) -> int:
-        """What a side can still put in: its members' piles, and for an indirect challenge the stake left."""
-        data = self.sides[side]
-        total = sum(piles[m] for m in data["members"])
-        if data["kind"] == ANTAGONIST and self.indirect:
-            total = min(total, self.stake - self.wager(side))  # type: ignore[operator]
-        return total
-
-    def usable_dice(self, side: str) -> list[int]:
-        """A side's own dice and every circumstance die not barred for it (PA-11, PA-13)."""
-        own = list(self.sides[side]["dice"])
-        shared = [c["die"] for c in self.circumstances if c["die"] is not None and c["barred"] != side]
-        return own + shared
-
-    def circumstances_of(self, side: str, step: int) -> list[dict[str, Any]]:
-        return [c for c in self.circumstances if c["side"] == side and c["step"] == step]
-
-    def _require_phase(self, *phases: str, doing: str, ruling: str = "PA-5") -> None:
-        if self.phase == SETTLED:
-            raise refuse("C-1", f"the challenge is settled; nothing more can be {doing}")
-        if self.phase not in phases:
-            raise refuse(ruling, f"cannot be {doing} now: the challenge is at step '{self.phase}'")
-
-    # -- C-4: side seeds ------------------------------------------------------------
+    # -- C-4, C-9: side seeds ---------------------------------------------------------------
     def add_seed(self, side: str, seed: str, actor: str) -> None:
-        seed = clean_text(seed, "a seed", max_length=200, ruling="C-4")
-        if self.rolls or self.seeds_locked or self.phase not in (DECLARE, ROLL):
-            raise refuse("C-4", "a side adds its seed before the first roll")
-        if self.sides[side]["seed"] is not None:
-            raise refuse("C-4", "this side has already added its seed")
-        self._seed_added(side=side, seed=seed, actor=actor)
+        self._seed_added(side=side, seed=self.verify_seed(side, seed), actor=actor)
 
     @event("SeedAdded")
     def _seed_added(self, side: str, seed: str, actor: str) -> None:
-        self.sides[side]["seed"] = seed
+        self.put_seed(side, seed)
 
-    def side_seeds(self) -> list[str]:
-        return [self.sides[s]["seed"] or "" for s in SIDES]
-
-    # -- PA-7, PA-13: circumstances --------------------------------------------------
+    # -- PA-7, PA-13, PA-23: circumstances -----------------------------------------------------
     def declare_circumstance(
         self, side: str, text: str, double_down: bool, piles: Mapping[str, int], actor: str
     ) -> None:
-        text = clean_text(text, "a circumstance", max_length=120, ruling="PA-7")
-        data = self.sides[side]
-        if self.phase in (DECLARE, ROLL) and not data["rolled"]:
-            step = 1
-        elif self.phase == NEW_CIRCUMSTANCES and not data["step_done"]:
-            step = 2
-        else:
-            self._require_phase(DECLARE, ROLL, NEW_CIRCUMSTANCES, doing="declared (circumstances come at the "
-                                "announcement and again before the reroll)", ruling="PA-7")
-            raise refuse("PA-7", "this side has already rolled at this step")
-        if self.circumstances_of(side, step):
-            raise refuse("PA-7", "a side declares at most one circumstance at each step")
-        draws: dict[str, int] = {}
-        if double_down:
-            if step != 2:
-                raise refuse("PA-13", "a side doubles down only when declaring its second circumstance")
-            cost = self.wager(side)
-            if cost > self.available(side, piles):
-                raise refuse("PA-13", f"doubling down costs {cost} pennies, more than this side can put in")
-            draws = draw(cost, data["members"], piles)
-        self._circumstance_declared(side=side, step=step, text=text, double_down=double_down, draws=draws,
-                                    actor=actor)
+        effects = self.verify_circumstance(side, double_down, piles, text)
+        self._circumstance_declared(side=side, double_down=double_down, actor=actor, **effects)
 
     @event("CircumstanceDeclared")
     def _circumstance_declared(
@@ -247,25 +176,9 @@ class Challenge(Aggregate):
             self.sides[side]["contributions"][member] += amount
         self.sides[side]["doubled"] += sum(draws.values())
 
-    # -- PA-8: characteristics ---------------------------------------------------------
+    # -- PA-8: characteristics ---------------------------------------------------------------
     def declare_characteristics(self, side: str, names: Sequence[str], available: Sequence[str], actor: str) -> None:
-        self._require_phase(DECLARE, doing="declared", ruling="PA-8")
-        data = self.sides[side]
-        if data["declared"]:
-            raise refuse("PA-8", "this side has already declared its characteristics")
-        if side == OPPONENT and not self.sides[CHALLENGER]["declared"]:
-            raise refuse("PA-8", "the challenger declares characteristics first")
-        if len(names) > MAX_CHARACTERISTICS:
-            raise refuse("PA-8", f"a side names at most {MAX_CHARACTERISTICS} characteristics, not {len(names)}")
-        known = {n.casefold(): n for n in available}
-        chosen: list[str] = []
-        for name in names:
-            canonical = known.get(" ".join(str(name).split()).casefold())
-            if canonical is None:
-                raise refuse("PA-8", f"{name!r} is not on this side's list of characteristics")
-            if canonical in chosen:
-                raise refuse("PA-8", f"{canonical!r} is named twice")
-            chosen.append(canonical)
+        chosen = self.verify_declare(side, names, available)
         self._characteristics_declared(side=side, characteristics=chosen, actor=actor)
 
     @event("CharacteristicsDeclared")
@@ -275,79 +188,20 @@ class Challenge(Aggregate):
         if all(self.sides[s]["declared"] for s in SIDES):
             self.phase = ROLL
 
-    def dice_count(self, side: str) -> int:
-        return min(MAX_DICE, 1 + len(self.sides[side]["characteristics"]))
-
-    # -- rolling (PA-6, PA-8, C-3, C-4, C-7) ------------------------------------------
-    def _dice(self, slots: list[list[Any]], entered: Sequence[int] | None, what: str) -> list[int]:
-        if self.table:
-            if entered is None and not slots:
-                return []
-            if entered is None:
-                raise refuse("C-3", f"this challenge is played with table dice: enter {len(slots)} {what}")
-            dice = check_entered_dice(entered, count=len(slots))
-            for slot, value in zip(slots, dice, strict=True):
-                before = self.filled.get(repr(list(slot)))
-                if before is not None and before != value:
-                    raise refuse("C-7", f"slot {slot} showed {before} before the rewind; the same die is entered")
-            return dice
-        if entered is not None:
-            raise refuse("C-3", "dice are entered by hand only in table mode")
-        return [derive_die(self.secret_seed, self.side_seeds(), slot) for slot in slots]
-
-    def roll_slots(self, side: str) -> tuple[list[list[Any]], list[list[Any]]]:
-        """The slots this side's next roll fills: its own dice, then its circumstance die (C-7)."""
-        if self.phase == ROLL:
-            own = [["roll", side, i] for i in range(self.dice_count(side))]
-            step = 1
-        else:
-            own = [["reroll", side, i] for i in self.sides[side]["cup"]]
-            step = 2
-        circumstance = [["circumstance", step, side]] if self.circumstances_of(side, step) else []
-        return own, circumstance
-
+    # -- rolling (PA-6, PA-8, PA-20, C-3, C-4, C-7) -----------------------------------------------
     def roll(self, side: str, piles: Mapping[str, int], entered: Sequence[int] | None, actor: str) -> None:
-        """Roll this side's dice: the first roll pays the ante (PA-6); in step 4 the cup is rerolled."""
-        data = self.sides[side]
+        """Roll this side's dice: the first roll pays the ante (PA-6, PA-20); in step 4 the cup is rerolled."""
+        effects = self.verify_roll(side, piles, entered)
         if self.phase == ROLL:
-            if data["rolled"]:
-                raise refuse("PA-8", "this side has already rolled")
-        elif self.phase == NEW_CIRCUMSTANCES:
-            if data["step_done"]:
-                raise refuse("PA-13", "this side has already rerolled its cup")
+            self._dice_rolled(side=side, entered=self.table, actor=actor, **effects)
         else:
-            self._require_phase(ROLL, NEW_CIRCUMSTANCES, doing="rolled", ruling="PA-8")
-        own, circumstance = self.roll_slots(side)
-        values = self._dice(own + circumstance, entered, "dice (your own, then your circumstance die)")
-        dice, circumstance_die = values[: len(own)], (values[len(own)] if circumstance else None)
-        if self.phase == ROLL:
-            need = self.ante * len(data["members"])
-            can = self.available(side, piles)
-            # PA-6: every member pays the ante from his own pile; PA-12: one who cannot puts in all he has.
-            draws = {m: min(self.ante, piles[m]) for m in data["members"]}
-            if data["kind"] == ANTAGONIST and self.indirect:
-                draws = {m: min(n, can) for m, n in draws.items()}
-            all_in = sum(draws.values()) < need
-            them = self.sides[other(side)]
-            if them["rolled"] and them["all_in"] and sum(draws.values()) > self.wager(other(side)):
-                draws = draw(self.wager(other(side)), data["members"], draws)  # never above an all-in wager
-            draws = {m: n for m, n in draws.items() if n}
-            pay = sum(draws.values())
-            returned: dict[str, int] = {}
-            if all_in and them["rolled"]:
-                returned = self._excess_of(other(side), self.wager(other(side)) - pay)
-            self._dice_rolled(side=side, dice=dice, circumstance_die=circumstance_die, entered=self.table,
-                              ante=draws, all_in=all_in, returned=returned, actor=actor)
-        else:
-            self._cup_rerolled(side=side, dice=dice, circumstance_die=circumstance_die, entered=self.table,
-                               actor=actor)
+            self._cup_rerolled(side=side, entered=self.table, actor=actor, **effects)
 
     def _record_rolls(self, side: str, dice: list[int], circumstance_die: int | None, entered: bool) -> None:
         own, circumstance = self.roll_slots(side)
         values = dice + ([circumstance_die] if circumstance_die is not None else [])
         for slot, value in zip(own + circumstance, values, strict=True):
-            self.rolls.append({"slot": list(slot), "value": value, "entered": entered})
-            self.filled.setdefault(repr(list(slot)), value)
+            self.record_result(slot, value, entered)
             if slot[0] == "circumstance":
                 for c in self.circumstances_of(side, slot[1]):
                     c["die"] = value
@@ -382,31 +236,29 @@ class Challenge(Aggregate):
             else:
                 self._open_round(BET2, 2)
 
-    def _excess_of(self, giver: str, excess: int) -> dict[str, int]:
-        """PA-12: the uncalled excess goes back to the members who bet it, the last to join first."""
-        if excess <= 0:
-            return {}
-        members = self.sides[giver]["members"]
-        return draw(excess, list(reversed(members)), self.sides[giver]["contributions"])
+    def _add(self, side: str, draws: Mapping[str, int]) -> None:
+        data = self.sides[side]
+        for member, amount in draws.items():
+            data["contributions"][member] += amount
+        if "drawn" in data:  # PA-22 (absent from a state begun before the order was kept)
+            data["drawn"].extend(penny_order(draws, data["members"]))
 
     def _give_back(self, side: str, returned: Mapping[str, int]) -> None:
-        for member, amount in returned.items():
-            self.sides[side]["contributions"][member] -= amount
-
-    # -- PA-8: keep or cup ------------------------------------------------------------
-    def keep(self, side: str, cup: Sequence[int], actor: str) -> None:
-        self._require_phase(KEEP, doing="kept", ruling="PA-8")
         data = self.sides[side]
-        if data["kept"]:
-            raise refuse("PA-8", "this side has already chosen its cup")
-        chosen = sorted(set(cup))
-        if len(chosen) != len(list(cup)) or any(
-                isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(data["dice"]) for i in chosen):
-            raise refuse("PA-8", f"the cup takes distinct dice numbered 0 to {len(data['dice']) - 1}")
-        locked = self.locked_cups.get(side)
-        if locked is not None and locked != chosen:
-            raise refuse("C-7", f"this side cupped {locked} before the rewind; it keeps the same dice again")
-        revealed = [v for i, v in enumerate(data["dice"]) if i not in chosen]
+        for member, amount in returned.items():
+            data["contributions"][member] -= amount
+        if "drawn" in data and returned:  # PA-22: the last pennies drawn go back first
+            left, kept = dict(returned), []
+            for member in reversed(data["drawn"]):
+                if left.get(member, 0) > 0:
+                    left[member] -= 1
+                else:
+                    kept.append(member)
+            data["drawn"] = kept[::-1]
+
+    # -- PA-8: keep or cup ------------------------------------------------------------------
+    def keep(self, side: str, cup: Sequence[int], actor: str) -> None:
+        chosen, revealed = self.verify_keep(side, cup)
         self._dice_kept(side=side, cup=chosen, revealed=revealed, actor=actor)
 
     @event("DiceKept")
@@ -414,6 +266,7 @@ class Challenge(Aggregate):
         self.locked_cups.setdefault(side, list(cup))
         self.sides[side]["cup"] = list(cup)
         self.sides[side]["kept"] = True
+        self.show([["roll", side, i] for i in range(len(self.sides[side]["dice"])) if i not in cup])  # C-8
         if all(self.sides[s]["kept"] for s in SIDES):
             if any(self.sides[s]["all_in"] for s in SIDES):
                 self.phase = NEW_CIRCUMSTANCES  # PA-12: circumstances and reroll still happen
@@ -426,46 +279,19 @@ class Challenge(Aggregate):
         self.turn = CHALLENGER  # PA-9: the challenger acts first
         self.acted = []
 
-    # -- PA-9, PA-10, PA-12, PA-17: betting ------------------------------------------------
+    # -- PA-9, PA-10, PA-12, PA-17, PA-21: betting ----------------------------------------------
     def bet(self, side: str, action: str, amount: int | None, piles: Mapping[str, int], actor: str) -> None:
-        self._require_phase(*BETTING, doing="bet", ruling="PA-9")
-        if self.turn != side:
-            raise refuse("PA-9", f"it is the {self.turn}'s turn to bet")
-        data = self.sides[side]
-        diff = self.betting_wager(other(side)) - self.betting_wager(side)
-        can = self.available(side, piles)
-        house_indirect = data["kind"] == ANTAGONIST and self.indirect
+        effects = self.verify_bet(side, action, amount, piles)
         if action == "check":
-            if diff > 0:
-                raise refuse("PA-9", f"a check needs equal wagers; facing {diff} more, call, raise, fold or go all-in")
             self._checked(side=side, actor=actor)
         elif action == "call":
-            if diff <= 0:
-                raise refuse("PA-9", "there is nothing to call; check or raise")
-            if diff > can:
-                if house_indirect:
-                    raise refuse("PA-17", "the call exceeds the House's devoted stake; it may only fold")
-                raise refuse("PA-12", f"calling needs {diff} pennies and this side has {can}: go all-in or fold")
-            self._called(side=side, draws=draw(diff, data["members"], piles), actor=actor)
+            self._called(side=side, actor=actor, **effects)
         elif action == "raise":
-            if isinstance(amount, bool) or not isinstance(amount, int) or amount < self.ante or amount % self.ante:
-                raise refuse("PA-9", f"a raise is a whole multiple of the ante ({self.ante}), not {amount}")
-            total = max(diff, 0) + amount  # call what is owed, then the raise
-            if total > can:
-                ruling = "PA-17" if house_indirect else "PA-9"
-                raise refuse(ruling, f"a bet of {total} is above what this side can put in ({can})")
-            self._raised(side=side, amount=amount, draws=draw(total, data["members"], piles), actor=actor)
+            self._raised(side=side, actor=actor, **effects)
         elif action == "fold":
             self._folded(side=side, actor=actor)
-        elif action == "all-in":
-            if house_indirect:
-                raise refuse("PA-17", "the House cannot go all-in in an indirect challenge")
-            if can >= diff:
-                raise refuse("PA-12", "all-in is for a side that cannot cover the call; call, raise or fold")
-            returned = self._excess_of(other(side), diff - can)
-            self._went_all_in(side=side, draws=draw(can, data["members"], piles), returned=returned, actor=actor)
         else:
-            raise refuse("PA-9", f"unknown bet {action!r}: check, call, raise, fold or all-in")
+            self._went_all_in(side=side, actor=actor, **effects)
 
     def _next(self, side: str, round_over: bool) -> None:
         self.acted.append(side)
@@ -475,14 +301,10 @@ class Challenge(Aggregate):
         else:
             self.turn = other(side)
 
-    def _add(self, side: str, draws: Mapping[str, int]) -> None:
-        for member, amount in draws.items():
-            self.sides[side]["contributions"][member] += amount
-
     @event("Checked")
     def _checked(self, side: str, actor: str) -> None:
         equal = self.betting_wager(side) == self.betting_wager(other(side))
-        self._next(side, round_over=equal and other(side) in self.acted)
+        self._next(side, round_over=equal and other(side) in self.acted)  # PA-21: the higher side may stand
 
     @event("Called")
     def _called(self, side: str, draws: dict[str, int], actor: str) -> None:
@@ -507,11 +329,7 @@ class Challenge(Aggregate):
         self.phase = FOLDED
         self.folded = side
 
-    # -- PA-11: showdown and settlement ------------------------------------------------------
-    @property
-    def awaiting_settlement(self) -> bool:
-        return self.phase in (SHOWDOWN, FOLDED)
-
+    # -- PA-11: showdown and settlement ------------------------------------------------------------
     def scores(self) -> dict[str, dict[str, Any]]:
         out = {}
         for side in SIDES:
@@ -519,8 +337,11 @@ class Challenge(Aggregate):
             out[side] = {"score": score, "hand": list(hand), "category": category}
         return out
 
-    def settle(self, piles: Mapping[str, int], house_pile: int, actor: str) -> None:
-        """Decide the winner (PA-10, PA-11); a losing character left with nothing goes bankrupt (PA-15)."""
+    def verify_settle(self, piles: Mapping[str, int], characteristics: Mapping[str, Sequence[str]] | None = None
+                      ) -> dict[str, Any]:
+        """The winner (PA-10, PA-11) and the bankrupts: losing members left with nothing, judged member by
+        member (PA-15, PA-24); antagonists never go bankrupt (PA-23). A bankrupt whose ``characteristics``
+        are given and empty is offered no buyout (PA-24)."""
         if not self.awaiting_settlement:
             raise refuse("PA-11", "the challenge is not ready to settle")
         scores = None
@@ -533,9 +354,18 @@ class Challenge(Aggregate):
         bankrupt: list[str] = []
         if winner is not None and self.sides[other(winner)]["kind"] != ANTAGONIST:
             bankrupt = [m for m in self.sides[other(winner)]["members"] if piles[m] == 0]
-        payouts = {} if bankrupt else self._payouts(winner, {})
-        self._decided(winner=winner, reason=reason, scores=scores, bankrupt=bankrupt,
-                      house_bid=bool(bankrupt) and house_pile > 1, payouts=payouts, actor=actor)
+        no_buyout = [m for m in bankrupt if characteristics is not None and m in characteristics
+                     and not characteristics[m]]
+        return {"winner": winner, "reason": reason, "scores": scores, "bankrupt": bankrupt,
+                "payouts": {} if bankrupt else self._payouts(winner, {}), "no_buyout": no_buyout or None}
+
+    def settle(self, piles: Mapping[str, int], house_pile: int, actor: str, *,
+               characteristics: Mapping[str, Sequence[str]] | None = None) -> None:
+        """Decide the winner (PA-10, PA-11); a losing character left with nothing goes bankrupt (PA-15).
+        ``characteristics``: each losing member's own list, so that no buyout is offered to a bankrupt
+        with none (PA-24)."""
+        effects = self.verify_settle(piles, characteristics)
+        self._decided(house_bid=bool(effects["bankrupt"]) and house_pile > 1, actor=actor, **effects)
 
     def _payouts(self, winner: str | None, debts: Mapping[str, int]) -> dict[str, int]:
         """What each member takes from the pot (PA-10, PA-11, PA-15, PA-18)."""
@@ -546,21 +376,20 @@ class Challenge(Aggregate):
             out[member] = out.get(member, 0) + amount
         return {m: n for m, n in out.items() if n}
 
-    def staked(self) -> dict[str, int]:
-        """Each member's pennies in the pot (what settlement takes out of play for him)."""
-        return {m: n for s in SIDES for m, n in self.sides[s]["contributions"].items()}
-
     @event("Decided")
     def _decided(
         self, winner: str | None, reason: str, scores: dict[str, Any] | None, bankrupt: list[str],
-        house_bid: bool, payouts: dict[str, int], actor: str,
+        house_bid: bool, payouts: dict[str, int], actor: str, no_buyout: list[str] | None = None,
     ) -> None:
+        # ``no_buyout`` (PA-24) came after the first stored campaigns: absent, every bankrupt may be bought out.
         self.result = {"winner": winner, "reason": reason, "scores": scores}
         if bankrupt:
             self.phase = BANKRUPTCY
+            self.show()  # C-5, C-8: the showdown shows every die to every seat
             for member in bankrupt:
                 lost = self.sides[other(winner)]["contributions"].get(member, 0)  # type: ignore[arg-type]
-                bids = [{"bidder": "house", "amount": 1}] if house_bid else []  # PA-15: the House must bid
+                offered = house_bid and member not in (no_buyout or [])
+                bids = [{"bidder": "house", "amount": 1}] if offered else []  # PA-15: the House must bid
                 self.bankrupts[member] = {"lost": lost, "status": "pending", "bids": bids}
         else:
             self._close(payouts)
@@ -570,7 +399,7 @@ class Challenge(Aggregate):
         self.turn = None
         winner = self.result["winner"] if self.result else None
         if any(b["status"] == "debt" for b in self.bankrupts.values()):
-            narrator = winner  # PA-15: after a debt the winner narrates
+            narrator = winner  # PA-15, PA-24: after a debt the winner narrates, even after a fold
         elif self.result and self.result["reason"] == "fold":
             narrator = self.folded  # PA-10: the side that folded narrates its defeat
         elif winner is None:
@@ -579,40 +408,21 @@ class Challenge(Aggregate):
             narrator = other(winner)
         self.result = {**(self.result or {}), "narrator": narrator, "payouts": payouts}
 
-    # -- PA-15, PA-16: bankruptcy --------------------------------------------------------------
-    def _pending(self, member: str) -> dict[str, Any]:
-        self._require_phase(BANKRUPTCY, doing="done (there is no bankruptcy)", ruling="PA-15")
-        info = self.bankrupts.get(member)
-        if info is None or info["status"] != "pending":
-            raise refuse("PA-15", f"{member} has no bankruptcy to resolve")
-        return info
-
-    def bid(self, bidder: str, member: str, amount: int, bidder_pile: int, actor: str) -> None:
-        info = self._pending(member)
-        if bidder in self.party_members() or bidder == "house":
-            raise refuse("PA-15", "only players outside the challenge bid to buy a bankrupt out")
-        if any(b["bidder"] == bidder for b in info["bids"]):
-            raise refuse("PA-15", "each player bids once")
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
-            raise refuse("PA-15", "a bid is a whole number of at least 1 penny")
-        if amount > bidder_pile:
-            raise refuse("PA-15", f"a bid of {amount} is more than the bidder's pile of {bidder_pile}")
+    # -- PA-15, PA-16, PA-24: bankruptcy -----------------------------------------------------------------
+    def bid(self, bidder: str, member: str, amount: int, bidder_pile: int, actor: str, *,
+            characteristics: Sequence[str] | None = None) -> None:
+        """A player outside the challenge bids once to buy ``member`` out (PA-15); ``characteristics``:
+        the bankrupt's own, when known (PA-24: none, no buyout)."""
+        self.verify_bid(bidder, member, amount, bidder_pile, characteristics)
         self._bid_placed(member=member, bidder=bidder, amount=amount, actor=actor)
 
     @event("BidPlaced")
     def _bid_placed(self, member: str, bidder: str, amount: int, actor: str) -> None:
         self.bankrupts[member]["bids"].append({"bidder": bidder, "amount": amount})
 
-    def creditors(self, member: str) -> tuple[dict[str, int], bool]:
-        """Who a bankruptcy debt is owed to (PA-15): the winners share the giveback as they share the pot
-        (PA-18); and whether the winner is an antagonist."""
-        winner = self.sides[self.result["winner"]]  # type: ignore[index]
-        return split(self.bankrupts[member]["lost"], winner["members"]), winner["kind"] == ANTAGONIST
-
     def take_debt(self, member: str, debt_ids: Mapping[str, UUID], actor: str) -> None:
-        self._pending(member)
-        creditors, _ = self.creditors(member)
-        amount = self.bankrupts[member]["lost"]
+        """The bankrupt takes the debt (PA-15, PA-16); ``debt_ids``: the debt recorded for each creditor."""
+        creditors, amount = self.verify_debt(member)
         payouts = self._closing_payouts(member, amount)
         self._debt_taken(member=member, creditors=creditors, amount=amount,
                          debt_ids=[debt_ids[c].hex for c in creditors], payouts=payouts, actor=actor)
@@ -633,32 +443,12 @@ class Challenge(Aggregate):
         self.bankrupts[member].update(status="debt", creditors=creditors, debt_ids=debt_ids)
         self._maybe_close(payouts)
 
-    def best_bid(self, member: str) -> dict[str, Any] | None:
-        bids = self.bankrupts[member]["bids"]
-        return max(bids, key=lambda b: b["amount"]) if bids else None  # max() keeps the earliest on a tie
-
     def accept_buyout(self, member: str, give_up: str, characteristics: Sequence[str], bidder_pile: int,
                       actor: str) -> dict[str, Any]:
-        self._pending(member)
-        best = self.best_bid(member)
-        if best is None:
-            raise refuse("PA-15", "nobody has bid; take the debt instead")
-        if best["amount"] > bidder_pile:
-            raise refuse("PA-15", f"{best['bidder']} no longer holds the {best['amount']} pennies bid")
-        used = [c for c in self._declared_by_side_of(member) if c in characteristics]
-        choices = used or list(characteristics)
-        match = next((c for c in choices if c.casefold() == " ".join(give_up.split()).casefold()), None)
-        if match is None:
-            raise refuse("PA-15", f"give up one of: {', '.join(choices)}")
+        best, match = self.verify_buyout(member, give_up, characteristics, bidder_pile)
         self._buyout_accepted(member=member, bidder=best["bidder"], amount=best["amount"], characteristic=match,
                               payouts=self._closing_payouts(member, 0), actor=actor)
         return best
-
-    def _declared_by_side_of(self, member: str) -> list[str]:
-        for side in SIDES:
-            if member in self.sides[side]["members"]:
-                return list(self.sides[side]["characteristics"])
-        return []
 
     @event("BuyoutAccepted")
     def _buyout_accepted(
@@ -671,15 +461,12 @@ class Challenge(Aggregate):
         if all(b["status"] != "pending" for b in self.bankrupts.values()):
             self._close(payouts)
 
-    # -- PA-14: loans during a betting round ------------------------------------------------
-    def record_loan_offer(self, loan_id: UUID, lender: str, borrower: str, actor: str) -> None:
-        self._require_phase(*BETTING, doing="lent into (loans come during a betting round)", ruling="PA-14")
-        if lender in self.party_members():
-            raise refuse("PA-14", "only players outside the challenge lend during it")
-        if borrower not in self.party_members():
-            raise refuse("PA-14", "a loan during a challenge goes to a player on one of its sides")
-        if lender in self.lenders[str(self.round)]:
-            raise refuse("PA-14", "each player offers one loan per betting round")
+    # -- PA-14: loans during a betting round ------------------------------------------------------
+    def record_loan_offer(self, loan_id: UUID, lender: str, borrower: str, actor: str, *,
+                          amount: int | None = None, lender_pile: int | None = None) -> None:
+        """Note a loan offered during a betting round (PA-14); ``amount`` and ``lender_pile`` are
+        checked when given (the application checks them itself before it creates the loan)."""
+        self.verify_loan(lender, borrower, amount, lender_pile)
         self._loan_offered(loan_id=loan_id.hex, lender=lender, borrower=borrower, round=self.round, actor=actor)
 
     @event("LoanOffered")
@@ -687,75 +474,19 @@ class Challenge(Aggregate):
         self.lenders[str(round)].append(lender)
         self.loans.append(loan_id)
 
-    def round_open(self, number: int) -> bool:
-        return self.phase in BETTING and self.round == number
-
-    # -- what a seat may see and do (C-5; pokerkit-style censored view) -----------------------
-    def legal_actions(self, seat: str, piles: Mapping[str, int], seat_pile: int,
-                      side_lists: Mapping[str, Sequence[str]]) -> list[dict[str, Any]]:
-        """The moves ``seat`` may make now, with their limits, so a client offers only those.
-
-        ``piles``: every member's pile; ``seat_pile``: the viewer's own pile (for loans and bids);
-        ``side_lists``: each side's characteristics it may name (only shown to that side).
-        """
-        actions: list[dict[str, Any]] = []
-        side = self.side_of(seat)
-        if side is not None:
-            actions += self._side_actions(side, piles, side_lists.get(side, []))
-        elif seat != "house":
-            if self.phase in BETTING and seat not in self.lenders[str(self.round)] and seat_pile >= 1:
-                actions.append({"action": "lend", "min": 1, "max": seat_pile, "borrowers": self.party_members()})
-            if self.phase == BANKRUPTCY and seat_pile >= 1:
-                for member, info in self.bankrupts.items():
-                    if info["status"] == "pending" and all(b["bidder"] != seat for b in info["bids"]):
-                        actions.append({"action": "bid", "member": member, "min": 1, "max": seat_pile})
-        if self.phase == BANKRUPTCY and seat in self.bankrupts and self.bankrupts[seat]["status"] == "pending":
-            actions.append({"action": "debt", "member": seat})
-            if self.bankrupts[seat]["bids"]:
-                actions.append({"action": "buyout", "member": seat, "best_bid": self.best_bid(seat)})
-        return actions
-
-    def _side_actions(self, side: str, piles: Mapping[str, int], names: Sequence[str]) -> list[dict[str, Any]]:
-        data, out = self.sides[side], []
-        if self.phase in (DECLARE, ROLL) and not self.rolls and not self.seeds_locked and data["seed"] is None:
-            out.append({"action": "seed"})
-        if self.phase in (DECLARE, ROLL) and not data["rolled"] and not self.circumstances_of(side, 1):
-            out.append({"action": "circumstance"})
-        if self.phase == DECLARE and not data["declared"] and (side == CHALLENGER or self.sides[CHALLENGER]["declared"]):
-            out.append({"action": "declare", "max": MAX_CHARACTERISTICS, "choices": list(names)})
-        if self.phase == ROLL and not data["rolled"]:
-            out.append({"action": "roll", "dice": sum(len(s) for s in self.roll_slots(side)) if self.table else None})
-        if self.phase == KEEP and not data["kept"]:
-            out.append({"action": "keep", "choices": list(range(len(data["dice"])))})
-        if self.phase == NEW_CIRCUMSTANCES and not data["step_done"]:
-            if not self.circumstances_of(side, 2):
-                out.append({"action": "circumstance"})
-                if self.wager(side) <= self.available(side, piles):
-                    out.append({"action": "double-down", "cost": self.wager(side)})
-            out.append({"action": "roll", "dice": sum(len(s) for s in self.roll_slots(side)) if self.table else None})
-        if self.phase in BETTING and self.turn == side:
-            out += self._bets(side, piles)
-        return out
-
-    def _bets(self, side: str, piles: Mapping[str, int]) -> list[dict[str, Any]]:
-        diff = self.betting_wager(other(side)) - self.betting_wager(side)
-        can = self.available(side, piles)
-        house_indirect = self.sides[side]["kind"] == ANTAGONIST and self.indirect
-        out: list[dict[str, Any]] = []
-        if diff <= 0:
-            out.append({"action": "check"})
-        elif diff <= can:
-            out.append({"action": "call", "amount": diff})
-        most = (can - max(diff, 0)) // self.ante * self.ante
-        if most >= self.ante:
-            out.append({"action": "raise", "min": self.ante, "max": most, "step": self.ante})
-        out.append({"action": "fold"})
-        if can < diff and not house_indirect:
-            out.append({"action": "all-in", "amount": can})
-        return out
+    # -- what a seat may see (C-5, C-8; pokerkit-style censored view) ----------------------------------
+    def _die_slots(self, side: str) -> dict[int, list[Any]]:
+        """The slot each of a side's dice last came from."""
+        slots: dict[int, list[Any]] = {}
+        for record in self.rolls:
+            slot = record["slot"]
+            if slot[0] in ("roll", "reroll") and slot[1] == side:
+                slots[slot[2]] = slot
+        return slots
 
     def view_for(self, seat: str, reveal: bool = False, settled: bool = False) -> dict[str, Any]:
-        """The challenge as ``seat`` may see it (C-5): own dice, revealed dice, never another's cup.
+        """The challenge as ``seat`` may see it (C-5): own dice, revealed dice, never another's cup; a die
+        shown to every seat before a rewind stays shown, marked ``seen_before_rewind`` (C-8).
 
         ``reveal``/``settled``: a replay of a challenge that has since been revealed (every die
         shown) or settled (the secret seed too).
@@ -765,12 +496,16 @@ class Challenge(Aggregate):
         sides = {}
         for side in SIDES:
             data = self.sides[side]
-            visible = open_book or side == mine
-            # Rolled dice are hidden until the side keeps some: the kept ones are revealed, the cup stays hidden.
-            dice = [
-                {"value": v if visible or (data["kept"] and i not in data["cup"]) else None, "in_cup": i in data["cup"]}
-                for i, v in enumerate(data["dice"])
-            ]
+            visible = open_book or self.owner_sees(side, seat)
+            slots = self._die_slots(side)
+            dice = []
+            for i, value in enumerate(data["dice"]):
+                # Rolled dice are hidden until the side keeps some: the kept ones are revealed, the cup stays hidden.
+                seen = visible or (data["kept"] and i not in data["cup"])
+                die: dict[str, Any] = {"value": value if seen else None, "in_cup": i in data["cup"]}
+                if not seen and i in slots and self.was_shown(slots[i]):
+                    die.update(value=value, seen_before_rewind=True)
+                dice.append(die)
             sides[side] = {
                 "kind": data["kind"], "members": data["members"], "seed": data["seed"],
                 "characteristics": data["characteristics"], "declared": data["declared"],
@@ -785,55 +520,20 @@ class Challenge(Aggregate):
             "result": self.result, "bankrupts": self.bankrupts,
         }
 
-    def verify(self) -> dict[str, Any]:
-        """Recompute every server-rolled die from the revealed seed (C-4); report any mismatch."""
-        if not self.settled:
-            return {"verifiable": False, "reason": "the secret seed is revealed at settlement", "checked": 0,
-                    "entered": 0, "mismatches": []}
-        mismatches, checked, entered = [], 0, 0
-        seeds = self.side_seeds()
-        for roll in self.rolls:
-            if roll["entered"]:
-                entered += 1
-                continue
-            checked += 1
-            expected = derive_die(self.secret_seed, seeds, roll["slot"])
-            if expected != roll["value"]:
-                mismatches.append({"slot": roll["slot"], "recorded": roll["value"], "derived": expected})
-        commitment_ok = commitment(self.secret_seed) == self.seed_hash
-        return {"verifiable": True, "commitment_matches": commitment_ok, "checked": checked, "entered": entered,
-                "mismatches": mismatches, "secret_seed": self.secret_seed, "side_seeds": seeds}
-
-
-    # -- C-6, C-7: undoing a disputed ruling ------------------------------------------------
-    #: What a rewind restores; the rest (ids, ante, seeds, the committed secret) never changes.
-    REWOUND = ("sides", "phase", "turn", "round", "acted", "circumstances", "rolls", "lenders", "loans",
-               "bankrupts", "result", "folded")
+    # -- C-6, C-7: undoing a disputed ruling ------------------------------------------------------------
+    def check_rewindable(self) -> None:
+        if any(b["status"] != "pending" for b in self.bankrupts.values()):
+            raise refuse("C-6", "a bankruptcy was already resolved; settle the challenge and overturn it instead")
 
     def rewind(self, to_step: int, past: Challenge, reason: str, actor: str) -> None:
         """Go back to the state after step ``to_step`` (C-6). Dice rolled again come from the same
         seeds and slots, so they come up the same (C-7)."""
-        reason = clean_text(reason, "a reason", max_length=500, ruling="C-6")
-        if self.settled:
-            raise refuse("C-6", "a settled challenge is overturned, not rewound")
-        if any(b["status"] != "pending" for b in self.bankrupts.values()):
-            raise refuse("C-6", "a bankruptcy was already resolved; settle the challenge and overturn it instead")
-        if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < self.version:
-            raise refuse("C-6", f"rewind to a step from 1 to {self.version - 1}, not {to_step}")
-        if past.version != to_step:
-            raise ValueError("the past state does not match the step")
-        state = {key: getattr(past, key) for key in self.REWOUND}
+        reason, state = self.verify_rewind(to_step, past, reason)
         self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
 
     @event("Rewound")
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
-        seeds = {side: self.sides[side]["seed"] for side in SIDES}
-        locked = self.seeds_locked or bool(self.rolls)
-        for key in self.REWOUND:
-            setattr(self, key, copy.deepcopy(state[key]))
-        for side in SIDES:  # a seed, once given, stays: nobody fishes with a new one (C-7)
-            self.sides[side]["seed"] = seeds[side]
-        self.seeds_locked = locked
+        self.restore(state)
 
     def check_overturn(self, winner: str | None, reason: str) -> dict[str, int]:
         """Verify an overturn (C-6) before anything moves; returns the payouts as ruled."""

@@ -70,10 +70,14 @@ class Table:
                 purse.take_back(ch.id.hex, -delta, actor)
         self.before = after
 
+    def characteristics(self) -> dict[str, list[str]]:
+        """Each player member's own characteristics: a bankrupt without one is offered no buyout (PA-24)."""
+        return {m: list(p.characteristics) for m, p in self.purses.items() if isinstance(p, Character)}
+
     def settle_if_due(self, actor: str) -> None:
         ch = self.challenge
         if ch.awaiting_settlement:
-            ch.settle(self.piles(), self.house.pile, actor)
+            ch.settle(self.piles(), self.house.pile, actor, characteristics=self.characteristics())
         self.pay_out(actor)
 
     def pay_out(self, actor: str) -> None:
@@ -199,7 +203,7 @@ def _lend(app: StakesApplication, table: Table, actor: Seat, command: cmd.Lend) 
         raise RuleViolation(f"a loan is at most the lender's pile ({lender.pile}), not {amount}", ruling="PA-14")
     offered = Loan(campaign_id=table.campaign.id, lender=actor.name, borrower=borrower, amount=amount,
                    adventure=table.campaign.adventure, actor=actor.name, challenge_id=ch.id.hex, round=ch.round)
-    ch.record_loan_offer(offered.id, actor.name, borrower, actor.name)
+    ch.record_loan_offer(offered.id, actor.name, borrower, actor.name, amount=amount, lender_pile=lender.pile)
     table.extra.append(offered)
 
 
@@ -209,7 +213,8 @@ def _bid(app: StakesApplication, table: Table, actor: Seat, command: cmd.Bid) ->
         raise NotPermitted("the House's one-penny bid is placed for it", ruling="PA-15")
     bidder = economy.character(app, table.campaign, actor.name)
     member = player_handle(command.member)
-    table.challenge.bid(actor.name, member, command.amount, bidder.pile, actor.name)
+    table.challenge.bid(actor.name, member, command.amount, bidder.pile, actor.name,
+                        characteristics=table.characteristics())
 
 
 def _bankruptcy(app: StakesApplication, table: Table, actor: Seat, command: cmd.TakeDebt | cmd.Buyout) -> None:

@@ -1,0 +1,266 @@
+"""What every unit of resolution shares (C-3 … C-9): seeds, slot-derived results, verification, undo, visibility.
+
+A unit of resolution (C-1) is an eventsourcing ``Aggregate`` that mixes in :class:`Resolution`. The mixin
+defines no events of its own, so every event keeps the class and topic of the unit that records it (stored
+campaigns replay unchanged): a unit declares its own ``@event`` methods and calls the mixin's helpers
+from them. Two kinds of helper:
+
+* *verify* helpers (``check_seed``, ``verify_seed``, ``draw_dice``, ``shuffle``, ``verify_rewind``) run
+  before an event; they raise the refusal (a ``RuleViolation`` naming the ruling) or return what the
+  event will record. They change nothing.
+* *mutator* helpers (``put_seed``, ``record_result``, ``record_shuffle``, ``show``, ``restore``) run
+  inside an ``@event`` method, on replay too.
+
+State the mixin keeps on the aggregate: ``secret_seed``, ``seed_hash``, ``table`` (C-3, C-4); ``rolls``
+(and ``shuffles``), records ``{"slot", "value", "entered"}`` (C-3, C-7); ``filled``, what each slot showed,
+kept through rewinds (C-7); ``seeds_locked`` (C-4, C-7); ``shown``, the values every seat has seen, kept
+through rewinds (C-8). States restored from snapshots taken before a field existed read the class defaults
+below, which are immutable: the mixin only ever replaces them with the aggregate's own copy.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from domain.cards import check_entered_cards
+from domain.dice import check_entered_dice
+from domain.errors import RuleViolation
+from domain.fairness import commitment, derive_die, derive_shuffle
+from domain.text import clean_text
+
+HOUSE = "house"
+NOT_YET = {"verifiable": False, "reason": "the secret seed is revealed at settlement", "checked": 0, "entered": 0,
+           "mismatches": []}
+
+
+def slot_key(slot: Sequence[Any]) -> str:
+    """A slot as a mapping key (C-7): ``["roll", "challenger", 0]`` -> ``"['roll', 'challenger', 0]"``."""
+    return repr(list(slot))
+
+
+def enter_or_derive(
+    *, table: bool, secret: str, seeds: Sequence[str], slots: Sequence[Sequence[Any]], entered: Sequence[int] | None,
+    faces: int = 6, filled: Mapping[str, Any] | None = None, what: str = "dice",
+    table_message: str = "this challenge is played with table dice",
+) -> list[int]:
+    """The dice for ``slots``: entered at the table and validated (C-3), or derived from the seeds (C-4, C-7).
+
+    A slot filled before a rewind must be entered the same again (C-7). With table dice and no slot to
+    fill, nothing need be entered.
+    """
+    if table:
+        if entered is None and not slots:
+            return []
+        if entered is None:
+            raise RuleViolation(f"{table_message}: enter {len(slots)} {what}", ruling="C-3")
+        dice = check_entered_dice(entered, count=len(slots), faces=faces)
+        for slot, value in zip(slots, dice, strict=True):
+            before = (filled or {}).get(slot_key(slot))
+            if before is not None and before != value:
+                raise RuleViolation(f"slot {list(slot)} showed {before} before the rewind; the same die is entered",
+                                    ruling="C-7")
+        return dice
+    if entered is not None:
+        raise RuleViolation("dice are entered by hand only in table mode", ruling="C-3")
+    return [derive_die(secret, seeds, slot, faces) for slot in slots]
+
+
+class Resolution:
+    """Mixin for the ``Aggregate`` of a unit of resolution; see the module docstring."""
+
+    #: The sides whose seeds feed the generator, in this order (C-4).
+    SEED_SIDES: ClassVar[tuple[str, ...]] = ("challenger", "opponent")
+    #: The attributes a rewind restores from the past version (C-6); everything else is kept.
+    REWOUND: ClassVar[tuple[str, ...]] = ()
+    #: Refusals, worded per unit.
+    TABLE_DICE: ClassVar[str] = "this challenge is played with table dice"
+    SEEDS_CLOSED: ClassVar[str] = "a side adds its seed before the first roll"
+    SEED_GIVEN: ClassVar[str] = "this side has already added its seed"
+    SETTLED_REWIND: ClassVar[str] = "a settled challenge is not rewound"
+
+    # Defaults for states restored from older snapshots (never mutated in place).
+    seeds_locked: bool = False
+    filled: Mapping[str, Any] = MappingProxyType({})
+    shown: Mapping[str, Any] = MappingProxyType({})
+    shuffles: Sequence[dict[str, Any]] = ()
+
+    # The unit provides these.
+    secret_seed: str
+    seed_hash: str
+    table: bool
+    sides: dict[str, dict[str, Any]]
+    rolls: list[dict[str, Any]]
+    version: int
+
+    @property
+    def settled(self) -> bool:  # pragma: no cover - every unit defines it
+        raise NotImplementedError
+
+    @property
+    def revealed(self) -> bool:
+        """Whether every hidden value is public now (C-5); a unit with secrets overrides it."""
+        return self.settled
+
+    def _own(self, name: str) -> Any:
+        """The aggregate's own mutable copy of a kept field (a class default is never written to)."""
+        value = self.__dict__.get(name)
+        if value is None:
+            value = dict(getattr(self, name))
+            setattr(self, name, value)
+        return value
+
+    # -- C-4, C-9: seeds ---------------------------------------------------------------------------
+    def seed_of(self, side: str) -> str | None:
+        return self.sides[side]["seed"]
+
+    def put_seed(self, side: str, seed: str | None) -> None:
+        """Mutator: record a side's seed."""
+        self.sides[side]["seed"] = seed
+
+    def side_seeds(self) -> list[str]:
+        return [self.seed_of(s) or "" for s in self.SEED_SIDES]
+
+    def seed_phase_open(self) -> bool:
+        """Whether the unit's own steps still take seeds (a unit may close them earlier)."""
+        return True
+
+    def seeds_open(self) -> bool:
+        """Seeds are added before the first result is drawn, and never again, even after a rewind (C-4, C-7)."""
+        return not self.rolls and not self.shuffles and not self.seeds_locked and self.seed_phase_open()
+
+    def check_seed(self, side: str) -> None:
+        """May ``side`` add its seed now? (C-4, C-9)."""
+        if not self.seeds_open():
+            raise RuleViolation(self.SEEDS_CLOSED, ruling="C-4")
+        if self.seed_of(side) is not None:
+            raise RuleViolation(self.SEED_GIVEN, ruling="C-4")
+        if HOUSE in self.seats_of(side) and any(self.seed_of(s) is not None for s in self.SEED_SIDES if s != side):
+            raise RuleViolation("the House can know the secret seed, so it adds no seed once another side's seed is "
+                                "known", ruling="C-9")
+
+    def verify_seed(self, side: str, seed: object) -> str:
+        """The cleaned seed text ``side`` may add now, or the refusal (C-4, C-9)."""
+        text = clean_text(seed, "a seed", max_length=200, ruling="C-4")
+        self.check_seed(side)
+        return text
+
+    # -- C-3, C-4, C-7: results by slot --------------------------------------------------------------
+    def draw_dice(self, slots: Sequence[Sequence[Any]], entered: Sequence[int] | None, faces: int = 6,
+                  what: str = "dice") -> list[int]:
+        """The dice that fill ``slots``: entered (validated) or derived; verify only, nothing recorded."""
+        return enter_or_derive(table=self.table, secret=self.secret_seed, seeds=self.side_seeds(), slots=slots,
+                               entered=entered, faces=faces, filled=self.filled, what=what,
+                               table_message=self.TABLE_DICE)
+
+    def shuffle(self, slot: Sequence[Any], cards: Sequence[str], entered: Sequence[str] | None = None, *,
+                out: Sequence[str] = ()) -> list[str]:
+        """The deck ``cards`` shuffled for ``slot`` (a reshuffle is its own slot, C-7); in table mode the
+        cards as dealt at the table, each from this deck and not already ``out`` (C-3). Verify only."""
+        if self.table:
+            if entered is None:
+                raise RuleViolation("this unit is played with table cards: enter the cards as dealt", ruling="C-3")
+            dealt = check_entered_cards(entered, cards, out)
+            before = self.filled.get(slot_key(slot))
+            if before is not None and list(before) != dealt:
+                raise RuleViolation(f"slot {list(slot)} dealt {before} before the rewind; the same cards are "
+                                    "entered", ruling="C-7")
+            return dealt
+        if entered is not None:
+            raise RuleViolation("cards are entered by hand only in table mode", ruling="C-3")
+        return derive_shuffle(self.secret_seed, self.side_seeds(), slot, cards)
+
+    def record_result(self, slot: Sequence[Any], value: Any, entered: bool, faces: int = 6) -> None:
+        """Mutator: record one die in ``rolls`` and fill its slot (C-3, C-7)."""
+        record: dict[str, Any] = {"slot": list(slot), "value": value, "entered": entered}
+        if faces != 6:
+            record["faces"] = faces
+        self.rolls.append(record)
+        self._own("filled").setdefault(slot_key(slot), value)
+        self.seeds_locked = True
+
+    def record_shuffle(self, slot: Sequence[Any], cards: Sequence[str], value: Sequence[str], entered: bool) -> None:
+        """Mutator: record a shuffle (or the cards dealt at the table) in ``shuffles`` (C-3, C-7)."""
+        self.shuffles = [*self.shuffles, {"slot": list(slot), "value": list(value), "entered": entered,
+                                          "deck": list(cards)}]
+        self._own("filled").setdefault(slot_key(slot), list(value))
+        self.seeds_locked = True
+
+    def verify(self) -> dict[str, Any]:
+        """Recompute every result the service drew from the revealed seeds (C-4); report any mismatch."""
+        if not self.settled:
+            return copy.deepcopy(NOT_YET)
+        seeds = self.side_seeds()
+        mismatches: list[dict[str, Any]] = []
+        checked = entered = 0
+        for record in [*self.rolls, *self.shuffles]:
+            if record["entered"]:
+                entered += 1
+                continue
+            checked += 1
+            if "deck" in record:
+                expected: Any = derive_shuffle(self.secret_seed, seeds, record["slot"], record["deck"])
+            else:
+                expected = derive_die(self.secret_seed, seeds, record["slot"], record.get("faces", 6))
+            if expected != record["value"]:
+                mismatches.append({"slot": record["slot"], "recorded": record["value"], "derived": expected})
+        return {"verifiable": True, "commitment_matches": commitment(self.secret_seed) == self.seed_hash,
+                "checked": checked, "entered": entered, "mismatches": mismatches, "secret_seed": self.secret_seed,
+                "side_seeds": seeds}
+
+    # -- C-6, C-7: rewind ------------------------------------------------------------------------------
+    def check_rewindable(self) -> None:
+        """A unit refuses a rewind here for reasons of its own (after the settled check)."""
+
+    def verify_rewind(self, to_step: object, past: Any, reason: object) -> tuple[str, dict[str, Any]]:
+        """The cleaned reason and the state to restore, or the refusal (C-6)."""
+        text = clean_text(reason, "a reason", max_length=500, ruling="C-6")
+        if self.settled:
+            raise RuleViolation(self.SETTLED_REWIND, ruling="C-6")
+        self.check_rewindable()
+        if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < self.version:
+            raise RuleViolation(f"rewind to a step from 1 to {self.version - 1}, not {to_step}", ruling="C-6")
+        if past.version != to_step:
+            raise ValueError("the past state does not match the step")
+        return text, {key: getattr(past, key) for key in self.REWOUND}
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        """Mutator: go back to ``state``. Seeds given stay given and stay locked once results were drawn;
+        ``filled`` and ``shown`` are kept, so the same slots come up the same and stay public (C-7, C-8)."""
+        seeds = {side: self.seed_of(side) for side in self.SEED_SIDES}
+        locked = self.seeds_locked or bool(self.rolls) or bool(self.shuffles)
+        for key in self.REWOUND:
+            if key in state:
+                setattr(self, key, copy.deepcopy(state[key]))
+        for side, seed in seeds.items():
+            self.put_seed(side, seed)
+        self.seeds_locked = locked
+
+    # -- C-5, C-8: who sees what --------------------------------------------------------------------------
+    def seats_of(self, side: str) -> list[str]:
+        """The seats that play ``side``: its characters, or the House for an antagonist."""
+        return list(self.sides[side]["seats"])
+
+    def owner_sees(self, owner: str, seat: str) -> bool:
+        """Whether ``seat`` sees what ``owner`` holds (C-5): a side owns its cup, a seat its hand, the House
+        an antagonist's secrets; once revealed, everyone sees everything."""
+        if self.revealed:
+            return True
+        if owner in self.sides:
+            return seat in self.seats_of(owner)
+        return seat == owner
+
+    def show(self, slots: Sequence[Sequence[Any]] | None = None) -> None:
+        """Mutator: these slots' values (default: every result so far) were shown to every seat (C-8)."""
+        shown = self._own("shown")
+        keys = [slot_key(r["slot"]) for r in [*self.rolls, *self.shuffles]] if slots is None else \
+            [slot_key(s) for s in slots]
+        for key in keys:
+            if key in self.filled:
+                shown[key] = self.filled[key]
+
+    def was_shown(self, slot: Sequence[Any]) -> bool:
+        """Whether every seat has seen this slot's value, before a rewind perhaps (C-8)."""
+        return slot_key(slot) in self.shown
