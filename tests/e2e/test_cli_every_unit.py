@@ -217,7 +217,9 @@ def test_undo_and_overturn_answer_with_a_table_for_every_kind_of_unit(cli):
     assert "PoolContest" in rewound and "rolling" in rewound and "6 4" in rewound and "5 5" not in rewound
     rewound_json = table.json("house", "challenge", "show", contest)
     assert rewound_json["phase"] == "rolling" and rewound_json["state"]["sides"]["opponent"]["last"] is None
-    table("tomas", "contest", "roll", "2", "--dice", "1,2", "-C", contest)
+    refused = table("tomas", "contest", "roll", "2", "--dice", "1,2", "-C", contest, expect=3)
+    assert "C-7" in refused.stderr  # after a rewind the same slots show the same dice
+    table("tomas", "contest", "roll", "2", "--dice", "5,5", "-C", contest)
     replay = table.json("house", "replay", contest)
     text = readable(table("house", "replay", contest))
     assert all(s["event"] in text for s in replay["steps"]) and "Tomas rolled out of turn" in text
