@@ -28,7 +28,7 @@ def _campaign(stakes: Any, ctx: Context, command: Command, result: Any) -> schem
 def _player_added(stakes: Any, ctx: Context, command: Any, result: Any) -> schemas.PlayerAdded:
     seat = Seat.parse(command.seat).name
     sheet = stakes.any_sheet(stakes.campaign_row(ctx.campaign_id), seat)
-    return schemas.PlayerAdded(sheet=sheet, token=stakes.tokens.issue(ctx.campaign_id, seat))
+    return schemas.PlayerAdded(sheet=sheet, invite=stakes.tokens.invite(ctx.campaign_id, seat))
 
 
 def _sheet(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:

@@ -19,15 +19,28 @@ def log(stakes: Any, campaign_id: UUID, viewer: Seat, after: int = 0, limit: int
     """Who did what and when, censored for the viewer (C-5)."""
     stakes.viewer(campaign_id, viewer)
     limit, after = max(1, min(limit, 1000)), max(0, min(after, 2**62))
-    rows = stakes.views.query(
-        "SELECT l.*, c.revealed, c.phase FROM {p}event_log l LEFT JOIN {p}challenges c"
-        " ON c.challenge_id = l.challenge_id"
-        " WHERE l.campaign_id = ? AND l.notification_id > ? ORDER BY l.notification_id LIMIT ?",
-        (campaign_id.hex, after, limit + 1),
-    )
+    rows = _rows(stakes, campaign_id, after, limit + 1)
     entries = [entry for r in rows[:limit] if (entry := _log_entry(r, viewer)) is not None]
     next_after = rows[limit - 1]["notification_id"] if len(rows) > limit else None
     return schemas.EventLog(campaign_id=campaign_id, entries=entries, next_after=next_after)
+
+
+def entries_after(stakes: Any, campaign_id: UUID, viewer: Seat, after: int,
+                  limit: int = 500) -> tuple[list[schemas.LogEntry], int]:
+    """The entries after ``after`` this seat may read, censored as ``log`` does (C-5), and the position
+    read up to (entries hidden from the seat are passed over, not sent). The stream's source."""
+    rows = _rows(stakes, campaign_id, after, limit)
+    entries = [entry for r in rows if (entry := _log_entry(r, viewer)) is not None]
+    return entries, rows[-1]["notification_id"] if rows else after
+
+
+def _rows(stakes: Any, campaign_id: UUID, after: int, limit: int) -> list[dict[str, Any]]:
+    return stakes.views.query(
+        "SELECT l.*, c.revealed, c.phase FROM {p}event_log l LEFT JOIN {p}challenges c"
+        " ON c.challenge_id = l.challenge_id"
+        " WHERE l.campaign_id = ? AND l.notification_id > ? ORDER BY l.notification_id LIMIT ?",
+        (campaign_id.hex, after, limit),
+    )
 
 
 def _log_entry(row: dict[str, Any], viewer: Seat) -> schemas.LogEntry | None:
@@ -41,6 +54,14 @@ def _log_entry(row: dict[str, Any], viewer: Seat) -> schemas.LogEntry | None:
                             stream=row["stream"], event=row["event"], detail=detail, hidden=hidden)
 
 
+def fully_visible(row: dict[str, Any], viewer: Seat) -> bool:
+    """Whether the viewer may read every field of a log row's event (C-5): only then are its stored bytes
+    opened to him in the audit's leaves (``adapters/heads.py``)."""
+    seen = censor(json.loads(row["detail"]), json.loads(row["visibility"]), viewer.name,
+                  bool(row.get("revealed")), row.get("phase") == "settled")
+    return seen is not None and not seen[1]
+
+
 # -- C-2, C-6: replay and undo ---------------------------------------------------------------
 def replay(stakes: Any, campaign_id: UUID, viewer: Seat, challenge_id: UUID, step: int | None = None) -> schemas.Replay:
     """Every step of one challenge, as the viewer may see it. Reads that challenge's events only."""
@@ -49,14 +70,17 @@ def replay(stakes: Any, campaign_id: UUID, viewer: Seat, challenge_id: UUID, ste
     if not events or type(events[0]).__qualname__.split(".")[0] not in unit_kinds() \
             or events[0].campaign_id != campaign_id:
         raise NotFound(f"no challenge {challenge_id} in this campaign")
-    final = None
-    for e in events:
+    final, shown_until = None, -1
+    for i, e in enumerate(events):
         final = e.mutate(final)
-    reveal, settled = final.revealed, final.settled
+        if final.revealed:
+            shown_until = i  # C-8: every step up to here was shown to every seat, whatever a rewind did since
+    settled = final.settled
     steps: list[schemas.ReplayStep] = []
     state, before = None, {}
-    for e in events:
+    for i, e in enumerate(events):
         state = e.mutate(state)
+        reveal = final.revealed or i <= shown_until
         view = copy.deepcopy(state.view_for(viewer.name, reveal=reveal, settled=settled))
         seen = censor(event_detail(e), event_visibility(e, state), viewer.name, reveal, settled)
         detail, hidden = seen if seen is not None else ({}, ["*"])
@@ -69,5 +93,5 @@ def replay(stakes: Any, campaign_id: UUID, viewer: Seat, challenge_id: UUID, ste
         if not 1 <= step <= len(steps):
             raise NotFound(f"this challenge has steps 1 to {len(steps)}, not {step}")
         steps = [steps[step - 1]]
-    return schemas.Replay(challenge_id=challenge_id, revealed=reveal, total=len(events), steps=steps)
+    return schemas.Replay(challenge_id=challenge_id, revealed=final.revealed, total=len(events), steps=steps)
 

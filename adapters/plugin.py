@@ -36,15 +36,26 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class Page:
+    """Which page of a list a read returns: the items after the cursor ``after`` (the last item's id the
+    previous page gave as ``next_after``), at most ``limit`` of them."""
+
+    after: str | None = None
+    limit: int = 100
+
+
+@dataclass(frozen=True)
 class Read:
     """A read a system offers: a GET route under ``/campaigns/{campaign_id}``, a CLI command, one schema."""
 
     name: str
     path: str
     model: Any
-    read: Callable[..., Any]  # (stakes, campaign_id, viewer) -> model
+    read: Callable[..., Any]  # (stakes, campaign_id, viewer[, page]) -> model
     cli: str
     doc: str
     #: What it is, for the refusal a campaign of another system gets ("a pool campaign keeps no House budget").
     label: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
+    #: A list that grows with the campaign: its read takes a ``Page`` and its model says ``next_after``.
+    paged: bool = False

@@ -1,26 +1,49 @@
 """The projection runner: applies the notification log to the read models, in batches, exactly once.
 
-Each batch and its tracking position are written in one transaction (``views.project``). When
-another process projected the same batch first, the tracking insert conflicts, the transaction
-rolls back, and the runner reads the position again (ADR 0002).
+Each batch and its tracking position are written in one transaction (``views.project``) that first takes
+the projection's lock (a PostgreSQL advisory lock, SQLite's write lock) and reads the position again
+inside it, so whichever process gets there first applies an event and the others skip it (ADR 0012). A
+conflict that still happens (a store error) rolls the batch back and the runner reads the position again.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.domain import OriginatorVersionError
-from eventsourcing.persistence import IntegrityError, OperationalError
+from eventsourcing.persistence import IntegrityError, OperationalError, Tracking
+
+from adapters.recorders import waited
+from domain.errors import StakesError
 
 BATCH = 500
 CONFLICTS = 50
+#: A race with another projector, or the store being down: retried, never set aside.
+CONFLICTS_OR_OUTAGES = (IntegrityError, OperationalError, OriginatorVersionError)
+log = logging.getLogger("stakes.projection")
+
+
+def _campaign_of(event: Any) -> str | None:
+    if event is None:
+        return None
+    if type(event).__qualname__.startswith("Campaign."):
+        return event.originator_id.hex
+    found = getattr(event, "campaign_id", None)
+    return found.hex if isinstance(found, UUID) else None
 
 
 class StoreUnavailable(Exception):
     """The event store or the read models cannot be reached or written (HTTP 503, CLI exit 9)."""
+
+
+class NeedsRepair(StakesError):
+    """An event of this campaign could not be projected; the campaign is marked for repair (HTTP 409).
+    Every other campaign goes on."""
 
 
 class ProjectionRunner:
@@ -39,10 +62,12 @@ class ProjectionRunner:
                 notes = self.app.recorder.select_notifications(start=self.position() + 1, limit=BATCH)
                 if not notes:
                     return applied
-                batch = [(self.app.mapper.to_domain_event(n), n) for n in notes]
                 try:
-                    self.views.project(self.app.name, batch)
-                except (IntegrityError, OperationalError, OriginatorVersionError) as exc:
+                    batch = [(self.app.mapper.to_domain_event(n), n) for n in notes]
+                    done = self.views.project(self.app.name, batch)  # skips what another process applied
+                except CONFLICTS_OR_OUTAGES as exc:
+                    if waited(exc):  # the store made us wait its whole timeout: down for this request
+                        raise StoreUnavailable(f"the read models cannot catch up: {exc}") from exc
                     # Another process projected these first (its rows, or a unit's snapshot already past this
                     # event): this transaction rolled back; read the position again.
                     conflicts += 1
@@ -50,9 +75,46 @@ class ProjectionRunner:
                         raise StoreUnavailable(f"the read models cannot catch up: {exc}") from exc
                     time.sleep(0.01 * conflicts)
                     continue
-                applied += len(batch)
+                except Exception:  # noqa: BLE001  an event the read models cannot take: find it, set it aside
+                    applied += self._one_by_one(notes)
+                    continue
+                applied += done
                 if progress:
                     progress(applied, self.app.recorder.max_notification_id() or applied)
+
+    def _one_by_one(self, notes: list[Any]) -> int:
+        """Project ``notes`` one at a time; an event that fails marks its campaign for repair."""
+        applied = 0
+        for note in notes:
+            event = None
+            try:
+                event = self.app.mapper.to_domain_event(note)
+                applied += self.views.project(self.app.name, [(event, note)])
+            except CONFLICTS_OR_OUTAGES:
+                return applied  # the caller reads the position again
+            except Exception as exc:  # noqa: BLE001
+                campaign = _campaign_of(event)
+                log.error("event %s cannot be projected (%s): campaign %s is marked for repair", note.id,
+                          type(exc).__name__, campaign or "unknown")
+                self._quarantine(note, campaign, f"{type(exc).__name__}: {exc}")
+        return applied
+
+    def _quarantine(self, notification: Any, campaign: str | None, detail: str) -> None:
+        """Mark the event's campaign for repair and step past the event, atomically: one event the read
+        models cannot take never stops the other campaigns."""
+        views = self.views
+        with views.datastore.transaction(commit=True) as c:
+            if campaign is None:
+                row = views._one(c, "SELECT campaign_id FROM {p}streams WHERE originator_id = ?",
+                                 (notification.originator_id.hex,))
+                campaign = row["campaign_id"] if row else ""
+            views._x(c, "INSERT INTO {p}repairs VALUES (?, ?, ?) ON CONFLICT (campaign_id) DO NOTHING",
+                     (campaign, notification.id, detail[:500]))
+            if notification.originator_version == 1:  # its later events find the campaign, and wait
+                kind = notification.topic.rsplit(":", 1)[-1].split(".")[0]
+                views._x(c, "INSERT INTO {p}streams VALUES (?, ?, ?) ON CONFLICT (originator_id) DO NOTHING",
+                         (notification.originator_id.hex, campaign, kind))
+            views._insert_tracking(c, Tracking(self.app.name, notification.id))
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Empty every read model and project the whole log again; returns the events applied."""

@@ -14,6 +14,11 @@ def new_token() -> str:
     return "stk_" + secrets.token_urlsafe(32)
 
 
+def new_invite() -> str:
+    """A one-time invite code for a seat: 128 bits, URL-safe."""
+    return "inv_" + secrets.token_urlsafe(16)
+
+
 def new_secret_seed() -> str:
     """A secret seed for a challenge's provably fair results (C-4)."""
     return secrets.token_hex(32)

@@ -44,7 +44,9 @@ class PlayerAdded(BaseModel):
     """A seated player's sheet (its schema is the campaign's system's, told by ``sheet.system``) and token."""
 
     sheet: Any
-    token: str = Field(description="The player's bearer token. Shown once; hand it to the player.")
+    invite: str = Field(description="A one-time invite code for the player: he claims his seat with it "
+                                    "(``POST /invites`` or ``stakes claim CODE``) and alone receives his token. "
+                                    "The House never holds a player's token.")
 
 
 class LogEntry(BaseModel):
@@ -68,6 +70,9 @@ class RebuildReport(BaseModel):
     position: int
 
 
+WAITING_FOR = "The seats the table waits for: those of its sides with a move to make now (empty once settled)."
+
+
 class LegalAction(BaseModel):
     action: str
     min: int | None = None
@@ -82,10 +87,15 @@ class LegalAction(BaseModel):
     best_bid: dict[str, Any] | None = None
     required: list[Any] | None = Field(None, description="What this move must repeat after a rewind (C-7).")
     fixed: list[Any] | None = Field(None, description="Table dice a rewind fixed for these slots (C-7).")
+    loan: UUID | None = Field(None, description="The loan a loan move answers (a campaign command, not a move in "
+                                                "the unit: POST …/loans/{loan}/accept, decline or withdraw).")
+    lender: str | None = None
 
 
 class ChallengeSummary(BaseModel):
     id: UUID
+    position: int = Field(description="Its announcement's place in the log; pass the last one as `after` for the"
+                                      " next page.")
     kind: str = Field("Challenge", description="The unit's kind, as its system names it.")
     phase: str
     announced_at: datetime
@@ -105,6 +115,13 @@ class Verification(BaseModel):
     mismatches: list[dict[str, Any]]
     secret_seed: str | None = None
     side_seeds: list[str] | None = None
+    results: list[dict[str, Any]] | None = Field(None, description="Once revealed, every result with its slot, "
+                                                 "so a client can derive it again itself (C-4, C-7).")
+
+
+class Waiting(BaseModel):
+    challenge_id: UUID
+    seats: dict[str, list[str]] = Field(description="Each seat that may act now, with the names of its moves.")
 
 
 class ReplayStep(BaseModel):
@@ -128,7 +145,7 @@ class Replay(BaseModel):
 class BrokenLink(BaseModel):
     position: int = Field(description="The event's place in the campaign's chain (1 is the first).")
     notification_id: int | None
-    kind: str = Field(description="altered, deleted, reordered, or chain-altered")
+    kind: str = Field(description="altered, deleted, reordered, chain-altered, unchained or snapshot-altered")
     detail: str
 
 
@@ -136,15 +153,73 @@ class AuditReport(BaseModel):
     campaign_id: UUID
     events: int
     head: str = Field(description="The last link of the chain; keep it to check later exports against.")
+    root: str | None = Field(None, description="The RFC 9162 Merkle tree hash of the campaign's log (hex), as "
+                                               "its signed checkpoint states it.")
     intact: bool
     first_broken: BrokenLink | None
 
 
+class Checkpoint(BaseModel):
+    """A signed head of the campaign's log (C2SP tlog-checkpoint): keep it, and check later ones extend it."""
+
+    origin: str
+    size: int = Field(description="How many events the log holds.")
+    root: str = Field(description="Base64 RFC 9162 Merkle tree hash of those events.")
+    note: str = Field(description="The signed note: origin, size and root lines, a blank line, the signature.")
+
+
+class Consistency(BaseModel):
+    """RFC 9162 consistency proof that the log at ``checkpoint`` extends the log of ``first`` events."""
+
+    first: int
+    checkpoint: Checkpoint
+    proof: list[str] = Field(description="Base64 node hashes, in RFC 9162 order.")
+
+
+class Leaf(BaseModel):
+    """One event of the log as a seat may check it: its digest always; its stored bytes and salt only when
+    nothing in it is hidden from this seat (C-5), so the seat can recompute the digest itself."""
+
+    position: int
+    digest: str
+    originator_id: str | None = None
+    originator_version: int | None = None
+    topic: str | None = None
+    state: str | None = None
+    salt: str | None = None
+
+
+class Leaves(BaseModel):
+    """Every leaf of the campaign's tree with the signed head they make: a seat recomputes the root."""
+
+    checkpoint: Checkpoint
+    leaves: list[Leaf]
+
+
+class PublicKey(BaseModel):
+    name: str
+    vkey: str = Field(description="The verifier key: <name>+<hex key id>+<base64 0x01 || Ed25519 public key>.")
+    public_key_pem: str
+
+
 class ImportReport(BaseModel):
-    campaign_id: UUID
+    campaign_id: UUID = Field(description="The new campaign's id (an import never keeps the exported ids).")
+    imported_from: UUID = Field(description="The campaign id in the export.")
     events: int
-    head: str
-    tokens: dict[str, str] = Field(description="New seat tokens, shown once; the old ones are not imported.")
+    head: str = Field(description="The export's chain head, verified on the way in.")
+    house_token: str = Field(description="The House seat's bearer token. Shown once; store it.")
+    invites: dict[str, str] = Field(description="One-time invite codes per player seat; the old tokens are not "
+                                                "imported, and the House never holds a player's token.")
+
+
+class InviteClaim(BaseModel):
+    code: str = Field(max_length=200, description="The one-time invite code the House handed over.")
+
+
+class SeatClaimed(BaseModel):
+    campaign_id: UUID
+    seat: str
+    token: str = Field(description="Your seat's bearer token. Shown once, to you alone; store it.")
 
 
 class ResolutionView(BaseModel):
@@ -156,3 +231,4 @@ class ResolutionView(BaseModel):
     phase: str
     state: dict[str, Any]
     legal_actions: list[LegalAction]
+    waiting_for: list[str] = Field(default_factory=list, description=WAITING_FOR)

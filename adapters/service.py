@@ -20,11 +20,12 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from adapters import answers, archive, ledger, randomness, schemas
-from adapters.plugin import Read
-from adapters.projection import ProjectionRunner, StoreUnavailable
+from adapters import answers, archive, audit, heads, imports, ledger, randomness, schemas, table
+from adapters.fanout import Fanout
+from adapters.plugin import Page, Read
+from adapters.projection import NeedsRepair, ProjectionRunner, StoreUnavailable
 from adapters.settings import Settings
-from adapters.store import open_application, open_views, prepare
+from adapters.store import open_application, open_signer, open_views, prepare
 from adapters.systems import edge, edges
 from adapters.tokens import Tokens
 from adapters.views import ViewsMixin
@@ -32,26 +33,34 @@ from domain.errors import NotFound, NotPermitted, RuleViolation
 from domain.kernel.commands import Command, Context
 from domain.seats import Seat
 
-__all__ = ["Stakes", "StoreUnavailable"]
+__all__ = ["NeedsRepair", "Stakes", "StoreUnavailable"]
 
 
 class Stakes:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
-        prepare(self.settings)
-        self.app = open_application(self.settings)
-        self.views: ViewsMixin = open_views(self.settings)
+        with prepare(self.settings):  # tables created one process at a time
+            self.signer = open_signer(self.settings)
+            self.app = open_application(self.settings, self.signer)
+            self.app.recorder.link_legacy()  # a store from before the chain was part of the write: linked once
+            self.views: ViewsMixin = open_views(self.settings)
         self.views.transcoder = self.app.mapper.transcoder  # type: ignore[attr-defined]  # unit snapshots
+        self.views.upgrade(self.app.name)  # rows of an older release's shape are projected anew
         self.projection = ProjectionRunner(self.app, self.views)
         self.tokens = Tokens(self.views)
+        self.fanout = Fanout(self.settings)  # wakes the open streams (issue 14, ADR 0014)
 
     def close(self) -> None:
+        self.fanout.close()
         self.app.close()
         self.views.factory.close()  # type: ignore[attr-defined]
 
     # -- projection ---------------------------------------------------------
     def catch_up(self, progress: Callable[[int, int], None] | None = None) -> int:
-        return self.projection.catch_up(progress)
+        applied = self.projection.catch_up(progress)
+        if applied:
+            self.fanout.published()
+        return applied
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> schemas.RebuildReport:
         """Empty every read model and project the whole log again."""
@@ -80,12 +89,21 @@ class Stakes:
         return campaign
 
     def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
-        """A new token for a player who lost his; the old one stops working."""
+        """Hand a seat out again (a lost token): the old token stops working at once, the player sees a
+        ``SeatReissued`` event, and the answer is a new one-time invite code (never the token itself)."""
         if not actor.is_house:
-            raise NotPermitted("only the House may issue seat tokens")
+            raise NotPermitted("only the House may hand a seat out again")
         campaign = self.viewer(campaign_id, actor)
         handle = Seat.parse(seat).name
-        return schemas.PlayerAdded(sheet=self.any_sheet(campaign, handle), token=self.tokens.issue(campaign_id, handle))
+        self.app.reissue_seat(campaign_id, handle, actor.name)
+        self.catch_up()
+        self.tokens.revoke(campaign_id, handle)
+        return schemas.PlayerAdded(sheet=self.any_sheet(campaign, handle), invite=self.tokens.invite(campaign_id, handle))
+
+    def claim(self, code: str) -> schemas.SeatClaimed:
+        """A player claims his seat with the House's one-time invite code; his token is shown to him once."""
+        campaign_id, seat, token = self.tokens.claim(code)
+        return schemas.SeatClaimed(campaign_id=campaign_id, seat=seat, token=token)
 
     # -- campaigns ----------------------------------------------------------
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
@@ -95,7 +113,17 @@ class Stakes:
         token = self.tokens.issue(campaign_id, "house")  # a retried creation gets a fresh House token
         return schemas.CampaignCreated(campaign=self.campaign_row(campaign_id), house_token=token)
 
+    def usable(self, campaign_id: UUID) -> None:
+        """Refuse a campaign marked for repair (one of its events could not be projected); others go on."""
+        broken = self.views.query_one("SELECT notification_id FROM {p}repairs WHERE campaign_id = ?",
+                                      (campaign_id.hex,))
+        if broken is not None:
+            raise NeedsRepair(f"campaign {campaign_id} needs repair: its event {broken['notification_id']} could not "
+                              "be applied to the read models; the operator repairs it (then 'stakes rebuild')",
+                              ruling="C-2")
+
     def campaign_row(self, campaign_id: UUID) -> schemas.CampaignView:
+        self.usable(campaign_id)
         row = self.views.query_one("SELECT * FROM {p}campaigns WHERE campaign_id = ?", (campaign_id.hex,))
         if row is None:
             raise NotFound(f"no campaign {campaign_id}")
@@ -124,6 +152,7 @@ class Stakes:
             key: str | None = None) -> Any:
         """Run a campaign command by its verb with raw inputs; answers with the command's declared read.
         A ``key`` (the client's ``Idempotency-Key``) makes a retry answer without running it again."""
+        self.usable(campaign_id)
         cls = self.command_class(campaign_id, verb)
         inputs = {k: v for k, v in dict(payload or {}).items() if v is not None}  # null is an input left out
         for name in cls.actor_fields:
@@ -137,6 +166,7 @@ class Stakes:
     def act(self, campaign_id: UUID, actor: Seat, unit_id: UUID, payload: Mapping[str, Any],
             key: str | None = None) -> BaseModel:
         """One move in a unit of resolution (a challenge, a roll, a contest …), as ``{"action": …, …}``."""
+        self.usable(campaign_id)
         self.app.act(Context(campaign_id, actor, key=key), unit_id, payload)
         self.catch_up()
         return self.unit_view(campaign_id, unit_id, actor)
@@ -160,13 +190,15 @@ class Stakes:
     def reads(self, campaign_id: UUID) -> dict[str, Read]:
         return {r.name: r for r in edge(self.campaign_row(campaign_id).system).READS}
 
-    def read(self, campaign_id: UUID, viewer: Seat, name: str) -> Any:
+    def read(self, campaign_id: UUID, viewer: Seat, name: str, page: Page | None = None) -> Any:
         campaign = self.viewer(campaign_id, viewer)
         found = self.reads(campaign_id).get(name)
         if found is None:  # C-1: each system keeps its own books
             other = next((r for e in edges() for r in e.READS if r.name == name), None)
             label = other.label if other else name
             raise RuleViolation(f"a {campaign.system} campaign keeps no {label}", ruling="C-1")
+        if found.paged:  # a list that grows with the campaign comes a page at a time
+            return found.read(self, campaign_id, viewer, page or Page())
         return found.read(self, campaign_id, viewer)
 
     # -- units of resolution (C-1) ---------------------------------------------------------------
@@ -178,25 +210,43 @@ class Stakes:
 
     def unit_view(self, campaign_id: UUID, unit_id: UUID, viewer: Seat) -> BaseModel:
         campaign = self.campaign_row(campaign_id)
-        return edge(campaign.system).unit_view(self, campaign_id, self.load_unit(campaign_id, unit_id), viewer)
+        unit, system = self.load_unit(campaign_id, unit_id), edge(campaign.system)
+        view = system.unit_view(self, campaign_id, unit, viewer)
+
+        def may_act(seat: str) -> bool:  # a move in the unit, not an answer to a loan offered into it
+            seen = view if seat == viewer.name else system.unit_view(self, campaign_id, unit, Seat.parse(seat))
+            return any(getattr(a, "loan", None) is None for a in seen.legal_actions)
+
+        return view.model_copy(update={"waiting_for": unit.waiting_for(may_act)})
 
     def challenge(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> BaseModel:
         self.viewer(campaign_id, viewer)
         return self.unit_view(campaign_id, challenge_id, viewer)
 
-    def challenges(self, campaign_id: UUID, viewer: Seat) -> list[schemas.ChallengeSummary]:
+    def challenges(self, campaign_id: UUID, viewer: Seat, after: int = 0, limit: int = 100,
+                   open_only: bool = False) -> list[schemas.ChallengeSummary]:
+        """One page of the campaign's units, oldest first, from their summary rows (no snapshot decoded).
+
+        ``after`` is the ``position`` of the last unit of the previous page.
+        """
         self.viewer(campaign_id, viewer)
-        rows = self.views.query("SELECT challenge_id FROM {p}challenges WHERE campaign_id = ?"
-                                " ORDER BY announced_at, challenge_id", (campaign_id.hex,))
+        rows = self.views.query(
+            "SELECT challenge_id, position, kind, sides, phase, announced_at, ante, pot FROM {p}challenges"
+            " WHERE campaign_id = ? AND position > ?" + (" AND phase <> 'settled'" if open_only else "") +
+            " ORDER BY position LIMIT ?", (campaign_id.hex, after, limit))
         out = []
         for row in rows:
-            ch = self.load_unit(campaign_id, UUID(row["challenge_id"]))
-            sides = [s.get("members") or s["seats"] for s in ch.sides.values()]
+            sides = json.loads(row["sides"])
             out.append(schemas.ChallengeSummary(
-                id=ch.id, kind=type(ch).__name__, phase=ch.phase, announced_at=ch.created_on,
-                ante=getattr(ch, "ante", 0), pot=getattr(ch, "pot", 0), challenger=sides[0],
+                id=UUID(row["challenge_id"]), position=row["position"], kind=row["kind"], phase=row["phase"],
+                announced_at=row["announced_at"], ante=row["ante"], pot=row["pot"], challenger=sides[0],
                 opponent=sides[1] if len(sides) > 1 else []))
         return out
+
+    def waiting_for(self, campaign_id: UUID, viewer: Seat, unit_id: UUID) -> schemas.Waiting:
+        """Who may act in the unit now, and which moves, without their limits (issue 14)."""
+        self.viewer(campaign_id, viewer)
+        return schemas.Waiting(challenge_id=unit_id, seats=table.waiting_for(self, campaign_id, unit_id))
 
     def verify_challenge(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> schemas.Verification:
         """Recompute every server-drawn result from the revealed seeds (C-4)."""
@@ -212,13 +262,37 @@ class Stakes:
 
     def audit(self, campaign_id: UUID, viewer: Seat,
               progress: Callable[[int, int], None] | None = None) -> schemas.AuditReport:
-        return archive.audit(self, campaign_id, viewer, progress)
+        self.viewer(campaign_id, viewer)
+        return audit.verify(self, campaign_id, progress)
+
+    def checkpoint(self, campaign_id: UUID, viewer: Seat) -> schemas.Checkpoint:
+        """The campaign's signed head (C-2): keep it; later heads must extend it."""
+        self.viewer(campaign_id, viewer)
+        return heads.current(self, campaign_id)
+
+    def consistency(self, campaign_id: UUID, viewer: Seat, first: int) -> schemas.Consistency:
+        self.viewer(campaign_id, viewer)
+        return heads.consistency(self, campaign_id, first)
+
+    def leaves(self, campaign_id: UUID, viewer: Seat) -> schemas.Leaves:
+        """The campaign's leaves, opened where the viewer may read the whole event (C-2, C-5)."""
+        self.viewer(campaign_id, viewer)
+        return heads.leaves(self, campaign_id, viewer)
+
+    def public_key(self) -> schemas.PublicKey:
+        return heads.public_key(self)
 
     def export_campaign(self, campaign_id: UUID, actor: Seat,
                         progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
         return archive.export_campaign(self, campaign_id, actor, progress)
 
-    def import_campaign(self, lines: Iterable[str],
-                        progress: Callable[[int, int], None] | None = None) -> schemas.ImportReport:
-        return archive.import_campaign(self, lines, progress)
+    def import_campaign(self, lines: Iterable[str], progress: Callable[[int, int], None] | None = None,
+                        operator_token: str | None = None) -> schemas.ImportReport:
+        """Load an export as a new campaign. The edge checks the operator's credential; embedded, whoever
+        holds the store is its operator."""
+        def issue(campaign_id: UUID, seats: list[str]) -> dict[str, Any]:
+            return {"house_token": self.tokens.issue(campaign_id, "house"),
+                    "invites": {seat: self.tokens.invite(campaign_id, seat) for seat in seats}}
+
+        return imports.import_campaign(self, lines, issue, progress)
 

@@ -38,15 +38,37 @@ class Settings(BaseSettings):
     store_timeout: int = 2
     #: Events between snapshots of one aggregate.
     snapshot_interval: int = 25
+    #: The operator's credential for ``POST /imports`` (C-2). Unset: the server takes no imports over HTTP
+    #: (the embedded CLI, which holds the store itself, still imports).
+    operator_token: str | None = None
+    #: The largest import body, in bytes; a larger one is refused (413) before it is read whole.
+    import_max_bytes: int = 16 * 1024 * 1024
     #: Where ``stakes serve`` listens.
     host: str = "127.0.0.1"
     port: int = 8000
+    #: The Ed25519 key that signs every campaign's checkpoints (C-2), kept OUTSIDE the database: created on
+    #: first run (mode 0600). Default: beside the SQLite file, or in the data folder for PostgreSQL.
+    signing_key: Path | None = None
+    #: The name in signed checkpoints: their origin is ``<log_name>/campaigns/<id>``; the key is named so too.
+    log_name: str = "stakes"
+    #: Worker processes of ``stakes serve``; each opens its own connections to the one store (ADR 0012).
+    workers: int = 1
+    #: One line per request on stderr (method, path, status, time); the token is in a header, never logged.
+    access_log: bool = True
     #: The CLI's file for the current campaign, server and token.
     config: Path = _config_home() / "config.json"
 
     @property
     def views_path(self) -> Path:
         return self.sqlite_path.with_name(self.sqlite_path.stem + ".views.sqlite")
+
+    @property
+    def signing_key_path(self) -> Path:
+        if self.signing_key is not None:
+            return self.signing_key
+        if self.store == "sqlite":
+            return self.sqlite_path.with_name(self.sqlite_path.stem + ".signing-key.pem")
+        return _data_home() / f"signing-key-{self.postgres_dbname}-{self.postgres_schema}.pem"
 
     def describe(self) -> str:
         if self.store == "sqlite":

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import cast
 
 import psycopg
@@ -10,6 +12,8 @@ from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.utils import Environment
 from psycopg import sql
 
+from adapters import recorders
+from adapters.checkpoint import Signer
 from adapters.settings import Settings
 from adapters.views import PostgresViews, SQLiteViews, ViewsMixin
 from domain.application import StakesApplication, snapshot_classes
@@ -19,7 +23,7 @@ VIEWS_NAME = "StakesViews"
 
 def _postgres_env(settings: Settings) -> dict[str, str]:
     return {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "PERSISTENCE_MODULE": recorders.POSTGRES_FACTORY,  # read-set check, bounded retries (ADR 0012)
         "POSTGRES_HOST": settings.postgres_host,
         "POSTGRES_PORT": str(settings.postgres_port),
         "POSTGRES_USER": settings.postgres_user,
@@ -35,25 +39,40 @@ def _postgres_env(settings: Settings) -> dict[str, str]:
     }
 
 
-def _sqlite_env(path: str) -> dict[str, str]:
-    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path, "SQLITE_LOCK_TIMEOUT": "30"}
+def _sqlite_env(path: str, timeout: int) -> dict[str, str]:
+    # A write waits at most ``store_timeout`` for the file's lock (another process's long write, a backup
+    # holding it): then it answers 503, stores nothing, and the next request tries again.
+    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path,
+            "SQLITE_LOCK_TIMEOUT": str(max(1, timeout))}
 
 
 def application_env(settings: Settings) -> dict[str, str]:
-    env = _postgres_env(settings) if settings.store == "postgres" else _sqlite_env(str(settings.sqlite_path))
+    env = (_postgres_env(settings) if settings.store == "postgres"
+           else _sqlite_env(str(settings.sqlite_path), settings.store_timeout))
     env["IS_SNAPSHOTTING_ENABLED"] = "y"
+    # The recorders that write each event's link of the chain in the event's own transaction (C-2), check
+    # the command's read set there (ADR 0012) and seal snapshots; built on ``adapters/recorders.py``.
+    env["PERSISTENCE_MODULE"] = ("adapters.chained:PostgresChainedFactory" if settings.store == "postgres"
+                                 else "adapters.chained:SQLiteChainedFactory")
     return env
 
 
 def views_env(settings: Settings) -> dict[str, str]:
     # Each SQLite store gets its own file; PostgreSQL keeps both in one schema.
-    return _postgres_env(settings) if settings.store == "postgres" else _sqlite_env(str(settings.views_path))
+    return (_postgres_env(settings) if settings.store == "postgres"
+            else _sqlite_env(str(settings.views_path), settings.store_timeout))
 
 
-def prepare(settings: Settings) -> None:
-    """Create the SQLite folder or the PostgreSQL schema when missing."""
+@contextmanager
+def prepare(settings: Settings) -> Iterator[None]:
+    """Create the SQLite folder, or the PostgreSQL schema, when missing; the body creates the tables.
+
+    On PostgreSQL the whole start-up holds a session advisory lock per schema, so any number of workers
+    starting at once create the schema and its tables one after another (``CREATE … IF NOT EXISTS`` alone
+    races on the catalogue)."""
     if settings.store == "sqlite":
         settings.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+        yield
         return
     # libpq's own connect timeout, for every connection the pools open (it has none by default).
     os.environ.setdefault("PGCONNECT_TIMEOUT", str(max(1, settings.store_timeout)))
@@ -62,11 +81,23 @@ def prepare(settings: Settings) -> None:
         password=settings.postgres_password, dbname=settings.postgres_dbname, autocommit=True,
         connect_timeout=max(1, settings.store_timeout),
     ) as conn:
-        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(settings.postgres_schema)))
+        key = f"stakes-schema/{settings.postgres_schema}"
+        conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (key,))
+        try:
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(settings.postgres_schema)))
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
 
 
-def open_application(settings: Settings) -> StakesApplication:
+def open_signer(settings: Settings) -> Signer:
+    return Signer(settings.signing_key_path, settings.log_name)
+
+
+def open_application(settings: Settings, signer: Signer | None = None) -> StakesApplication:
     app = StakesApplication(env=application_env(settings))
+    signer = signer or open_signer(settings)
+    app.snapshots.recorder.signer = signer  # type: ignore[union-attr]  # seals snapshots; unsealed ones are ignored
     app.snapshotting_intervals = {cls: settings.snapshot_interval for cls in snapshot_classes()}
     return app
 

@@ -1,12 +1,21 @@
-"""Seat tokens (ADR 0004): 256 random bits per seat, stored only as their SHA-256, never in events,
-exports or logs. A reissued token replaces the old one."""
+"""Seat tokens (ADR 0004) and one-time invites (ADR 0011).
+
+A token is 256 random bits per seat, stored only as its SHA-256, never in events, exports or logs; a new
+one replaces the old. The House's token is shown to the House when it creates (or imports) a campaign. A
+player's never passes through the House: seating him (or handing his seat out again) answers a one-time
+invite code, also stored only as its hash; the player claims it (``POST /invites``, ``stakes claim``), and
+the claim, once, issues his token and shows it to him alone. A second claim of the same code is refused.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID
 
 from adapters import randomness
+from adapters.views import token_hash
+from domain.errors import NotPermitted
 from domain.seats import Seat
 
 
@@ -22,3 +31,28 @@ class Tokens:
     def authenticate(self, token: str) -> tuple[UUID, Seat] | None:
         found = self.views.seat_for_token(token)
         return (found[0], Seat(found[1])) if found else None
+
+    def invite(self, campaign_id: UUID, seat: str) -> str:
+        """A one-time code for ``seat``; an earlier unclaimed code for the seat stops working."""
+        code = randomness.new_invite()
+        with self.views.datastore.transaction(commit=True) as c:
+            self.views._x(c, "INSERT INTO {p}seat_invites VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat) DO "
+                             "UPDATE SET code_hash = excluded.code_hash, issued_at = excluded.issued_at",
+                          (token_hash(code), campaign_id.hex, seat, datetime.now(timezone.utc).isoformat()))
+        return code
+
+    def revoke(self, campaign_id: UUID, seat: str) -> None:
+        """The seat's token stops working (it is being handed out again)."""
+        with self.views.datastore.transaction(commit=True) as c:
+            self.views._x(c, "DELETE FROM {p}seat_tokens WHERE campaign_id = ? AND seat = ?", (campaign_id.hex, seat))
+
+    def claim(self, code: str) -> tuple[UUID, str, str]:
+        """The seat's campaign, name and new token; the code is spent (a second claim is refused)."""
+        with self.views.datastore.transaction(commit=True) as c:
+            found = self.views._one(c, "DELETE FROM {p}seat_invites WHERE code_hash = ? RETURNING campaign_id, seat",
+                                    (token_hash(code),))
+        if found is None:
+            raise NotPermitted("this invite code is unknown or already claimed: ask the House for a new one "
+                               "(each code seats its player once)", ruling="C-1")
+        campaign_id = UUID(found["campaign_id"])
+        return campaign_id, found["seat"], self.issue(campaign_id, found["seat"])

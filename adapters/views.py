@@ -22,12 +22,12 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL
 
-from adapters import audit
+from adapters.recorders import bounded
 from adapters.systems import edges
 from domain.kernel.registry import supported
 
 #: The shared read models; each system adds its own (``adapters/systems/<package>.py``).
-SHARED_TABLES = ("campaigns", "streams", "event_log", "challenges")
+SHARED_TABLES = ("campaigns", "streams", "event_log", "challenges", "repairs")
 
 SHARED_DDL = (
     "CREATE TABLE IF NOT EXISTS {p}campaigns (campaign_id TEXT PRIMARY KEY, name TEXT NOT NULL,"
@@ -41,19 +41,27 @@ SHARED_DDL = (
     "CREATE INDEX IF NOT EXISTS event_log_by_campaign ON {p}event_log (campaign_id, notification_id)",
     "CREATE INDEX IF NOT EXISTS event_log_by_challenge ON {p}event_log (challenge_id, notification_id)",
     # A challenge's current state, kept as a snapshot of its aggregate, and censored per seat when read.
+    # The list reads the summary columns (kind, sides …) and pages by ``position``, the announcement's place
+    # in the log; only one unit's view decodes ``state``.
     "CREATE TABLE IF NOT EXISTS {p}challenges (challenge_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " position BIGINT NOT NULL, kind TEXT NOT NULL, sides TEXT NOT NULL,"
     " announced_at TEXT NOT NULL, updated_at TEXT NOT NULL, phase TEXT NOT NULL, revealed BIGINT NOT NULL,"
     " ante BIGINT NOT NULL, pot BIGINT NOT NULL, version BIGINT NOT NULL, topic TEXT NOT NULL, state TEXT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS challenges_by_campaign ON {p}challenges (campaign_id, announced_at)",
-    # Not projections either: the audit chain (C-2) survives a rebuild, so tampering stays visible.
-    "CREATE TABLE IF NOT EXISTS {p}audit_chain (campaign_id TEXT NOT NULL, position BIGINT NOT NULL,"
-    " notification_id BIGINT NOT NULL, originator_id TEXT NOT NULL, originator_version BIGINT NOT NULL,"
-    " digest TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY (campaign_id, position))",
-    "CREATE UNIQUE INDEX IF NOT EXISTS audit_chain_by_event ON {p}audit_chain (originator_id, originator_version)",
+    # Which shape of the read models the rows were projected for (``ViewsMixin.upgrade``).
+    "CREATE TABLE IF NOT EXISTS {p}read_model_shape (id BIGINT PRIMARY KEY, shape TEXT NOT NULL)",
     # Not a projection: tokens are issued here, hashed, and survive a rebuild.
     "CREATE TABLE IF NOT EXISTS {p}seat_tokens (token_hash TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " seat TEXT NOT NULL, issued_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
+    # One-time invite codes (hashed): a player claims his seat's token with one, once.
+    "CREATE TABLE IF NOT EXISTS {p}seat_invites (code_hash TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " seat TEXT NOT NULL, issued_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
+    # Campaigns whose events the read models could not take: they answer 409 until repaired; others go on.
+    "CREATE TABLE IF NOT EXISTS {p}repairs (campaign_id TEXT PRIMARY KEY, notification_id BIGINT NOT NULL,"
+    " detail TEXT NOT NULL)",
 )
+
+#: Indexes on columns an older shape of a table lacks: made by ``upgrade``, once the tables have that shape.
+SHARED_INDEXES = ("CREATE INDEX IF NOT EXISTS challenges_by_position ON {p}challenges (campaign_id, position)",)
 
 #: The kernel's own bookkeeping is in the log's chain but read by nobody: a command's record (exactly once).
 KERNEL_VISIBILITY: dict[str, dict[str, Any]] = {"CommandRecord.Executed": {"entry": []}}
@@ -75,6 +83,13 @@ def projection_tables() -> tuple[str, ...]:
 
 def ddl() -> tuple[str, ...]:
     return (*SHARED_DDL, *(s for edge in edges() for s in edge.PROJECTION.ddl))
+
+
+def shape() -> str:
+    """A digest of every projection table's definition: when it changes, the rows are projected anew."""
+    tables = projection_tables()
+    defined = [s for s in (*ddl(), *SHARED_INDEXES) if any(f"{{p}}{t} " in s for t in tables)]
+    return hashlib.sha256("\n".join(defined).encode()).hexdigest()[:16]
 
 
 def handlers() -> dict[str, Callable[..., None]]:
@@ -181,26 +196,70 @@ class ViewsMixin:
 
     # -- the projection ---------------------------------------------------------
     def project(self, application_name: str, batch: Iterable[tuple[Any, Any]]) -> int:
-        """Apply a batch of (event, notification) and record the last notification id, atomically."""
-        last = 0
+        """Apply a batch of (event, notification) and record the last notification id, atomically;
+        returns how many events this call applied.
+
+        One writer per position, whichever process runs it (ADR 0012): the transaction first takes the
+        projection's lock, then reads the position again, and applies only what is still ahead of it."""
+        last = applied = 0
         with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            self._lock_projection(c, application_name)
+            position = self._max_tracking_id(application_name, c) or 0  # type: ignore[attr-defined]
+            self._x(c, "SELECT campaign_id FROM {p}repairs")
+            broken = {dict(r)["campaign_id"] for r in c.fetchall()}
             for domain_event, notification in batch:
-                campaign = self._apply(c, domain_event, notification.id)
-                self._chain(c, campaign, notification)
-                last = notification.id
+                if notification.id <= position:
+                    continue
+                self._apply(c, domain_event, notification.id, broken)
+                last, applied = notification.id, applied + 1
             if last:
                 self._insert_tracking(c, Tracking(application_name, last))  # type: ignore[attr-defined]
-        return last
+        return applied
 
     def reset(self, application_name: str) -> None:
         """Empty every read model and forget the tracking position (tokens are kept)."""
         with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
-            for table in projection_tables():
-                self._x(c, f"DELETE FROM {{p}}{table}")
+            self._empty(c, projection_tables())
             c.execute(self._delete_tracking_statement(), (application_name,))
 
     def _delete_tracking_statement(self) -> Any:
         raise NotImplementedError
+
+    def _lock_projection(self, c: Any, application_name: str) -> None:
+        """Held until the transaction ends: no other projector, in any process, writes meanwhile."""
+        raise NotImplementedError
+
+    def _empty(self, c: Any, tables: Sequence[str]) -> None:
+        for table in tables:
+            self._x(c, f"DELETE FROM {{p}}{table}")
+
+    def _exclusive(self, c: Any) -> None:
+        """Hold the read models' schema alone until the transaction ends (processes start together)."""
+
+    def upgrade(self, application_name: str) -> bool:
+        """Project anew when the read models' shape changed since the rows were written (a new release).
+
+        Rows projected for another shape are dropped with their tables, the tables are created in the
+        new shape, and the tracking position is forgotten, so the next catch-up projects the whole log.
+        Returns whether that happened. Tokens and other tables that are not projections are kept.
+        """
+        wanted = shape()
+        with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            self._exclusive(c)
+            row = self._one(c, "SELECT shape FROM {p}read_model_shape WHERE id = 1")
+            fresh = row is None and not self._one(c, "SELECT 1 AS x FROM {p}campaigns LIMIT 1")
+            stale = not fresh and (row is None or row["shape"] != wanted)
+            if stale:
+                for table in projection_tables():
+                    self._x(c, f"DROP TABLE IF EXISTS {{p}}{table}")
+                for statement in ddl():
+                    self._x(c, statement)
+                c.execute(self._delete_tracking_statement(), (application_name,))
+            for statement in SHARED_INDEXES:
+                self._x(c, statement)
+            self._x(c, "DELETE FROM {p}read_model_shape")
+            self._x(c, "INSERT INTO {p}read_model_shape VALUES (1, ?)", (wanted,))
+            return stale
 
     # -- aggregates kept as snapshots (challenges) -----------------------------------------
     def _load_state(self, c: Any, table: str, key: str, oid: str) -> Any:
@@ -215,36 +274,26 @@ class ViewsMixin:
         snapshot = Snapshot.take(aggregate)
         return snapshot.originator_version, snapshot.topic, self.transcoder.encode(snapshot.state).decode()  # type: ignore[attr-defined]
 
-    def _chain(self, c: Any, campaign: str, n: Any) -> None:
-        """Append the event to its campaign's hash chain, unless a rebuild finds it chained already."""
-        if self._one(c, "SELECT 1 AS x FROM {p}audit_chain WHERE originator_id = ? AND originator_version = ?",
-                     (n.originator_id.hex, n.originator_version)):
-            return
-        last = self._one(c, "SELECT position, chain FROM {p}audit_chain WHERE campaign_id = ?"
-                            " ORDER BY position DESC LIMIT 1", (campaign,))
-        position, previous = (last["position"] + 1, last["chain"]) if last else (1, audit.GENESIS)
-        d = audit.digest(n.originator_id, n.originator_version, n.topic, n.state)
-        self._x(c, "INSERT INTO {p}audit_chain VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (campaign, position, n.id, n.originator_id.hex, n.originator_version, d, audit.link(previous, d)))
-
-    def chain_rows(self, campaign_id: UUID) -> list[Row]:
-        return self.query("SELECT * FROM {p}audit_chain WHERE campaign_id = ? ORDER BY position", (campaign_id.hex,))
-
-    def _apply(self, c: Any, e: Any, nid: int) -> str:
+    def _apply(self, c: Any, e: Any, nid: int, broken: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
         name = type(e).__qualname__
         at = e.timestamp.isoformat()
         oid = e.originator_id.hex
         if e.originator_version == 1:  # the event that creates a stream names its campaign
             campaign = oid if name.startswith("Campaign.") else e.campaign_id.hex
             kind = name.split(".")[0]
+            if campaign in broken:
+                return None
             self._x(c, "INSERT INTO {p}streams VALUES (?, ?, ?)", (oid, campaign, kind))
         else:
             row = self._one(c, "SELECT campaign_id, kind FROM {p}streams WHERE originator_id = ?", (oid,))
-            assert row is not None, f"event {name} of unknown stream {oid}"
+            if row is None:
+                raise ValueError(f"event {name} of unknown stream {oid}")
             campaign, kind = row["campaign_id"], row["kind"]
+        if campaign in broken:  # marked for repair: its later events wait, the other campaigns go on
+            return None
         challenge = None
         if kind in unit_kinds():
-            challenge = self._on_challenge(c, e, oid, campaign, at)
+            challenge = self._on_challenge(c, e, oid, campaign, at, nid)
         shared: Callable[..., None] | None = getattr(self, "_on_" + name.replace(".", "_"), None)
         if shared is not None:
             shared(c, e, oid, campaign, at, nid)
@@ -258,21 +307,29 @@ class ViewsMixin:
             (nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}",
              name.split(".", 1)[1], json.dumps(detail), json.dumps(visibility), oid if challenge is not None else None),
         )
+        if challenge is not None and challenge.revealed:
+            # C-8, every system: what was shown to every seat stays public, even after a rewind re-hides the
+            # unit. Its entries so far lose their seat rules (what waits for the settlement keeps waiting).
+            self._x(c, "UPDATE {p}event_log SET visibility = ? WHERE challenge_id = ? AND notification_id <= ?"
+                       " AND visibility <> ? AND visibility NOT LIKE ?", ("{}", oid, nid, "{}", '%"until": "settled"%'))
         return campaign
 
-    def _on_challenge(self, c: Any, e: Any, oid: str, campaign: str, at: str) -> Any:
+    def _on_challenge(self, c: Any, e: Any, oid: str, campaign: str, at: str, nid: int) -> Any:
         """Apply a challenge event to its snapshot row (the same mutators the aggregate uses)."""
         previous = self._load_state(c, "challenges", "challenge_id", oid) if e.originator_version > 1 else None
         challenge = e.mutate(previous)
         version, topic, state = self._dump_state(challenge)
         if previous is None:
-            self._x(c, "INSERT INTO {p}challenges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (oid, campaign, at, at, challenge.phase, int(challenge.revealed), getattr(challenge, "ante", 0),
-                     getattr(challenge, "pot", 0), version, topic, state))
+            sides = [s.get("members") or s["seats"] for s in challenge.sides.values()]
+            self._x(c, "INSERT INTO {p}challenges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (oid, campaign, nid, type(challenge).__name__, json.dumps(sides), at, at, challenge.phase,
+                     int(challenge.revealed), getattr(challenge, "ante", 0), getattr(challenge, "pot", 0), version,
+                     topic, state))
         else:
-            self._x(c, "UPDATE {p}challenges SET updated_at = ?, phase = ?, revealed = ?, pot = ?, version = ?,"
-                       " state = ? WHERE challenge_id = ?",
-                    (at, challenge.phase, int(challenge.revealed), getattr(challenge, "pot", 0), version, state, oid))
+            self._x(c, "UPDATE {p}challenges SET updated_at = ?, phase = ?, revealed = ?, ante = ?, pot = ?,"
+                       " version = ?, state = ? WHERE challenge_id = ?",
+                    (at, challenge.phase, int(challenge.revealed), getattr(challenge, "ante", 0),
+                     getattr(challenge, "pot", 0), version, state, oid))
         return challenge
 
     def load_challenge(self, challenge_id: UUID) -> Any:
@@ -310,11 +367,32 @@ class ViewsMixin:
 
 
 class SQLiteViews(ViewsMixin, SQLiteTrackingRecorder):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The views file holds what the log can rebuild, and its tracking position in the same transaction,
+        # so it need not wait for the disk on each commit: after a power cut it is consistent, maybe a few
+        # commits behind, and the next catch-up projects them again. (The event store keeps FULL.)
+        pool = self.datastore.pool
+        connect = pool._create_connection
+
+        def relaxed() -> Any:
+            connection = connect()
+            connection._sqlite_conn.execute("PRAGMA synchronous=NORMAL")
+            return connection
+
+        pool._create_connection = relaxed  # type: ignore[method-assign]
+
     def construct_create_table_statements(self) -> list[str]:
         return [*super().construct_create_table_statements(), *(self._sql(s) for s in ddl())]
 
     def _delete_tracking_statement(self) -> str:
         return "DELETE FROM tracking WHERE application_name = ?"
+
+    def _lock_projection(self, c: Any, application_name: str) -> None:
+        # A write statement takes the database's write lock (waiting up to the lock timeout) before any
+        # read in this transaction, so the position read next is the latest committed one.
+        c.execute("UPDATE tracking SET notification_id = notification_id WHERE application_name = ? AND 0",
+                  (application_name,))
 
 
 class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
@@ -325,5 +403,19 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
         self.prefix = '"' + self.datastore.schema.replace('"', '""') + '".'
         self.sql_create_statements.extend(SQL(self._sql(s)) for s in ddl())  # type: ignore[arg-type]
 
+    max_tracking_id = bounded(PostgresTrackingRecorder.max_tracking_id)
+
     def _delete_tracking_statement(self) -> Any:
         return SQL(f'DELETE FROM {self.prefix}"{self.tracking_table_name}" WHERE application_name = %s')  # type: ignore[arg-type]
+
+    def _lock_projection(self, c: Any, application_name: str) -> None:
+        # A transaction-scoped advisory lock, one per schema and application.
+        c.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                  (f"stakes-projection/{self.datastore.schema}/{application_name}",))
+
+    def _empty(self, c: Any, tables: Sequence[str]) -> None:
+        """TRUNCATE leaves no dead rows behind, so rebuilding again and again does not bloat the tables."""
+        self._x(c, "TRUNCATE " + ", ".join(f"{{p}}{t}" for t in tables))
+
+    def _exclusive(self, c: Any) -> None:
+        c.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"stakes-read-models:{self.prefix}",))

@@ -12,7 +12,7 @@ from fastapi.openapi.utils import get_openapi
 
 from adapters.service import Stakes
 from adapters.settings import Settings
-from api import commands, problems
+from api import commands, heads, problems, stream, web
 from api.problems import PROBLEM_RESPONSES
 from api.routers import audit, campaigns, challenges, characters, log
 
@@ -31,6 +31,7 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
         owned = stakes is None
         app.state.stakes = stakes or Stakes(settings)
         app.state.stakes.catch_up()
+        app.state.stakes.fanout.start()  # PostgreSQL: LISTEN for the other processes' writes
         try:
             yield
         finally:
@@ -38,9 +39,11 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
                 app.state.stakes.close()
 
     app = FastAPI(title="Stakes", version="0.2.0", description=DESCRIPTION, lifespan=lifespan,
-                  responses=PROBLEM_RESPONSES)  # type: ignore[arg-type]
+                  responses=PROBLEM_RESPONSES, docs_url=None)  # type: ignore[arg-type]
+    web.install(app)  # the web view, its vendored assets, and /docs served from them (issue 14)
     problems.install(app)
-    for module in (campaigns, characters, challenges, log, audit):
+    heads.install(app)
+    for module in (campaigns, characters, challenges, log, audit, stream):
         app.include_router(module.router)
     app.include_router(commands.command_router())
     app.include_router(commands.read_router())
@@ -60,3 +63,8 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
         return JSONResponse(report, status_code=200 if report["store"] == "up" else 503)
 
     return app
+
+
+def from_environment() -> FastAPI:
+    """The app of one ``stakes serve`` worker: settings from the ``STAKES_*`` environment (uvicorn factory)."""
+    return create_app(Settings())

@@ -17,10 +17,11 @@ from operator import or_
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Query
 from pydantic import BaseModel, ConfigDict, create_model
 
 from adapters import answers
+from adapters.plugin import Page
 from adapters.service import Stakes
 from adapters.systems import edges
 from api.deps import KeyDep, SeatDep, StakesDep
@@ -156,7 +157,7 @@ def read_router() -> APIRouter:
         for read in edge.READS:
             seen.setdefault(read.path, read)
     for path, read in seen.items():
-        router.add_api_route(path, _bind(read.name), methods=["GET"], response_model=read.model,
+        router.add_api_route(path, _bind_paged(read.name) if read.paged else _bind(read.name), methods=["GET"], response_model=read.model,
                              summary=read.doc.split(":")[0].split(".")[0], description=read.doc,
                              tags=list(read.tags), operation_id=f"read_{read.name}")
     return router
@@ -165,6 +166,18 @@ def read_router() -> APIRouter:
 def _bind(name: str) -> Any:
     def bound(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> Any:
         return stakes.read(campaign_id, seat, name)
+
+    bound.__name__ = f"read_{name}"
+    return bound
+
+
+def _bind_paged(name: str) -> Any:
+    def bound(
+        campaign_id: UUID, seat: SeatDep, stakes: StakesDep,
+        after: Annotated[str | None, Query(max_length=64, description="`next_after` of the previous page.")] = None,
+        limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    ) -> Any:
+        return stakes.read(campaign_id, seat, name, Page(after, limit))
 
     bound.__name__ = f"read_{name}"
     return bound

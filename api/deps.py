@@ -29,10 +29,17 @@ class Caller:
     seat: Seat
 
 
-def get_caller(stakes: StakesDep, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Caller:
-    if credentials is None or not credentials.credentials:
+#: The HttpOnly cookie the web view's sign-in sets (``api/web``): a browser's EventSource and its pages
+#: cannot send an Authorization header. SameSite=Strict keeps other sites from riding on it.
+SEAT_COOKIE = "stakes_seat"
+
+
+def get_caller(request: Request, stakes: StakesDep,
+               credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Caller:
+    token = credentials.credentials if credentials is not None else request.cookies.get(SEAT_COOKIE)
+    if not token:
         raise HTTPException(401, "A bearer token is required")
-    found = stakes.authenticate(credentials.credentials)
+    found = stakes.authenticate(token)
     if found is None:
         raise HTTPException(401, "Unknown token")
     return Caller(*found)

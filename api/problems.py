@@ -9,17 +9,20 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from adapters.service import StoreUnavailable
+from adapters.imports import TooLarge
+from adapters.service import NeedsRepair, StoreUnavailable
 from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
 
 MEDIA_TYPE = "application/problem+json"
 
 #: (status, slug, title) per domain error class, most specific first.
 STATUS = (
+    (TooLarge, 413, "too-large", "The request is larger than this server takes"),
     (NotSupportedYet, 422, "not-supported-yet", "This rule system is not supported yet"),
     (RuleViolation, 422, "rule-violation", "The command breaks a ruling"),
     (NotPermitted, 403, "not-permitted", "This seat may not do that"),
     (NotFound, 404, "not-found", "Not found"),
+    (NeedsRepair, 409, "needs-repair", "This campaign needs repair"),
     (ConcurrencyConflict, 409, "conflict", "A concurrent command won; try again"),
 )
 
@@ -76,7 +79,8 @@ PROBLEM_RESPONSES = {
         (401, "No or unknown bearer token"),
         (403, "The token's seat may not do this (C-1), or belongs to another campaign"),
         (404, "No such campaign, seat, loan or antagonist"),
-        (409, "Lost an optimistic-concurrency race; retry"),
+        (409, "Lost an optimistic-concurrency race; retry (or the campaign needs repair)"),
+        (413, "The import is larger than this server takes"),
         (422, "Breaks a ruling (the ruling is named), or is not well formed (malformed JSON included)"),
         (503, "The store is unavailable; retry later"),
     )

@@ -8,48 +8,47 @@ from uuid import UUID
 
 import typer
 
-from cli import config, output
-from cli.commands import _cli_type
-from domain.kernel.registry import default_system, supported, systems
-from cli.options import As, CampaignOpt, Fmt
-from cli.output import Format, emit
-from cli.session import Target, UsageError, reported, run
+from cli import catalogue, config
+from cli.commands import KINDS
+from cli.options import As, CampaignOpt, Fmt, Format, group
+from cli.session import Target, UsageError, run
 
-campaign_app = typer.Typer(help="Create, show and choose campaigns.", no_args_is_help=True)
-player_app = typer.Typer(help="Seat players (House only) and list them.", no_args_is_help=True)
+campaign_app = group(help="Create, show and choose campaigns.")
+player_app = group(help="Seat players (House only) and list them.")
 
 
 def campaign_create(name: str, system: str, fmt: Format = Format.table, **settings: object) -> None:
     """Create a campaign; you hold its House seat, and it becomes the current campaign."""
+    from cli import output
+
     chosen = {k: v for k, v in settings.items() if v is not None and v is not False}
 
     def act(t: Target) -> None:
         created = t.backend.create_campaign(name, system, chosen)
         remote = {"token": created.house_token, "server": t.backend.server} if t.remote else {}
         config.update(campaign=str(created.campaign.id), **remote)
-        emit(created, fmt, output.created)
+        output.emit(created, fmt, output.created)
 
-    run(None, None, act)
+    run(None, None, act, fmt)
 
 
 def _settings_options() -> list[inspect.Parameter]:
     """One option per setting of every system (the campaign's system checks them)."""
-    seen: dict[str, inspect.Parameter] = {}
-    for system in supported():
-        for field, info in (system.settings_model.model_fields if system.settings_model else {}).items():
-            kind = _cli_type(info.annotation)
-            flag = typer.Option(f"--{field.replace('_', '-')}", help=f"{system.name}: {info.description or ''}")
-            annotation = Annotated[kind if kind is bool else Optional[kind], flag]  # noqa: UP007
-            seen.setdefault(field, inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY,
-                                                     default=False if kind is bool else None, annotation=annotation))
-    return list(seen.values())
+    found = []
+    for setting in catalogue.load()["settings"]:
+        field, kind = setting["name"], KINDS[setting["kind"]]
+        flag = typer.Option(f"--{field.replace('_', '-')}", help=setting["help"])
+        annotation = Annotated[kind if kind is bool else Optional[kind], flag]  # noqa: UP007
+        found.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY,
+                                       default=False if kind is bool else None, annotation=annotation))
+    return found
 
 
 def _create_command() -> object:
-    ids = ", ".join(s.id for s in systems() if s.supported)
+    ids = ", ".join(s["id"] for s in catalogue.load()["systems"] if s["supported"])
     params = [
         inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
-        inspect.Parameter("system", inspect.Parameter.KEYWORD_ONLY, default=default_system(),
+        inspect.Parameter("system", inspect.Parameter.KEYWORD_ONLY, default=catalogue.load()["default"],
                           annotation=Annotated[str, typer.Option(help=f"The rule system: {ids}.")]),
         *_settings_options(),
         inspect.Parameter("fmt", inspect.Parameter.KEYWORD_ONLY, default=Format.table, annotation=Fmt),
@@ -70,43 +69,78 @@ campaign_app.command("create")(_create_command())
 @campaign_app.command("show")
 def campaign_show(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
     """The campaign: system, settings, players, adventure."""
-    run(as_, campaign, lambda t: emit(t.backend.campaign(t.campaign_id(), t.seat), fmt, output.campaign))
+    from cli import output
+
+    run(as_, campaign, lambda t: output.emit(t.backend.campaign(t.campaign_id(), t.seat), fmt,
+                                             output.campaign), fmt)
 
 
 @campaign_app.command("list")
 def campaign_list(fmt: Fmt = Format.table) -> None:
     """Every campaign in the local store (embedded only)."""
+    from cli import output
 
     def act(t: Target) -> None:
         if t.remote:
             raise UsageError("a server lists no campaigns; your token names yours ('stakes campaign show')")
-        emit(t.backend.campaigns(), fmt, output.campaigns)
+        output.emit(t.backend.campaigns(), fmt, output.campaigns)
 
-    run(None, None, act)
+    run(None, None, act, fmt)
 
 
 @campaign_app.command("use")
-def campaign_use(campaign_id: str) -> None:
-    """Make CAMPAIGN_ID the current campaign."""
-    with reported():
-        try:
-            UUID(campaign_id)
-        except ValueError:
-            raise UsageError(f"{campaign_id!r} is not a campaign id") from None
-        config.update(campaign=campaign_id)
-        output.out.print(f"Current campaign: {campaign_id}")
+def campaign_use(campaign_id: str, fmt: Fmt = Format.table) -> None:
+    """Make CAMPAIGN_ID (or its first characters, as tables show them) the current campaign."""
+
+    def act(t: Target) -> None:
+        from cli import output
+
+        chosen = campaign_by_prefix(t, campaign_id)
+        config.update(campaign=str(chosen))
+        if fmt is Format.json:
+            output.emit(t.backend.campaign(chosen, t.seat), fmt)
+        else:
+            output.out.print(f"Current campaign: {chosen}")
+
+    run(None, None, act, fmt)
+
+
+def campaign_by_prefix(t: Target, text: str) -> UUID:
+    """A campaign id, or a unique prefix of one: of this store's campaigns, or the token's against a server."""
+    try:
+        return UUID(text)
+    except ValueError:
+        pass
+    wanted = text.lower().replace("-", "")
+    if len(wanted) < 4 or not all(ch in "0123456789abcdef" for ch in wanted):
+        raise UsageError(f"{text!r} is not a campaign id; give the id or at least its first 4 characters")
+    if t.remote:
+        known = [t.campaign] if t.campaign is not None else []
+    else:
+        known = [c.id for c in t.backend.campaigns()]
+    matches = [c for c in known if c.hex.startswith(wanted)]
+    if len(matches) != 1:
+        raise UsageError(f"{text!r} names {'no' if not matches else 'more than one'} campaign"
+                         f"{' of this store' if not t.remote else ' your token holds a seat in'}")
+    return matches[0]
 
 
 @player_app.command("token")
 def player_token(seat: str, as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
     """Issue a player a new token (House only); the old one stops working."""
-    run(as_, campaign, lambda t: emit(t.backend.reissue_token(t.campaign_id(), t.seat, seat), fmt, output.player_added))
+    from cli import output
+
+    run(as_, campaign, lambda t: output.emit(t.backend.reissue_token(t.campaign_id(), t.seat, seat), fmt,
+                                             output.player_added), fmt)
 
 
 @player_app.command("list")
 def player_list(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
     """Every character with pile and characteristics."""
-    run(as_, campaign, lambda t: emit(t.backend.sheets(t.campaign_id(), t.seat), fmt, output.sheets))
+    from cli import output
+
+    run(as_, campaign, lambda t: output.emit(t.backend.sheets(t.campaign_id(), t.seat), fmt,
+                                             output.sheets), fmt)
 
 
 def sheet(
@@ -114,7 +148,10 @@ def sheet(
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """A character sheet: pile, pennies in play, characteristics, debts."""
-    run(as_, campaign, lambda t: emit(t.backend.sheet(t.campaign_id(), t.seat, seat), fmt, output.sheet))
+    from cli import output
+
+    run(as_, campaign, lambda t: output.emit(t.backend.sheet(t.campaign_id(), t.seat, seat), fmt,
+                                             output.sheet), fmt)
 
 
 def log(
@@ -123,7 +160,10 @@ def log(
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """The campaign's event log: who did what, and when (censored for your seat)."""
-    run(as_, campaign, lambda t: emit(t.backend.log(t.campaign_id(), t.seat, after, limit), fmt, output.log))
+    from cli import output
+
+    run(as_, campaign, lambda t: output.emit(t.backend.log(t.campaign_id(), t.seat, after, limit), fmt,
+                                             output.log), fmt)
 
 
 

@@ -7,42 +7,48 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli import output
 from cli.commands import unit_id
-from cli.options import As, CampaignOpt, ChallengeArg, Fmt
-from cli.output import Format, emit
+from cli.options import As, CampaignOpt, ChallengeArg, Fmt, Format, group
 from cli.session import Target, run
 
-app = typer.Typer(help="Challenges, rolls and contests: announce, show, play, verify (every system).",
-                  no_args_is_help=True)
+app = group(help="Challenges, rolls and contests: announce, show, play, verify (every system).")
 
 
 @app.command("show")
 def show(challenge: ChallengeArg = None, as_: As = None, campaign: CampaignOpt = None,
          fmt: Fmt = Format.table) -> None:
     """Draw the table as your seat sees it: what you may see, whose turn it is, the legal actions."""
-    run(as_, campaign, lambda t: emit(
-        t.backend.challenge(t.campaign_id(), t.seat, unit_id(t, challenge)), fmt, output.resolution))
+    from cli import output
+
+    run(as_, campaign, lambda t: output.emit(
+        t.backend.challenge(t.campaign_id(), t.seat, unit_id(t, challenge)), fmt, output.resolution), fmt)
 
 
 @app.command("list")
-def list_(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
-    """The campaign's challenges, rolls and contests."""
-    run(as_, campaign, lambda t: emit(t.backend.challenges(t.campaign_id(), t.seat), fmt, output.challenges))
+def list_(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+          after: Annotated[int, typer.Option(min=0, help="Start after this position (the last one shown).")] = 0,
+          limit: Annotated[int, typer.Option(min=1, max=500, help="At most this many.")] = 100,
+          open_only: Annotated[bool, typer.Option("--open", help="Only those not yet settled.")] = False) -> None:
+    """The campaign's challenges, rolls and contests, a page at a time, oldest first."""
+    from cli import output
+
+    run(as_, campaign, lambda t: output.emit(t.backend.challenges(t.campaign_id(), t.seat, after, limit, open_only),
+                                             fmt, output.challenges), fmt)
 
 
 @app.command("verify")
 def verify(challenge: ChallengeArg = None, as_: As = None, campaign: CampaignOpt = None,
            fmt: Fmt = Format.table) -> None:
     """Recompute every server-drawn result from the revealed seeds (C-4); exits 3 on a mismatch."""
+    from cli import output
 
     def act(t: Target) -> None:
         report = t.backend.verify_challenge(t.campaign_id(), t.seat, unit_id(t, challenge))
-        emit(report, fmt, output.verification)
+        output.emit(report, fmt, output.verification)
         if report.mismatches or report.commitment_matches is False:
             raise typer.Exit(3)
 
-    run(as_, campaign, act)
+    run(as_, campaign, act, fmt)
 
 
 def replay(
@@ -53,11 +59,12 @@ def replay(
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """Replay a challenge, roll or contest step by step as your seat may see it (everything once settled)."""
+    from cli import output
 
     def act(t: Target) -> None:
         ch = unit_id(t, challenge)
         if not interactive:
-            emit(t.backend.replay(t.campaign_id(), t.seat, ch, step), fmt, output.replay)
+            output.emit(t.backend.replay(t.campaign_id(), t.seat, ch, step), fmt, output.replay)
             return
         full = t.backend.replay(t.campaign_id(), t.seat, ch)
         at = min(max(step or 1, 1), full.total) - 1
@@ -75,4 +82,4 @@ def replay(
             else:
                 at += 1
 
-    run(as_, campaign, act)
+    run(as_, campaign, act, fmt)

@@ -1,39 +1,48 @@
 """The CLI's small config file: the current campaign, and the server and token after ``login``.
 
-It lives at ``STAKES_CONFIG`` (default ``~/.config/stakes/config.json``) and is
-written with mode 0600, since it may hold a seat token.
+It lives at ``STAKES_CONFIG`` (default ``~/.config/stakes/config.json``, the ``config`` setting of
+``adapters.settings.Settings``, read here without loading the settings machinery) and is written with
+mode 0600, since it may hold a seat token.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
-from pydantic import BaseModel
 
-from adapters.settings import Settings
-
-
-class CliConfig(BaseModel):
+@dataclass(frozen=True)
+class CliConfig:
     campaign: str | None = None
     challenge: str | None = None
     server: str | None = None
     token: str | None = None
+    #: The last signed head seen of each campaign, by "<server> <campaign id>" (C-2, ``cli/witness.py``).
+    heads: dict[str, str] = field(default_factory=dict)
+    #: The checkpoint key each server signed with the first time (its verifier key).
+    server_keys: dict[str, str] = field(default_factory=dict)
 
 
 def config_path() -> Path:
-    return Settings().config
+    explicit = os.environ.get("STAKES_CONFIG")
+    if explicit:
+        return Path(explicit)
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "stakes" / "config.json"
 
 
 def load() -> CliConfig:
     path = config_path()
-    if not path.exists():
-        return CliConfig()
     try:
-        return CliConfig.model_validate_json(path.read_text())
-    except ValueError:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
         return CliConfig()
+    if not isinstance(data, dict):
+        return CliConfig()
+    kinds = {f.name: dict if f.name in ("heads", "server_keys") else str for f in fields(CliConfig)}
+    return CliConfig(**{k: v for k, v in data.items()
+                        if k in kinds and (v is None or isinstance(v, kinds[k]))})
 
 
 def save(config: CliConfig) -> None:
@@ -42,11 +51,11 @@ def save(config: CliConfig) -> None:
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:
-        handle.write(json.dumps(config.model_dump(exclude_none=True), indent=2))
+        handle.write(json.dumps({k: v for k, v in asdict(config).items() if v is not None}, indent=2))
     tmp.replace(path)
 
 
-def update(**changes: str | None) -> CliConfig:
-    config = load().model_copy(update=changes)
+def update(**changes: str | dict[str, str] | None) -> CliConfig:
+    config = replace(load(), **changes)
     save(config)
     return config

@@ -6,33 +6,59 @@ The commands that change a campaign are generated from the rule systems' command
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Optional
 
 import typer
 
-from adapters.service import Stakes
-from cli import campaigns, challenge, commands, operations
-from cli.session import GLOBAL
+from cli import campaigns, challenge, commands, operations, watch
+from cli.options import Format, group
+from cli.session import GLOBAL, USAGE, fail
 
-app = typer.Typer(name="stakes", help="The campaign ledger for tabletop role-playing.", no_args_is_help=True,
-                  pretty_exceptions_enable=False)
+app = group("The campaign ledger for tabletop role-playing.", name="stakes", pretty_exceptions_enable=False)
 GROUPS: dict[str, typer.Typer] = {
     "campaign": campaigns.campaign_app, "player": campaigns.player_app, "challenge": challenge.app,
     "projections": operations.projections_app, "audit": operations.audit_app,
 }
-for name, group in GROUPS.items():
-    app.add_typer(group, name=name)
+for name, members in GROUPS.items():
+    app.add_typer(members, name=name)
 for name, command in (*campaigns.TOP_LEVEL, *operations.TOP_LEVEL, ("replay", challenge.replay)):
     app.command(name)(command)
 commands.install(app, GROUPS)
+app.command("watch")(watch.watch)
 
 
 @app.callback()
-def main(
+def root(
     server: Annotated[Optional[str], typer.Option(envvar="STAKES_SERVER", help="Use a running server at this URL.")] = None,
     token: Annotated[Optional[str], typer.Option(envvar="STAKES_TOKEN", help="Seat token for --server.")] = None,
 ) -> None:
     GLOBAL.server, GLOBAL.token = server, token
 
 
-__all__ = ["app", "Stakes"]
+
+def _wants_json(args: list[str]) -> bool:
+    pairs = zip(args, [*args[1:], ""])
+    return any(a in ("--format=json", "-fjson") or a in ("--format", "-f") and b == "json" for a, b in pairs)
+
+
+def main(args: list[str] | None = None) -> None:
+    """The ``stakes`` program. Click's own refusals of a command line (a missing option, an unknown command)
+    are answered like every other error: on stderr, as JSON under ``--format json``, with exit code 2."""
+    argv = sys.argv[1:] if args is None else list(args)
+    try:
+        code = app(args=argv, prog_name="stakes", standalone_mode=False)
+    except typer.TyperException as error:  # click's refusals: usage errors exit 2, shown with the usage line
+        code = getattr(error, "exit_code", USAGE)
+        if code == USAGE and _wants_json(argv):
+            raise SystemExit(fail(error.format_message(), USAGE, Format.json, kind="UsageError").exit_code) from None
+        show = getattr(error, "show", None)
+        if show is not None:
+            show()
+        else:
+            print(f"Error: {error.format_message()}", file=sys.stderr)
+        raise SystemExit(code) from None
+    except typer.Abort:
+        print("Aborted!", file=sys.stderr)
+        raise SystemExit(1) from None
+    raise SystemExit(code if isinstance(code, int) else 0)

@@ -4,32 +4,31 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
-from adapters.settings import Settings
-from cli import config, output
-from cli.options import As, CampaignOpt, Fmt
-from cli.output import Format, emit
+from cli import config
+from cli.options import As, CampaignOpt, Fmt, Format, group
 from cli.session import Target, UsageError, reported, run
 
-projections_app = typer.Typer(help="Maintain the read models.", no_args_is_help=True)
-audit_app = typer.Typer(help="Prove the log untampered (C-2).", no_args_is_help=True)
+projections_app = group(help="Maintain the read models.")
+audit_app = group(help="Prove the log untampered (C-2).")
 
 
 @projections_app.command("rebuild")
 def projections_rebuild(fmt: Fmt = Format.table) -> None:
     """Rebuild every read model from the event log (on the machine that holds the store)."""
+    from cli import output
 
     def act(t: Target) -> None:
         if t.remote:
             raise UsageError("rebuild runs where the store is, not against a server")
         with output.progress_bar("rebuilding", fmt) as progress:
             report = t.backend.rebuild(progress)
-        emit(report, fmt, output.rebuilt)
+        output.emit(report, fmt, output.rebuilt)
 
-    run(None, None, act)
+    run(None, None, act, fmt)
 
 
 TAMPERED = 10
@@ -38,13 +37,24 @@ TAMPERED = 10
 @audit_app.command("verify")
 def audit_verify(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
     """Recompute the campaign's hash chain; exits 10 and names the first broken link if tampered with."""
+    from cli import output
 
     def act(t: Target) -> None:
         with output.progress_bar("verifying", fmt) as progress:
             report = t.backend.audit(t.campaign_id(), t.seat, progress)
-        emit(report, fmt, output.audit_report)
+        output.emit(report, fmt, output.audit_report)
         if not report.intact:
             raise typer.Exit(TAMPERED)
+
+    run(as_, campaign, act, fmt)
+
+
+@audit_app.command("checkpoint")
+def audit_checkpoint(as_: As = None, campaign: CampaignOpt = None) -> None:
+    """Print the campaign's signed head (C2SP checkpoint): keep it anywhere; every later head must extend it."""
+
+    def act(t: Target) -> None:
+        sys.stdout.write(t.backend.checkpoint(t.campaign_id(), t.seat).note)
 
     run(as_, campaign, act)
 
@@ -56,6 +66,7 @@ def export(
     as_: As = None,
 ) -> None:
     """Write the whole campaign log as JSON Lines, with its hash chain (House only; never tokens)."""
+    from cli import output
 
     def act(t: Target) -> None:
         with output.progress_bar("exporting", Format.table) as progress:
@@ -73,9 +84,13 @@ def export(
 
 def import_(
     file: Annotated[Path, typer.Argument(help="A file written by 'stakes export' ('-' for stdin).")],
+    operator_token: Annotated[Optional[str], typer.Option(
+        envvar="STAKES_OPERATOR_TOKEN", help="The server's operator token (needed against a server).")] = None,
     fmt: Fmt = Format.table,
 ) -> None:
-    """Load an exported campaign into this store (or server), verifying its chain; prints new seat tokens."""
+    """Load an exported campaign as a new campaign (new ids), verifying its chain and values; prints the
+    House's new token and one-time invite codes for the players."""
+    from cli import output
 
     def act(t: Target) -> None:
         if str(file) == "-":
@@ -86,26 +101,38 @@ def import_(
             except (OSError, UnicodeDecodeError) as exc:
                 raise UsageError(f"cannot read {file}: {exc}") from None
         with output.progress_bar("importing", fmt) as progress:
-            report = t.backend.import_campaign(lines, progress)
+            report = t.backend.import_campaign(lines, progress, operator_token=operator_token)
         config.update(campaign=str(report.campaign_id))
-        emit(report, fmt, output.imported)
+        output.emit(report, fmt, output.imported)
 
-    run(None, None, act)
+    run(None, None, act, fmt)
 
 
 def serve(
     host: Annotated[Optional[str], typer.Option(help="Address to listen on (STAKES_HOST).")] = None,
     port: Annotated[Optional[int], typer.Option(help="Port (STAKES_PORT).")] = None,
+    workers: Annotated[Optional[int], typer.Option(min=1, help="Worker processes sharing the store "
+                                                               "(STAKES_WORKERS); several are for PostgreSQL.")] = None,
 ) -> None:
-    """Run the HTTP API with uvicorn on the configured store."""
-    import uvicorn
+    """Run the HTTP API with uvicorn on the configured store, in one or several worker processes."""
+    import copy
 
-    from api.app import create_app
+    import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
+
+    from adapters.settings import Settings
+    from cli import output
 
     settings = Settings()
-    host, port = host or settings.host, port or settings.port
-    output.err.print(f"Stakes API on http://{host}:{port} (docs at /docs), store {settings.describe()}")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    host, port, workers = host or settings.host, port or settings.port, workers or settings.workers
+    output.err.print(f"Stakes API on http://{host}:{port} (docs at /docs), store {settings.describe()}"
+                     + (f", {workers} workers" if workers > 1 else ""))
+    logs = copy.deepcopy(LOGGING_CONFIG)  # warnings only, and one access line per request unless turned off
+    logs["loggers"]["uvicorn.error"]["level"] = "WARNING"
+    logs["loggers"]["uvicorn.access"]["level"] = "INFO" if settings.access_log else "WARNING"
+    # Each worker builds its app from the same STAKES_* environment (api.app.from_environment).
+    uvicorn.run("api.app:from_environment", factory=True, host=host, port=port, workers=workers,
+                log_config=logs, access_log=settings.access_log)
 
 
 def login(
@@ -114,24 +141,59 @@ def login(
     fmt: Fmt = Format.table,
 ) -> None:
     """Remember a server and your seat token; later commands act as that seat."""
+    from cli import output
+
     from cli.remote import RemoteStakes
 
-    with reported():
+    with reported(fmt):
         remote = RemoteStakes(server, token)
         try:
             session = remote.session()
         finally:
             remote.close()
         config.update(server=server, token=token, campaign=str(session.campaign_id))
-        emit(session, fmt, output.session)
+        output.emit(session, fmt, output.session)
+
+
+def claim(
+    code: Annotated[str, typer.Argument(help="The one-time invite code the House handed you.")],
+    server: Annotated[Optional[str], typer.Option(help="The server's URL (default: the one configured).")] = None,
+    fmt: Fmt = Format.table,
+) -> None:
+    """Claim your seat with an invite code; against a server you are then logged in with your new token."""
+    from cli import output
+    from cli.session import GLOBAL
+
+    with reported(fmt):
+        url = server or GLOBAL.server or config.load().server
+        if url:
+            from cli.remote import RemoteStakes
+
+            backend: Any = RemoteStakes(url, None)
+        else:
+            from adapters.service import Stakes
+
+            backend = Stakes()
+        try:
+            claimed = backend.claim(code)
+        finally:
+            backend.close()
+        if url:
+            config.update(server=url, token=claimed.token, campaign=str(claimed.campaign_id))
+        else:
+            config.update(campaign=str(claimed.campaign_id))
+        output.emit(claimed, fmt, output.claimed)
 
 
 def logout() -> None:
     """Forget the server and token; commands act on the local store again."""
+    from cli import output
+
     config.update(server=None, token=None)
     output.out.print("Logged out; commands use the local store.")
 
 
 
 
-TOP_LEVEL = (("export", export), ("import", import_), ("serve", serve), ("login", login), ("logout", logout))
+TOP_LEVEL = (("export", export), ("import", import_), ("serve", serve), ("login", login), ("claim", claim),
+             ("logout", logout))

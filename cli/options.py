@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
-from cli.output import Format
+
+def group(help: str, **options: object) -> typer.Typer:
+    """A group of commands. Help is plain text: typer's rich help imports a markdown parser and costs more
+    than the whole rest of ``stakes --help`` (issue 14: the CLI feels instant)."""
+    return typer.Typer(help=help, no_args_is_help=True, rich_markup_mode=None, **options)  # type: ignore[arg-type]
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+
 
 As = Annotated[Optional[str], typer.Option("--as", envvar="STAKES_AS",
                                            help="Embedded use: the seat to act as (house or a player).")]

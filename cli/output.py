@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from enum import Enum
 from functools import cache
 from typing import Any
 
@@ -21,15 +21,10 @@ from rich.table import Table
 from rich.text import Text
 
 from adapters import schemas
-from domain.kernel.registry import supported
+from cli.options import Format
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
-
-
-class Format(str, Enum):
-    table = "table"
-    json = "json"
 
 
 def emit(value: BaseModel | Sequence[BaseModel], fmt: Format, render: Callable[[Any], RenderableType] | None = None) -> None:
@@ -37,6 +32,9 @@ def emit(value: BaseModel | Sequence[BaseModel], fmt: Format, render: Callable[[
         data = [v.model_dump(mode="json") for v in value] if isinstance(value, (list, tuple)) else value.model_dump(mode="json")  # type: ignore[union-attr]
         print(json.dumps(data, indent=2))
         return
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit():  # the width asked for now (rich reads COLUMNS only when the console is made)
+        out.width = int(columns)
     out.print(render(value) if render else _generic(value))
 
 
@@ -91,8 +89,8 @@ def _plain(value: Any, nested: bool = False) -> str:
         items = list(value)
         if not items:
             return "-"
-        if all(_is_die(d) for d in items):
-            return " ".join(_die_text(d) for d in items)
+        if all(_is_die(d) for d in items):  # with their positions, counting from 1 (as --cup takes them)
+            return " ".join(f"{n}:{_die_text(d)}" for n, d in enumerate(items, 1))
         if all(_is_number(x) for x in items):
             return " ".join(map(str, items))
         return ", ".join(_plain(x, True) for x in items)
@@ -163,35 +161,20 @@ def _state(state: dict[str, Any]) -> RenderableType:
     return Padding(_render(state) if state else Text("-"), (0, 0, 0, 2))
 
 
-def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(value, dict) and value and not _is_die(value):
-        flat: dict[str, Any] = {}
-        for key, item in value.items():
-            flat.update(_flat(item, f"{prefix}.{key}" if prefix else str(key)))
-        return flat
-    return {prefix: value}
+def _waiting(waiting_for: Sequence[str]) -> str:
+    return f"The table waits for {', '.join(waiting_for)}." if waiting_for else ""
 
 
-def _differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """What a step changed, field by field: ``sides.opponent.last.total: - → 9``."""
-    old, new = _flat(before), _flat(after)
-    lines = []
-    for path in [*new, *(p for p in old if p not in new)]:
-        was, now = _plain(old.get(path), True), _plain(new.get(path), True)
-        if was != now:
-            lines.append(f"{path}: {was} → {now}")
-    return lines
-
-
-def _legal(actions: Sequence[schemas.LegalAction]) -> RenderableType:
+def _legal(actions: Sequence[schemas.LegalAction], waiting_for: Sequence[str] = ()) -> RenderableType:
+    """What the viewing seat may do now; when nothing, whom the table waits for."""
     if not actions:
-        return "[dim]Nothing to do for you now.[/]"
+        return Text.assemble(("Nothing to do for you now. ", "dim"), _waiting(waiting_for))
     legal = _table("What you can do now", "action", "limits")
     for a in actions:
-        limits = ", ".join(f"{k}={_plain(val, True)}" for k, val in a.model_dump(exclude_none=True).items()
-                           if k != "action")
+        limits = ", ".join(f"{k}={_short(val) if k == 'loan' else _plain(val, True)}"
+                           for k, val in a.model_dump(exclude_none=True, mode="json").items() if k != "action")
         legal.add_row(escape(a.action), escape(limits))
-    return legal
+    return Group(legal, _waiting(waiting_for)) if waiting_for else legal
 
 
 def campaign(c: schemas.CampaignView) -> RenderableType:
@@ -226,9 +209,11 @@ def created(c: schemas.CampaignCreated) -> RenderableType:
 def renderers() -> dict[str, Callable[[Any], RenderableType]]:
     """Every system's renderers (``cli/systems/<package>.py``, ``RENDERERS``): schema name -> renderer."""
     found: dict[str, Callable[[Any], RenderableType]] = {}
-    for system in supported():
+    from cli import catalogue
+
+    for package in catalogue.load()["packages"]:
         try:
-            module = importlib.import_module(f"cli.systems.{system.package}")
+            module = importlib.import_module(f"cli.systems.{package}")
         except ModuleNotFoundError:
             continue
         found.update(getattr(module, "RENDERERS", {}))
@@ -249,7 +234,7 @@ def render(value: Any) -> RenderableType:
         return found(value)
     if isinstance(value, schemas.ResolutionView):
         return Group(f"[bold]{escape(value.kind)}[/] {value.id}  step [bold]{escape(value.phase)}[/]",
-                     _state(value.state), _legal(value.legal_actions))
+                     _state(value.state), _legal(value.legal_actions, value.waiting_for))
     if isinstance(value, list):
         return Group(*(render(v) for v in value)) if value else Text("-")
     return _state(value.model_dump(mode="json")) if isinstance(value, BaseModel) else Text(_plain(value))
@@ -275,29 +260,12 @@ def adventure(value: Any) -> RenderableType:
 
 
 def player_added(p: schemas.PlayerAdded) -> RenderableType:
-    return Group(sheet(p.sheet), token_notice(f"Hand it to {p.sheet.seat}; it acts only for {p.sheet.name}.", p.token))
+    return Group(sheet(p.sheet), f"Invite code for {p.sheet.seat} (works once): {p.invite}\n"
+                 f"Hand it to {p.sheet.seat}; he runs 'stakes claim {p.invite}' and alone receives his token.")
 
 
-def log(entries: schemas.EventLog) -> RenderableType:
-    """One row per event: the event's name in full, its detail under it (so a narrow terminal cuts neither)."""
-    table = Table(title="Event log", box=box.SIMPLE_HEAVY, title_justify="left")
-    table.add_column("#", no_wrap=True)
-    table.add_column("when", no_wrap=True)
-    table.add_column("who")
-    table.add_column("what", ratio=1)
-    for e in entries.entries:
-        what = Text(f"{e.stream.split(':')[0]}.{e.event}", style="bold", overflow="fold")
-        detail = _fields(e.detail, skip=("campaign_id",))
-        if detail:
-            what.append(f"\n{detail}")
-        if e.hidden:
-            what.append(f"{' ' if detail else chr(10)}({', '.join(e.hidden)} hidden)", style="dim")
-        table.add_row(str(e.position), e.at.strftime("%Y-%m-%d %H:%M:%S"), Text(e.actor), what)
-    return table
-
-
-def rebuilt(report: schemas.RebuildReport) -> RenderableType:
-    return f"Rebuilt every read model from {report.events} events (position {report.position})."
+def claimed(c: schemas.SeatClaimed) -> RenderableType:
+    return token_notice(f"Seat {c.seat} in campaign {c.campaign_id} is yours.", c.token)
 
 
 def session(s: schemas.Session) -> RenderableType:
@@ -306,64 +274,13 @@ def session(s: schemas.Session) -> RenderableType:
 
 def challenges(items: list[schemas.ChallengeSummary]) -> RenderableType:
     """Every unit of resolution: Penny Ante challenges with ante and pot, Pool rolls and contests without."""
-    table = _table("Challenges", "id", "kind", "step", "challenger", "opponent", "ante", "pot")
+    table = _table("Challenges", "#", "id", "kind", "step", "challenger", "opponent", "ante", "pot")
     for c in items:
         money = c.kind == "Challenge" or c.ante or c.pot
-        table.add_row(_short(c.id), escape(c.kind), escape(c.phase), escape(", ".join(c.challenger) or "-"),
+        table.add_row(str(c.position), _short(c.id), escape(c.kind), escape(c.phase), escape(", ".join(c.challenger) or "-"),
                       escape(", ".join(c.opponent) or "-"), str(c.ante) if money else "-",
                       str(c.pot) if money else "-")
     return table
-
-
-def verification(v: schemas.Verification) -> RenderableType:
-    if not v.verifiable:
-        return f"Not verifiable yet: {escape(_plain(v.reason))}."
-    verdict = "[green]every server-rolled die matches[/]" if not v.mismatches and v.commitment_matches else (
-        f"[red]{len(v.mismatches)} mismatch(es); commitment matches: {v.commitment_matches}[/]")
-    return Group(f"Challenge {v.challenge_id}: {verdict}",
-                 f"checked {v.checked} dice, {v.entered} entered at the table",
-                 *(escape(f"  {_fields(m) if isinstance(m, dict) else _plain(m)}") for m in v.mismatches))
-
-
-def _step_head(s: schemas.ReplayStep, total: int) -> list[RenderableType]:
-    lines: list[RenderableType] = [
-        f"[bold]Step {s.step}/{total}[/] [bold]{escape(s.event)}[/] by {escape(s.actor)} at {s.at:%Y-%m-%d %H:%M:%S}"]
-    detail = escape(_fields(s.detail, skip=("campaign_id", "state")))
-    if s.hidden:
-        hidden = "the whole entry" if s.hidden == ["*"] else ", ".join(s.hidden)
-        detail += f"{' ' if detail else ''}[dim]({escape(hidden)} hidden)[/]"
-    if detail:
-        lines.append(f"  {detail}")
-    return lines
-
-
-def replay_step(s: schemas.ReplayStep, total: int) -> RenderableType:
-    """One step: the event, what it changed, and the whole state after it, whatever the unit's kind."""
-    return Group(*_step_head(s, total), f"  changed: {escape(', '.join(s.changes)) or '-'}",
-                 "  [dim]state after this step:[/]", _state(s.state))
-
-
-def replay(r: schemas.Replay) -> RenderableType:
-    """Every step with what it changed, field by field; the state in full at the first and the last step."""
-    head = f"[bold]Replay[/] of challenge {r.challenge_id}: {r.total} steps" + (
-        " (revealed: every die is shown)" if r.revealed else "")
-    if len(r.steps) <= 1:
-        return Group(head, *(replay_step(s, r.total) for s in r.steps))
-    parts: list[RenderableType] = [head]
-    before: dict[str, Any] | None = None
-    for s in r.steps:
-        parts.extend(_step_head(s, r.total))
-        if before is None:
-            parts.extend(["  [dim]state after this step:[/]", _state(s.state)])
-        else:
-            changed = _differences(before, s.state)
-            parts.extend(f"  [cyan]{escape(line)}[/]" for line in changed)
-            if not changed:
-                parts.append("  [dim]the state did not change[/]")
-        before = s.state
-    last = r.steps[-1]
-    parts.extend([f"[bold]State after step {last.step}[/]", _state(last.state)])
-    return Group(*parts)
 
 
 @contextmanager
@@ -378,20 +295,9 @@ def progress_bar(label: str, fmt: Format) -> Iterator[Callable[[int, int], None]
         yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
-def audit_report(r: schemas.AuditReport) -> RenderableType:
-    if r.intact:
-        return Group(f"[green]The log of campaign {r.campaign_id} is intact[/]: {r.events} events chained.",
-                     f"[dim]head {r.head}[/]")
-    b = r.first_broken
-    assert b is not None
-    return Group(f"[red]The log of campaign {r.campaign_id} was tampered with[/]: first broken link at event "
-                 f"{b.position} (notification {b.notification_id}): {b.kind}. {b.detail}.")
+# The renderers of history live beside this module; every caller finds them here.
+from cli.history import (  # noqa: E402
+    audit_report, imported, log, rebuilt, replay, replay_step, verification,
+)
 
-
-def imported(r: schemas.ImportReport) -> RenderableType:
-    tokens = _table("New seat tokens (shown once)", "seat", "token")
-    for seat, token in r.tokens.items():
-        tokens.add_row(seat, token)
-    return Group(f"Imported campaign {r.campaign_id}: {r.events} events, chain verified (head {r.head}).", tokens)
-
-
+__all__ = ["audit_report", "imported", "log", "rebuilt", "replay", "replay_step", "verification"]

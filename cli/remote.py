@@ -13,18 +13,18 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Iterator, Mapping
+from functools import cache
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 from uuid import UUID, uuid4
 
 import httpx
 from pydantic import TypeAdapter
 
-from adapters import answers, schemas
-from adapters.systems import edges
+from adapters import schemas
+from cli import catalogue
+from cli.errors import Unauthenticated, Unreachable
 from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
-from domain.kernel.common import SHARED
-from domain.kernel.registry import rule_system
 from domain.seats import Seat
 
 _PARAM = re.compile(r"{(\w+)}")
@@ -38,17 +38,24 @@ def _q(segment: str) -> str:
     return encoded.replace(".", "%2E") if not encoded.strip(".") else encoded
 
 
-class Unauthenticated(StakesError):
-    """No token, or one the server does not know."""
+@cache
+def _answer(system: str, name: str) -> Any:
+    """The schema of a read that answers a command, from the catalogue (no domain import)."""
+    found = catalogue.load()["answers"].get(system, {})
+    spec = found.get(name) or found.get("unit")
+    if isinstance(spec, dict) and "player_added" in spec:
+        from pydantic import create_model
 
-
-class Unreachable(StakesError):
-    """The server did not answer."""
+        sheet = catalogue.model(spec["player_added"])
+        return create_model(f"PlayerAdded{sheet.__name__}", __base__=schemas.PlayerAdded,
+                            sheet=(sheet, ...))  # type: ignore[call-overload]
+    return catalogue.model(spec)
 
 
 _ERRORS: dict[str, type[StakesError]] = {
     "rule-violation": RuleViolation, "not-supported-yet": NotSupportedYet, "not-permitted": NotPermitted,
     "not-found": NotFound, "conflict": ConcurrencyConflict, "unauthenticated": Unauthenticated,
+    "too-large": RuleViolation,
 }
 
 
@@ -56,21 +63,31 @@ class RemoteStakes:
     def __init__(self, server: str, token: str | None, *, transport: httpx.BaseTransport | None = None) -> None:
         self.server = server
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self.http = httpx.Client(base_url=server.rstrip("/"), headers=headers, timeout=30.0, transport=transport)
+        # A plain-HTTP server (a laptop on the LAN) uses no TLS at all, so no certificate store is loaded for
+        # it (that alone costs about 0.2 s of every command); an https:// server is verified as usual.
+        tls = urlsplit(server).scheme == "https"
+        self.http = httpx.Client(base_url=server.rstrip("/"), headers=headers, timeout=30.0, transport=transport,
+                                 verify=tls)
         self._systems: dict[UUID, str] = {}
 
     def close(self) -> None:
         self.http.close()
 
     def _call(self, method: str, path: str, result: Any, json: Any = None, params: dict[str, Any] | None = None,
-              *, raw: bool = False, content: bytes | None = None, key: str | None = None) -> Any:
+              *, raw: bool = False, content: bytes | None = None, key: str | None = None,
+              auth: str | None = None) -> Any:
         """One request. A command carries an ``Idempotency-Key``, so when the answer is lost (the connection
         drops) it is sent again, and the server applies it once and answers as the first time."""
-        headers = {"Idempotency-Key": key} if key else None
+        headers = {"Idempotency-Key": key} if key else {}
         for attempt in range(RETRIES if key else 1):
             try:
-                response = self.http.request(method, path, json=json, params=params, content=content,
-                                             headers=headers)
+                request = self.http.build_request(method, path, json=json, params=params, content=content,
+                                                  headers=headers)
+                if auth is not None:  # this request only: another credential (the operator's), or none
+                    request.headers.pop("Authorization", None)
+                    if auth:
+                        request.headers["Authorization"] = f"Bearer {auth}"
+                response = self.http.send(request)
                 break
             except httpx.TransportError as exc:
                 if attempt + 1 >= (RETRIES if key else 1):
@@ -108,15 +125,18 @@ class RemoteStakes:
     def run(self, campaign_id: UUID, actor: Seat, verb: str, payload: Mapping[str, Any] | None = None,
             key: str | None = None) -> Any:
         system = self._system(campaign_id)
-        cls = rule_system(system).command(verb) or next((c for c in SHARED if c.verb == verb), None)
+        routes = catalogue.load()["routes"]
+        if system not in routes:
+            raise RuleViolation(f"this CLI does not know the rule system {system!r}", ruling="C-1")
+        cls = routes[system].get(verb)
         if cls is None:
             raise RuleViolation(f"a {system} campaign has no command {verb!r}", ruling="C-1")
         body = {k: v for k, v in dict(payload or {}).items() if v is not None}
-        for name in cls.actor_fields:
+        for name in cls["actor_fields"]:
             body.setdefault(name, actor.name)
-        method, route = cls.route.split(" ", 1)
+        method, route = cls["route"].split(" ", 1)
         path = _PARAM.sub(lambda m: _q(str(body.pop(m.group(1), ""))), route)
-        model = answers.find(system, cls.answer).model
+        model = _answer(system, cls["answer"])
         return self._call(method, self._c(campaign_id, path), model, body or None, key=key or uuid4().hex)
 
     def act(self, campaign_id: UUID, actor: Seat, unit_id: UUID, payload: Mapping[str, Any],
@@ -125,17 +145,19 @@ class RemoteStakes:
         return self._call("POST", self._c(campaign_id, f"/challenges/{unit_id}/actions"), self._unit(campaign_id), body,
                           key=key or uuid4().hex)
 
-    def read(self, campaign_id: UUID, actor: Seat, name: str) -> Any:
-        found = next((r for e in edges() for r in e.READS if r.name == name), None)
+    def read(self, campaign_id: UUID, actor: Seat, name: str, page: Any = None) -> Any:
+        found = next((r for r in catalogue.load()["reads"] if r["name"] == name), None)
         if found is None:
             raise NotFound(f"there is no read {name!r}")
-        return self._call("GET", self._c(campaign_id, found.path), found.model)  # another system's: the server says why
+        params = {k: v for k, v in (("after", page.after), ("limit", page.limit)) if v is not None} if page else None
+        return self._call("GET", self._c(campaign_id, found["path"]), catalogue.model(found["model"]),
+                          params=params)  # another system's: the server says why
 
     def _unit(self, campaign_id: UUID) -> Any:
-        return answers.find(self._system(campaign_id), "unit").model
+        return _answer(self._system(campaign_id), "unit")
 
     def _sheet(self, campaign_id: UUID) -> Any:
-        return answers.find(self._system(campaign_id), "sheet").model
+        return _answer(self._system(campaign_id), "sheet")
 
     # -- seats and campaigns ------------------------------------------------
     def session(self) -> schemas.Session:
@@ -151,7 +173,7 @@ class RemoteStakes:
 
     def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
         return self._call("POST", self._c(campaign_id, f"/players/{_q(seat)}/token"),
-                          answers.player_added(self._system(campaign_id)))
+                          _answer(self._system(campaign_id), "player-added"))
 
     def sheet(self, campaign_id: UUID, actor: Seat, seat: str | None = None) -> Any:
         return self._call("GET", self._c(campaign_id, f"/characters/{_q(seat or actor.name)}"),
@@ -164,11 +186,16 @@ class RemoteStakes:
         return self._call("GET", self._c(campaign_id, "/log"), schemas.EventLog, params={"after": after, "limit": limit})
 
     # -- units of resolution -----------------------------------------------------------------------------
-    def challenges(self, campaign_id: UUID, actor: Seat) -> list[schemas.ChallengeSummary]:
-        return self._call("GET", self._c(campaign_id, "/challenges"), list[schemas.ChallengeSummary])
+    def challenges(self, campaign_id: UUID, actor: Seat, after: int = 0, limit: int = 100,
+                   open_only: bool = False) -> list[schemas.ChallengeSummary]:
+        params = {"after": after, "limit": limit, **({"open": "true"} if open_only else {})}
+        return self._call("GET", self._c(campaign_id, "/challenges"), list[schemas.ChallengeSummary], params=params)
 
     def challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID) -> Any:
         return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}"), self._unit(campaign_id))
+
+    def waiting_for(self, campaign_id: UUID, actor: Seat, challenge_id: UUID) -> schemas.Waiting:
+        return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}/waiting"), schemas.Waiting)
 
     def verify_challenge(self, campaign_id: UUID, actor: Seat, challenge_id: UUID) -> schemas.Verification:
         return self._call("GET", self._c(campaign_id, f"/challenges/{challenge_id}/verify"), schemas.Verification)
@@ -181,9 +208,24 @@ class RemoteStakes:
     def audit(self, campaign_id: UUID, actor: Seat, progress: Any = None) -> schemas.AuditReport:
         return self._call("GET", self._c(campaign_id, "/audit"), schemas.AuditReport)
 
+    def checkpoint(self, campaign_id: UUID, actor: Seat | None) -> schemas.Checkpoint:
+        return self._call("GET", self._c(campaign_id, "/audit/checkpoint"), schemas.Checkpoint)
+
+    def consistency(self, campaign_id: UUID, actor: Seat | None, first: int) -> schemas.Consistency:
+        return self._call("GET", self._c(campaign_id, "/audit/consistency"), schemas.Consistency,
+                          params={"from": first})
+
+    def public_key(self) -> schemas.PublicKey:
+        return self._call("GET", "/audit/public-key", schemas.PublicKey)
+
     def export_campaign(self, campaign_id: UUID, actor: Seat, progress: Any = None) -> Iterator[str]:
         lines = self._call("GET", self._c(campaign_id, "/export"), str, raw=True)
         return iter(lines.splitlines())
 
-    def import_campaign(self, lines: Iterable[str], progress: Any = None) -> schemas.ImportReport:
-        return self._call("POST", "/imports", schemas.ImportReport, content="\n".join(lines).encode())
+    def import_campaign(self, lines: Iterable[str], progress: Any = None,
+                        operator_token: str | None = None) -> schemas.ImportReport:
+        return self._call("POST", "/imports", schemas.ImportReport, content="\n".join(lines).encode(),
+                          auth=operator_token or "")
+
+    def claim(self, code: str) -> schemas.SeatClaimed:
+        return self._call("POST", "/invites", schemas.SeatClaimed, {"code": code}, auth="")

@@ -7,21 +7,18 @@ seat picked with ``--as`` (default: the House). Against a server (``--server``,
 
 from __future__ import annotations
 
-import sqlite3
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-import psycopg
 import typer
-from eventsourcing.persistence import PersistenceError
 
-from adapters.service import Stakes, StoreUnavailable
 from cli import config
-from cli.output import err
-from cli.remote import RemoteStakes, Unauthenticated, Unreachable
+from cli.errors import Tampered, Unauthenticated, Unreachable
+from cli.options import Format
 from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, RuleViolation, StakesError
 from domain.seats import Seat
 
@@ -33,6 +30,7 @@ EXIT_CODES: tuple[tuple[type[StakesError], int], ...] = (
     (ConcurrencyConflict, 6),
     (Unauthenticated, 7),
     (Unreachable, 8),
+    (Tampered, 10),
     (StakesError, 2),
 )
 
@@ -46,22 +44,56 @@ def exit_code(error: StakesError) -> int:
 
 
 STORE_DOWN = 9
+#: A command line click itself refuses (a missing option, an unknown command): click's own code.
+USAGE = 2
+#: The store's own errors, by module and class: only looked for once the store is loaded (a command
+#: against a server never loads it, so it cannot raise them).
+STORE_ERRORS = (("eventsourcing.persistence", "PersistenceError"), ("adapters.service", "StoreUnavailable"),
+                ("sqlite3", "Error"), ("psycopg", "Error"))
+
+
+def _store_errors() -> tuple[type[BaseException], ...]:
+    loaded = (getattr(sys.modules[m], name, None) for m, name in STORE_ERRORS if m in sys.modules)
+    return (OSError, *(cls for cls in loaded if isinstance(cls, type)))
+
+
+def fail(message: str, code: int, fmt: Format = Format.table, ruling: str = "", kind: str = "error") -> typer.Exit:
+    """Say what went wrong on stderr (as JSON under ``--format json``) and give the exit code to raise."""
+    if fmt is Format.json:
+        import json
+
+        problem = {"error": kind, "message": message, "exit_code": code}
+        if ruling:
+            problem["ruling"] = ruling
+        print(json.dumps(problem), file=sys.stderr)
+    else:
+        from rich.text import Text
+
+        from cli.output import err
+
+        err.print(Text.assemble(("error: ", "bold red"), message), highlight=False)
+    return typer.Exit(code)
 
 
 @contextmanager
-def reported() -> Iterator[None]:
-    """Turn every refusal into a message on stderr and a non-zero exit, never a traceback."""
+def reported(fmt: Format = Format.table) -> Iterator[None]:
+    """Turn every refusal into a message on stderr and a non-zero exit, never a traceback: the one place
+    errors become exit codes."""
     try:
         yield
+    except typer.Exit:
+        raise
     except StakesError as error:
-        err.print(f"[bold red]error:[/] {error}", highlight=False)
-        raise typer.Exit(exit_code(error)) from None
+        kind = type(error).__name__
+        message = error.message if fmt is Format.json else str(error)
+        raise fail(message, exit_code(error), fmt, error.ruling, kind) from None
     except BrokenPipeError:  # the reader went away (| head): nothing is wrong with the store
         raise typer.Exit(0) from None
-    except (PersistenceError, StoreUnavailable, OSError, sqlite3.Error, psycopg.Error) as error:
+    except Exception as error:
+        if not isinstance(error, _store_errors()):
+            raise
         first = str(error).splitlines()[0] if str(error) else type(error).__name__
-        err.print(f"[bold red]error:[/] the store is unavailable: {first}", highlight=False)
-        raise typer.Exit(STORE_DOWN) from None
+        raise fail(f"the store is unavailable: {first}", STORE_DOWN, fmt, kind="StoreUnavailable") from None
 
 
 @dataclass
@@ -99,6 +131,8 @@ def open_target(seat: str | None, campaign: str | None) -> Target:
     saved = config.load()
     server = GLOBAL.server or saved.server
     if server:
+        from cli.remote import RemoteStakes
+
         token = GLOBAL.token or saved.token
         remote = RemoteStakes(server, token)
         if seat:
@@ -109,14 +143,21 @@ def open_target(seat: str | None, campaign: str | None) -> Target:
         if campaign and _uuid(campaign) != session.campaign_id:
             raise UsageError("this token holds a seat in another campaign than --campaign")
         return Target(remote, Seat(session.seat), session.campaign_id, remote=True)
+    from adapters.service import Stakes
+
     chosen = campaign or saved.campaign
     return Target(Stakes(), Seat.parse(seat or "house"), _uuid(chosen) if chosen else None, remote=False)
 
 
-def run(seat: str | None, campaign: str | None, action: Callable[[Target], Any]) -> Any:
-    with reported():
+def run(seat: str | None, campaign: str | None, action: Callable[[Target], Any], fmt: Format = Format.table) -> Any:
+    with reported(fmt):
         target = open_target(seat, campaign)
         try:
-            return action(target)
+            result = action(target)
+            if target.remote and target.campaign is not None:
+                from cli import witness
+
+                witness.check(target.backend, target.campaign)  # C-2: the log still extends the head kept
+            return result
         finally:
             target.backend.close()

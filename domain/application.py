@@ -21,7 +21,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError, Application
 
 from domain.campaign import Campaign
-from domain.errors import NotFound, RuleViolation
+from domain.errors import NotFound, NotPermitted, RuleViolation
 from domain.kernel.commands import Command, Context
 from domain.kernel.common import SHARED, AddPlayer, EndAdventure, Overturn, Rewind, StartAdventure
 from domain.kernel.record import NO_CAMPAIGN, CommandRecord, digest
@@ -40,6 +40,15 @@ def snapshot_classes() -> tuple[type, ...]:
 
 #: The aggregates a running command has saved, held back until its record joins them (see ``_deferred``).
 _PENDING: ContextVar[list[Any] | None] = ContextVar("pending", default=None)
+#: The aggregates a running command has read, at the versions read: its read set (ADR 0012).
+_READS: ContextVar[dict[UUID, int] | None] = ContextVar("reads", default=None)
+
+
+def _read(aggregate: Any) -> Any:
+    reads = _READS.get()
+    if reads is not None:
+        reads.setdefault(aggregate.id, aggregate.version)
+    return aggregate
 
 
 class Once:
@@ -69,10 +78,15 @@ class Once:
         record = CommandRecord(scope=self.scope, campaign_id=campaign_id or self.campaign_id, actor=self.actor,
                                key=self.key, verb=self.verb, asked=self.asked, result=result)
         unique = list({id(t): t for t in touched}.values())
+        # The read set: what the command read but does not change is checked at the versions read, in the
+        # same transaction (a rule reading the Campaign for PA-2, or a Loan's adventure for PA-14).
+        changed = {t.id for t in unique if getattr(t, "pending_events", None)}
+        reads = {k: v for k, v in (_READS.get() or {}).items() if k not in changed}
+        self.app.before_save()
         # A campaign's chain starts with its Created event; any other command's record goes first, so
         # the command's own events close its save.
         ordered = [*unique, record] if campaign_id is not None else [record, *unique]
-        super(StakesApplication, self.app).save(*ordered)
+        super(StakesApplication, self.app).save(*ordered, reads=reads)
 
     def run(self, attempt: Callable[[], Any]) -> Any:
         first = True
@@ -84,7 +98,11 @@ class Once:
                 if found is not None:
                     return found.answer(self.verb, self.asked)
             first = False
-            return attempt()
+            token = _READS.set({})
+            try:
+                return attempt()
+            finally:
+                _READS.reset(token)
 
         return retry_conflicts(once)
 
@@ -95,7 +113,11 @@ class StakesApplication(Application[UUID]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.snapshotting_intervals = {cls: 25 for cls in snapshot_classes()}
+        self._systems: dict[UUID, str] = {}
         super().__init__(*args, **kwargs)
+
+    def before_save(self) -> None:
+        """Called between a command's reads and its save: tests pause here to interleave two commands."""
 
     # -- reading aggregates -------------------------------------------------
     def get(self, cls: type[T], aggregate_id: UUID, what: str) -> T:
@@ -105,13 +127,20 @@ class StakesApplication(Application[UUID]):
             raise NotFound(f"no {what} {aggregate_id}") from None
         if not isinstance(aggregate, cls):
             raise NotFound(f"no {what} {aggregate_id}")
-        return aggregate
+        return _read(aggregate)
 
     def campaign(self, campaign_id: UUID) -> Campaign:
         return self.get(Campaign, campaign_id, "campaign")
 
     def system(self, campaign: Campaign) -> RuleSystem:
         return rule_system(campaign.system)
+
+    def system_of(self, campaign_id: UUID) -> RuleSystem:
+        """A campaign's rule system, remembered: it is chosen at creation and never changes (C-1)."""
+        known = self._systems.get(campaign_id)
+        if known is None:
+            known = self._systems[campaign_id] = self.campaign(campaign_id).system
+        return rule_system(known)
 
     def unit(self, campaign: Campaign, unit_id: UUID) -> Any:
         """A unit of resolution (C-1) of this campaign: a challenge, a roll, a contest, a conflict …"""
@@ -122,7 +151,7 @@ class StakesApplication(Application[UUID]):
         units = self.system(campaign).resolutions
         if not isinstance(found, units) or found.campaign_id != campaign.id:
             raise NotFound(f"no challenge, roll or other unit of resolution {unit_id} in this campaign")
-        return found
+        return _read(found)
 
     # -- C-1: campaigns -----------------------------------------------------
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
@@ -140,10 +169,22 @@ class StakesApplication(Application[UUID]):
 
         return once.run(run)
 
+    def reissue_seat(self, campaign_id: UUID, seat: str, actor: str) -> None:
+        """Record that the House handed ``seat`` out again (its token is replaced by a new invite)."""
+        if actor != HOUSE:
+            raise NotPermitted("only the House hands a seat out again", ruling="C-1")
+
+        def attempt() -> None:
+            campaign = self.campaign(campaign_id)
+            campaign.reissue_seat(player_handle(seat), actor)
+            self.save(campaign)
+
+        retry_conflicts(attempt)
+
     # -- commands -------------------------------------------------------------
     def command_class(self, campaign_id: UUID, verb: str) -> type[Command]:
         """The class that validates ``verb`` in this campaign: the system's own, else the shared one."""
-        system = self.system(self.campaign(campaign_id))
+        system = self.system_of(campaign_id)
         found = system.command(verb) or next((c for c in SHARED if c.verb == verb), None)
         if found is None:
             raise RuleViolation(f"a {system.id} campaign has no command {verb!r}", ruling="C-1")
@@ -171,10 +212,9 @@ class StakesApplication(Application[UUID]):
         """Run one campaign command; returns what its handler returns (an id, a number …)."""
         cls = type(command)
         cls.authorize(ctx.actor)
-        campaign = self.campaign(ctx.campaign_id)
-        system = self.system(campaign)
+        system = self.system_of(ctx.campaign_id)
         if self.command_class(ctx.campaign_id, cls.verb) is not cls:
-            self._foreign(campaign, cls.verb, set(command.model_fields_set))
+            self._foreign(self.campaign(ctx.campaign_id), cls.verb, set(command.model_fields_set))
             raise RuleViolation(f"that {cls.verb!r} is another system's; this is a {system.id} campaign",
                                 ruling="C-1")
         handler = system.handlers.by_type.get(cls)

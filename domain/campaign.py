@@ -33,6 +33,16 @@ class Campaign(Aggregate):
     def _player_seated(self, seat: str, character_id: str, actor: str) -> None:
         self.players[seat] = character_id
 
+    def reissue_seat(self, seat: str, actor: str) -> None:
+        """The House hands a seat out again (a lost token): the old token stops working, and the player
+        sees in the log that it happened (C-2)."""
+        self.character_id(seat)
+        self._seat_reissued(seat=seat, actor=actor)
+
+    @event("SeatReissued")
+    def _seat_reissued(self, seat: str, actor: str) -> None:
+        pass
+
     def character_id(self, seat: str) -> UUID:
         if seat not in self.players:
             raise NotFound(f"no player named {seat!r} sits in this campaign")

@@ -84,14 +84,21 @@ except ImportError:  # pragma: no cover
     pass
 
 
+#: Tests wait longer for the store than a server does (2 s): several pytest workers, servers and
+#: PostgreSQL share two cores. The outage tests set their own, short timeout.
+TEST_STORE_TIMEOUT = 10
+
+
 def sqlite_settings(tmp_path) -> Settings:
-    return Settings(store="sqlite", sqlite_path=tmp_path / "stakes.sqlite", config=tmp_path / "config.json")
+    return Settings(store="sqlite", sqlite_path=tmp_path / "stakes.sqlite", config=tmp_path / "config.json",
+                    store_timeout=TEST_STORE_TIMEOUT)
 
 
 def postgres_settings(server: PgServer, schema: str, tmp_path) -> Settings:
     return Settings(store="postgres", postgres_host=server.host, postgres_port=server.port,
                     postgres_user=server.user, postgres_password=server.password, postgres_dbname=server.dbname,
-                    postgres_schema=schema, config=tmp_path / "config.json")
+                    postgres_schema=schema, config=tmp_path / "config.json",
+                    signing_key=tmp_path / f"{schema}.signing-key.pem", store_timeout=TEST_STORE_TIMEOUT)
 
 
 @pytest.fixture
@@ -123,9 +130,12 @@ def env_for(monkeypatch: pytest.MonkeyPatch):
     """Point STAKES_* environment variables (read by the CLI and the server) at given settings."""
 
     def apply(settings: Settings) -> dict[str, str]:
-        env = {f"STAKES_{k.upper()}": str(v) for k, v in settings.model_dump().items()}
+        dumped = settings.model_dump()
+        env = {f"STAKES_{k.upper()}": str(v) for k, v in dumped.items() if v is not None}
         for key, value in env.items():
             monkeypatch.setenv(key, value)
+        for key in (f"STAKES_{k.upper()}" for k, v in dumped.items() if v is None):  # unset: its default
+            monkeypatch.delenv(key, raising=False)
         for key in ("STAKES_SERVER", "STAKES_TOKEN", "STAKES_AS", "STAKES_CAMPAIGN"):
             monkeypatch.delenv(key, raising=False)
         return env

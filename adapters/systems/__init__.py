@@ -15,14 +15,16 @@ import importlib
 from functools import cache
 from types import ModuleType
 
-from domain.kernel.registry import rule_system, supported
-
 
 @cache
 def edge(system_id: str) -> ModuleType:
     """The adapter module of a playable system."""
+    from domain.kernel.registry import rule_system  # late: the CLI imports a system's schemas without it
+
     return importlib.import_module(f"{__name__}.{rule_system(system_id).package}")
 
 
 def edges() -> list[ModuleType]:
+    from domain.kernel.registry import supported
+
     return [edge(s.id) for s in supported()]

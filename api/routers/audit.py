@@ -2,11 +2,19 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from fastapi import APIRouter, Request, status
+import hmac
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials
 
 from adapters import schemas as out
-from api.deps import SeatDep, StakesDep
+from adapters.imports import TooLarge, bounded_lines
+from api.deps import SeatDep, StakesDep, bearer
+from domain.errors import NotPermitted
 
 router = APIRouter(tags=["audit, export and import"])
 NDJSON = "application/x-ndjson"
@@ -16,6 +24,34 @@ NDJSON = "application/x-ndjson"
 def verify(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.AuditReport:
     """Recompute the campaign's hash chain from the stored events and name the first broken link (C-2)."""
     return stakes.audit(campaign_id, seat)
+
+
+@router.get("/campaigns/{campaign_id}/audit/checkpoint", response_model=out.Checkpoint)
+def checkpoint(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Checkpoint:
+    """The campaign's signed head (C2SP tlog-checkpoint, Ed25519): keep it; every later head must extend it (C-2)."""
+    return stakes.checkpoint(campaign_id, seat)
+
+
+@router.get("/campaigns/{campaign_id}/audit/consistency", response_model=out.Consistency)
+def consistency(campaign_id: UUID, seat: SeatDep, stakes: StakesDep,
+                first: Annotated[int, Query(alias="from", ge=0, le=2**62,
+                                            description="The size of the head you hold.")]) -> out.Consistency:
+    """An RFC 9162 consistency proof that the log today extends the head of ``from`` events you hold (C-2).
+    A log that was cut, forked or rewritten has none."""
+    return stakes.consistency(campaign_id, seat, first)
+
+
+@router.get("/campaigns/{campaign_id}/audit/leaves", response_model=out.Leaves)
+def leaves(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Leaves:
+    """Every event's salted digest, with its stored bytes and salt where this seat may read all of it (C-5),
+    and the signed head they make: recompute each opened digest and the root yourself (C-2)."""
+    return stakes.leaves(campaign_id, seat)
+
+
+@router.get("/audit/public-key", response_model=out.PublicKey)
+def public_key(stakes: StakesDep) -> out.PublicKey:
+    """The key that signs every checkpoint of this server; pin it the first time you see it."""
+    return stakes.public_key()
 
 
 @router.get("/campaigns/{campaign_id}/export", response_class=StreamingResponse,
@@ -29,7 +65,45 @@ def export(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> StreamingResp
 
 @router.post("/imports", status_code=status.HTTP_201_CREATED, response_model=out.ImportReport,
              openapi_extra={"requestBody": {"required": True, "content": {NDJSON: {"schema": {"type": "string"}}}}})
-async def import_campaign(request: Request, stakes: StakesDep) -> out.ImportReport:
-    """Load an export into this server's store, verifying its chain; new seat tokens are issued, shown once."""
-    body = (await request.body()).decode("utf-8", errors="replace")
-    return stakes.import_campaign(body.splitlines())
+async def import_campaign(request: Request, stakes: StakesDep,
+                          credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+                          ) -> out.ImportReport:
+    """Load an export as a new campaign (new ids), verifying its chain and every value (C-2). Needs the
+    operator token (``STAKES_OPERATOR_TOKEN``); the body is at most ``STAKES_IMPORT_MAX_BYTES``. Answers the
+    House's new token and one-time invite codes for the players."""
+    expected = stakes.settings.operator_token
+    given = credentials.credentials if credentials else ""
+    if not given:
+        raise HTTPException(401, "An import needs the operator token (STAKES_OPERATOR_TOKEN) as bearer token")
+    if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
+        raise NotPermitted("only the server's operator imports a campaign (STAKES_OPERATOR_TOKEN)", ruling="C-2")
+    limit = stakes.settings.import_max_bytes
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > limit:  # refused before a byte of the body is read
+        raise TooLarge(f"an import is at most {limit:,} bytes (STAKES_IMPORT_MAX_BYTES); nothing was imported",
+                       ruling="C-2")
+    lines = []
+    async for line in _lines(request, limit):
+        lines.append(line)
+    return await run_in_threadpool(stakes.import_campaign, lines)
+
+
+async def _lines(request: Request, limit: int) -> AsyncIterator[str]:
+    """The body's lines, refusing as soon as more than ``limit`` bytes have arrived."""
+    chunks: list[bytes] = []
+    seen = 0
+    async for chunk in request.stream():
+        seen += len(chunk)
+        if seen > limit:
+            raise TooLarge(f"an import is at most {limit:,} bytes (STAKES_IMPORT_MAX_BYTES); nothing was imported",
+                           ruling="C-2")
+        chunks.append(chunk)
+    for line in bounded_lines(chunks, limit):
+        yield line
+
+
+@router.post("/invites", status_code=status.HTTP_201_CREATED, response_model=out.SeatClaimed, tags=["seats"])
+def claim_invite(claim: out.InviteClaim, stakes: StakesDep) -> out.SeatClaimed:
+    """A player claims his seat with the one-time invite code the House handed him; the answer holds his
+    token, shown once and to him alone. A code works once."""
+    return stakes.claim(claim.code)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Request, status
 
 from adapters import schemas as out
 from api.deps import CallerDep, KeyDep, SeatDep, StakesDep
@@ -12,10 +12,13 @@ router = APIRouter(tags=["campaigns"])
 
 
 @router.post("/campaigns", status_code=status.HTTP_201_CREATED, response_model=out.CampaignCreated)
-def create_campaign(body: CampaignIn, stakes: StakesDep, key: KeyDep) -> out.CampaignCreated:  # type: ignore[valid-type]
+def create_campaign(body: CampaignIn, stakes: StakesDep, key: KeyDep,  # type: ignore[valid-type]
+                    request: Request) -> out.CampaignCreated:
     """Create a campaign. The caller holds its House seat; the House token is shown once."""
     settings = body.settings.model_dump(exclude_none=True) if body.settings is not None else {}  # type: ignore[attr-defined]
-    return stakes.create_campaign(body.name, body.system, settings, key=key)  # type: ignore[attr-defined]
+    created = stakes.create_campaign(body.name, body.system, settings, key=key)  # type: ignore[attr-defined]
+    request.state.checkpoint_campaign = created.campaign.id  # its first signed head (api/heads.py)
+    return created
 
 
 @router.get("/session", response_model=out.Session)

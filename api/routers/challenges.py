@@ -18,8 +18,14 @@ Unit: Any = answers.unit_models()
 
 
 @router.get("", response_model=list[out.ChallengeSummary])
-def list_challenges(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> list[out.ChallengeSummary]:
-    return stakes.challenges(campaign_id, seat)
+def list_challenges(
+    campaign_id: UUID, seat: SeatDep, stakes: StakesDep,
+    after: Annotated[int, Query(ge=0, le=2**62, description="The `position` of the last unit already read.")] = 0,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    open: Annotated[bool, Query(description="Only the units not yet settled.")] = False,
+) -> list[out.ChallengeSummary]:
+    """One page of the campaign's challenges, rolls and contests, oldest first."""
+    return stakes.challenges(campaign_id, seat, after, limit, open)
 
 
 @router.get("/{challenge_id}", response_model=Unit)
@@ -40,6 +46,12 @@ def act(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep,
 def verify(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Verification:
     """Recompute every server-drawn result from the revealed seeds and report any mismatch (C-4)."""
     return stakes.verify_challenge(campaign_id, seat, challenge_id)
+
+
+@router.get("/{challenge_id}/waiting", response_model=out.Waiting)
+def waiting(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Waiting:
+    """Whom the table waits for: each seat that may act now and the names of its moves (not their limits)."""
+    return stakes.waiting_for(campaign_id, seat, challenge_id)
 
 
 @router.get("/{challenge_id}/replay", response_model=out.Replay)

@@ -94,15 +94,29 @@ def debts(register: schemas.DebtRegister, title: str = "Debt register") -> Rende
             for h in item.history)
         table.add_row(_short(item.loan_id), item.lender, item.borrower, str(item.amount), str(item.outstanding),
                       item.status, history)
+    if register.next_after:
+        table.caption = f"More follow: --after {register.next_after}"
     return table
 
 
 def _dice(dice: list[schemas.Die]) -> str:
+    """Each die with its position, counting from 1 as ``--cup`` takes them: ``1:6 2:(?)`` (cupped in brackets)."""
     shown = []
-    for d in dice:
+    for n, d in enumerate(dice, 1):
         face = "?" if d.value is None else str(d.value)
-        shown.append(f"[dim]({face})[/]" if d.in_cup else f"[bold]{face}[/]")
+        shown.append(f"[dim]{n}:({face})[/]" if d.in_cup else f"{n}:[bold]{face}[/]")
     return " ".join(shown) or "-"
+
+
+def _positions(actions: list[Any]) -> list[Any]:
+    """The dice a move names, by position from 1 as the table shows them (the rules count from 0)."""
+    out = []
+    for a in actions:
+        if a.action == "keep":
+            a = a.model_copy(update={k: [n + 1 for n in getattr(a, k)] for k in ("choices", "required")
+                                     if getattr(a, k) is not None})
+        out.append(a)
+    return out
 
 
 def challenge(v: schemas.ChallengeView) -> RenderableType:
@@ -140,9 +154,15 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
         parts.append(escape("Bankrupt: " + "; ".join(
             f"{m} {_plain(b.get('status'))}, bids {_plain(b.get('bids'))}" if isinstance(b, dict) else
             f"{m} {_plain(b)}" for m, b in v.bankrupts.items())))
+    if v.loan_offers:
+        offers = _table("Loans offered into this challenge (PA-14)", "loan", "lender", "borrower", "amount", "")
+        for o in v.loan_offers:
+            offers.add_row(_short(o.loan_id), o.lender, o.borrower, str(o.amount),
+                           "open this round" if o.open else "[dim]lapsed with its round[/]")
+        parts.append(offers)
     if v.secret_seed:
         parts.append(f"[dim]secret seed {v.secret_seed}[/]")
-    parts.append(_legal(v.legal_actions))
+    parts.append(_legal(_positions(v.legal_actions), v.waiting_for))
     return Group(*parts)
 
 

@@ -21,7 +21,7 @@ below, which are immutable: the mixin only ever replaces them with the aggregate
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -132,14 +132,21 @@ class Resolution:
         return not self.rolls and not self.shuffles and not self.seeds_locked and self.seed_phase_open()
 
     def check_seed(self, side: str) -> None:
-        """May ``side`` add its seed now? (C-4, C-9)."""
+        """May ``side`` add its seed now? (C-4, C-9).
+
+        C-9 (docs/fairness.md, ADR 0011): the House runs the service and can read the committed secret, so
+        any seed it chose would be chosen knowing the secret (and, after a player's seed, knowing every
+        input): a side the House plays adds no seed at all, first or last. Its seed is always the empty
+        text; the dice come from the secret, committed before any seed, and the players' seeds.
+        """
         if not self.seeds_open():
             raise RuleViolation(self.SEEDS_CLOSED, ruling="C-4")
+        if HOUSE in self.seats_of(side):
+            raise RuleViolation("the House can read the service's secret seed, so a side the House plays adds no "
+                                "seed: the dice come from the committed secret and the players' seeds alone",
+                                ruling="C-9")
         if self.seed_of(side) is not None:
             raise RuleViolation(self.SEED_GIVEN, ruling="C-4")
-        if HOUSE in self.seats_of(side) and any(self.seed_of(s) is not None for s in self.SEED_SIDES if s != side):
-            raise RuleViolation("the House can know the secret seed, so it adds no seed once another side's seed is "
-                                "known", ruling="C-9")
 
     def verify_seed(self, side: str, seed: object) -> str:
         """The cleaned seed text ``side`` may add now, or the refusal (C-4, C-9)."""
@@ -208,7 +215,7 @@ class Resolution:
                 mismatches.append({"slot": record["slot"], "recorded": record["value"], "derived": expected})
         return {"verifiable": True, "commitment_matches": commitment(self.secret_seed) == self.seed_hash,
                 "checked": checked, "entered": entered, "mismatches": mismatches, "secret_seed": self.secret_seed,
-                "side_seeds": seeds}
+                "side_seeds": seeds, "results": copy.deepcopy([*self.rolls, *self.shuffles])}
 
     # -- C-6, C-7: rewind ------------------------------------------------------------------------------
     def check_rewindable(self) -> None:
@@ -237,6 +244,17 @@ class Resolution:
         for side, seed in seeds.items():
             self.put_seed(side, seed)
         self.seeds_locked = locked
+
+    # -- whom the table waits for -------------------------------------------------------------------------
+    def waiting_for(self, may_act: Callable[[str], bool]) -> list[str]:
+        """The seats of its sides that have a move to make now, in side order; nobody once it is settled.
+        ``may_act(seat)`` asks the system (its ``legal_actions``, the same checks that refuse moves)."""
+        if self.settled:
+            return []
+        seats: list[str] = []
+        for side in self.sides:
+            seats.extend(seat for seat in self.seats_of(side) if seat not in seats)
+        return [seat for seat in seats if may_act(seat)]
 
     # -- C-5, C-8: who sees what --------------------------------------------------------------------------
     def seats_of(self, side: str) -> list[str]:

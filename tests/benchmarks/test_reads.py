@@ -21,7 +21,7 @@ EVENTS = int(os.environ.get("STAKES_BENCH_EVENTS", "2000"))
 
 @pytest.fixture
 def busy_campaign(stakes: Stakes):
-    cid = stakes.create_campaign("Long Campaign", "penny-ante", {"starting_pile": 1000}).campaign.id
+    cid = stakes.create_campaign("Long Campaign", "penny-ante", {"starting_pile": 1_000_000}).campaign.id
     stakes.run(cid, HOUSE, "add-player", {"seat": "ilse", "character": "Ilse", "characteristic": "Whip"})
     stakes.run(cid, HOUSE, "add-player", {"seat": "tomas", "character": "Tomas", "characteristic": "Love"})
     # Each round trip of a loan is 10 events (offer, accept x3, repay x3, and each command's record),
@@ -38,7 +38,7 @@ def busy_campaign(stakes: Stakes):
 @pytest.mark.benchmark(group="reads")
 def test_benchmark_reading_a_sheet_in_a_long_campaign(benchmark, stakes, busy_campaign):
     sheet = benchmark(stakes.sheet, busy_campaign, ILSE)
-    assert sheet.pile == 1000
+    assert sheet.pile == 1_000_000
 
 
 @pytest.mark.benchmark(group="reads")

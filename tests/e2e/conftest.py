@@ -16,7 +16,7 @@ from api.app import create_app
 from cli.main import app as cli_app
 
 VOLATILE = {"id", "campaign_id", "loan_id", "at", "created_at", "started_at", "ended_at", "acquired_at",
-            "offered_at", "updated_at", "position", "next_after", "stream"}
+            "offered_at", "updated_at", "position", "next_after", "stream", "unit"}
 
 
 def normalized(value: Any) -> Any:
@@ -36,6 +36,21 @@ def client(stakes: Stakes) -> Iterator[TestClient]:
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def player_token(http: Any, added: dict[str, Any]) -> str:
+    """The long-lived token of a seat the House just added (the answer of ``POST …/players``, or of
+    ``POST …/players/{seat}/token``): the player claims the answer's one-time invite code himself
+    (``POST /invites``), so the House never holds his token. ``http`` is a TestClient or an
+    ``httpx.Client`` with a base URL.
+    """
+    r = http.post("/invites", json={"code": added["invite"]})
+    assert r.status_code == 201, r.text
+    return r.json()["token"]
+
+
+def player_headers(http: Any, added: dict[str, Any]) -> dict[str, str]:
+    return bearer(player_token(http, added))
 
 
 class Cli:

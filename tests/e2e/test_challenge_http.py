@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.e2e.conftest import bearer
+from tests.e2e.conftest import bearer, player_headers
 
 
 @pytest.fixture
@@ -17,7 +17,7 @@ def table(client):
     for seat, trait in (("ilse", "Whip Smart"), ("tomas", "Love Conquers All"), ("mara", "Sly")):
         r = client.post(f"/campaigns/{cid}/players", headers=house,
                         json={"seat": seat, "character": seat.title(), "characteristic": trait})
-        tokens[seat] = bearer(r.json()["token"])
+        tokens[seat] = player_headers(client, r.json())
     c = f"/campaigns/{cid}"
     client.post(f"{c}/antagonists", headers=house,
                 json={"name": "Lady Sen", "characteristics": ["Commands a Bunch of Ninjas", "Poison", "Cunning"]})

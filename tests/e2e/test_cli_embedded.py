@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.conftest import normalized
+from tests.e2e.conftest import normalized, player_headers
 
 
 def seat_the_table(cli) -> str:
@@ -53,11 +53,17 @@ def test_every_read_renders_a_table_by_default(cli):
         assert out.strip() and not out.lstrip().startswith("{"), args
 
 
-def test_a_player_token_is_printed_once_when_seated(cli):
+def test_a_seated_player_gets_an_invite_code_he_claims_once_for_his_token(cli):
     seat_the_table(cli)
     added = cli.json("player", "add", "mara", "--character", "Mara", "--characteristic", "Sly")
-    assert added["token"].startswith("stk_")
+    assert added["invite"].startswith("inv_") and "token" not in added  # the House never holds it
     assert "token" not in cli.json("sheet", "mara")
+    claimed = cli.json("claim", added["invite"])
+    assert claimed["seat"] == "mara" and claimed["token"].startswith("stk_")
+    assert "already claimed" in cli("claim", added["invite"], expect=4).stderr
+    again = cli.json("player", "token", "mara")
+    assert "token" not in again and again["invite"] != added["invite"]
+    assert cli.json("claim", again["invite"])["token"] != claimed["token"]
 
 
 def test_a_refusal_names_the_ruling_exits_non_zero_and_stores_nothing(cli):
@@ -107,9 +113,9 @@ def test_the_cli_and_http_give_identical_projections_for_the_same_story(cli, cli
     cid, house = created.json()["campaign"]["id"], {"Authorization": f"Bearer {created.json()['house_token']}"}
     tokens = {"house": house}
     for seat, name, trait in (("ilse", "Ilse Varn", "Whip Smart"), ("tomas", "Brother Tomas", "Love Conquers All")):
-        token = client.post(f"/campaigns/{cid}/players", headers=house,
-                            json={"seat": seat, "character": name, "characteristic": trait}).json()["token"]
-        tokens[seat] = {"Authorization": f"Bearer {token}"}
+        added = client.post(f"/campaigns/{cid}/players", headers=house,
+                            json={"seat": seat, "character": name, "characteristic": trait}).json()
+        tokens[seat] = player_headers(client, added)
     over_http(client, (cid, tokens))
     http_views = {
         "sheets": client.get(f"/campaigns/{cid}/characters", headers=house).json(),
@@ -134,8 +140,8 @@ def test_a_challenge_is_played_from_the_cli_with_as_picking_the_seat(cli):
     seen_by_tomas = cli.json("challenge", "show", "--as", "tomas")
     assert all(d["value"] is None for s in seen_by_tomas["sides"].values() for d in s["dice"])  # nothing kept yet
     assert "?" in cli("challenge", "show", "--as", "tomas").stdout
-    cli("challenge", "keep", "--cup", "1")
-    cli("challenge", "keep", "--cup", "0,1", "--as", "ilse")
+    cli("challenge", "keep", "--cup", "2")
+    cli("challenge", "keep", "--cup", "1,2", "--as", "ilse")
     assert "PA-9" in cli("challenge", "raise", "3", expect=3).stderr
     cli("challenge", "raise", "4")
     cli("challenge", "lend", "ilse", "5", "--as", "tomas")
@@ -186,12 +192,14 @@ def test_replay_undo_overturn_audit_export_and_import_from_the_cli(cli, tmp_path
     exported = cli("export").stdout
     (tmp_path / "campaign.jsonl").write_text(exported)
     assert "stk_" not in exported
-    result = cli("import", str(tmp_path / "campaign.jsonl"), expect=3)  # the same store holds it already
-    assert "C-2" in result.stderr
+    twin = cli.json("import", str(tmp_path / "campaign.jsonl"))  # the same store: a new campaign, new ids (C-2)
+    assert twin["campaign_id"] != twin["imported_from"]
     other = {"STAKES_STORE": "sqlite", "STAKES_SQLITE_PATH": str(tmp_path / "other" / "stakes.sqlite"),
              "STAKES_CONFIG": str(tmp_path / "o.json")}
     imported = cli.json("import", str(tmp_path / "campaign.jsonl"), env=other)
-    assert set(imported["tokens"]) == {"house", "ilse", "tomas"}
-    assert cli.json("sheet", "ilse", env=other) == cli.json("sheet", "ilse")
-    assert cli.json("audit", "verify", env=other)["head"] == cli.json("audit", "verify")["head"]
+    assert set(imported["invites"]) == {"ilse", "tomas"} and imported["house_token"].startswith("stk_")
+    mine = {k: v for k, v in cli.json("sheet", "ilse", env=other).items() if k not in ("id", "campaign_id")}
+    assert mine == {k: v for k, v in cli.json("sheet", "ilse", "--campaign", twin["imported_from"]).items()
+                    if k not in ("id", "campaign_id")}
+    assert cli.json("audit", "verify", env=other)["intact"]
     assert cli.json("projections", "rebuild", env=other)["events"] == imported["events"]

@@ -53,7 +53,7 @@ class Table:
         added = self.json("house", "player", "add", seat, *args)
         if self.server:
             self.clis[seat] = seat_cli(self.cli, self.tmp_path, f"{self.tag}{seat}")
-            self.clis[seat]("login", "--server", self.server, "--token", added["token"])
+            self.clis[seat]("claim", added["invite"], "--server", self.server)
 
 
 @dataclass
@@ -83,7 +83,7 @@ def play_a_penny_ante_challenge(table: Table) -> Unit:
     c = ("-C", view["id"])
     assert "Whip Smart" in table("ilse", "challenge", "declare", "Whip Smart", *c).stdout
     table("tomas", "challenge", "declare", *c)
-    assert "6 6" in table("ilse", "challenge", "roll", "--dice", "6,6", *c).stdout
+    assert "1:6 2:6" in table("ilse", "challenge", "roll", "--dice", "6,6", *c).stdout
     table("tomas", "challenge", "roll", "--dice", "2", *c)
     # Before anything is kept the dice are hidden from the other side (C-5): a "?" in the table, null in JSON.
     hidden = table.json("tomas", "replay", view["id"])
@@ -94,7 +94,7 @@ def play_a_penny_ante_challenge(table: Table) -> Unit:
         readable(table(seat, "challenge", move, *c))
     done = table.json("tomas", "challenge", "check", *c)
     assert done["phase"] == "settled" and done["result"]["winner"] == "challenger"
-    return Unit(view["id"], "Challenge", dice=["6 6"], sheet=["Ilse Varn", "Whip Smart"])
+    return Unit(view["id"], "Challenge", dice=["1:6 2:6"], sheet=["Ilse Varn", "Whip Smart"])
 
 
 def play_a_pool_roll(table: Table) -> Unit:

@@ -16,6 +16,9 @@ from adapters.settings import Settings
 from tests.e2e.conftest import Cli
 
 
+OPERATOR = "operator-secret-for-tests"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -24,7 +27,8 @@ def free_port() -> int:
 
 @pytest.fixture
 def server(settings: Settings, env_for, tmp_path) -> Iterator[str]:
-    env = {**os.environ, **env_for(settings), "STAKES_PORT": str(free_port()), "STAKES_HOST": "127.0.0.1"}
+    env = {**os.environ, **env_for(settings), "STAKES_PORT": str(free_port()), "STAKES_HOST": "127.0.0.1",
+           "STAKES_OPERATOR_TOKEN": OPERATOR}
     url = f"http://127.0.0.1:{env['STAKES_PORT']}"
     log = open(tmp_path / "server.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "cli", "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -54,13 +58,16 @@ def test_two_seats_play_the_economy_from_the_cli_against_a_running_server(cli, s
     created = house.json("--server", server, "campaign", "create", "Jade Court", "--starting-pile", "30")
     assert created["house_token"].startswith("stk_")
     # Created against a server, the CLI remembers the server and the House token.
-    ilse_token = house.json("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip")["token"]
-    tomas_token = house.json("player", "add", "tomas", "--character", "Brother Tomas", "--characteristic", "Love")[
-        "token"]
+    # The House hands each player a one-time invite code; the player claims it and alone gets his token.
+    ilse_invite = house.json("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip")["invite"]
+    tomas_invite = house.json("player", "add", "tomas", "--character", "Brother Tomas", "--characteristic", "Love")[
+        "invite"]
 
     ilse, tomas = seat_cli(cli, tmp_path, "ilse"), seat_cli(cli, tmp_path, "tomas")
-    assert ilse.json("login", "--server", server, "--token", ilse_token)["seat"] == "ilse"
-    tomas("login", "--server", server, "--token", tomas_token)
+    assert ilse.json("claim", ilse_invite, "--server", server)["seat"] == "ilse"
+    tomas("claim", tomas_invite, "--server", server)
+    assert "already claimed" in seat_cli(cli, tmp_path, "thief")("claim", ilse_invite, "--server", server,
+                                                                   expect=4).stderr
 
     assert ilse.json("characteristic", "buy", "Lucky Necklace")["pile"] == 25
     loan = tomas.json("loan", "offer", "ilse", "10")["loan_id"]
@@ -101,12 +108,12 @@ def test_an_unreachable_server_is_reported_without_a_traceback(cli, tmp_path):
 def test_two_seats_play_a_full_challenge_from_the_cli_against_a_running_server(cli, server, tmp_path):
     house = seat_cli(cli, tmp_path, "house")
     created = house.json("--server", server, "campaign", "create", "Jade Court", "--starting-pile", "30")
-    ilse_token = house.json("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip")["token"]
+    ilse_invite = house.json("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip")["invite"]
     house("antagonist", "create", "Lady Sen", "--characteristic", "Poison", "--characteristic", "Cunning")
     house("adventure", "start")
     house("antagonist", "fund", "Lady Sen", "20")
     ilse = seat_cli(cli, tmp_path, "ilse")
-    ilse("login", "--server", server, "--token", ilse_token)
+    ilse("claim", ilse_invite, "--server", server)
 
     view = house.json("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "1")
     challenge = view["id"]
@@ -115,7 +122,7 @@ def test_two_seats_play_a_full_challenge_from_the_cli_against_a_running_server(c
     ilse("challenge", "declare", "Whip")
     house("challenge", "roll")
     ilse("challenge", "roll")
-    house("challenge", "keep", "--cup", "0")
+    house("challenge", "keep", "--cup", "1")
     seen = ilse.json("challenge", "show")
     assert seen["sides"]["challenger"]["dice"][0]["value"] is None  # Sen's cup die stays hidden (C-5)
     assert "Cunning" not in ilse("challenge", "show").stdout
@@ -137,12 +144,12 @@ def test_two_seats_play_a_full_challenge_from_the_cli_against_a_running_server(c
 def test_replay_undo_overturn_audit_export_and_import_against_a_running_server(cli, server, tmp_path):
     house = seat_cli(cli, tmp_path, "house")
     house.json("--server", server, "campaign", "create", "Jade Court")
-    ilse_token = house.json("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip")["token"]
+    ilse_invite = house.json("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip")["invite"]
     house("antagonist", "create", "Lady Sen", "--characteristic", "Poison")
     house("adventure", "start")
     house("antagonist", "fund", "Lady Sen", "10")
     ilse = seat_cli(cli, tmp_path, "ilse")
-    ilse("login", "--server", server, "--token", ilse_token)
+    ilse("claim", ilse_invite, "--server", server)
     house("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "1")
     house("challenge", "declare", "Poison")
     ilse("challenge", "declare")
@@ -167,18 +174,21 @@ def test_replay_undo_overturn_audit_export_and_import_against_a_running_server(c
     imported = copy.json("import", str(tmp_path / "c.jsonl"), env=local)
     assert copy.json("sheet", "ilse", env=local) == house.json("sheet", "ilse")
     assert imported["head"] == house.json("audit", "verify")["head"]
-    # Importing into the running server: it already holds this campaign, so nothing changes.
-    assert "C-2" in house("import", str(tmp_path / "c.jsonl"), expect=3).stderr
+    # Importing into the running server takes the operator's token (C-2); it makes a new campaign.
+    assert house("import", str(tmp_path / "c.jsonl"), expect=7).exit_code == 7
+    assert "operator" in house("import", str(tmp_path / "c.jsonl"), "--operator-token", "guess", expect=4).stderr
+    again = house.json("import", str(tmp_path / "c.jsonl"), "--operator-token", OPERATOR)
+    assert again["campaign_id"] != again["imported_from"] and set(again["invites"]) == {"ilse"}
 
 
 def test_a_pool_campaign_is_played_from_the_cli_against_a_running_server(cli, server, tmp_path):
     house = seat_cli(cli, tmp_path, "house")
     house.json("--server", server, "campaign", "create", "Pool night", "--system", "pool")
-    token = house.json("player", "add", "ilse", "--character", "Ilse", "--description", "A brave thief",
-                       "--trait", "brave=1")["token"]
+    invite = house.json("player", "add", "ilse", "--character", "Ilse", "--description", "A brave thief",
+                        "--trait", "brave=1")["invite"]
     house("player", "add", "tomas", "--character", "Tomas", "--description", "A stubborn monk")
     ilse = seat_cli(cli, tmp_path, "ilse")
-    ilse("login", "--server", server, "--token", token)
+    ilse("claim", invite, "--server", server)
     roll = ilse.json("roll", "4", "--trait", "brave")
     if roll["phase"] == "choice":
         ilse("choose", "house")

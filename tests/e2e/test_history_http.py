@@ -65,7 +65,9 @@ def test_audit_export_and_import_over_http(client, table):
     exported = client.get(f"{c}/export", headers=t["house"])
     assert exported.status_code == 200 and exported.headers["content-type"].startswith("application/x-ndjson")
     assert "stk_" not in exported.text
-    r = client.post("/imports", content=exported.text)
-    assert r.status_code == 422 and "already holds" in r.json()["detail"]  # same store: refused, nothing stored
-    r = client.post("/imports", content="not an export")
+    assert client.post("/imports", content=exported.text).status_code == 401  # the operator's command (C-2)
+    client.app.state.stakes.settings.operator_token = "op"
+    r = client.post("/imports", content=exported.text, headers={"Authorization": "Bearer op"})
+    assert r.status_code == 201 and r.json()["campaign_id"] != r.json()["imported_from"]  # new ids, same store
+    r = client.post("/imports", content="not an export", headers={"Authorization": "Bearer op"})
     assert r.status_code == 422 and r.json()["ruling"] == "C-2"

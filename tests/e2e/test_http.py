@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import bearer
+from tests.e2e.conftest import bearer, player_headers
 
 
 @pytest.fixture
@@ -19,7 +19,7 @@ def table(client):
         r = client.post(f"/campaigns/{cid}/players", headers=house,
                         json={"seat": seat, "character": name, "characteristic": trait})
         assert r.status_code == 201, r.text
-        tokens[seat] = bearer(r.json()["token"])
+        tokens[seat] = player_headers(client, r.json())
     return cid, tokens
 
 
@@ -85,12 +85,29 @@ def test_the_session_names_the_tokens_campaign_and_seat(client, table):
     assert client.get("/session", headers=t["tomas"]).json() == {"campaign_id": cid, "seat": "tomas"}
 
 
-def test_a_reissued_token_replaces_the_old_one(client, table):
+def test_a_reissued_seat_replaces_the_old_token_with_an_invite_and_the_player_sees_it(client, table):
     cid, t = table
-    fresh = client.post(f"/campaigns/{cid}/players/ilse/token", headers=t["house"]).json()["token"]
+    answer = client.post(f"/campaigns/{cid}/players/ilse/token", headers=t["house"]).json()
+    assert "token" not in answer and answer["invite"].startswith("inv_")  # the House never holds it
     assert client.get("/session", headers=t["ilse"]).status_code == 401
-    assert client.get("/session", headers=bearer(fresh)).json()["seat"] == "ilse"
+    fresh = player_headers(client, answer)
+    assert client.get("/session", headers=fresh).json()["seat"] == "ilse"
+    log = client.get(f"/campaigns/{cid}/log?limit=1000", headers=fresh).json()["entries"]
+    assert [e["detail"].get("seat") for e in log if e["event"] == "SeatReissued"] == ["ilse"]
     assert client.post(f"/campaigns/{cid}/players/ilse/token", headers=t["tomas"]).status_code == 403
+
+
+def test_an_invite_code_is_claimed_once_only(client, table):
+    cid, t = table
+    answer = client.post(f"/campaigns/{cid}/players", headers=t["house"],
+                         json={"seat": "mara", "character": "Mara", "characteristic": "Sly"}).json()
+    assert "token" not in answer
+    first = client.post("/invites", json={"code": answer["invite"]})
+    assert first.status_code == 201 and first.json()["seat"] == "mara" and first.json()["campaign_id"] == cid
+    again = client.post("/invites", json={"code": answer["invite"]})
+    assert again.status_code == 403 and again.json()["ruling"] == "C-1"
+    assert client.post("/invites", json={"code": "inv_guessed"}).status_code == 403
+    assert client.get("/session", headers=bearer(first.json()["token"])).json()["seat"] == "mara"
 
 
 REFUSALS = [
@@ -150,9 +167,11 @@ def test_loan_refusals_name_pa14_and_store_nothing(client, table):
     assert events(client, cid, t) == before + 1
 
 
-def test_a_system_not_yet_supported_is_refused_clearly(client):
-    r = client.post("/campaigns", json={"name": "Later", "system": "twenty-one"})
-    assert r.status_code == 422 and "not supported yet" in r.json()["detail"]
+def test_an_unknown_system_is_refused_naming_the_known_ones(client):
+    r = client.post("/campaigns", json={"name": "Later", "system": "chess"})
+    assert r.status_code == 422 and r.json()["ruling"] == "C-1"
+    for known in ("penny-ante", "pool", "twenty-one", "beast", "pulp-cards"):
+        assert known in r.json()["detail"]
 
 
 def test_every_operation_in_the_openapi_has_request_and_response_schemas(client):

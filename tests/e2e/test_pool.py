@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import bearer
+from tests.e2e.conftest import bearer, player_headers
 
 ILSE_TEXT = "A brave and clever thief with quick hands"
 
@@ -18,10 +18,10 @@ def pool_table(client):
     r = client.post(f"/campaigns/{cid}/players", headers=house, json={
         "seat": "ilse", "character": "Ilse", "description": ILSE_TEXT, "traits": {"Brave": 1}})
     assert r.status_code == 201 and r.json()["sheet"]["pool"] == 10, r.text
-    t["ilse"] = bearer(r.json()["token"])
+    t["ilse"] = player_headers(client, r.json())
     r = client.post(f"/campaigns/{cid}/players", headers=house, json={
         "seat": "tomas", "character": "Tomas", "description": "A stubborn old monk"})
-    t["tomas"] = bearer(r.json()["token"])
+    t["tomas"] = player_headers(client, r.json())
     return f"/campaigns/{cid}", t
 
 

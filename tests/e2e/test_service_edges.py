@@ -3,7 +3,7 @@ lookalike names are refused with the ruling, and booleans are not numbers (on bo
 
 from __future__ import annotations
 
-from tests.e2e.conftest import bearer
+from tests.e2e.conftest import bearer, player_headers
 
 
 def test_a_wrong_method_is_answered_405_with_allow(client) -> None:
@@ -35,7 +35,7 @@ def test_true_is_not_a_number_of_pennies(client) -> None:
     for seat in ("ilse", "tomas"):
         r = client.post(f"/campaigns/{cid}/players", headers=house,
                         json={"seat": seat, "character": seat.title(), "characteristic": "Sly"})
-        tokens[seat] = bearer(r.json()["token"])
+        tokens[seat] = player_headers(client, r.json())
     for amount in (True, "12"):
         r = client.post(f"/campaigns/{cid}/loans", headers=tokens["tomas"], json={"borrower": "ilse", "amount": amount})
         assert r.status_code == 422 and r.json()["ruling"] == "PA-14", r.text
@@ -49,7 +49,7 @@ def test_a_command_sent_again_with_its_idempotency_key_is_applied_once(client) -
     for seat in ("ilse", "tomas"):
         r = client.post(f"/campaigns/{cid}/players", headers=house,
                         json={"seat": seat, "character": seat.title(), "characteristic": "Sly"})
-        tokens[seat] = bearer(r.json()["token"])
+        tokens[seat] = player_headers(client, r.json())
     keyed = {**tokens["tomas"], "Idempotency-Key": "offer-1"}
     first = client.post(f"/campaigns/{cid}/loans", headers=keyed, json={"borrower": "ilse", "amount": 5})
     again = client.post(f"/campaigns/{cid}/loans", headers=keyed, json={"borrower": "ilse", "amount": 5})

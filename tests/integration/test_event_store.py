@@ -21,7 +21,8 @@ def seat_two(stakes: Stakes):
     cid = created.campaign.id
     ilse = stakes.add_player(cid, HOUSE, "ilse", "Ilse Varn", "Whip Smart")
     tomas = stakes.add_player(cid, HOUSE, "tomas", "Brother Tomas", "Love Conquers All")
-    return cid, created.house_token, ilse.token, tomas.token
+    # each player claims his own seat with the House's one-time invite code
+    return cid, created.house_token, stakes.claim(ilse.invite).token, stakes.claim(tomas.invite).token
 
 
 def test_events_round_trip_through_the_store_with_actor_and_time(stakes, settings):

@@ -283,18 +283,20 @@ def test_pa24_the_old_positional_legal_actions_signature_still_works():
     assert [a["action"] for a in desk.ch.legal_actions("ilse", desk.piles, 0, {})] == ["debt", "buyout"]
 
 
-# -- C-9: the House adds no seed once another side's seed is known -------------------------------------------------
+# -- C-9: a side the House plays adds no seed, first or last ----------------------------------------------------
 def test_c9_the_house_adds_no_seed_after_a_players_seed_is_known():
     desk = Desk(side("Sen", antagonist=True), side("ilse"), 1, {"Sen": 40, "ilse": 25})
     desk.ch.add_seed("opponent", "ilse's words", "ilse")
     assert "seed" not in desk.actions("house")
-    with pytest.raises(RuleViolation, match="C-9: the House can know the secret seed"):
+    with pytest.raises(RuleViolation, match="C-9: the House can read the service's secret seed"):
         desk.ch.add_seed("challenger", "fishing", "house")
 
 
-def test_c9_a_player_may_add_his_seed_after_the_houses():
+def test_c9_the_house_adds_no_seed_even_first_and_the_player_still_may():
     desk = Desk(side("Sen", antagonist=True), side("ilse"), 1, {"Sen": 40, "ilse": 25})
-    desk.ch.add_seed("challenger", "house words", "house")
+    assert "seed" not in desk.actions("house")
+    with pytest.raises(RuleViolation, match="C-9"):
+        desk.ch.add_seed("challenger", "house words chosen knowing the secret", "house")
     assert "seed" in desk.actions("ilse")
     desk.ch.add_seed("opponent", "ilse's words", "ilse")
-    assert desk.ch.side_seeds() == ["house words", "ilse's words"]
+    assert desk.ch.side_seeds() == ["", "ilse's words"]

@@ -4,14 +4,16 @@ antagonists, and the answers to its commands (PA-1 … PA-24, C-5)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from adapters.plugin import Answer, Read
+from adapters.plugin import Answer, Page, Read
 from adapters.systems.penny_ante import schemas
 from domain.errors import NotFound
-from domain.kernel.commands import Context
 from domain.seats import Seat
+
+if TYPE_CHECKING:  # the CLI parses these schemas against a server without loading the kernel
+    from domain.kernel.commands import Context
 
 
 def players(views: Any, campaign_id: UUID) -> list[dict[str, Any]]:
@@ -77,11 +79,17 @@ def budget(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.HouseBudget:
                                antagonists=antagonists(stakes, campaign_id, viewer), adventures=adventures)
 
 
-def loans(stakes: Any, campaign_id: UUID, loan_id: UUID | None = None) -> list[schemas.Loan]:
+def loans(stakes: Any, campaign_id: UUID, loan_id: UUID | None = None, page: Page | None = None) -> list[schemas.Loan]:
     where, params = "campaign_id = ?", [campaign_id.hex]
     if loan_id is not None:
         where, params = where + " AND loan_id = ?", [*params, loan_id.hex]
-    rows = stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where} ORDER BY offered_at, loan_id", params)
+    limit = ""
+    if page is not None:
+        if page.after:
+            where += " AND (offered_at, loan_id) > (SELECT offered_at, loan_id FROM {p}loans WHERE loan_id = ?)"
+            params.append(page.after.replace("-", "").lower())
+        limit = f" LIMIT {int(page.limit)}"
+    rows = stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where} ORDER BY offered_at, loan_id{limit}", params)
     if loan_id is not None and not rows:
         raise NotFound(f"no loan {loan_id} in this campaign")
     history: dict[str, list[schemas.LoanEvent]] = {}
@@ -95,9 +103,13 @@ def loans(stakes: Any, campaign_id: UUID, loan_id: UUID | None = None) -> list[s
     return [schemas.Loan(**r, history=history.get(r["loan_id"], [])) for r in rows]
 
 
-def debts(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.DebtRegister:
+def debts(stakes: Any, campaign_id: UUID, viewer: Seat, page: Page) -> schemas.DebtRegister:
+    """One page of the register, in the order the loans were offered."""
     stakes.campaign(campaign_id, viewer)
-    return schemas.DebtRegister(campaign_id=campaign_id, loans=loans(stakes, campaign_id))
+    found = loans(stakes, campaign_id, page=page)
+    more = len(found) == page.limit
+    return schemas.DebtRegister(campaign_id=campaign_id, loans=found,
+                                next_after=found[-1].loan_id.hex if more else None)
 
 
 def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.ChallengeView:
@@ -119,8 +131,26 @@ def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schema
     house_pile = budget(stakes, campaign_id, Seat.house()).pile if viewer.is_house else 0
     seat_pile = house_pile if viewer.is_house else piles.get(viewer.name, 0)
     own = {m: lists.get(m, []) for m in unit.bankrupts}  # a bankrupt without one is offered no buyout (PA-24)
+    from domain.systems.penny_ante.loan import offer_moves  # here: the CLI imports this package without the domain
+
     legal = unit.legal_actions(viewer.name, piles, seat_pile, side_lists, characteristics=own)
-    return schemas.ChallengeView(id=unit.id, campaign_id=campaign_id, legal_actions=legal, **unit.view_for(viewer.name))
+    offers = loan_offers(stakes, campaign_id, unit)
+    for offer in offers:
+        for move in offer_moves("offered", offer.lender, offer.borrower, viewer.name, round_open=offer.open):
+            legal.append({"action": move, "loan": offer.loan_id, "lender": offer.lender, "amount": offer.amount})
+    return schemas.ChallengeView(id=unit.id, campaign_id=campaign_id, legal_actions=legal, loan_offers=offers,
+                                 **unit.view_for(viewer.name))
+
+
+def loan_offers(stakes: Any, campaign_id: UUID, unit: Any) -> list[schemas.LoanOffer]:
+    """The unanswered loans offered into a challenge (PA-14); those of the round open now may be accepted (the
+    latest offer of each lender of that round: one loan per lender per round)."""
+    rows = stakes.views.query("SELECT loan_id, lender, borrower, amount FROM {p}loans WHERE campaign_id = ?"
+                              " AND challenge_id = ? AND status = 'offered' ORDER BY offered_at, loan_id",
+                              (campaign_id.hex, unit.id.hex))
+    latest = {r["lender"]: r["loan_id"] for r in rows}
+    lenders = unit.round_lenders()
+    return [schemas.LoanOffer(**r, open=r["lender"] in lenders and latest[r["lender"]] == r["loan_id"]) for r in rows]
 
 
 # -- answers and reads ------------------------------------------------------------------------------------
@@ -152,6 +182,6 @@ READS = (
          "antagonist list", "Antagonists and obstacles; players do not see their characteristics (C-5).",
          "antagonists' purses", ("adventures and the House",)),
     Read("debts", "/debts", schemas.DebtRegister, debts, "debts",
-         "The debt register: every loan and debt with its status and history (PA-14, PA-16).",
-         "debt register", ("loans and debts",)),
+         "The debt register, a page at a time: each loan and debt with its status and history (PA-14, PA-16).",
+         "debt register", ("loans and debts",), paged=True),
 )

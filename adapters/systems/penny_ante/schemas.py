@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from adapters.schemas import LegalAction
+from adapters.schemas import WAITING_FOR, LegalAction
 
 
 class LoanLine(BaseModel):
@@ -61,6 +61,7 @@ class Loan(LoanLine):
 class DebtRegister(BaseModel):
     campaign_id: UUID
     loans: list[Loan]
+    next_after: str | None = Field(None, description="More loans follow: pass this as `after` for the next page.")
 
 
 class Antagonist(BaseModel):
@@ -129,6 +130,16 @@ class Circumstance(BaseModel):
     barred: str | None = Field(description="The side that may not use this die (PA-13).")
 
 
+class LoanOffer(BaseModel):
+    """A loan offered into this challenge (PA-14), still unanswered: public, like the debt register."""
+
+    loan_id: UUID
+    lender: str
+    borrower: str
+    amount: int
+    open: bool = Field(description="Offered in the betting round open now, so it may be accepted now.")
+
+
 class ChallengeView(BaseModel):
     id: UUID
     campaign_id: UUID
@@ -147,4 +158,6 @@ class ChallengeView(BaseModel):
     circumstances: list[Circumstance]
     result: dict[str, Any] | None
     bankrupts: dict[str, Any]
+    loan_offers: list[LoanOffer] = Field(default_factory=list, description="Unanswered loans offered into it.")
     legal_actions: list[LegalAction] = Field(description="What the viewing seat may do now, with limits.")
+    waiting_for: list[str] = Field(default_factory=list, description=WAITING_FOR)

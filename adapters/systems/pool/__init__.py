@@ -12,7 +12,6 @@ from adapters.systems.pool import schemas
 from adapters.plugin import Answer, Projection, Read
 from domain.errors import NotFound
 from domain.seats import Seat
-from domain.systems.pool.rules import creation_cost
 
 PROJECTION = Projection(
     tables=("pool_characters", "pool_traits", "pool_moves", "pool_rolls"),
@@ -41,6 +40,8 @@ READS: tuple[Read, ...] = ()
 # -- projection ------------------------------------------------------------------------------------------
 @PROJECTION.on("PoolCharacter.Created")
 def _pool_character_created(v: Any, c, e, oid, campaign, at, nid) -> None:
+    from domain.systems.pool.rules import creation_cost  # here: the CLI parses these schemas without the domain
+
     cost = creation_cost(e.traits)
     v._x(c, "INSERT INTO {p}pool_characters VALUES (?, ?, ?, ?, ?, ?, ?)",
             (oid, campaign, e.seat, e.name, e.description, e.pool - cost, at))

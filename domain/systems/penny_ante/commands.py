@@ -273,9 +273,11 @@ class Keep(_Move):
 
     ruling = "PA-8"
     cli = "challenge keep"
-    cli_parsers = {"cup": "numbers"}
+    cli_parsers = {"cup": "positions"}
     action: Literal["keep"] = "keep"
-    cup: list[Int] = Field(default_factory=list, max_length=12, description="Die numbers (from 0) to cup.")
+    cup: list[Int] = Field(default_factory=list, max_length=12,
+                           description="The dice to cup: indices from 0 in a request; positions from 1 on the "
+                                       "command line (--cup 1,3), as the table shows them.")
 
 
 class Check(_Move):

@@ -14,6 +14,19 @@ OFFERED, ACTIVE, DECLINED, WITHDRAWN, REPAID, FORGIVEN, DEFAULTED, REVERSED, VOI
     "offered", "active", "declined", "withdrawn", "repaid", "forgiven", "defaulted", "reversed", "voided",
 )
 OUTSTANDING = (ACTIVE, DEFAULTED)
+#: The moves on an offered loan (PA-14) and the party that makes each: the checks ``Loan`` and the handlers
+#: refuse the others with, and what a challenge view lists as legal.
+OFFER_MOVES = {"accept-loan": "borrower", "decline-loan": "borrower", "withdraw-loan": "lender"}
+
+
+def offer_moves(status: str, lender: str, borrower: str, seat: str, *, round_open: bool = True) -> list[str]:
+    """The moves ``seat`` may make on a loan now (PA-14): only an offer is answered, the borrower accepts or
+    declines it, the lender withdraws it; one offered during a betting round is accepted inside that round."""
+    if status != OFFERED:
+        return []
+    parties = {"borrower": borrower, "lender": lender}
+    moves = [move for move, party in OFFER_MOVES.items() if parties[party] == seat]
+    return [m for m in moves if m != "accept-loan" or round_open]
 
 
 class Loan(Aggregate):

@@ -155,6 +155,10 @@ class ChallengeRules:
         circumstance = [["circumstance", step, side]] if self.circumstances_of(side, step) else []
         return own, circumstance
 
+    def round_lenders(self) -> list[str]:
+        """Who offered a loan in the betting round open now (PA-14): their offers may be accepted now."""
+        return list(self.lenders[str(self.round)]) if self.phase in BETTING else []
+
     def round_open(self, number: int) -> bool:
         return self.phase in BETTING and self.round == number
 
@@ -301,7 +305,8 @@ class ChallengeRules:
         chosen = sorted(set(cup))
         if len(chosen) != len(list(cup)) or any(
                 isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(data["dice"]) for i in chosen):
-            raise refuse("PA-8", f"the cup takes distinct dice numbered 0 to {len(data['dice']) - 1}")
+            raise refuse("PA-8", f"the cup takes distinct dice at positions 1 to {len(data['dice'])} (in a request, indices 0 to "
+                                 f"{len(data['dice']) - 1})")
         locked = self.locked_cups.get(side)
         if locked is not None and locked != chosen:
             raise refuse("C-7", f"this side cupped {locked} before the rewind; it keeps the same dice again")

@@ -1,0 +1,279 @@
+"""The event store's recorders, extended so the hash chain is part of every write (C-2).
+
+Each event appended to the store gets its link in ``<events>_chain`` in the SAME transaction: its campaign,
+its position in that campaign's log, a fresh random salt, its salted digest and the running chain
+(``adapters/audit.py``). The store serialises appends (SQLite's write lock, PostgreSQL's table lock taken
+by the library), so reading the campaign's last link inside the transaction is race-free. A row written
+into the events table any other way has no link, and the audit reports it.
+
+Snapshots (``<snapshots>``) are caches: each is sealed with a MAC under the server's key when stored
+(``<snapshots>_seal``), and one whose seal does not verify is never loaded: the aggregate is replayed
+from its events instead. The audit also replays each snapshot's stream and compares.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.postgres import PostgresFactory
+from psycopg.sql import SQL
+from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteFactory
+
+from adapters import audit, merkle, recorders
+
+class ChainMixin:
+    """Dialect-free: statements use ``?`` and ``{chain}``, ``{events}``, ``{nid}``; each class spells them."""
+
+    mark = "?"
+    chain_table = events_table = nid = ""
+
+    def q(self, statement: str) -> str:
+        return (statement.replace("{chain}", self.chain_table).replace("{events}", self.events_table)
+                .replace("{nid}", self.nid).replace("?", self.mark))
+
+    def chain_ddl(self, oid_type: str) -> list[str]:
+        index = self.chain_table.rsplit(".", 1)[-1].strip('"') + "_by_stream"
+        return [self.q(
+            "CREATE TABLE IF NOT EXISTS {chain} (notification_id BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+            f" position BIGINT NOT NULL, originator_id {oid_type} NOT NULL, originator_version BIGINT NOT NULL,"
+            " salt TEXT NOT NULL, digest TEXT NOT NULL, chain TEXT NOT NULL, frontier TEXT NOT NULL,"
+            " root TEXT NOT NULL, UNIQUE (campaign_id, position))"),
+            self.q(f"CREATE INDEX IF NOT EXISTS {index} ON {{chain}} (originator_id, originator_version)")]
+
+    def _link(self, c: Any, events: Sequence[StoredEvent], nids: Sequence[int], salts: Sequence[str] | None) -> None:
+        """Append each new event to its campaign's chain, inside the transaction that stores it."""
+        streams: dict[str, str] = {}
+        last: dict[str, tuple[int, str, list[bytes]]] = {}
+        for i, (s, nid) in enumerate(zip(events, nids, strict=True)):
+            oid = UUID(str(s.originator_id)).hex
+            campaign = streams.get(oid) or (audit.campaign_in_state(s) if s.originator_version == 1 else None)
+            if campaign is None:
+                c.execute(self.q("SELECT campaign_id FROM {chain} WHERE originator_id = ? LIMIT 1"),
+                          (self.oid_param(oid),))
+                row = c.fetchone()
+                campaign = row["campaign_id"] if row else ""
+            streams[oid] = campaign
+            if campaign not in last:
+                c.execute(self.q("SELECT position, chain, frontier FROM {chain} WHERE campaign_id = ?"
+                                 " ORDER BY position DESC LIMIT 1"), (campaign,))
+                row = c.fetchone()
+                last[campaign] = (row["position"], row["chain"], audit.unpack(row["frontier"])) if row \
+                    else (0, audit.GENESIS, [])
+            position, previous, frontier = last[campaign]
+            salt = salts[i] if salts else secrets.token_hex(16)
+            d = audit.digest(oid, s.originator_version, s.topic, bytes(s.state), salt)
+            link = audit.link(previous, d)
+            frontier = merkle.extend(frontier, position, audit.leaves([d])[0])
+            c.execute(self.q("INSERT INTO {chain} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                      (nid, campaign, position + 1, self.oid_param(oid), s.originator_version, salt, d, link,
+                       audit.pack(frontier), merkle.frontier_root(frontier).hex()))
+            last[campaign] = (position + 1, link, frontier)
+
+    def oid_param(self, oid: str) -> Any:
+        return oid
+
+    # -- reads, each in one snapshot of the log ------------------------------------------------
+    def read_chain(self, campaign_hex: str) -> dict[str, Any]:
+        """The campaign's chain rows with the events stored at the positions they name, and every event of
+        the store that has no link, all from one consistent snapshot."""
+        with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            self.begin_snapshot(c)
+            c.execute(self.q(
+                "SELECT c.*, e.originator_id AS e_oid, e.originator_version AS e_version, e.topic AS e_topic,"
+                " e.state AS e_state FROM {chain} c LEFT JOIN {events} e ON e.{nid} = c.notification_id"
+                " WHERE c.campaign_id = ? ORDER BY c.position"), (campaign_hex,))
+            linked = [dict(r) for r in c.fetchall()]
+            c.execute(self.q(
+                "SELECT e.{nid} AS nid, e.originator_id, e.originator_version, e.topic, e.state FROM {events} e"
+                " LEFT JOIN {chain} c ON c.notification_id = e.{nid} WHERE c.notification_id IS NULL"
+                " ORDER BY e.{nid}"))
+            unlinked = [dict(r) for r in c.fetchall()]
+            c.execute(self.q("SELECT s.* FROM {snapshots} s WHERE s.originator_id IN"
+                             " (SELECT originator_id FROM {chain} WHERE campaign_id = ?)"
+                             ).replace("{snapshots}", self.snapshots_table), (campaign_hex,))
+            snapshots = [dict(r) for r in c.fetchall()]
+            c.execute(self.q("SELECT z.* FROM {seal} z WHERE z.originator_id IN"
+                             " (SELECT originator_id FROM {chain} WHERE campaign_id = ?)"
+                             ).replace("{seal}", self.seal_table), (campaign_hex,))
+            seals = {(UUID(str(r["originator_id"])).hex, r["originator_version"]): r["seal"] for r in c.fetchall()}
+        return {"linked": linked, "unlinked": unlinked, "snapshots": snapshots, "seals": seals}
+
+    def leaves(self, campaign_hex: str) -> list[str]:
+        with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            c.execute(self.q("SELECT digest FROM {chain} WHERE campaign_id = ? ORDER BY position"), (campaign_hex,))
+            return [r["digest"] for r in c.fetchall()]
+
+    def head(self, campaign_hex: str) -> tuple[int, bytes]:
+        """The campaign's size and Merkle root as its last link keeps them: one indexed read."""
+        with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            c.execute(self.q("SELECT position, root FROM {chain} WHERE campaign_id = ? ORDER BY position DESC"
+                             " LIMIT 1"), (campaign_hex,))
+            row = c.fetchone()
+        return (row["position"], bytes.fromhex(row["root"])) if row else (0, merkle.root([]))
+
+    def begin_snapshot(self, c: Any) -> None:
+        """SQLite: a read transaction in WAL mode already reads one snapshot."""
+
+    def lock_for_linking(self, c: Any) -> None:
+        """Hold the store's write lock from the start (SQLite: the first write statement takes it)."""
+        c.execute(self.q("UPDATE {chain} SET salt = salt WHERE 1 = 0"))
+
+    def link_legacy(self, batch: int = 5000) -> int:
+        """Link every event of a store written before the chain was part of the write (an older release).
+
+        Runs once, when the store holds events and no link at all, in one transaction under the store's write
+        lock, in log order, with fresh salts: from then on the chain covers the whole log, and players' heads
+        start from it. A store that has any link is never touched, so a link missing later is still reported
+        as tampering (``unchained``). Returns how many events were linked.
+        """
+        linked, after = 0, 0
+        with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            self.lock_for_linking(c)
+            c.execute(self.q("SELECT 1 AS x FROM {chain} LIMIT 1"))
+            if c.fetchone() is not None:
+                return 0
+            while True:
+                c.execute(self.q("SELECT {nid} AS nid, originator_id, originator_version, topic, state FROM {events}"
+                                 " WHERE {nid} > ? ORDER BY {nid} LIMIT ?"), (after, batch))
+                rows = c.fetchall()
+                if not rows:
+                    return linked
+                events = [StoredEvent(originator_id=r["originator_id"], originator_version=r["originator_version"],
+                                      topic=r["topic"], state=bytes(r["state"])) for r in rows]
+                self._link(c, events, [r["nid"] for r in rows], None)
+                linked, after = linked + len(rows), rows[-1]["nid"]
+
+    snapshots_table = seal_table = ""
+
+
+class SealMixin:
+    """A snapshot recorder that seals what it stores and loads only what it sealed."""
+
+    signer: Any = None
+    seal_table = ""
+    mark = "?"
+
+    def seal_of(self, s: Any) -> str:
+        oid = UUID(str(s.originator_id)).hex
+        return self.signer.seal(bytes.fromhex(audit.digest(oid, s.originator_version, s.topic, bytes(s.state), "")))
+
+    def _seal(self, c: Any, events: Sequence[StoredEvent]) -> None:
+        for s in events:
+            c.execute(f"INSERT INTO {self.seal_table} VALUES ({self.mark}, {self.mark}, {self.mark})",
+                      (self.oid_param(s.originator_id), s.originator_version, self.seal_of(s)))
+
+    def oid_param(self, oid: Any) -> Any:
+        return UUID(str(oid)).hex
+
+    def _trusted(self, found: Sequence[StoredEvent]) -> list[StoredEvent]:
+        if not found:
+            return []
+        with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            c.execute(f"SELECT originator_version, seal FROM {self.seal_table} WHERE originator_id = {self.mark}",
+                      (self.oid_param(found[0].originator_id),))
+            seals = {r["originator_version"]: r["seal"] for r in c.fetchall()}
+        return [s for s in found if self.signer is not None and seals.get(s.originator_version) == self.seal_of(s)]
+
+
+class SQLiteChainedRecorder(ChainMixin, recorders.SQLiteEvents):
+    def __init__(self, datastore: Any, events_table_name: str = "stored_events") -> None:
+        self.events_table, self.chain_table, self.nid = events_table_name, events_table_name + "_chain", "rowid"
+        self.snapshots_table = events_table_name.replace("_events", "_snapshots")
+        self.seal_table = self.snapshots_table + "_seal"
+        super().__init__(datastore, events_table_name)
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(), *self.chain_ddl("TEXT")]
+
+    def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        nids = super()._insert_events(c, stored_events, **kwargs)
+        self._link(c, stored_events, nids or [], kwargs.get("chain_salts"))
+        return nids
+
+
+class SQLiteSealedSnapshots(SealMixin, SQLiteAggregateRecorder):
+    def __init__(self, datastore: Any, events_table_name: str = "stored_snapshots") -> None:
+        self.seal_table = events_table_name + "_seal"
+        super().__init__(datastore, events_table_name)
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(),
+                f"CREATE TABLE IF NOT EXISTS {self.seal_table} (originator_id TEXT NOT NULL, originator_version"
+                " BIGINT NOT NULL, seal TEXT NOT NULL, PRIMARY KEY (originator_id, originator_version))"]
+
+    def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        result = super()._insert_events(c, stored_events, **kwargs)
+        self._seal(c, stored_events)
+        return result
+
+    def select_events(self, originator_id: Any, **kwargs: Any) -> Sequence[StoredEvent]:
+        return self._trusted(super().select_events(originator_id, **kwargs))
+
+
+def _pg_name(recorder: Any, table: str) -> str:
+    return '"' + recorder.datastore.schema.replace('"', '""') + '"."' + table + '"'
+
+
+class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
+    mark = "%s"
+
+    def __init__(self, datastore: Any, *, events_table_name: str = "stored_events") -> None:
+        super().__init__(datastore, events_table_name=events_table_name)
+        self.events_table, self.nid = _pg_name(self, events_table_name), "notification_id"
+        self.chain_table = _pg_name(self, events_table_name + "_chain")
+        self.snapshots_table = _pg_name(self, events_table_name.replace("_events", "_snapshots"))
+        self.seal_table = _pg_name(self, events_table_name.replace("_events", "_snapshots") + "_seal")
+        self.sql_create_statements.extend(SQL(s) for s in self.chain_ddl("uuid"))  # type: ignore[arg-type]
+
+    def oid_param(self, oid: str) -> Any:
+        return UUID(oid)
+
+    def begin_snapshot(self, c: Any) -> None:
+        c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+
+    def lock_for_linking(self, c: Any) -> None:
+        c.execute(self.q("LOCK TABLE {events} IN EXCLUSIVE MODE"))
+
+    def _fetch_ids_after_insert_events(self, curs: Any, stored_events: Sequence[StoredEvent],
+                                       **kwargs: Any) -> Sequence[int] | None:
+        nids = super()._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
+        self._link(curs, stored_events, nids or [], kwargs.get("chain_salts"))
+        return nids
+
+
+class PostgresSealedSnapshots(SealMixin, recorders.PostgresAggregates):
+    mark = "%s"
+
+    def __init__(self, datastore: Any, *, events_table_name: str = "stored_snapshots") -> None:
+        super().__init__(datastore, events_table_name=events_table_name)
+        self.seal_table = _pg_name(self, events_table_name + "_seal")
+        self.sql_create_statements.append(SQL(  # type: ignore[arg-type]
+            f"CREATE TABLE IF NOT EXISTS {self.seal_table} (originator_id uuid NOT NULL, originator_version"
+            " BIGINT NOT NULL, seal TEXT NOT NULL, PRIMARY KEY (originator_id, originator_version))"))
+
+    def oid_param(self, oid: Any) -> Any:
+        return UUID(str(oid))
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if stored_events:
+            with self.datastore.transaction(commit=True) as curs:
+                self._insert_stored_events(curs, stored_events, **kwargs)
+                self._seal(curs, stored_events)
+        return None
+
+    def select_events(self, originator_id: Any, **kwargs: Any) -> Sequence[StoredEvent]:
+        return self._trusted(super().select_events(originator_id, **kwargs))
+
+
+class SQLiteChainedFactory(SQLiteFactory):
+    application_recorder_class = SQLiteChainedRecorder
+    aggregate_recorder_class = SQLiteSealedSnapshots
+
+
+class PostgresChainedFactory(PostgresFactory):
+    application_recorder_class = PostgresChainedRecorder
+    aggregate_recorder_class = PostgresSealedSnapshots

@@ -1,0 +1,179 @@
+"""Humanity and Beast's adapter: its read models and projection, its sheet, the House's characters and the
+view of its rolls and conflicts (BE-1 … BE-12, C-5)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from uuid import UUID
+
+from adapters.plugin import Answer, Projection, Read
+from adapters.systems.beast import schemas
+from domain.errors import NotFound
+from domain.seats import Seat
+
+PROJECTION = Projection(
+    tables=("beast_characters", "beast_history"),
+    ddl=(
+        "CREATE TABLE IF NOT EXISTS {p}beast_characters (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+        " seat TEXT NOT NULL, name TEXT NOT NULL, antagonist BIGINT NOT NULL, humanity BIGINT NOT NULL,"
+        " willpower BIGINT NOT NULL, willpower_max BIGINT NOT NULL, joined_at TEXT NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS beast_characters_by_campaign ON {p}beast_characters (campaign_id, seat)",
+        "CREATE TABLE IF NOT EXISTS {p}beast_history (position BIGINT NOT NULL, campaign_id TEXT NOT NULL,"
+        " character_id TEXT NOT NULL, unit_id TEXT, step BIGINT NOT NULL, at TEXT NOT NULL, what TEXT NOT NULL,"
+        " detail TEXT NOT NULL, PRIMARY KEY (position, character_id))",
+        "CREATE INDEX IF NOT EXISTS beast_history_by_character ON {p}beast_history (character_id, position)",
+    ),
+)
+
+SHEET = schemas.BeastSheet
+UNITS = (schemas.BeastView,)
+
+
+def _rules() -> Any:
+    """The system's rules, imported late: a CLI against a server reads these schemas without the domain."""
+    from domain.systems.beast import rules
+
+    return rules
+
+
+# -- projection ------------------------------------------------------------------------------------------
+def _line(v: Any, c: Any, nid: int, campaign: str, character: str, unit: str | None, step: int, at: str,
+          what: str, detail: dict[str, Any]) -> None:
+    v._x(c, "INSERT INTO {p}beast_history VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+         (nid, campaign, character, unit, step, at, what, json.dumps(detail)))
+
+
+def _created(seat: str | None):
+    def handler(v: Any, c, e, oid, campaign, at, nid) -> None:
+        v._x(c, "INSERT INTO {p}beast_characters VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             (oid, campaign, seat or e.seat, e.name, int(seat is not None), e.humanity, e.willpower_max,
+              e.willpower_max, at))
+    return handler
+
+
+def _adjusted(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "UPDATE {p}beast_characters SET willpower = willpower + ?, humanity = humanity + ?"
+            " WHERE character_id = ?", (e.willpower, e.humanity, oid))
+    _line(v, c, nid, campaign, oid, e.unit, 0, at, "adjusted",
+          {"willpower": e.willpower, "humanity": e.humanity, "why": e.why})
+
+
+def _restored(v: Any, c, e, oid, campaign, at, nid) -> None:
+    v._x(c, "UPDATE {p}beast_characters SET willpower = willpower + ? WHERE character_id = ?", (e.amount, oid))
+    _line(v, c, nid, campaign, oid, None, 0, at, "restored", {"willpower": e.amount})
+
+
+for _kind, _seat in (("BeastCharacter", None), ("BeastAntagonist", "house")):
+    PROJECTION.on(f"{_kind}.Created")(_created(_seat))
+    PROJECTION.on(f"{_kind}.Adjusted")(_adjusted)
+    PROJECTION.on(f"{_kind}.WillpowerRestored")(_restored)
+
+
+def _unit_line(what: str, detail) -> Any:
+    def handler(v: Any, c, e, oid, campaign, at, nid) -> None:
+        unit = v._load_state(c, "challenges", "challenge_id", oid)
+        for side, found in detail(e, unit).items():
+            _line(v, c, nid, campaign, unit.sides[side]["character"], oid, e.originator_version, at, what, found)
+    return handler
+
+
+def _roll_detail(e: Any, unit: Any) -> dict[str, Any]:
+    roll = e.roll
+    return {e.side: {"kind": unit.kind, "difficulty": unit.difficulty, "humanity": roll["humanity"],
+                     "beast": roll["beast"], "willpower_before": roll["willpower_before"],
+                     "dice": [_rules().die_text(d) for d in roll["dice"]], "score": roll["score"]}}
+
+
+def _reroll_detail(e: Any, unit: Any) -> dict[str, Any]:
+    return {e.side: {"die": e.reroll["die"], "was": e.reroll["was"], "chain": e.reroll["chain"]}} if e.reroll else {}
+
+
+def _outcome_detail(e: Any, unit: Any) -> dict[str, Any]:
+    """Each character's own part of the outcome (an antagonist's damage and check are the House's, C-5)."""
+    out = e.outcome
+    return {side: {"kind": unit.kind, "success": out["success"], "winner": out["winner"],
+                   "won": None if out["winner"] is None else out["winner"] == side,
+                   "willpower_lost": out["damage"].get(side, 0), "check": out["checks"].get(side),
+                   "score": e.rolls[side]["score"]} for side in unit.sides}
+
+
+def _check_detail(e: Any, unit: Any) -> dict[str, Any]:
+    return {e.side: dict(e.check)}
+
+
+for _event, _what, _detail in (("Rolled", "roll", _roll_detail), ("RolledInSecret", "roll", _roll_detail),
+                               ("Decided", "reroll", _reroll_detail), ("DecidedInSecret", "reroll", _reroll_detail),
+                               ("Resolved", "outcome", _outcome_detail), ("Checked", "check", _check_detail),
+                               ("CheckedInSecret", "check", _check_detail)):
+    PROJECTION.on(f"BeastRoll.{_event}")(_unit_line(_what, _detail))
+
+
+@PROJECTION.on("BeastRoll.Rewound")
+def _rewound(v: Any, c, e, oid, campaign, at, nid) -> None:
+    """The lines of the steps undone go from the sheets' history (C-6); the sheets' own changes stay."""
+    v._x(c, "DELETE FROM {p}beast_history WHERE unit_id = ? AND step > ?", (oid, e.to_step))
+
+
+# -- reads ------------------------------------------------------------------------------------------------
+def players(views: Any, campaign_id: UUID) -> list[dict[str, Any]]:
+    return views.query("SELECT seat, name, joined_at FROM {p}beast_characters WHERE campaign_id = ?"
+                       " AND antagonist = 0 ORDER BY joined_at, seat", (campaign_id.hex,))
+
+
+def _history(views: Any, character_id: str, what: str | None = None) -> list[schemas.BeastLine]:
+    extra, params = (" AND what = ?", (character_id, what)) if what else ("", (character_id,))
+    rows = views.query("SELECT * FROM {p}beast_history WHERE character_id = ?" + extra +
+                       " ORDER BY position DESC LIMIT 50", params)
+    return [schemas.BeastLine(at=r["at"], unit=UUID(r["unit_id"]) if r["unit_id"] else None, what=r["what"],
+                              detail=json.loads(r["detail"])) for r in rows]
+
+
+def sheet(stakes: Any, campaign_id: UUID, seat: str) -> schemas.BeastSheet:
+    row = stakes.views.query_one("SELECT * FROM {p}beast_characters WHERE campaign_id = ? AND seat = ?"
+                                 " AND antagonist = 0", (campaign_id.hex, seat))
+    if row is None:
+        raise NotFound(f"no player named {seat!r} sits in this campaign")
+    lost = row["humanity"] == 0
+    return schemas.BeastSheet(
+        seat=seat, name=row["name"], humanity=row["humanity"], beast=_rules().DICE - row["humanity"],
+        willpower=row["willpower"], willpower_max=row["willpower_max"], lost=lost,
+        status="lost to the Beast (BE-7): no more rolls" if lost else "playing",
+        history=_history(stakes.views, row["character_id"]),
+        checks=_history(stakes.views, row["character_id"], "check"))
+
+
+def house_characters(stakes: Any, campaign_id: UUID, viewer: Seat) -> list[schemas.HouseCharacter]:
+    """The House's antagonists: their sheets for the House, their names for the players (C-5)."""
+    stakes.viewer(campaign_id, viewer)
+    rows = stakes.views.query("SELECT * FROM {p}beast_characters WHERE campaign_id = ? AND antagonist = 1"
+                              " ORDER BY joined_at, name", (campaign_id.hex,))
+    if not viewer.is_house:
+        return [schemas.HouseCharacter(name=r["name"]) for r in rows]
+    return [schemas.HouseCharacter(name=r["name"], humanity=r["humanity"], beast=_rules().DICE - r["humanity"],
+                                   willpower=r["willpower"], willpower_max=r["willpower_max"],
+                                   lost=r["humanity"] == 0, history=_history(stakes.views, r["character_id"]))
+            for r in rows]
+
+
+def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.BeastView:
+    sheets = {}
+    for side, data in unit.sides.items():
+        row = stakes.views.query_one("SELECT humanity, willpower, willpower_max FROM {p}beast_characters"
+                                     " WHERE character_id = ?", (data["character"],))
+        sheets[side] = {"humanity": row["humanity"], "beast": _rules().DICE - row["humanity"], "willpower": row["willpower"],
+                        "willpower_max": row["willpower_max"]}
+    return schemas.BeastView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
+                                 state=unit.view_for(viewer.name), legal_actions=unit.legal_actions(viewer.name, sheets))
+
+
+ANSWERS: dict[str, Answer] = {
+    "house-characters": Answer(list[schemas.HouseCharacter],
+                               lambda stakes, ctx, command, result: house_characters(stakes, ctx.campaign_id,
+                                                                                     ctx.actor)),
+}
+READS: tuple[Read, ...] = (
+    Read("house-characters", "/house-characters", list[schemas.HouseCharacter], house_characters,
+         "antagonist sheets", "The House's antagonists: their sheets for the House, their names for the players "
+         "(BE-1, C-5).", "House characters' sheet", ("adventures and the House",)),
+)

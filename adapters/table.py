@@ -1,0 +1,25 @@
+"""Who the table waits for (issue 14): for the web view and ``stakes watch``, the same for every system.
+
+A unit's view lists the legal actions of the seat that reads it (C-5); asking it for every seat of the
+campaign tells who may act now. Only the seats and the names of their actions are kept: the limits
+(a seat's pile, a bankrupt's characteristics) stay in each seat's own view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from domain.seats import Seat
+
+
+def waiting_for(stakes: Any, campaign_id: UUID, unit_id: UUID) -> dict[str, list[str]]:
+    """Each seat that may act in the unit now, with the names of its moves (empty once it is over)."""
+    campaign = stakes.campaign_row(campaign_id)
+    out: dict[str, list[str]] = {}
+    for seat in ["house", *(p.seat for p in campaign.players)]:
+        view = stakes.unit_view(campaign_id, unit_id, Seat.parse(seat))
+        names = list(dict.fromkeys(a.action for a in view.legal_actions))
+        if names:
+            out[seat] = names
+    return out

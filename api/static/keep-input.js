@@ -1,0 +1,40 @@
+// A live refresh re-renders the table (or the campaign panel) while a seat may be filling in a move.
+// What that seat typed, picked or ticked survives the refresh: inputs the seat touched are remembered
+// before an SSE-driven swap and put back into the same form (same data-action / data-verb) after it.
+// A seat's own submission is not restored: its answer is the new state.
+(function () {
+  const touched = (el) => el.dataset && el.dataset.touched === "1";
+  document.addEventListener("input", (e) => { if (e.target.form) e.target.dataset.touched = "1"; }, true);
+  document.addEventListener("change", (e) => { if (e.target.form) e.target.dataset.touched = "1"; }, true);
+
+  const formKey = (form) => form.dataset.action || form.dataset.verb || "";
+  const isRefresh = (detail) => detail.elt === detail.target;  // the hx-get container, not a form post
+
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    if (!isRefresh(e.detail)) return;
+    const kept = [];
+    e.detail.target.querySelectorAll("form input, form select, form textarea").forEach((el) => {
+      if (!touched(el) || el.type === "hidden") return;
+      kept.push({ form: formKey(el.form), name: el.name, type: el.type, value: el.value, checked: el.checked });
+    });
+    e.detail.target.__kept = kept;
+  });
+
+  document.addEventListener("htmx:afterSwap", (e) => {
+    const kept = e.detail.target.__kept;
+    delete e.detail.target.__kept;
+    if (!kept || !kept.length) return;
+    const forms = new Map();
+    e.detail.target.querySelectorAll("form").forEach((f) => forms.set(formKey(f), f));
+    for (const k of kept) {
+      const form = forms.get(k.form);
+      if (!form) continue;  // the move is no longer offered
+      for (const el of form.elements) {
+        if (el.name !== k.name || el.type !== k.type) continue;
+        if (el.type === "checkbox" || el.type === "radio") {
+          if (el.value === k.value) { el.checked = k.checked; el.dataset.touched = "1"; }
+        } else { el.value = k.value; el.dataset.touched = "1"; }
+      }
+    }
+  });
+})();

@@ -1,0 +1,124 @@
+// The replay viewer: a step slider and keys, rewinds and overturns as branches, dice as dice; and the
+// verify panel, which derives the drawn results again in the browser (fairness.js).
+"use strict";
+(function () {
+  const replay = JSON.parse(document.getElementById("replay-data").textContent);
+  const report = JSON.parse(document.getElementById("verify-data").textContent);
+  const steps = replay.steps;
+  const slider = document.getElementById("step");
+  const FACES = "⚀⚁⚂⚃⚄⚅";
+
+  const el = (tag, attrs = {}, ...children) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    return node;
+  };
+  const isDie = (v) => v && typeof v === "object" && !Array.isArray(v) && "value" in v &&
+    (v.value === null || Number.isInteger(v.value));
+  const CARD = /^(10|[2-9JQKA])([SHDC])$/;
+
+  function die(value, note) {
+    if (Number.isInteger(value) && value >= 1 && value <= 6)
+      return el("span", { class: "die", role: "img", "aria-label": `die showing ${value}${note ? ", " + note : ""}` },
+                FACES[value - 1]);
+    if (value === null) return el("span", { class: "die hidden", role: "img", "aria-label": "hidden die" }, "?");
+    return el("span", { class: "die big" }, value);
+  }
+
+  function show(value, key = "") {
+    const dicey = key.includes("dice") || ["cup", "revealed", "kept", "rolled", "value"].includes(key);
+    if (Array.isArray(value)) {
+      if (!value.length) return el("span", { class: "none" }, "—");
+      if (value.every(isDie) || (dicey && value.every((v) => Number.isInteger(v) || v === null)))
+        return el("span", { class: "dice" }, ...value.map((v) => isDie(v) ? show(v) : die(v)));
+      if (value.every((v) => typeof v === "string" && CARD.test(v)))
+        return el("span", { class: "cards" }, ...value.map((v) => {
+          const m = CARD.exec(v);
+          return el("span", { class: "card" + ("HD".includes(m[2]) ? " red" : "") }, m[1] + { S: "♠", H: "♥", D: "♦", C: "♣" }[m[2]]);
+        }));
+      if (value.every((v) => v === null || typeof v !== "object")) return document.createTextNode(value.join(", "));
+      return el("ol", { class: "items" }, ...value.map((v) => el("li", {}, show(v))));
+    }
+    if (value && typeof value === "object") {
+      if (isDie(value)) {
+        const flags = Object.entries(value).filter(([k, v]) => k !== "value" && v === true).map(([k]) => k.replace(/_/g, " "));
+        const span = el("span", {}, die(value.value, flags.join(", ")));
+        if (flags.length) span.append(el("small", { class: "flag" }, flags.join(", ")));
+        return span;
+      }
+      const entries = Object.entries(value);
+      if (!entries.length) return el("span", { class: "none" }, "—");
+      return el("dl", { class: "kv" }, ...entries.map(([k, v]) => el("div", {}, el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, show(v, k)))));
+    }
+    if (value === null || value === undefined) return el("span", { class: "none" }, "—");
+    if (typeof value === "boolean") return document.createTextNode(value ? "yes" : "no");
+    if (dicey && Number.isInteger(value)) return die(value);
+    return document.createTextNode(String(value));
+  }
+
+  // Rewinds and overturns: each is a branch, with who undid what and why (C-6).
+  const branches = document.getElementById("branches");
+  for (const s of steps) {
+    const reason = s.detail && s.detail.reason;
+    if (s.event === "Rewound") {
+      const to = s.detail.to_step;
+      branches.append(el("li", { class: "branch" }, `Step ${s.step}: ${s.actor} rewound to step ${to}` +
+        ` — steps ${to + 1} to ${s.step - 1} were undone` + (reason ? ` (“${reason}”)` : "")));
+    } else if (s.event === "Overturned") {
+      branches.append(el("li", { class: "branch" }, `Step ${s.step}: ${s.actor} overturned the result` +
+        (reason ? ` (“${reason}”)` : "")));
+    }
+  }
+  const undone = new Set();
+  for (const s of steps) if (s.event === "Rewound") for (let i = s.detail.to_step + 1; i < s.step; i++) undone.add(i);
+
+  function render(index) {
+    const s = steps[index];
+    slider.value = String(index + 1);
+    document.getElementById("step-label").textContent = String(index + 1);
+    const head = el("p", {}, el("strong", {}, s.event), ` by ${s.actor} at ${new Date(s.at).toLocaleTimeString()}`);
+    if (undone.has(s.step)) head.append(el("span", { class: "undone" }, " — undone by a later rewind"));
+    const box = document.getElementById("step-event");
+    box.replaceChildren(head, show(s.detail));
+    if (s.hidden.length) box.append(el("p", { class: "meta" }, `Hidden from your seat: ${s.hidden.join(", ")}`));
+    document.getElementById("step-state").replaceChildren(
+      el("p", { class: "meta" }, `Changed: ${s.changes.join(", ") || "nothing shown"}`), show(s.state));
+  }
+  const go = (index) => render(Math.max(0, Math.min(steps.length - 1, index)));
+  const current = () => Number(slider.value) - 1;
+  slider.addEventListener("input", () => go(current()));
+  document.getElementById("prev").addEventListener("click", () => go(current() - 1));
+  document.getElementById("next").addEventListener("click", () => go(current() + 1));
+  document.addEventListener("keydown", (e) => {
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) && e.target !== slider) return;
+    const moves = { ArrowLeft: current() - 1, ArrowRight: current() + 1, Home: 0, End: steps.length - 1 };
+    if (e.key in moves && e.target !== slider) { e.preventDefault(); go(moves[e.key]); }
+  });
+  go(0);
+
+  // The verify panel.
+  document.getElementById("verify-run").addEventListener("click", () => {
+    const out = document.getElementById("verify-result");
+    const list = document.getElementById("verify-list");
+    list.replaceChildren();
+    if (!report.verifiable) { out.textContent = `Not yet: ${report.reason}.`; return; }
+    const checks = StakesFairness.verifyAll(report);
+    const hash = steps.length ? steps[steps.length - 1].state.seed_hash : null;
+    const committed = hash ? StakesFairness.commitment(report.secret_seed) === hash : null;
+    for (const c of checks) {
+      list.append(el("li", { class: c.ok ? "ok" : "bad" }, `slot ${JSON.stringify(c.slot)}: `,
+        Array.isArray(c.recorded) ? show(c.recorded, "cards") : die(c.recorded),
+        c.entered ? " entered at the table" : c.ok ? " derived the same" : ` derived ${JSON.stringify(c.derived)}`));
+    }
+    const derived = checks.filter((c) => !c.entered);
+    const bad = derived.filter((c) => !c.ok).length;
+    const agrees = bad === report.mismatches.length && derived.length === report.checked;
+    out.textContent = `${derived.length} results derived in your browser, ${bad} mismatches` +
+      (committed === null ? "" : committed ? "; the seed matches its commitment" : "; the seed does NOT match its commitment") +
+      (agrees ? ". The server agrees." : ". The server reported otherwise!");
+    out.dataset.derived = String(derived.length);
+    out.dataset.mismatches = String(bad);
+    out.dataset.agrees = String(agrees && committed !== false);
+  });
+})();

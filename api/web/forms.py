@@ -1,0 +1,122 @@
+"""HTML forms generated from command classes, and form posts turned back into command inputs.
+
+Nothing here knows a rule system: a form is built from the command's JSON schema (its pydantic
+fields) and from the limits a legal action carries (``min``, ``max``, ``step``, ``choices``,
+``dice``). The command class validates what comes back, strictly, exactly as over JSON; the form
+only converts text to the JSON types the schema asks for (an integer, a list of integers …).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.errors import RuleViolation
+from domain.kernel.commands import Command
+
+
+@dataclass
+class Field:
+    name: str
+    label: str
+    kind: str  # number, text, textarea, checkbox, select, numbers, words, json
+    required: bool = False
+    help: str = ""
+    options: list[str] = field(default_factory=list)
+    min: int | None = None
+    max: int | None = None
+    step: int | None = None
+    value: str = ""
+
+
+def _scalar(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a field that may be null, without the null."""
+    options = [s for s in schema.get("anyOf", [schema]) if s.get("type") != "null"]
+    return options[0] if len(options) == 1 else schema
+
+
+def _kind(schema: dict[str, Any]) -> tuple[str, list[str]]:
+    s = _scalar(schema)
+    if "enum" in s or "const" in s:
+        return "select", [str(v) for v in s.get("enum", [s.get("const")])]
+    kind = s.get("type")
+    if kind == "integer":
+        return "number", []
+    if kind == "boolean":
+        return "checkbox", []
+    if kind == "string":
+        return ("textarea" if (s.get("maxLength") or 0) > 200 else "text"), []
+    if kind == "array":
+        item = s.get("items", {}).get("type")
+        return ("numbers" if item == "integer" else "words" if item == "string" else "json"), []
+    return "json", []
+
+
+def fields(cls: type[Command], skip: tuple[str, ...] = ("action",), limits: dict[str, Any] | None = None) -> list[Field]:
+    """The form fields of a command or action; ``limits``: a legal action's ``min``/``max``/``choices``…"""
+    schema = cls.model_json_schema()
+    required = set(schema.get("required", []))
+    limits = limits or {}
+    out = []
+    for name, prop in schema.get("properties", {}).items():
+        if name in skip:
+            continue
+        kind, options = _kind(prop)
+        f = Field(name=name, label=name.replace("_", " "), kind=kind, required=name in required,
+                  help=prop.get("description", ""), options=options)
+        choices = limits.get("choices")
+        if choices and kind in ("text", "select") and not options:
+            f.kind, f.options = "select", [str(c) for c in choices]
+        elif choices and kind in ("numbers", "words"):
+            f.kind, f.options = "multi-" + kind, [str(c) for c in choices]
+        if kind == "number":
+            f.min, f.max, f.step = limits.get("min"), limits.get("max"), limits.get("step")
+            if limits.get("min") is not None:
+                f.value = str(limits["min"])
+        if kind == "numbers" and limits.get("dice"):
+            f.help = f"{limits['dice']} dice, e.g. 3,5" + (f" — {f.help}" if f.help else "")
+        if limits.get("member") and name in ("member", "seat"):
+            f.value = str(limits["member"])
+        out.append(f)
+    return out
+
+
+def _words(text: str) -> list[str]:
+    return [w.strip() for w in text.replace("\n", ",").split(",") if w.strip()]
+
+
+def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...] = ("action",)) -> dict[str, Any]:
+    """A form post (every value of each name) as the command's JSON inputs; blank fields are inputs left out.
+    Checkboxes of a list (``cup``) post one value each. The command validates what comes out."""
+    out: dict[str, Any] = {}
+    for f in fields(cls, skip):
+        values = [v for v in form.get(f.name, []) if v is not None]
+        if len(values) > 1 or f"{f.name}__multi" in form:
+            values = [",".join(values)]
+            if not values[0]:
+                out[f.name] = []
+                continue
+        raw = values[0] if values else ""
+        if f.kind == "checkbox":
+            if raw:
+                out[f.name] = True
+            continue
+        if not raw.strip():
+            continue
+        try:
+            if f.kind == "number":
+                out[f.name] = int(raw.strip())
+            elif f.kind == "numbers":
+                out[f.name] = [int(w) for w in _words(raw.replace(" ", ","))]
+            elif f.kind == "words":
+                out[f.name] = _words(raw)
+            elif f.kind == "json":
+                out[f.name] = json.loads(raw)
+            else:
+                out[f.name] = raw
+        except ValueError:
+            what = {"number": "a whole number", "numbers": "whole numbers separated by commas",
+                    "json": "JSON"}.get(f.kind, "text")
+            raise RuleViolation(f"{f.label}: enter {what}, not {raw!r}", ruling=cls.ruling) from None
+    return out

@@ -1,0 +1,186 @@
+"""What the CLI offers, read once from the rule systems and kept in a small cache file.
+
+The commands are generated from the systems' command classes (``cli/commands.py``), but importing the
+domain, its aggregates and all its pydantic models costs most of a second. So the catalogue (CLI words,
+their inputs and help, the routes a server answers them on, the schemas of the answers) is described
+here as plain JSON, and written to ``$STAKES_CACHE_DIR`` (default ``$XDG_CACHE_HOME/stakes``) under a
+fingerprint of the source files it comes from. ``stakes --help`` and every command against a server read
+only that file; the domain is imported when the sources changed, or when the command runs embedded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal, Union, get_args, get_origin
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The sources the catalogue is read from: a change to any of them makes a new one.
+SOURCES = ("domain", "adapters/systems", "adapters/plugin.py", "adapters/answers.py", "adapters/schemas.py", "cli")
+FORMAT = 1
+
+
+def cache_dir() -> Path:
+    explicit = os.environ.get("STAKES_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "stakes"
+
+
+def fingerprint() -> str:
+    digest = hashlib.blake2b(str(FORMAT).encode(), digest_size=12)
+    for source in SOURCES:
+        path = ROOT / source
+        files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+        for file in files:
+            digest.update(str(file.relative_to(ROOT)).encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+@cache
+def load() -> dict[str, Any]:
+    """The catalogue: from the cache when the sources are unchanged, else built (and cached) anew."""
+    stamp = fingerprint()
+    path = cache_dir() / f"cli-catalogue-{stamp}.json"
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        pass
+    found = json.loads(json.dumps(build()))  # the same shape as when read back from the cache
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(found))
+        tmp.replace(path)
+        for old in path.parent.glob("cli-catalogue-*.json"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a read-only home: build it each time
+    return found
+
+
+# -- schemas named by module and class, so a client imports only the one it parses ----------------------
+def ref(model: Any) -> Any:
+    """A schema as JSON: ``"module:Class"``, ``{"list": …}`` or a list of alternatives (a union)."""
+    if get_origin(model) is list:
+        return {"list": ref(get_args(model)[0])}
+    if get_origin(model) is Union or type(model).__name__ == "UnionType":
+        return [ref(m) for m in get_args(model)]
+    return f"{model.__module__}:{model.__qualname__}"
+
+
+def model(spec: Any) -> Any:
+    """The schema a :func:`ref` names, importing only its module."""
+    import importlib
+
+    if isinstance(spec, dict):
+        return list[model(spec["list"])]  # type: ignore[misc]
+    if isinstance(spec, list):
+        models = tuple(model(s) for s in spec)
+        return models[0] if len(models) == 1 else Union[models]  # noqa: UP007
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+# -- building it from the rule systems ------------------------------------------------------------------
+def _kind(annotation: Any) -> str:
+    """What typer reads for a field: ``int``, ``bool``, ``str`` or ``list`` (of text)."""
+    from typing import Annotated
+
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    if get_origin(annotation) not in (None, list, dict, Literal, Annotated) and len(args) == 1:
+        annotation = args[0]  # Optional[X] -> X
+    if get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    if get_origin(annotation) is list:
+        return "list"
+    return {int: "int", bool: "bool"}.get(annotation, "str")
+
+
+def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds: dict[str, str]) -> dict[str, Any]:
+    from domain.kernel.common import SHARED
+
+    first = classes[0]
+    hidden = set(fixed) | set(first.actor_fields) | {"action"}
+    fields: dict[str, tuple[Any, Any]] = {}
+    for cls in classes:
+        for name, info in cls.model_fields.items():
+            if name not in hidden:
+                fields.setdefault(name, (info, cls))
+    positional = [n for n in first.cli_arguments if n in fields]
+    params = []
+    for name in positional + [n for n in fields if n not in positional]:
+        info, cls = fields[name]
+        parser = cls.cli_parsers.get(name)
+        if parser is not None:
+            kind = parser_kinds.get(parser, "str")
+        else:
+            kind = "str" if name in cls.lookups else _kind(info.annotation)
+        option = "--" + name.replace("_", "-")
+        if name == "characteristics" and name not in positional or name == "traits":
+            option = "--" + name[:-1]  # repeatable, one value each
+        params.append({
+            "name": name, "kind": kind, "help": info.description or "", "positional": name in positional,
+            "option": option, "parser": parser, "lookup": cls.lookups.get(name),
+            "required": name not in cls.lookups and all(
+                name in c.model_fields and c.model_fields[name].is_required() for c in classes),
+        })
+    shared = next((c for c in SHARED if all(issubclass(k, c) for k in classes)), None)
+    doc = (shared if shared is not None and len(classes) > 1 else first).__doc__ or ""
+    return {"words": words, "fixed": fixed, "params": params, "doc": doc, "verb": first.verb,
+            "action": first.action_name(), "arguments": list(first.cli_arguments),
+            "new_unit": first.answer == "unit" and first.draws_secret}
+
+
+def build() -> dict[str, Any]:
+    """The catalogue, read from the registry, every system's commands and its adapter and CLI modules."""
+    import importlib
+
+    from adapters import answers
+    from adapters.systems import edge
+    from domain.kernel.common import SHARED
+    from domain.kernel.registry import default_system, supported, systems
+
+    packages = [s.package for s in supported()]
+    parser_kinds = {"numbers": "str", "positions": "str", "traits": "list"}
+    for package in packages:
+        try:
+            module = importlib.import_module(f"cli.systems.{package}")
+        except ModuleNotFoundError:
+            continue
+        for name, (kind, _) in getattr(module, "PARSERS", {}).items():
+            parser_kinds[name] = "list" if get_origin(kind) is list else "str"
+    found: dict[str, tuple[list[Any], dict[str, Any]]] = {}
+    for cls in [c for s in supported() for c in (*s.commands(), *s.actions())] + list(SHARED):
+        for words, fixed in ((cls.cli, {}), *cls.cli_variants) if cls.cli else cls.cli_variants:
+            classes, _ = found.setdefault(words, ([], fixed))
+            if cls not in classes and not any(issubclass(c, cls) for c in classes):
+                classes.append(cls)
+    settings: dict[str, dict[str, Any]] = {}
+    routes: dict[str, dict[str, Any]] = {}
+    answer_models: dict[str, dict[str, Any]] = {}
+    for system in supported():
+        for field, info in (system.settings_model.model_fields if system.settings_model else {}).items():
+            settings.setdefault(field, {"name": field, "kind": _kind(info.annotation),
+                                        "help": f"{system.name}: {info.description or ''}"})
+        own = {c.verb: c for c in system.commands()}
+        verbs = {**{c.verb: c for c in SHARED if c.action_name() is None}, **own}
+        routes[system.id] = {verb: {"route": c.route, "actor_fields": list(c.actor_fields), "answer": c.answer}
+                             for verb, c in verbs.items()}
+        names = {c.answer for c in verbs.values()} | {"unit", "sheet"}
+        answer_models[system.id] = {
+            name: {"player_added": ref(edge(system.id).SHEET)} if name == "player-added"
+            else ref(answers.find(system.id, name).model) for name in names}
+    reads = [{"name": r.name, "path": r.path, "model": ref(r.model), "cli": r.cli, "doc": r.doc, "paged": r.paged}
+             for system in supported() for r in edge(system.id).READS]
+    return {
+        "systems": [{"id": s.id, "name": s.name, "supported": s.supported} for s in systems()],
+        "packages": packages, "default": default_system(), "settings": list(settings.values()),
+        "commands": [_command(words, classes, fixed, parser_kinds) for words, (classes, fixed) in found.items()],
+        "reads": reads, "routes": routes, "answers": answer_models,
+    }

@@ -1,0 +1,108 @@
+"""Twenty-one at the table: cards typed as lists (``KH,10h``), names as ``ilse,tomas``, signed modifiers, and
+cards drawn as ``A♠ 10♥`` (``STAKES_PLAIN_CARDS=1`` prints ``AS 10H``)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.markup import escape
+
+from adapters.systems import twenty_one as schemas
+from cli.output import _legal, _table
+from cli.session import UsageError
+
+
+def pretty(code: str, plain: bool) -> str:
+    """Imported late, so a command against a server loads no rule system."""
+    from domain.systems.twenty_one.cards import pretty as shown
+
+    return shown(code, plain)
+
+
+def _items(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    return [x for x in text.replace(" ", ",").split(",") if x]
+
+
+def signed(text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise UsageError(f"{text!r} is not +1 or -1") from None
+
+
+PARSERS = {"names": (str, _items), "cards": (str, _items), "signed": (str, signed)}
+
+
+def plain() -> bool:
+    return os.environ.get("STAKES_PLAIN_CARDS", "").lower() in ("1", "true", "yes")
+
+
+def show(card: Any) -> str:
+    """A card as the views give it (a code, or ``{"card": …}``): ``K♥``; ``?`` while hidden; ``*`` when it was
+    seen by every seat before a rewind (C-8)."""
+    if isinstance(card, dict):
+        code = card.get("card")
+        return "?" if code is None else pretty(code, plain()) + ("*" if card.get("seen_before_rewind") else "")
+    return "-" if card is None else pretty(card, plain())
+
+
+def cards(items: Any) -> str:
+    return " ".join(show(x) for x in items or []) or "-"
+
+
+def conflict(v: schemas.ConflictView) -> RenderableType:
+    s = v.state
+    head = _table(f"Conflict {v.id}  round {s['round']}  {v.phase}", "turn", "order", "acted", "deck", "discard")
+    head.add_row(s["turn"] or "-", ", ".join(s["turn_order"]) or "-", ", ".join(s["acted"]) or "-",
+                 f"{s['deck_count']} cards" + (f" (known: {cards(s['deck_known'])})" if s["deck_known"] else ""),
+                 cards(s["discard"][-8:]))
+    hands = _table("Hands", "seat", "cards")
+    for seat, hand in s["hands"].items():
+        hands.add_row(seat + (" (you)" if seat == s["you"] else ""), cards(hand))
+    parts: list[RenderableType] = [head, hands]
+    a = s.get("action")
+    if a:
+        act = _table(f"Action of {a['actor']}", "laid", "total", "targets", "modifiers", "set aside", "drawn for hold")
+        act.add_row(cards(a["laid"]) + (" natural 21" if a["natural"] else ""), str(a["total"]),
+                    f"mixed {a['targets']['mixed']}, full {a['targets']['full']}",
+                    escape(", ".join(f"{m['value']:+d} {m['source']}" for m in a["modifiers"])) or "-",
+                    show(a["set_aside"]) if a["set_aside"] else "-", show(a["pending"]))
+        parts.append(act)
+    if s["results"]:
+        res = _table("Actions", "round", "seat", "laid", "total", "targets", "outcome")
+        for r in s["results"]:
+            res.add_row(str(r["round"]), r["seat"], cards(r["laid"]), str(r["total"]),
+                        f"{r['targets']['mixed']}/{r['targets']['full']}",
+                        r["outcome"] + f" ({r['how']})" + (" overturned" if r["overturned"] else ""))
+        parts.append(res)
+    parts.append(_legal(v.legal_actions))
+    return Group(*parts)
+
+
+def hand(h: schemas.Hand) -> RenderableType:
+    table = _table(f"Your hand ({h.seat})", "conflict", "cards", "set aside")
+    for line in h.hands:
+        table.add_row(str(line.conflict)[:8], cards(line.cards), show(line.set_aside) if line.set_aside else "-")
+    return table
+
+
+def sheet(s: schemas.TwentyOneSheet) -> RenderableType:
+    head = _table(f"{s.name} ({s.seat})", "skills", "holds")
+    head.add_row(escape(", ".join(s.skills)) or "-", str(s.holds))
+    parts: list[RenderableType] = [head]
+    if s.actions:
+        lines = _table("Latest actions", "when", "laid", "total", "targets", "outcome")
+        for r in s.actions[:10]:
+            lines.add_row(f"{r.at:%Y-%m-%d %H:%M}", cards(r.laid), str(r.total),
+                          f"{r.targets['mixed']}/{r.targets['full']}",
+                          f"{r.outcome} ({r.how})" + (" overturned" if r.overturned else ""))
+        parts.append(lines)
+    return Group(*parts)
+
+
+RENDERERS = {"ConflictView": conflict, "Hand": hand, "TwentyOneSheet": sheet,
+             "list[TwentyOneSheet]": lambda items: Group(*(sheet(s) for s in items))}

@@ -1,0 +1,121 @@
+"""``stakes watch``: follow a table live and redraw it (rich Live), showing whom the table waits for.
+
+Against a server it follows the seat's stream (``GET /campaigns/{id}/stream``, Server-Sent Events) and
+reconnects with ``Last-Event-ID`` when the connection drops. Embedded, it reads the log the same way the
+stream does (``adapters.ledger.entries_after``) every second. Either way each redraw reads the table as
+the seat may see it (C-5). Everything heavy is imported inside the command, so ``stakes --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+import typer
+
+#: Seconds between reads of an embedded store, and before reconnecting to a dropped stream.
+PAUSE = 1.0
+
+
+def watch(
+    challenge: Annotated[Optional[str], typer.Argument(help="Challenge id (or its first characters); default: "
+                                                          "the current or the only open one.")] = None,
+    until_done: Annotated[bool, typer.Option("--until-done", help="Stop once nobody is waited for.")] = False,
+    as_: Annotated[Optional[str], typer.Option("--as", envvar="STAKES_AS",
+                                               help="Embedded use: the seat to watch as.")] = None,
+    campaign: Annotated[Optional[str], typer.Option("--campaign", "-c", envvar="STAKES_CAMPAIGN",
+                                                    help="Campaign id; defaults to the current one.")] = None,
+) -> None:
+    """Follow a challenge, roll or contest live: the table as your seat sees it, and whom it waits for."""
+    from cli.session import run
+
+    run(as_, campaign, lambda t: _follow(t, challenge, until_done))
+
+
+def _frame(t: Any, unit: Any) -> tuple[Any, dict[str, list[str]]]:
+    from rich.console import Group
+    from rich.text import Text
+
+    from cli import output
+
+    view = t.backend.challenge(t.campaign_id(), t.seat, unit)
+    waiting = t.backend.waiting_for(t.campaign_id(), t.seat, unit).seats
+    line = Text("Waiting for: ", style="bold")
+    if waiting:
+        line.append("; ".join(f"{seat} ({', '.join(names)})" for seat, names in waiting.items()))
+    else:
+        line.append("nobody: this table is done.")
+    return Group(output.resolution(view), line), waiting
+
+
+def _head(t: Any) -> int:
+    """Where the log is now: a watch follows what happens from here on."""
+    if t.remote:
+        return int(t.backend.http.get("/health").json().get("log", 0))
+    t.backend.catch_up()
+    return int(t.backend.projection.position())
+
+
+def _changes(t: Any, head: int) -> Any:
+    """Yields each time the seat's log grows after ``head`` (the stream's frames, or the embedded log read
+    every PAUSE)."""
+    import time
+
+    if t.remote:
+        import httpx
+
+        last: str | None = None
+        while True:
+            headers = {"Last-Event-ID": last} if last else {}
+            params = {"after": head} if last is None else None
+            try:
+                with t.backend.http.stream("GET", f"/campaigns/{t.campaign_id()}/stream", headers=headers,
+                                           params=params, timeout=httpx.Timeout(30.0, read=None)) as r:
+                    for line in r.iter_lines():
+                        if line.startswith("id:"):
+                            last = line[3:].strip()
+                            yield last
+            except httpx.TransportError:
+                time.sleep(PAUSE)  # the server went away: reconnect where we were
+    else:
+        from adapters import ledger
+
+        after = head
+        while True:
+            entries, after = ledger.entries_after(t.backend, t.campaign_id(), t.seat, after)
+            if entries:
+                yield entries[-1].position
+            else:
+                time.sleep(PAUSE)
+                t.backend.catch_up()
+
+
+def _follow(t: Any, challenge: str | None, until_done: bool) -> None:
+    from rich.live import Live
+
+    from cli.commands import unit_id
+    from cli.output import out as console
+
+    unit = unit_id(t, challenge)
+    head = _head(t)  # before the first drawing, so nothing between the two is missed
+    drawn, waiting = _frame(t, unit)
+    if until_done and not waiting:
+        console.print(drawn)
+        return
+    if not console.is_terminal:  # a log, a pipe: one line per change, then the last table
+        console.print(f"[{head}] waiting for: " + "; ".join(waiting), highlight=False)
+        console.file.flush()
+        for position in _changes(t, head):
+            drawn, waiting = _frame(t, unit)
+            console.print(f"[{position}] waiting for: " + ("; ".join(waiting) if waiting else "nobody"),
+                          highlight=False)
+            console.file.flush()
+            if until_done and not waiting:
+                console.print(drawn)
+                return
+        return
+    with Live(drawn, console=console, auto_refresh=False, screen=False) as live:
+        for _ in _changes(t, head):
+            drawn, waiting = _frame(t, unit)
+            live.update(drawn, refresh=True)
+            if until_done and not waiting:
+                return

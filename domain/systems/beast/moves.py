@@ -1,0 +1,188 @@
+"""The checks of every move of a Beast roll or conflict: each refuses (naming the ruling) or returns what the
+move's event records, and changes nothing (BE-2 … BE-7, BE-10 … BE-12; C-3, C-7)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.errors import RuleViolation
+from domain.systems.beast import rules
+
+CHALLENGER, OPPONENT = "challenger", "opponent"
+
+
+class Moves:
+    """Mixin of :class:`~domain.systems.beast.roll.BeastRoll`: verify functions only."""
+
+    sides: dict[str, dict[str, Any]]
+    phase: str
+    kind: str
+    table: bool
+    minimum: dict[str, int]
+    difficulty: int | None
+    outcome: dict[str, Any] | None
+    check_mode: str
+
+    # -- dice: chains of tens by slot (BE-3, BE-10; C-3, C-7) -------------------------------------------
+    def chains(self, bases: Sequence[list[Any]], entered: Sequence[int] | None) -> list[list[int]]:
+        """One chain per base slot: the first roll, then every 10 rolled again, each result in its own slot
+        ``[*base, step]``. Table dice are entered wave by wave: the first rolls, then the re-rolls of the
+        10s in die order, and so on (C-3)."""
+        chains: list[list[int]] = [[] for _ in bases]
+        used = 0
+        while True:
+            waiting = [i for i, c in enumerate(chains) if not c or rules.goes_on(c)]
+            if not waiting:
+                break
+            slots = [[*bases[i], len(chains[i])] for i in waiting]
+            given = None
+            if entered is not None and self.table:
+                if len(entered) - used < len(slots):
+                    raise RuleViolation(f"enter {len(slots)} more d10s for this step (the 10s are rolled again), "
+                                        f"{len(entered) - used} left", ruling="C-3")
+                given = list(entered[used:used + len(slots)])
+                used += len(slots)
+            for i, value in zip(waiting, self.draw_dice(slots, given if self.table else entered, faces=10,
+                                                        what="d10s"), strict=True):
+                chains[i].append(value)
+        if entered is not None and self.table and used != len(entered):
+            raise RuleViolation(f"{len(entered)} d10s entered; this roll takes exactly {used}", ruling="C-3")
+        return chains
+
+    def check_roll(self, side: str, sheet: Mapping[str, int]) -> None:
+        if self.phase != "rolling" or self.sides[side]["roll"] is not None:
+            raise RuleViolation("this side has rolled", ruling="BE-2")
+        if sheet["humanity"] == 0:
+            raise RuleViolation("a character lost to the Beast cannot roll", ruling="BE-9")
+
+    def verify_roll(self, side: str, sheet: Mapping[str, int], humanity: object, beast: object, willpower: object,
+                    entered: Sequence[int] | None) -> dict[str, Any]:
+        self.check_roll(side, sheet)
+        h, b = rules.allocation(humanity, beast, sheet, self.minimum)
+        if willpower not in (None, "before"):
+            raise RuleViolation("Willpower is spent 'before' the roll here, or after it with a reroll", ruling="BE-4")
+        if willpower == "before" and sheet["willpower"] < 1:
+            raise RuleViolation("no Willpower can be spent at 0", ruling="BE-11")
+        bases = [[side, "H", i] for i in range(h)] + [[side, "B", i] for i in range(b)]
+        dice = [{"kind": base[1], "chain": chain, "base": base} for base, chain in zip(bases, self.chains(bases, entered))]
+        bonus = 1 if willpower == "before" else 0
+        return {"humanity": h, "beast": b, "willpower_before": bool(bonus), "dice": dice,
+                "score": rules.tally(dice, bonus), "reroll": None, "entered": self.table}
+
+    def check_decide(self, side: str) -> None:
+        if self.phase not in ("rolling", "deciding") or self.sides[side]["roll"] is None:
+            raise RuleViolation("a side keeps or rerolls its dice once it has rolled", ruling="BE-4")
+        if self.sides[side]["decided"]:
+            raise RuleViolation("this side has kept or rerolled its dice already", ruling="BE-4")
+
+    def check_reroll(self, side: str, sheet: Mapping[str, int]) -> None:
+        self.check_decide(side)
+        if self.sides[side]["roll"]["willpower_before"]:
+            raise RuleViolation("one Willpower point per roll: this roll had its point before", ruling="BE-11")
+        if sheet["willpower"] < 1:
+            raise RuleViolation("no Willpower can be spent at 0", ruling="BE-11")
+
+    def verify_reroll(self, side: str, sheet: Mapping[str, int], die: object,
+                      entered: Sequence[int] | None) -> dict[str, Any]:
+        self.check_reroll(side, sheet)
+        dice = self.sides[side]["roll"]["dice"]
+        number = rules.whole(die, "the die to reroll", 1, len(dice), "BE-4")
+        old = dice[number - 1]
+        base = [side, "reroll"]  # C-7: whichever die is chosen, the reroll fills the same slots
+        chain = self.chains([base], entered)[0]
+        return {"die": number, "kind": old["kind"], "chain": chain, "base": base, "was": old["chain"],
+                "was_base": old["base"]}
+
+    def verify_resolve(self, sheets: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
+        """The outcome once every side has decided; ``sheets``: each side's values now (after any point spent)."""
+        score = {s: d["roll"]["score"] for s, d in self.sides.items()}
+        checks = {s: found for s in self.sides if (found := rules.triggers(score[s], sheets[s]["willpower"]))}
+        if self.kind == "action":
+            total = score[CHALLENGER]["total"]
+            return {"success": total >= self.difficulty, "total": total, "more": score[CHALLENGER]["more"],
+                    "winner": None, "damage": {}, "checks": checks}
+        a, b = score[CHALLENGER]["total"], score[OPPONENT]["total"]
+        winner = None if a == b else CHALLENGER if a > b else OPPONENT
+        damage = {}
+        if winner is not None:
+            loser = self.other(winner)
+            damage = {loser: min(abs(a - b), sheets[loser]["willpower"])}  # BE-6: never below 0
+        return {"success": None, "winner": winner, "difference": abs(a - b), "damage": damage, "checks": checks,
+                "more": {s: score[s]["more"] for s in self.sides}}
+
+
+    def other(self, side: str) -> str:
+        return OPPONENT if side == CHALLENGER else CHALLENGER
+
+    # -- BE-7, BE-12: the Humanity check ---------------------------------------------------------------
+    def check_check(self, side: str) -> None:
+        check = self.sides[side]["check"] if side in self.sides else None
+        if self.phase != "check" or check is None or check["outcome"] is not None:
+            raise RuleViolation("no Humanity check is due on this side", ruling="BE-7")
+
+    def verify_check(self, side: str, sheet: Mapping[str, int], outcome: object, by_house: bool,
+                     entered: Sequence[int] | None) -> dict[str, Any]:
+        """``auto``: one d10 per point of current Humanity, and with no 7 or more one Humanity die becomes a
+        Beast die; ``manual``: the House records ``held`` or ``slipped`` (BE-7, BE-12)."""
+        self.check_check(side)
+        if self.check_mode == "manual":
+            if not by_house:
+                raise RuleViolation("in manual mode the House records the outcome of a Humanity check", ruling="BE-7")
+            if outcome not in ("held", "slipped"):
+                raise RuleViolation("the House records 'held' or 'slipped'", ruling="BE-7")
+            if entered is not None:
+                raise RuleViolation("a manual check rolls no dice here", ruling="C-3")
+            dice: list[int] = []
+        else:
+            if outcome is not None:
+                raise RuleViolation("in auto mode the dice decide the check; no outcome is given", ruling="BE-7")
+            dice = self.draw_dice([[side, "check", j] for j in range(sheet["humanity"])], entered, faces=10,  # type: ignore[attr-defined]
+                                  what="d10s, one per point of Humanity")
+            outcome = "held" if any(v >= rules.TARGET["H"] for v in dice) else "slipped"
+        humanity = sheet["humanity"] - (outcome == "slipped")
+        return {"mode": self.check_mode, "dice": dice, "outcome": outcome, "humanity": humanity,
+                "lost": humanity == 0, "entered": self.table and bool(dice)}
+
+    # -- C-5: the House shows an antagonist's dice ----------------------------------------------------------
+    def verify_reveal(self, side: str) -> None:
+        data = self.sides.get(side)
+        if data is None or not data["antagonist"] or data["roll"] is None:
+            raise RuleViolation("the House reveals an antagonist's roll once it is made", ruling="C-5")
+        if data["revealed"] or self.outcome is not None:
+            raise RuleViolation("this roll is public already", ruling="C-5")
+
+    # -- C-6: overturn -----------------------------------------------------------------------------------
+    def verify_overturn(self, winner: object, void: object) -> dict[str, Any]:
+        """A settled unit is voided (nothing it did stands) or, for a conflict, given to the other winner:
+        the loser takes the difference off his Willpower (BE-6)."""
+        if not self.settled:  # type: ignore[attr-defined]
+            raise RuleViolation("only a settled roll or conflict is overturned; rewind an open one", ruling="C-6")
+        if getattr(self, "overturned", None):
+            raise RuleViolation("this was overturned already", ruling="C-6")
+        if void is True and winner is None:
+            return {"void": True, "winner": None, "damage": {}}
+        if void is True or winner not in (CHALLENGER, OPPONENT) or self.kind != "conflict":
+            raise RuleViolation("overturn a conflict with a new winner, or void it; a roll is only voided",
+                                ruling="C-6")
+        assert self.outcome is not None
+        if winner == self.outcome["winner"]:
+            raise RuleViolation(f"the {winner} won already", ruling="C-6")
+        return {"void": False, "winner": winner, "damage": {self.other(winner): self.outcome["difference"]}}
+
+    # -- what the unit does to the characters (mirrored by the application) -------------------------------
+    def effects(self) -> dict[str, dict[str, int]]:
+        """Per side: the change to Willpower (a point spent, damage) and to Humanity (a check slipped)."""
+        overturned = getattr(self, "overturned", None)
+        out = {}
+        for side, data in self.sides.items():
+            roll, check = data["roll"], data["check"]
+            spent = int(bool(roll and (roll["willpower_before"] or roll["reroll"])))
+            damage = (self.outcome or {}).get("damage", {}).get(side, 0)
+            slipped = int(bool(check and check["outcome"] == "slipped"))
+            if overturned:
+                damage = overturned["damage"].get(side, 0)
+                if overturned["void"]:
+                    spent = slipped = 0
+            out[side] = {"willpower": -(spent + damage), "humanity": -slipped}
+        return out

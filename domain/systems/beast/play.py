@@ -1,0 +1,215 @@
+"""Use cases of Humanity and Beast (BE-1 … BE-12): handlers of its commands and unit actions.
+
+After every move of a roll or conflict the change in what the unit does to the characters
+(``BeastRoll.effects``) is mirrored onto their sheets in the same save; a rewind or an overturn is a
+change like any other, so the sheets follow it (C-6). Willpower stays within 0 and the maximum (BE-1).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+
+from domain.errors import NotFound, NotPermitted, RuleViolation
+from domain.kernel.commands import Context, Handlers
+from domain.seats import HOUSE, player_handle
+from domain.systems.beast import commands as cmd
+from domain.systems.beast.character import BeastAntagonist, BeastCharacter
+from domain.systems.beast.roll import CHALLENGER, OPPONENT, BeastRoll
+
+if TYPE_CHECKING:
+    from domain.application import StakesApplication
+    from domain.campaign import Campaign
+
+Sheet = BeastCharacter | BeastAntagonist
+handles = Handlers()
+handles.declare(cmd.AddPlayer)
+
+
+def character(app: StakesApplication, campaign: Campaign, seat: str) -> BeastCharacter:
+    return app.get(BeastCharacter, campaign.character_id(player_handle(seat)), "character")
+
+
+def antagonist(app: StakesApplication, campaign: Campaign, name: str) -> BeastAntagonist | None:
+    try:
+        found = app.repository.get(BeastAntagonist.create_id(campaign.id, " ".join(str(name).split())))
+    except AggregateNotFoundError:
+        return None
+    return found if isinstance(found, BeastAntagonist) else None
+
+
+def anyone(app: StakesApplication, campaign: Campaign, name: str) -> Sheet:
+    """An antagonist by name, else a player's character by seat (BE-8, BE-6)."""
+    found = antagonist(app, campaign, name)
+    if found is not None:
+        return found
+    try:
+        return character(app, campaign, name)
+    except (NotFound, RuleViolation):
+        raise NotFound(f"no antagonist or player named {name!r} in this campaign") from None
+
+
+def side_data(one: Sheet) -> dict[str, Any]:
+    antag = isinstance(one, BeastAntagonist)
+    return {"seats": [HOUSE if antag else one.seat], "name": one.name, "antagonist": antag,
+            "character": one.id.hex}
+
+
+# -- BE-1, BE-8: sheets ----------------------------------------------------------------------------------------
+@handles(cmd.CreateAntagonist)
+def create_antagonist(app: StakesApplication, ctx: Context, command: cmd.CreateAntagonist) -> str:
+    campaign = app.campaign(ctx.campaign_id)
+    made = BeastAntagonist.create(campaign.id, command.name, command.humanity, command.willpower, ctx.actor.name)
+    if antagonist(app, campaign, made.name) is not None:
+        raise RuleViolation(f"the House has an antagonist named {made.name!r} already", ruling="BE-1")
+    app.save(made)
+    return made.name
+
+
+@handles(cmd.RestoreWillpower)
+def restore_willpower(app: StakesApplication, ctx: Context, command: cmd.RestoreWillpower) -> None:
+    one = anyone(app, app.campaign(ctx.campaign_id), command.character)
+    one.restore(command.amount, ctx.actor.name)
+    app.save(one)
+
+
+# -- BE-2 … BE-6: opening a roll or a conflict ---------------------------------------------------------------
+def _open(app: StakesApplication, ctx: Context, campaign: Campaign, kind: str, sides: dict[str, Sheet],
+          difficulty: Any, minimum: dict[str, Any]) -> BeastRoll:
+    return BeastRoll.open(campaign_id=campaign.id, adventure=campaign.adventure, kind=kind, difficulty=difficulty,
+                          minimum=minimum, check_mode=campaign.settings["check_mode"],
+                          table=bool(campaign.settings.get("table_dice")), secret_seed=ctx.secret or "",
+                          sides={s: side_data(one) for s, one in sides.items()}, actor=ctx.actor.name)
+
+
+@handles(cmd.Act)
+def act(app: StakesApplication, ctx: Context, command: cmd.Act) -> UUID:
+    campaign = app.campaign(ctx.campaign_id)
+    roller = character(app, campaign, ctx.actor.name)
+    unit = _open(app, ctx, campaign, "action", {CHALLENGER: roller}, command.difficulty,
+                 {"humanity": command.min_humanity, "beast": command.min_beast})
+    if command.seed:
+        unit.add_seed(CHALLENGER, command.seed, ctx.actor.name)
+    touched = _move(unit, {CHALLENGER: roller}, ctx, lambda sheets: unit.roll(
+        CHALLENGER, sheets[CHALLENGER], command.humanity, command.beast, command.willpower, command.dice,
+        ctx.actor.name))
+    app.save(*touched)
+    return unit.id
+
+
+@handles(cmd.OpenConflict)
+def open_conflict(app: StakesApplication, ctx: Context, command: cmd.OpenConflict) -> UUID:
+    campaign = app.campaign(ctx.campaign_id)
+    if ctx.actor.is_house and not command.player:
+        raise RuleViolation("the House names the player who faces the conflict (--player)", ruling="BE-6")
+    if not ctx.actor.is_house and command.player and player_handle(command.player) != ctx.actor.name:
+        raise NotPermitted("a player opens a conflict for his own character", ruling="C-1")
+    challenger = character(app, campaign, command.player or ctx.actor.name)
+    unit = _open(app, ctx, campaign, "conflict", {CHALLENGER: challenger,
+                                                  OPPONENT: anyone(app, campaign, command.against)},
+                 None, {"humanity": command.min_humanity, "beast": command.min_beast})
+    app.save(unit)
+    return unit.id
+
+
+# -- moves -----------------------------------------------------------------------------------------------------
+def sheets_of(app: StakesApplication, unit: BeastRoll) -> dict[str, Sheet]:
+    return {side: app.repository.get(UUID(data["character"])) for side, data in unit.sides.items()}
+
+
+def _mirror(unit: BeastRoll, ones: dict[str, Sheet], before: dict[str, dict[str, int]], why: str,
+            actor: str) -> list[Any]:
+    """Apply the change in ``unit.effects()`` since ``before`` to the characters, within 0 and the maximum
+    (BE-1, C-6); returns the unit and the characters changed."""
+    touched: list[Any] = [unit]
+    for side, now in unit.effects().items():
+        one = ones[side]
+        willpower = now["willpower"] - before[side]["willpower"]
+        humanity = now["humanity"] - before[side]["humanity"]
+        willpower = max(-one.willpower, min(willpower, one.willpower_max - one.willpower))
+        humanity = max(-one.humanity, min(humanity, 10 - one.humanity))
+        if willpower or humanity:
+            one.adjust(unit.id.hex, willpower, humanity, why, actor)
+            touched.append(one)
+    return touched
+
+
+def _values(ones: dict[str, Sheet]) -> dict[str, dict[str, int]]:
+    return {s: one.values() for s, one in ones.items()}
+
+
+def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why: str = "roll") -> list[Any]:
+    """One move, mirrored onto the sheets; a player who can no longer reroll keeps his dice at once; the
+    unit resolves when every side has decided, and its damage is mirrored too (BE-4 … BE-7)."""
+    actor = ctx.actor.name
+    before = unit.effects()
+    move(_values(ones))
+    touched = _mirror(unit, ones, before, why, actor)
+    for side, data in unit.sides.items():
+        if data["roll"] is not None and not data["antagonist"] and not data["decided"]:
+            try:
+                unit.check_reroll(side, ones[side].values())
+            except RuleViolation:
+                unit.decide(side, ones[side].values(), None, None, actor)
+    if unit.ready():
+        before = unit.effects()
+        unit.resolve(_values(ones), actor)
+        touched += _mirror(unit, ones, before, "conflict damage", actor)
+    return list({id(t): t for t in touched}.values())
+
+
+def _side(unit: BeastRoll, ctx: Context, wanted: str | None) -> str:
+    mine = unit.sides_of(ctx.actor.name)
+    if wanted is not None:
+        if wanted not in unit.sides:
+            raise RuleViolation(f"this {unit.kind} has no {wanted} side", ruling="BE-6")
+        return wanted
+    if len(mine) != 1:
+        raise NotPermitted("only a character of this roll or conflict plays it", ruling="C-1")
+    return mine[0]
+
+
+@handles(cmd.Seed, cmd.Roll, cmd.Reroll, cmd.Keep, cmd.Check, cmd.Reveal)
+def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, command: Any) -> list[Any]:
+    side = _side(unit, ctx, command.side)
+    actor = ctx.actor.name
+    is_check = isinstance(command, cmd.Check)
+    if side not in unit.sides_of(actor) and not (ctx.actor.is_house and is_check):
+        raise NotPermitted(f"only the {side}'s seat plays that side", ruling="C-1")
+    ones = sheets_of(app, unit)
+    if isinstance(command, cmd.Seed):
+        unit.add_seed(side, command.seed, actor)
+        return [unit]
+    if isinstance(command, cmd.Reveal):
+        unit.reveal(side, actor)
+        return [unit]
+    if is_check:
+        return _move(unit, ones, ctx, lambda s: unit.check(side, s[side], command.outcome, ctx.actor.is_house,
+                                                           command.dice, actor), "Humanity check")
+    if isinstance(command, cmd.Roll):
+        return _move(unit, ones, ctx, lambda s: unit.roll(side, s[side], command.humanity, command.beast,
+                                                          command.willpower, command.dice, actor))
+    die = command.die if isinstance(command, cmd.Reroll) else None
+    dice = command.dice if isinstance(command, cmd.Reroll) else None
+    return _move(unit, ones, ctx, lambda s: unit.decide(side, s[side], die, dice, actor))
+
+
+# -- C-6: undo ---------------------------------------------------------------------------------------------------
+def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, to_step: int,
+           reason: str) -> list[Any]:
+    if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < unit.version:
+        raise RuleViolation(f"rewind to a step from 1 to {unit.version - 1}, not {to_step}", ruling="C-6")
+    ones = sheets_of(app, unit)
+    before = unit.effects()
+    unit.rewind(to_step, app.repository.get(unit.id, version=to_step), reason, ctx.actor.name)
+    return _mirror(unit, ones, before, "rewound", ctx.actor.name)
+
+
+def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, winner: str | None,
+             void: bool, reason: str) -> list[Any]:
+    ones = sheets_of(app, unit)
+    before = unit.effects()
+    unit.overturn(winner, void, reason, ctx.actor.name)
+    return _mirror(unit, ones, before, "overturned", ctx.actor.name)

@@ -1,0 +1,223 @@
+"""A Beast roll or conflict: the unit of resolution of Humanity and Beast (C-1; BE-2 … BE-7, BE-10 … BE-12).
+
+One aggregate plays both: an *action* has one side and a difficulty (BE-2, BE-5); a *conflict* has two
+sides, a player's character against an antagonist or another player's (BE-6). Each side rolls, then
+keeps its dice or spends Willpower to reroll one die; once every side has decided, the unit resolves,
+and each side whose Beast ran high makes a Humanity check (BE-7). Seeds, slot-derived d10s (every 10's
+re-roll, the Willpower reroll and each check die have a slot of their own), table dice, ``verify``,
+rewinds with locked slots and C-8 come from the kernel (``domain.kernel.resolution``).
+
+What a unit does to the characters is ``effects()``: per side, Willpower spent and lost and Humanity
+slipped. The application mirrors any change of it onto the characters in the same save, so a rewind or
+an overturn restores the sheets (C-6).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+
+from domain.errors import RuleViolation
+from domain.fairness import commitment
+from domain.kernel.resolution import Resolution
+from domain.systems.beast import rules
+from domain.systems.beast.moves import Moves
+from domain.systems.beast.seen import Seen
+from domain.text import clean_text
+
+CHALLENGER, OPPONENT = "challenger", "opponent"
+
+
+class BeastRoll(Seen, Moves, Resolution, Aggregate):
+    REWOUND = ("sides", "phase", "outcome", "rolls")
+    TABLE_DICE = "this campaign rolls table dice: enter the d10s as rolled"
+    SEEDS_CLOSED = "a side adds its seed before the first roll (C-7: never after a rewind)"
+    SETTLED_REWIND = "a settled roll or conflict is not rewound; overturn it instead"
+
+    @event("Opened")
+    def __init__(self, campaign_id: UUID, adventure: int, kind: str, difficulty: int | None,
+                 minimum: dict[str, int], check_mode: str, table: bool, seed_hash: str, secret_seed: str,
+                 sides: dict[str, dict[str, Any]], actor: str) -> None:
+        self.campaign_id, self.adventure, self.kind = campaign_id, adventure, kind
+        self.difficulty, self.minimum, self.check_mode, self.table = difficulty, dict(minimum), check_mode, table
+        self.seed_hash, self.secret_seed = seed_hash, secret_seed
+        self.sides = {side: {**copy.deepcopy(data), "seed": None, "roll": None, "decided": False,
+                             "revealed": False, "check": None} for side, data in sides.items()}
+        self.phase = "rolling"
+        self.rolls: list[dict[str, Any]] = []
+        self.outcome: dict[str, Any] | None = None
+        self.overturned: dict[str, Any] | None = None
+
+    @classmethod
+    def open(cls, *, campaign_id: UUID, adventure: int, kind: str, difficulty: object, minimum: Mapping[str, object],
+             check_mode: str, table: bool, secret_seed: str, sides: dict[str, dict[str, Any]], actor: str) -> BeastRoll:
+        if kind == "action":
+            difficulty = rules.whole(difficulty, "the difficulty", 2, 10, "BE-2")
+        elif difficulty is not None:
+            raise RuleViolation("difficulty plays no part in a conflict's outcome", ruling="BE-12")
+        low = {k: rules.whole(minimum.get(k) or 0, f"the minimum of {k} dice", 0, rules.DICE, "BE-2")
+               for k in ("humanity", "beast")}
+        if sum(low.values()) > rules.DICE:
+            raise RuleViolation("the minimums ask for more than 10 dice", ruling="BE-2")
+        seats = [s for d in sides.values() for s in d["seats"] if s != "house"]
+        if len(seats) != len(set(seats)) or (kind == "conflict" and len({d["character"] for d in sides.values()}) < 2):
+            raise RuleViolation("a character does not face himself", ruling="BE-6")
+        return cls(campaign_id=campaign_id, adventure=adventure, kind=kind, difficulty=difficulty, minimum=low,
+                   check_mode=check_mode, table=table, seed_hash=commitment(secret_seed), secret_seed=secret_seed,
+                   sides=sides, actor=actor)
+
+    @property
+    def settled(self) -> bool:
+        return self.phase == "settled"
+
+    def seed_of(self, side: str) -> str | None:
+        return self.sides[side]["seed"] if side in self.sides else None
+
+    def put_seed(self, side: str, seed: str | None) -> None:
+        if side in self.sides:  # an action has one side
+            self.sides[side]["seed"] = seed
+
+    # -- C-4: seeds --------------------------------------------------------------------------------
+    def add_seed(self, side: str, seed: object, actor: str) -> None:
+        self._seed_added(side=side, seed=self.verify_seed(side, seed), actor=actor)
+
+    @event("SeedAdded")
+    def _seed_added(self, side: str, seed: str, actor: str) -> None:
+        self.put_seed(side, seed)
+
+    # -- BE-2 … BE-4: a side rolls --------------------------------------------------------------------
+    def roll(self, side: str, sheet: Mapping[str, int], humanity: object, beast: object, willpower: object,
+             entered: Sequence[int] | None, actor: str) -> None:
+        roll = self.verify_roll(side, sheet, humanity, beast, willpower, entered)
+        if self.sides[side]["antagonist"]:
+            self._rolled_in_secret(side=side, roll=roll, actor=actor)
+        else:
+            self._rolled(side=side, roll=roll, actor=actor)
+
+    def _record_roll(self, side: str, roll: dict[str, Any]) -> None:
+        for die in roll["dice"]:
+            for step, value in enumerate(die["chain"]):
+                self.record_result([*die["base"], step], value, roll["entered"], faces=10)
+        self.sides[side]["roll"] = copy.deepcopy(roll)
+        if all(d["roll"] is not None for d in self.sides.values()):
+            self.phase = "deciding"
+
+    @event("Rolled")
+    def _rolled(self, side: str, roll: dict[str, Any], actor: str) -> None:
+        self._record_roll(side, roll)
+
+    @event("RolledInSecret")
+    def _rolled_in_secret(self, side: str, roll: dict[str, Any], actor: str) -> None:
+        self._record_roll(side, roll)
+
+    # -- BE-4, BE-10, BE-11: keep, or reroll one die with Willpower -----------------------------------------
+    def decide(self, side: str, sheet: Mapping[str, int], die: object | None, entered: Sequence[int] | None,
+               actor: str) -> None:
+        """Keep the dice (``die`` None) or reroll die number ``die`` with a Willpower point."""
+        if die is None:
+            self.check_decide(side)
+            if entered is not None:
+                raise RuleViolation("keeping the dice rolls nothing", ruling="C-3")
+            reroll = None
+        else:
+            reroll = self.verify_reroll(side, sheet, die, entered)
+        if self.sides[side]["antagonist"]:
+            self._decided_in_secret(side=side, reroll=reroll, actor=actor)
+        else:
+            self._decided(side=side, reroll=reroll, actor=actor)
+
+    def _record_decision(self, side: str, reroll: dict[str, Any] | None) -> None:
+        roll = self.sides[side]["roll"]
+        self.sides[side]["decided"] = True
+        if reroll is None:
+            return
+        for step, value in enumerate(reroll["chain"]):
+            self.record_result([*reroll["base"], step], value, roll["entered"], faces=10)
+        roll["reroll"] = copy.deepcopy(reroll)
+        roll["dice"][reroll["die"] - 1] = {"kind": reroll["kind"], "chain": list(reroll["chain"]),
+                                           "base": list(reroll["base"]), "was": list(reroll["was"])}
+        roll["score"] = rules.tally(roll["dice"], 0)
+
+    @event("Decided")
+    def _decided(self, side: str, reroll: dict[str, Any] | None, actor: str) -> None:
+        self._record_decision(side, reroll)
+
+    @event("DecidedInSecret")
+    def _decided_in_secret(self, side: str, reroll: dict[str, Any] | None, actor: str) -> None:
+        self._record_decision(side, reroll)
+
+    def ready(self) -> bool:
+        return self.phase == "deciding" and self.outcome is None and all(d["decided"] for d in self.sides.values())
+
+    # -- BE-5 … BE-7, BE-12: the outcome ------------------------------------------------------------------
+    def resolve(self, sheets: Mapping[str, Mapping[str, int]], actor: str) -> None:
+        outcome = self.verify_resolve(sheets)
+        self._resolved(outcome=outcome, rolls={s: copy.deepcopy(d["roll"]) for s, d in self.sides.items()},
+                       actor=actor)
+
+    @event("Resolved")
+    def _resolved(self, outcome: dict[str, Any], rolls: dict[str, Any], actor: str) -> None:
+        """Public: the outcome shows every side's dice (an antagonist's are revealed, C-5)."""
+        self.outcome = copy.deepcopy(outcome)
+        for side, found in outcome["checks"].items():
+            self.sides[side]["check"] = {"triggers": list(found), "dice": None, "outcome": None}
+        self.show()
+        self.phase = "check" if outcome["checks"] else "settled"
+
+    # -- BE-7: the Humanity check ---------------------------------------------------------------------
+    def check(self, side: str, sheet: Mapping[str, int], outcome: object, by_house: bool,
+              entered: Sequence[int] | None, actor: str) -> None:
+        check = self.verify_check(side, sheet, outcome, by_house, entered)
+        if self.sides[side]["antagonist"]:
+            self._checked_in_secret(side=side, check=check, actor=actor)
+        else:
+            self._checked(side=side, check=check, actor=actor)
+
+    def _record_check(self, side: str, check: dict[str, Any]) -> None:
+        for j, value in enumerate(check["dice"]):
+            self.record_result([side, "check", j], value, check["entered"], faces=10)
+        self.sides[side]["check"].update(copy.deepcopy(check))
+        if all(d["check"] is None or d["check"]["outcome"] is not None for d in self.sides.values()):
+            self.phase = "settled"
+
+    @event("Checked")
+    def _checked(self, side: str, check: dict[str, Any], actor: str) -> None:
+        self._record_check(side, check)
+
+    @event("CheckedInSecret")
+    def _checked_in_secret(self, side: str, check: dict[str, Any], actor: str) -> None:
+        self._record_check(side, check)
+
+    # -- C-5, C-8: the House shows an antagonist's roll -------------------------------------------------------
+    def reveal(self, side: str, actor: str) -> None:
+        self.verify_reveal(side)
+        self._revealed(side=side, roll=copy.deepcopy(self.sides[side]["roll"]), actor=actor)
+
+    @event("Revealed")
+    def _revealed(self, side: str, roll: dict[str, Any], actor: str) -> None:
+        """Public: the antagonist's dice as rolled so far; they stay public after a rewind (C-8)."""
+        self.sides[side]["revealed"] = True
+        self.show()
+
+    # -- C-6, C-7: undo ----------------------------------------------------------------------------------
+    def rewind(self, to_step: int, past: BeastRoll, reason: str, actor: str) -> None:
+        """Back to an earlier step of an open unit; the same slots give the same dice again (C-7)."""
+        reason, state = self.verify_rewind(to_step, past, reason)
+        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
+
+    @event("Rewound")
+    def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
+        self.restore(state)
+
+    def overturn(self, winner: object, void: object, reason: object, actor: str) -> None:
+        reason = clean_text(reason, "a reason", max_length=500, ruling="C-6")
+        ruling = self.verify_overturn(winner, void)
+        self._overturned(reason=reason, actor=actor, **ruling)
+
+    @event("Overturned")
+    def _overturned(self, reason: str, void: bool, winner: str | None, damage: dict[str, int], actor: str) -> None:
+        self.overturned = {"reason": reason, "void": void, "winner": winner, "damage": dict(damage)}

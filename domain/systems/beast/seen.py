@@ -1,0 +1,135 @@
+"""What each seat sees of a Beast roll or conflict, and what it may do now (C-5, C-8; BE-2 … BE-7).
+
+An antagonist's dice, its Willpower choices and its Humanity check are the House's until the House reveals
+them, or until the unit resolves (its outcome shows every die). A die every seat has seen stays public
+after a rewind, marked as seen before the rewind (C-8). ``legal_actions`` is built from the same checks
+that refuse a move, so a listed move is accepted and an unlisted one refused.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domain.errors import RuleViolation
+from domain.kernel.resolution import HOUSE, slot_key
+from domain.systems.beast import rules
+
+
+def _passes(check: Callable[..., Any], *args: Any) -> bool:
+    try:
+        check(*args)
+    except RuleViolation:
+        return False
+    return True
+
+
+def _slots(roll: Mapping[str, Any] | None) -> list[list[Any]]:
+    if not roll:
+        return []
+    return [[*d["base"], k] for d in roll["dice"] for k in range(len(d["chain"]))]
+
+
+class Seen:
+    """Mixin of :class:`~domain.systems.beast.roll.BeastRoll`: views and legal actions."""
+
+    sides: dict[str, dict[str, Any]]
+    outcome: dict[str, Any] | None
+
+    @property
+    def revealed(self) -> bool:
+        """Every hidden value is public: settled, resolved, or each antagonist's roll revealed (C-5)."""
+        return self.settled or self.outcome is not None or all(  # type: ignore[attr-defined]
+            d["revealed"] for d in self.sides.values() if d["antagonist"])
+
+    def sides_of(self, seat: str) -> list[str]:
+        """The sides ``seat`` plays: a player his character's, the House its antagonists'."""
+        if seat == HOUSE:
+            return [s for s, d in self.sides.items() if d["antagonist"]]
+        return [s for s, d in self.sides.items() if seat in d["seats"]]
+
+    # -- C-5, C-8: the view ----------------------------------------------------------------------------
+    def view_for(self, seat: str, reveal: bool = False, settled: bool = False) -> dict[str, Any]:
+        show_all = seat == HOUSE or reveal or settled or self.revealed
+        done = self.settled or settled  # type: ignore[attr-defined]
+        current = {slot_key(r["slot"]) for r in self.rolls}  # type: ignore[attr-defined]
+        sides = {}
+        for side, data in self.sides.items():
+            view = copy.deepcopy(data)
+            check = view["check"]
+            if data["antagonist"] and not show_all:
+                slots = _slots(data["roll"])
+                if slots and all(self.was_shown(s) for s in slots):  # type: ignore[attr-defined]
+                    view["roll"]["seen_before_rewind"] = True
+                elif view["roll"] is not None:
+                    view["roll"] = {"hidden": True}
+            if data["antagonist"] and check and not (done or seat == HOUSE):
+                view["check"] = {"hidden": True}  # its triggers and dice tell of its Willpower and Humanity
+            if view["roll"] and "dice" in view["roll"]:
+                for die in view["roll"]["dice"]:
+                    die["text"] = rules.die_text(die)
+            view.pop("seed", None)
+            view["seeded"] = data["seed"] is not None
+            sides[side] = view
+        earlier = [{"slot": ast.literal_eval(k), "value": v} for k, v in self.shown.items()  # type: ignore[attr-defined]
+                   if k not in current]
+        return {
+            "kind": self.kind, "adventure": self.adventure, "phase": self.phase,  # type: ignore[attr-defined]
+            "difficulty": self.difficulty, "difficulty_name": rules.DIFFICULTIES.get(self.difficulty or 0),  # type: ignore[attr-defined]
+            "minimum": dict(self.minimum), "check_mode": self.check_mode, "table": self.table,  # type: ignore[attr-defined]
+            "seed_hash": self.seed_hash, "secret_seed": self.secret_seed if done else None,  # type: ignore[attr-defined]
+            "side_seeds": {s: d["seed"] for s, d in self.sides.items()},
+            "sides": sides, "outcome": self._outcome_for(seat, done),
+            "overturned": copy.deepcopy(getattr(self, "overturned", None)),
+            "seen_before_rewind": earlier,
+        }
+
+    def _outcome_for(self, seat: str, done: bool) -> dict[str, Any] | None:
+        """Until settled, an antagonist's damage (capped at its Willpower, BE-6) and the triggers of its
+        check (BE-7) are the House's (C-5)."""
+        outcome = copy.deepcopy(self.outcome)
+        if outcome is None or done or seat == HOUSE:
+            return outcome
+        for side, data in self.sides.items():
+            if data["antagonist"]:
+                if side in outcome["damage"]:
+                    outcome["damage"][side] = "hidden"
+                if side in outcome["checks"]:
+                    outcome["checks"][side] = ["hidden"]
+        return outcome
+
+    # -- what a seat may do now ------------------------------------------------------------------------------
+    def legal_actions(self, seat: str, sheets: Mapping[str, Mapping[str, int]]) -> list[dict[str, Any]]:
+        """``sheets``: the values of each side's character now (only the seat's own sides are read)."""
+        out: list[dict[str, Any]] = []
+        own = self.sides_of(seat)
+        for side in own:
+            sheet = sheets[side]
+            if _passes(self.check_seed, side):  # type: ignore[attr-defined]
+                out.append({"action": "seed", "member": side})
+            if _passes(self.check_roll, side, sheet):  # type: ignore[attr-defined]
+                low = {k: self.minimum.get(k, 0) for k in ("humanity", "beast")}  # type: ignore[attr-defined]
+                if low["humanity"] <= sheet["humanity"] and low["beast"] <= sheet["beast"] and \
+                        sheet["humanity"] + sheet["beast"] >= 1:
+                    out.append({"action": "roll", "member": side, "min": max(1, sum(low.values())),
+                                "max": sheet["humanity"] + sheet["beast"],
+                                "choices": [{"humanity": [low["humanity"], sheet["humanity"]],
+                                             "beast": [low["beast"], sheet["beast"]],
+                                             "willpower": [None, "before"] if sheet["willpower"] else [None]}]})
+            if _passes(self.check_reroll, side, sheet):  # type: ignore[attr-defined]
+                count = len(self.sides[side]["roll"]["dice"])
+                out.append({"action": "reroll", "member": side, "choices": list(range(1, count + 1))})
+            if _passes(self.check_decide, side):  # type: ignore[attr-defined]
+                out.append({"action": "keep", "member": side})
+        for side in self.sides:
+            mine = side in own or seat == HOUSE
+            if mine and _passes(self.check_check, side):  # type: ignore[attr-defined]
+                if self.check_mode == "manual" and seat == HOUSE:  # type: ignore[attr-defined]
+                    out.append({"action": "check", "member": side, "choices": ["held", "slipped"]})
+                elif self.check_mode == "auto":  # type: ignore[attr-defined]
+                    out.append({"action": "check", "member": side})
+        if seat == HOUSE:
+            out += [{"action": "reveal", "member": s} for s in own if _passes(self.verify_reveal, s)]  # type: ignore[attr-defined]
+        return out

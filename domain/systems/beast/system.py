@@ -1,0 +1,72 @@
+"""Humanity and Beast as a rule system: what it declares to the kernel (C-1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.kernel.commands import Bool, Context
+from domain.kernel.registry import RuleSystem
+from domain.systems.beast import play
+from domain.systems.beast.character import BeastAntagonist, BeastCharacter
+from domain.systems.beast.roll import BeastRoll
+from domain.systems.beast.rules import beast_settings
+
+if TYPE_CHECKING:
+    from domain.application import StakesApplication
+    from domain.campaign import Campaign
+
+HIDDEN_SHEET = {"fields": {k: ["house"] for k in ("humanity", "willpower_max")}}
+
+
+class BeastSettings(BaseModel):
+    """Humanity and Beast campaign settings."""
+
+    model_config = ConfigDict(extra="forbid", title="BeastSettings")
+
+    check_mode: Literal["auto", "manual"] | None = Field(None, description="BE-7: Humanity checks rolled (auto, "
+                                                          "the default) or recorded by the House (manual).")
+    table_dice: Bool | None = Field(None, description="C-3: rolls use d10s entered by hand.")
+
+
+class Beast(RuleSystem):
+    id = "beast"
+    name = "Humanity and Beast"
+    package = "beast"
+    settings_model = BeastSettings
+    aggregates = (BeastCharacter, BeastAntagonist, BeastRoll)
+    resolutions = (BeastRoll,)
+    handlers = play.handles
+    visibility = {
+        "BeastRoll.Opened": {"fields": {"secret_seed": []}, "until": "settled"},  # C-4
+        # C-5: an antagonist's roll and Willpower choice until revealed or resolved; its check until settled
+        "BeastRoll.RolledInSecret": {"fields": {"roll": ["house"]}},
+        "BeastRoll.DecidedInSecret": {"fields": {"reroll": ["house"]}},
+        "BeastRoll.CheckedInSecret": {"fields": {"check": ["house"]}, "until": "settled"},
+        # an antagonist's damage is capped at its Willpower, its check's triggers tell of it (BE-6, BE-7)
+        "BeastRoll.Resolved": {"fields": {"outcome": ["house"]}, "until": "settled"},
+        "BeastRoll.Rewound": {"fields": {"state": ["house"]}, "until": "settled"},
+        # C-5: an antagonist's sheet is the House's
+        "BeastAntagonist.Created": HIDDEN_SHEET,
+        # the entry itself would tell when an antagonist's check slipped: the House alone sees these
+        "BeastAntagonist.Adjusted": {"entry": ["house"]},
+        "BeastAntagonist.WillpowerRestored": {"entry": ["house"]},
+    }
+
+    def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        return beast_settings(raw)
+
+    def new_character(self, app: StakesApplication, campaign: Campaign, seat: str, name: str, command: Any,
+                      actor: str) -> BeastCharacter:
+        return BeastCharacter.create(campaign.id, seat, name, getattr(command, "humanity", None),
+                                     getattr(command, "willpower", None), actor)
+
+    def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
+               reason: str) -> list[Any]:
+        return play.rewind(app, ctx, campaign, unit, to_step, reason)
+
+    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
+                 void: bool, reason: str) -> list[Any]:
+        return play.overturn(app, ctx, campaign, unit, winner, void, reason)

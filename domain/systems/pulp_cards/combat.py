@@ -1,0 +1,208 @@
+"""A Pulp combat (PU-5, PU-9): an optional surprise deal, initiative, attacks in order, cycle after cycle.
+
+One unit of resolution (C-1) with one secret seed. Each deal has its slot (C-7): ``["surprise"]``,
+``["initiative", cycle]``, ``["attack", number]``; a rewind of an open combat brings the same cards for the
+same slots. The surprise deal and initiative are dealt in the open; an attack is seen by its dealer (the
+player, or the House for its own characters) until he shows it (C-5); a shown attack stays public through a
+rewind (C-8). Ending the combat reveals every card and the secret seed (C-4).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+
+from domain.errors import RuleViolation
+from domain.fairness import commitment
+from domain.kernel.resolution import HOUSE, slot_key
+from domain.systems.pulp_cards import rules
+from domain.systems.pulp_cards.combat_rules import CombatRules
+from domain.systems.pulp_cards.dealing import Dealing, passes
+
+
+class PulpCombat(CombatRules, Dealing, Aggregate):
+    SEED_SIDES = ("players", "house")
+    REWOUND = ("phase", "cycle", "order", "turn", "initiative", "attacks", "surprise", "free_attack", "slots")
+    SEEDS_CLOSED = "seeds are added before the first card is dealt"
+    SEED_GIVEN = "this side has added its seed already"
+    SETTLED_REWIND = "an ended combat is not rewound"
+
+    @event("Opened")
+    def __init__(self, campaign_id: UUID, adventure: int, combatants: list[dict[str, str]], seed_hash: str,
+                 secret_seed: str, table: bool, actor: str) -> None:
+        self.campaign_id, self.adventure = campaign_id, adventure
+        self.combatants = [dict(c) for c in combatants]
+        self.seed_hash, self.secret_seed, self.table = seed_hash, secret_seed, table
+        players = sorted({c["seat"] for c in combatants if c["seat"] != HOUSE})
+        self.sides = {"players": {"seats": players, "seed": None}, "house": {"seats": [HOUSE], "seed": None}}
+        self.rolls: list[dict[str, Any]] = []
+        self.phase = "opened"
+        self.cycle = 0
+        self.order: list[str] = []
+        self.turn = 0
+        self.initiative: dict[str, Any] | None = None
+        self.surprise: dict[str, Any] | None = None
+        self.free_attack: str | None = None
+        self.attacks: list[dict[str, Any]] = []
+        self.slots: list[list[Any]] = []  # the slots dealt in the combat as it stands (C-8)
+        self.ended: str | None = None
+
+    @classmethod
+    def open(cls, *, campaign_id: UUID, adventure: int, combatants: list[dict[str, str]], secret_seed: str,
+             table: bool, actor: str) -> PulpCombat:
+        names = [c["name"].casefold() for c in combatants]
+        if len(set(names)) != len(names):
+            raise RuleViolation("each combatant is named once", ruling="PU-5")
+        if not 2 <= len(combatants) <= rules.MAX_COMBATANTS:
+            raise RuleViolation(f"a combat has 2 to {rules.MAX_COMBATANTS} combatants (two initiative cards "
+                                f"each from 14), not {len(combatants)}", ruling="PU-5")
+        return cls(campaign_id=campaign_id, adventure=adventure, combatants=combatants,
+                   seed_hash=commitment(secret_seed), secret_seed=secret_seed, table=table, actor=actor)
+
+    @property
+    def settled(self) -> bool:
+        return self.phase == "settled"
+
+    # -- C-4: seeds -------------------------------------------------------------------------------------
+    def side_of(self, seat: str) -> str | None:
+        return "house" if seat == HOUSE else "players" if seat in self.sides["players"]["seats"] else None
+
+    def add_seed(self, seat: str, seed: str, actor: str) -> None:
+        side = self.side_of(seat)
+        if side is None:
+            raise RuleViolation("only the House and the players in this combat add seeds", ruling="C-4")
+        self._seed_added(side=side, seed=self.verify_seed(side, seed), actor=actor)
+
+    @event("SeedAdded")
+    def _seed_added(self, side: str, seed: str, actor: str) -> None:
+        self.put_seed(side, seed)
+
+    # -- the events (each records what it dealt, C-3) -----------------------------------------------------
+    @event("SurpriseDealt")
+    def _surprise_dealt(self, ambusher: str, difficulty: int, hand: dict[str, Any], result: dict[str, Any],
+                        actor: str) -> None:
+        self.record_hand(hand)
+        self.slots = [*self.slots, hand["slot"]]
+        self.mark_seen(hand["slot"], {"slot": hand["slot"], "cards": hand["cards"], "result": result})
+        self.surprise = {"ambusher": ambusher, "difficulty": difficulty, "cut": hand["cut"],
+                         "cards": list(hand["cards"]), "result": dict(result)}
+        self.free_attack = ambusher if result["success"] else None
+        self.phase = "free-attack" if result["success"] else "opened"
+
+    @event("InitiativeDealt")
+    def _initiative_dealt(self, cycle: int, advantages: dict[str, int], deck: list[str], dealt: list[list[Any]],
+                          order: list[str], totals: dict[str, int], by_name: list[list[str]], actor: str) -> None:
+        slot = ["initiative", cycle]
+        self.record_shuffle(slot, rules.DECK, deck, self.table)
+        self.slots = [*self.slots, slot]
+        self.mark_seen(slot, {"slot": slot, "dealt": dealt})
+        self.cycle, self.order, self.turn, self.phase = cycle, list(order), 0, "attacking"
+        self.initiative = {"cycle": cycle, "advantages": dict(advantages), "dealt": copy.deepcopy(dealt),
+                           "totals": dict(totals), "by_name": copy.deepcopy(by_name), "kept": False}
+
+    @event("OrderKept")
+    def _order_kept(self, cycle: int, actor: str) -> None:
+        self.cycle, self.turn, self.phase = cycle, 0, "attacking"
+        if self.initiative is not None:
+            self.initiative = {**self.initiative, "kept": True, "kept_for": cycle}
+
+    @event("Attacked")
+    def _attacked(self, number: int, seat: str, attacker: str, target: str | None, free: bool, difficulty: int,
+                  hand: dict[str, Any], result: dict[str, Any], actor: str) -> None:
+        self.record_hand(hand)
+        self.slots = [*self.slots, hand["slot"]]
+        self.attacks = [*self.attacks, {
+            "number": number, "cycle": self.cycle, "dealer": seat, "attacker": attacker, "target": target,
+            "free": free, "difficulty": difficulty, "cut": hand["cut"], "cards": list(hand["cards"]),
+            "result": dict(result), "shown": False, "effect": None}]
+        if free:
+            self.free_attack, self.phase = None, "opened"
+        else:
+            self.turn += 1
+            if self.turn >= len(self.order):
+                self.phase = "cycle-end"
+
+    @event("AttackShown")
+    def _attack_shown(self, number: int, cards: list[str], result: dict[str, Any], actor: str) -> None:
+        attack = self.attacks[number - 1]
+        self.attacks = [*self.attacks[:number - 1], {**attack, "shown": True}, *self.attacks[number:]]
+        self.mark_seen(["attack", number], {"slot": ["attack", number], "attacker": attack["attacker"],
+                                            "cards": list(cards), "result": dict(result)})
+
+    @event("EffectRecorded")
+    def _effect_recorded(self, number: int, effect: str, actor: str) -> None:
+        attack = self.attacks[number - 1]
+        self.attacks = [*self.attacks[:number - 1], {**attack, "effect": effect}, *self.attacks[number:]]
+
+    @event("Ended")
+    def _ended(self, reason: str, actor: str) -> None:
+        self.phase = "settled"
+        self.ended = reason
+
+    @event("Rewound")
+    def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
+        self.restore(state)
+
+    def rewind(self, to_step: int, past: PulpCombat, reason: str, actor: str) -> None:
+        """C-6: back to an earlier step of an open combat; the same slots deal the same cards (C-7)."""
+        reason, state = self.verify_rewind(to_step, past, reason)
+        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
+
+    # -- C-5: what a seat may see --------------------------------------------------------------------------
+    def sees_attack(self, seat: str, attack: Mapping[str, Any], reveal: bool = False) -> bool:
+        return self.revealed or reveal or attack["shown"] or seat == attack["dealer"]
+
+    def view_for(self, seat: str, reveal: bool = False, settled: bool = False) -> dict[str, Any]:
+        attacks = []
+        for a in self.attacks:
+            if self.sees_attack(seat, a, reveal):
+                attacks.append({**copy.deepcopy(a), "shown_as": rules.faces(a["cards"]),
+                                "reads": rules.outcome_words("standard", a["result"])})
+            else:
+                attacks.append({**{k: a[k] for k in ("number", "cycle", "dealer", "attacker", "target", "free",
+                                                     "difficulty", "shown", "effect")},
+                                "cut": None, "cards": None, "result": None, "hidden": True})
+        surprise = copy.deepcopy(self.surprise)
+        if surprise:
+            surprise["shown_as"] = rules.faces(surprise["cards"])
+        return {
+            "kind": "combat", "adventure": self.adventure, "phase": self.phase, "cycle": self.cycle,
+            "combatants": copy.deepcopy(self.combatants), "order": list(self.order), "turn": self.turn,
+            "up": self.up(), "free_attack": self.free_attack, "surprise": surprise,
+            "initiative": copy.deepcopy(self.initiative), "attacks": attacks, "table": self.table,
+            "seed_hash": self.seed_hash, "seeds": {s: self.seed_of(s) for s in self.SEED_SIDES},
+            "secret_seed": self.secret_seed if self.settled or settled else None,
+            "seen_before_the_rewind": self.seen_before_rewind(self.slots),
+        }
+
+    def legal_actions(self, seat: str) -> list[dict[str, Any]]:
+        """The moves ``seat`` may make now, each found by the verify function that would refuse it."""
+        out: list[dict[str, Any]] = []
+        side = self.side_of(seat)
+        if side is not None and passes(self.check_seed, side):
+            out.append({"action": "seed"})
+        if passes(self.verify_surprise, seat, self.combatants[0]["name"], None):
+            out.append({"action": "surprise", "choices": [c["name"] for c in self.combatants]})
+        if passes(self.verify_initiative, seat, {}, None):
+            out.append({"action": "initiative", "min": 0, "max": 4})
+        if passes(self.verify_keep, seat):
+            out.append({"action": "keep"})
+        if passes(self.verify_attack, seat, None, 0, None, None):
+            move: dict[str, Any] = {"action": "attack", "member": self.up(), "min": -4, "max": 4}
+            slot = ["attack", len(self.attacks) + 1]
+            if slot_key(slot) in self.filled:  # dealt before a rewind: the same cards, or the same cut (C-7)
+                move["required"] = list(self.filled[slot_key(slot)]) if self.table else [self.cut_before(slot)]
+            out.append(move)
+        shows = [a["number"] for a in self.attacks if passes(self.verify_show, seat, a["number"])]
+        if shows:
+            out.append({"action": "show", "choices": shows})
+        effects = [a["number"] for a in self.attacks if passes(self.verify_effect, seat, a["number"], "x")]
+        if effects:
+            out.append({"action": "effect", "choices": effects})
+        if passes(self.verify_end, seat, "x"):
+            out.append({"action": "end"})
+        return out

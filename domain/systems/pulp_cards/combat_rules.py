@@ -1,0 +1,177 @@
+"""The moves of a Pulp combat (PU-5, PU-9, C-5): each has one verify function that refuses it, naming the
+ruling, or returns what it records; ``PulpCombat.legal_actions`` lists exactly the moves whose verify
+function passes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.errors import RuleViolation
+from domain.kernel.resolution import HOUSE
+from domain.systems.pulp_cards import rules
+from domain.text import clean_text
+
+
+class CombatRules:
+    """Mixin of ``PulpCombat``: verify functions and the public moves that record events."""
+
+    combatants: list[dict[str, str]]
+    phase: str
+    cycle: int
+    order: list[str]
+    turn: int
+    attacks: list[dict[str, Any]]
+    surprise: dict[str, Any] | None
+    free_attack: str | None
+    table: bool
+    initiative: dict[str, Any] | None
+
+    # -- who is who -------------------------------------------------------------------------------------
+    def named(self, name: object, ruling: str = "PU-5") -> str:
+        """A combatant's name as the combat records it (case-insensitively)."""
+        wanted = " ".join(str(name).split()).casefold()
+        found = next((c["name"] for c in self.combatants if c["name"].casefold() == wanted), None)
+        if found is None:
+            raise RuleViolation(f"{name!r} is not in this combat; the combatants are "
+                                f"{', '.join(c['name'] for c in self.combatants)}", ruling=ruling)
+        return found
+
+    def controller(self, name: str) -> str:
+        """The seat that deals for a combatant: its player, or the House for its own characters."""
+        return next(c["seat"] for c in self.combatants if c["name"] == name)
+
+    def up(self) -> str | None:
+        """The combatant who attacks now."""
+        if self.phase == "free-attack":
+            return self.free_attack
+        if self.phase == "attacking" and self.turn < len(self.order):
+            return self.order[self.turn]
+        return None
+
+    def _house(self, seat: str, doing: str, ruling: str = "PU-5") -> None:
+        if seat != HOUSE:
+            raise RuleViolation(f"only the House {doing}", ruling=ruling)
+
+    # -- PU-5: surprise ---------------------------------------------------------------------------------
+    def verify_surprise(self, seat: str, ambusher: object, difficulty: object) -> tuple[str, int]:
+        self._house(seat, "calls for a surprise deal")
+        if self.phase != "opened" or self.surprise is not None or self.cycle:
+            raise RuleViolation("a surprise deal comes once, before the first initiative", ruling="PU-5")
+        return self.named(ambusher), rules.difficulty(difficulty)
+
+    def deal_surprise(self, seat: str, ambusher: object, difficulty: object, cut: object,
+                      entered: Sequence[str] | None, actor: str) -> None:
+        """The ambusher's standard deal against the surprised; on a success, a free attack (PU-5)."""
+        name, diff = self.verify_surprise(seat, ambusher, difficulty)
+        hand = self.draw_hand(["surprise"], cut, entered)  # type: ignore[attr-defined]
+        self._surprise_dealt(ambusher=name, difficulty=diff, hand=hand,  # type: ignore[attr-defined]
+                             result=rules.judge(hand["cards"], diff), actor=actor)
+
+    # -- PU-5, PU-9: initiative ------------------------------------------------------------------------------
+    def verify_initiative(self, seat: str, advantages: Mapping[str, object] | None,
+                          entered: Sequence[str] | None) -> dict[str, int]:
+        self._house(seat, "deals initiative")
+        if self.phase not in ("opened", "cycle-end"):
+            raise RuleViolation("initiative is dealt before the first cycle or when a cycle ends", ruling="PU-5")
+        found: dict[str, int] = {}
+        for name, value in (advantages or {}).items():
+            found[self.named(name, "PU-9")] = rules.advantage(value)
+        return found
+
+    def deal_initiative(self, seat: str, advantages: Mapping[str, object] | None, entered: Sequence[str] | None,
+                        actor: str) -> None:
+        """Two cards each, round-robin, no cut (PU-7); ties dealt again (PU-9). A new cycle begins."""
+        found = self.verify_initiative(seat, advantages, entered)
+        cycle = self.cycle + 1
+        deck = self.shuffle(["initiative", cycle], rules.DECK, entered)  # type: ignore[attr-defined]
+        names = [c["name"] for c in self.combatants]
+        dealt = rules.deal_initiative(names, found, deck)
+        if self.table and dealt["used"] != len(deck):
+            raise RuleViolation(f"this initiative took {dealt['used']} cards, not {len(deck)}", ruling="C-3")
+        self._initiative_dealt(cycle=cycle, advantages=found, deck=deck,  # type: ignore[attr-defined]
+                               dealt=dealt["dealt"], order=dealt["order"], totals=dealt["totals"],
+                               by_name=dealt["by_name"], actor=actor)
+
+    def verify_keep(self, seat: str) -> None:
+        self._house(seat, "keeps the order")
+        if self.phase != "cycle-end":
+            raise RuleViolation("the order is kept or dealt again when a cycle ends", ruling="PU-5")
+
+    def keep_order(self, seat: str, actor: str) -> None:
+        self.verify_keep(seat)
+        self._order_kept(cycle=self.cycle + 1, actor=actor)  # type: ignore[attr-defined]
+
+    # -- PU-5: attacks -------------------------------------------------------------------------------------
+    def verify_attack(self, seat: str, target: object, difficulty: object, cut: object,
+                      entered: Sequence[str] | None) -> tuple[str | None, int]:
+        attacker = self.up()
+        if attacker is None:
+            raise RuleViolation(f"nobody attacks now (the combat is at '{self.phase}')", ruling="PU-5")
+        if seat != self.controller(attacker):
+            raise RuleViolation(f"it is {attacker}'s attack; {self.controller(attacker)} deals it", ruling="PU-5")
+        name = None
+        if target is not None:
+            name = self.named(target)
+            if name == attacker:
+                raise RuleViolation("a combatant does not attack himself", ruling="PU-5")
+        if cut is not None:
+            rules.cut_value(cut)
+        return name, rules.difficulty(difficulty)
+
+    def attack(self, seat: str, target: object, difficulty: object, cut: object, entered: Sequence[str] | None,
+               actor: str) -> None:
+        """A standard deal; its degree, critical or fumble are recorded (PU-5)."""
+        name, diff = self.verify_attack(seat, target, difficulty, cut, entered)
+        number = len(self.attacks) + 1
+        hand = self.draw_hand(["attack", number], cut, entered)  # type: ignore[attr-defined]
+        self._attacked(number=number, seat=seat, attacker=self.up(), target=name,  # type: ignore[attr-defined]
+                       free=self.phase == "free-attack", difficulty=diff, hand=hand,
+                       result=rules.judge(hand["cards"], diff), actor=actor)
+
+    def _attack(self, number: object) -> dict[str, Any]:
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(self.attacks):
+            raise RuleViolation(f"there is no attack {number!r} in this combat", ruling="PU-5")
+        return self.attacks[number - 1]
+
+    def verify_show(self, seat: str, number: object) -> dict[str, Any]:
+        attack = self._attack(number)
+        if self.phase == "settled" or attack["shown"]:
+            raise RuleViolation(f"attack {number} is shown already", ruling="C-5")
+        if seat not in (attack["dealer"], HOUSE):
+            raise RuleViolation("only the dealer (or the House) shows an attack", ruling="C-5")
+        return attack
+
+    def latest_unshown(self, seat: str) -> int | None:
+        return next((a["number"] for a in reversed(self.attacks)
+                     if seat in (a["dealer"], HOUSE) and not a["shown"]), None)
+
+    def show_attack(self, seat: str, number: int | None, actor: str) -> None:
+        number = self.latest_unshown(seat) if number is None else number
+        attack = self.verify_show(seat, number)
+        self._attack_shown(number=number, cards=attack["cards"], result=attack["result"],  # type: ignore[attr-defined]
+                           actor=actor)
+
+    def verify_effect(self, seat: str, number: object, effect: object) -> str:
+        self._house(seat, "records an attack's effect")
+        attack = self._attack(number)
+        if not attack["shown"] and self.phase != "settled":
+            raise RuleViolation(f"attack {number} is not shown yet", ruling="C-5")
+        if attack["effect"] is not None:
+            raise RuleViolation(f"attack {number}'s effect is recorded already", ruling="PU-5")
+        return clean_text(effect, "an effect", max_length=500, ruling="PU-5")
+
+    def record_effect(self, seat: str, number: int | None, effect: object, actor: str) -> None:
+        if number is None:
+            number = next((a["number"] for a in reversed(self.attacks) if a["effect"] is None), None)
+        self._effect_recorded(number=number, effect=self.verify_effect(seat, number, effect),  # type: ignore[attr-defined]
+                              actor=actor)
+
+    def verify_end(self, seat: str, reason: object) -> str:
+        self._house(seat, "ends a combat")
+        if self.phase == "settled":
+            raise RuleViolation("this combat has ended", ruling="PU-5")
+        return clean_text(reason or "", "a reason", max_length=500, ruling="PU-5", required=False)
+
+    def end(self, seat: str, reason: object, actor: str) -> None:
+        self._ended(reason=self.verify_end(seat, reason), actor=actor)  # type: ignore[attr-defined]

@@ -1,0 +1,104 @@
+"""What a Pulp deal and a Pulp combat share: drawing a hand for a slot, with its cut, and proving it (PU-2, PU-7,
+C-3, C-4, C-7, C-8).
+
+Built on the resolution kernel: the shuffle of each slot comes from ``Resolution.shuffle`` (or the cards
+entered at the table, C-3) and is recorded with ``record_shuffle``. The cut is the dealer's input (PU-7):
+when he gives none, it is drawn for the slot like a die of 13 faces (``[*slot, "cut"]``). A slot dealt
+before a rewind keeps its cut, so the same cards come again (C-7). ``verify`` recomputes every shuffle,
+every drawn cut and every hand from the revealed seeds (C-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from domain.errors import RuleViolation
+from domain.fairness import derive_die, derive_shuffle
+from domain.kernel.resolution import Resolution, slot_key
+from domain.systems.pulp_cards import rules
+
+
+def passes(verify: Any, *args: Any, **kwargs: Any) -> bool:
+    try:
+        verify(*args, **kwargs)
+    except RuleViolation:
+        return False
+    return True
+
+
+class Dealing(Resolution):
+    """Mixin for Pulp's units (after ``Resolution``, before ``Aggregate``)."""
+
+    TABLE_DICE = "this campaign deals table cards"
+    #: The dealer's cut per slot, kept through rewinds (C-7); the hands every seat has seen (C-8).
+    cuts: Mapping[str, int] = MappingProxyType({})
+    seen: Mapping[str, dict[str, Any]] = MappingProxyType({})
+    hands: Sequence[dict[str, Any]] = ()
+
+    def draw_hand(self, slot: Sequence[Any], cut: object, entered: Sequence[str] | None) -> dict[str, Any]:
+        """The hand for ``slot`` as it will be recorded; verify only (PU-2, PU-7, C-3, C-7)."""
+        if self.table:
+            if cut is not None:
+                raise RuleViolation("with table cards the cut is made at the table: enter the cards as dealt",
+                                    ruling="C-3")
+            if entered is not None:
+                rules.check_hand(entered)
+            cards = self.shuffle(slot, rules.DECK, entered)
+            return {"slot": list(slot), "cut": None, "cut_by": "table", "deck": None, "cards": cards}
+        before = self.cut_before(slot)
+        if cut is not None:
+            k = rules.cut_value(cut)
+            if before is not None and before != k:
+                raise RuleViolation(f"this deal was cut at {before} before the rewind; the same cut is made",
+                                    ruling="C-7")
+            by = "dealer"
+        elif before is not None:
+            k, by = before, "dealer"
+        else:
+            k, by = derive_die(self.secret_seed, self.side_seeds(), [*slot, "cut"], len(rules.DECK) - 1), "drawn"
+        deck = self.shuffle(slot, rules.DECK, entered)
+        return {"slot": list(slot), "cut": k, "cut_by": by, "deck": deck, "cards": rules.cut(deck, k)[:rules.HAND]}
+
+    def cut_before(self, slot: Sequence[Any]) -> int | None:
+        """The cut this slot was dealt with before a rewind, given or drawn: it is made again (C-7)."""
+        return self.cuts.get(slot_key(slot)) or self.filled.get(slot_key([*slot, "cut"]))
+
+    def record_hand(self, hand: Mapping[str, Any]) -> None:
+        """Mutator: record the shuffle (or the table's cards), the cut and the hand (C-3, C-7)."""
+        slot = hand["slot"]
+        self.record_shuffle(slot, rules.DECK, hand["deck"] if hand["deck"] is not None else hand["cards"],
+                            self.table)
+        if hand["cut_by"] == "drawn":
+            self.record_result([*slot, "cut"], hand["cut"], False, faces=len(rules.DECK) - 1)
+        elif hand["cut_by"] == "dealer":
+            self._own("cuts").setdefault(slot_key(slot), hand["cut"])
+        self.hands = [*self.hands, {k: hand[k] for k in ("slot", "cut", "cut_by", "cards")}]
+
+    def mark_seen(self, slot: Sequence[Any], shown: Mapping[str, Any]) -> None:
+        """Mutator: every seat has seen this hand; it stays public through a rewind (C-8)."""
+        self.show([slot])
+        self._own("seen")[slot_key(slot)] = dict(shown)
+
+    def seen_before_rewind(self, current: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+        """Hands every seat saw that a rewind took back: still public, marked so (C-8)."""
+        now = {slot_key(s) for s in current}
+        return [{**v, "seen_before_the_rewind": True} for k, v in self.seen.items() if k not in now]
+
+    def verify(self) -> dict[str, Any]:
+        """C-4: the kernel recomputes every shuffle and drawn cut; each hand is recomputed from them too."""
+        report = super().verify()
+        if not report["verifiable"]:
+            return report
+        hands = 0
+        for hand in self.hands:
+            if hand["cut_by"] == "table":
+                continue
+            hands += 1
+            deck = derive_shuffle(self.secret_seed, self.side_seeds(), hand["slot"], rules.DECK)
+            expected = rules.cut(deck, hand["cut"])[:rules.HAND]
+            if expected != hand["cards"]:
+                report["mismatches"].append({"slot": hand["slot"], "recorded": hand["cards"], "derived": expected})
+        report["checked"] += hands
+        return report

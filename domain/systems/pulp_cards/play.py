@@ -1,0 +1,134 @@
+"""Use cases of Pulp in the Cards (PU-2 … PU-9, C-3 … C-6): handlers of its commands and unit actions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from domain.errors import NotPermitted, RuleViolation
+from domain.kernel.commands import Context, Handlers
+from domain.kernel.resolution import HOUSE
+from domain.seats import player_handle
+from domain.systems.pulp_cards import commands as cmd
+from domain.systems.pulp_cards.character import PulpCharacter
+from domain.systems.pulp_cards.combat import PulpCombat
+from domain.systems.pulp_cards.deal import PulpDeal
+from domain.text import clean_text
+
+if TYPE_CHECKING:
+    from domain.application import StakesApplication
+    from domain.campaign import Campaign
+
+handles = Handlers()
+handles.declare(cmd.AddPlayer)
+
+
+def character(app: StakesApplication, campaign: Campaign, seat: str) -> PulpCharacter:
+    return app.get(PulpCharacter, campaign.character_id(player_handle(seat)), "character")
+
+
+def _table(campaign: Campaign) -> bool:
+    return bool(campaign.settings.get("table_cards"))
+
+
+@handles(cmd.Deal)
+def deal(app: StakesApplication, ctx: Context, command: cmd.Deal) -> UUID:
+    """A player deals for his character; the House deals for a character of its own (C-5)."""
+    campaign = app.campaign(ctx.campaign_id)
+    seat = ctx.actor.name
+    if ctx.actor.is_house:
+        if not command.character:
+            raise RuleViolation("the House deals for a character of its own: name it", ruling="C-5")
+        name = clean_text(command.character, "a character's name", max_length=200, ruling="C-5", name=True)
+    else:
+        if command.character:
+            raise NotPermitted("a player deals for his own character", ruling="C-5")
+        name = character(app, campaign, seat).name
+    made = PulpDeal.deal(campaign_id=campaign.id, adventure=campaign.adventure, seat=seat, character=name,
+                         kind="resistance" if command.kind == "resist" else "standard",
+                         difficulty=command.difficulty, cut=command.cut, seed=command.seed,
+                         secret_seed=ctx.secret or "", table=_table(campaign), entered=command.cards,
+                         actor=seat)
+    app.save(made)
+    return made.id
+
+
+@handles(cmd.AddNote)
+def add_note(app: StakesApplication, ctx: Context, command: cmd.AddNote) -> None:
+    campaign = app.campaign(ctx.campaign_id)
+    if command.to is None and ctx.actor.is_house:
+        raise RuleViolation("the House has no sheet: name the player's sheet with 'to'", ruling="PU-6")
+    one = character(app, campaign, command.to or ctx.actor.name)
+    one.add_note(command.kind, command.note, ctx.actor.name)
+    app.save(one)
+
+
+@handles(cmd.OpenCombat)
+def open_combat(app: StakesApplication, ctx: Context, command: cmd.OpenCombat) -> UUID:
+    """Players are named by their seats; any other name is a character of the House's (PU-5)."""
+    campaign = app.campaign(ctx.campaign_id)
+    combatants = []
+    for raw in command.combatants:
+        name = clean_text(raw, "a combatant's name", max_length=200, ruling="PU-5", name=True)
+        seat = name.lower()
+        if seat in campaign.players:
+            combatants.append({"name": character(app, campaign, seat).name, "seat": seat})
+        else:
+            combatants.append({"name": name, "seat": HOUSE})
+    combat = PulpCombat.open(campaign_id=campaign.id, adventure=campaign.adventure, combatants=combatants,
+                             secret_seed=ctx.secret or "", table=_table(campaign), actor=ctx.actor.name)
+    app.save(combat)
+    return combat.id
+
+
+@handles(cmd.Show)
+def show(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, command: cmd.Show) -> list[Any]:
+    if isinstance(unit, PulpDeal):
+        if command.number is not None:
+            raise RuleViolation("a deal has no attacks to number", ruling="C-5")
+        unit.show_deal(ctx.actor.name, ctx.actor.name)
+    else:
+        unit.show_attack(ctx.actor.name, command.number, ctx.actor.name)
+    return [unit]
+
+
+@handles(cmd.CombatSeed, cmd.Surprise, cmd.Initiative, cmd.Keep, cmd.Attack, cmd.Effect, cmd.End)
+def combat_move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpCombat,
+                command: Any) -> list[Any]:
+    seat = ctx.actor.name
+    if isinstance(command, cmd.CombatSeed):
+        unit.add_seed(seat, command.seed, seat)
+    elif isinstance(command, cmd.Surprise):
+        unit.deal_surprise(seat, command.by, command.difficulty, command.cut, command.cards, seat)
+    elif isinstance(command, cmd.Initiative):
+        unit.deal_initiative(seat, command.advantage, command.cards, seat)
+    elif isinstance(command, cmd.Keep):
+        unit.keep_order(seat, seat)
+    elif isinstance(command, cmd.Attack):
+        unit.attack(seat, command.target, command.difficulty, command.cut, command.cards, seat)
+    elif isinstance(command, cmd.Effect):
+        unit.record_effect(seat, command.number, command.effect, seat)
+    else:
+        unit.end(seat, command.reason, seat)
+    return [unit]
+
+
+def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
+           reason: str) -> list[Any]:
+    if isinstance(unit, PulpDeal):
+        raise RuleViolation("a deal is not rewound; the House overturns it once it is shown", ruling="C-6")
+    if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < unit.version:
+        raise RuleViolation(f"rewind to a step from 1 to {unit.version - 1}, not {to_step}", ruling="C-6")
+    unit.rewind(to_step, app.repository.get(unit.id, version=to_step), reason, ctx.actor.name)
+    return [unit]
+
+
+def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None, void: bool,
+             reason: str) -> list[Any]:
+    if isinstance(unit, PulpCombat):
+        raise RuleViolation("a combat is not overturned; rewind it while it is open, and overturn its deals "
+                            "by their effects", ruling="C-6")
+    if winner is not None:
+        raise RuleViolation("a deal has no winner to name; overturning it voids it", ruling="C-6")
+    unit.overturn(reason, ctx.actor.name)
+    return [unit]

@@ -1,0 +1,334 @@
+"""A Twenty-one conflict: the unit of resolution (C-1) with one deck, hidden hands and many actions
+(TO-1 … TO-15; C-3 … C-9).
+
+Seeds, the slot-derived shuffles (or decks entered at the table), verification and rewinds come from the
+resolution kernel. Each public method runs its checks (``checks.py``), works out every card it will draw on
+copies of the deck (``draws.py``), then records events; each event's mutator only applies what it records,
+so a replay never shuffles again. Cards drawn from the deck carry the number of the shuffle they came from
+(``epochs``); a card shown to every seat is remembered as ``card@epoch`` in ``seen``, which a rewind keeps,
+so it stays public, marked as seen before the rewind (C-8).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+
+from domain.errors import RuleViolation
+from domain.fairness import commitment
+from domain.kernel.resolution import Resolution
+from domain.systems.twenty_one import cards as c
+from domain.systems.twenty_one import view
+from domain.systems.twenty_one.checks import HAND, ConflictChecks
+from domain.systems.twenty_one.deck import ConflictDeck
+from domain.text import clean_text
+
+MAX_ENGAGED = 8  # TO-1: three cards each, and one deck must still serve every action
+
+
+class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
+    REWOUND = ("deck", "discard", "hands", "epochs", "phase", "round", "acted", "assisted", "action", "ordering",
+               "turn_order", "results", "shuffled", "holds_spent", "last_order")
+    TABLE_DICE = "this conflict is played with table cards"
+    SEEDS_CLOSED = "a player adds his seed before the deal"
+    SEED_GIVEN = "you have added your seed already"
+    SETTLED_REWIND = "an ended conflict is not rewound; overturn an action instead"
+
+    @event("Opened")
+    def __init__(self, campaign_id: UUID, adventure: int, seats: list[str], seed_hash: str, secret_seed: str,
+                 table: bool, actor: str) -> None:
+        self.campaign_id, self.adventure, self.table = campaign_id, adventure, table
+        self.seed_hash, self.secret_seed = seed_hash, secret_seed
+        self.seats = list(seats)
+        self.SEED_SIDES = tuple(seats)  # every engaged player may add a seed (C-4); the House adds none (C-9)
+        self.sides = {s: {"seats": [s], "seed": None} for s in seats}
+        self.rolls: list[dict[str, Any]] = []
+        self.deck: list[str] = []
+        self.discard: list[str] = []
+        self.hands: dict[str, list[str]] = {s: [] for s in seats}
+        self.epochs: dict[str, int] = {}
+        self.phase, self.round, self.shuffled = "seeding", 1, 0
+        self.acted: list[str] = []
+        self.assisted: list[str] = []
+        self.turn_order: list[str] = []
+        self.action: dict[str, Any] | None = None
+        self.ordering: dict[str, Any] | None = None
+        self.results: list[dict[str, Any]] = []
+        self.holds_spent: dict[str, int] = {}
+        self.seen: list[str] = []
+        self.last_order: dict[str, Any] | None = None
+
+    @classmethod
+    def open(cls, *, campaign_id: UUID, adventure: int, seats: Sequence[str], secret_seed: str, table: bool,
+             actor: str) -> Conflict:
+        if len(set(seats)) != len(seats):
+            raise RuleViolation("a character is engaged once", ruling="TO-2")
+        if not 1 <= len(seats) <= MAX_ENGAGED:
+            raise RuleViolation(f"a conflict engages 1 to {MAX_ENGAGED} player characters", ruling="TO-2")
+        return cls(campaign_id=campaign_id, adventure=adventure, seats=list(seats), seed_hash=commitment(secret_seed),
+                   secret_seed=secret_seed, table=table, actor=actor)
+
+    @property
+    def settled(self) -> bool:
+        return self.phase == "settled"
+
+    def seed_phase_open(self) -> bool:
+        return self.phase == "seeding"
+
+    # -- C-4: seeds, then the deal (TO-2) ------------------------------------------------------------------
+    def add_seed(self, seat: str, seed: object, actor: str) -> None:
+        self.engaged(seat)
+        self._seed_added(side=seat, seed=self.verify_seed(seat, seed), actor=actor)
+
+    @event("SeedAdded")
+    def _seed_added(self, side: str, seed: str, actor: str) -> None:
+        self.put_seed(side, seed)
+
+    def deal(self, entered: Sequence[str] | None, actor: str) -> None:
+        deck = self.check_deal(entered)
+        slot = ["shuffle", 0]
+        order = self.shuffle(slot, list(c.DECK), deck)
+        self._shuffled(slot=slot, cards=list(c.DECK), order=order, entered=self.table, actor=actor)
+        for seat in self.seats:
+            self._hand_dealt(seat=seat, cards=self.deck[:HAND], reshuffles=[], why="deal", actor=actor)
+
+    @event("Shuffled")
+    def _shuffled(self, slot: list[Any], cards: list[str], order: list[str], entered: bool, actor: str) -> None:
+        self.record_shuffle(slot, cards, order, entered)
+        self.deck, self.discard, self.shuffled = list(order), [], slot[1]
+        self.epochs = {x: slot[1] for x in order}
+        self.phase = "play"
+
+    @event("HandDealt")
+    def _hand_dealt(self, seat: str, cards: list[str], reshuffles: list[dict[str, Any]], why: str,
+                    actor: str) -> None:
+        self._take(cards, copy.deepcopy(reshuffles))
+        self.hands[seat].extend(cards)
+
+    # -- TO-3, TO-15: the order of play -----------------------------------------------------------------------
+    def call_order(self, actors: Sequence[str] | None, actor: str) -> None:
+        self._order_called(actors=self.check_order(actors), actor=actor)
+
+    @event("OrderCalled")
+    def _order_called(self, actors: list[str], actor: str) -> None:
+        self.phase, self.ordering = "ordering", {"actors": list(actors), "laid": {}}
+
+    def lay_for_order(self, seat: str, card: object, entered: Sequence[str] | None, actor: str) -> None:
+        code = self.check_order_card(seat, card)
+        sim = self._draws(entered)
+        assert self.ordering is not None
+        laid = {**self.ordering["laid"], seat: code}
+        done = len(laid) == len(self.ordering["actors"])
+        if done:
+            sim.discard += [laid[s] for s in self.seats if s in laid]
+            first, ties = c.play_order(laid, self.seats)
+            order, rounds = list(first), []
+            for group in ties:
+                order += self._settle_tie(group, sim, rounds)
+            sim.done()
+        self._order_card_laid(seat=seat, card=code, actor=actor)
+        if done:
+            self._order_settled(cards=laid, ties=rounds, order=order, reshuffles=sim.reshuffles, actor=actor)
+
+    @event("OrderCardLaid")
+    def _order_card_laid(self, seat: str, card: str, actor: str) -> None:
+        assert self.ordering is not None
+        self.hands[seat].remove(card)
+        self.ordering["laid"][seat] = card
+
+    @event("OrderSettled")
+    def _order_settled(self, cards: dict[str, str], ties: list[dict[str, str]], order: list[str],
+                       reshuffles: list[dict[str, Any]], actor: str) -> None:
+        laid = [cards[s] for s in self.seats if s in cards]
+        self._show(laid)
+        self.discard += laid
+        pending = copy.deepcopy(reshuffles)
+        for dealt in ties:
+            drawn = list(dealt.values())
+            self._take(drawn, pending)
+            self._show(drawn)
+            self.discard += drawn
+        self.phase, self.ordering, self.turn_order = "play", None, list(order)
+        self.last_order = {"cards": dict(cards), "ties": copy.deepcopy(ties), "order": list(order)}
+
+    # -- TO-4, TO-5, TO-11: laying, drawing, standing ----------------------------------------------------------
+    def lay(self, seat: str, laid: Sequence[object], entered: Sequence[str] | None, actor: str) -> None:
+        codes = self.check_lay(seat, laid)
+        sim = self._draws(entered)
+        made_up = sim.draw(2 - len(codes))
+        rest = [x for x in self.hands[seat] if x not in codes]
+        natural = c.natural(codes + made_up)
+        self._cards_laid(seat=seat, cards=codes, drawn=made_up, set_aside=rest[0] if rest else None, natural=natural,
+                         reshuffles=sim.reshuffles, actor=actor)
+        self._after(self._sync(sim), actor)
+
+    @event("CardsLaid")
+    def _cards_laid(self, seat: str, cards: list[str], drawn: list[str], set_aside: str | None, natural: bool,
+                    reshuffles: list[dict[str, Any]], actor: str) -> None:
+        self._take(drawn, copy.deepcopy(reshuffles))
+        for card in cards:
+            self.hands[seat].remove(card)
+        if set_aside is not None:
+            self.hands[seat].remove(set_aside)
+        self._show(cards + drawn)
+        self.phase = "action"
+        self.action = {"actor": seat, "laid": cards + drawn, "natural": natural, "set_aside": set_aside,
+                       "modifiers": [], "replacement": None, "hold_used": None, "pending": None, "stood": False}
+
+    def draw(self, seat: str, entered: Sequence[str] | None, actor: str) -> None:
+        self.check_draw(seat)
+        sim = self._draws(entered)
+        card = sim.draw(1)[0]
+        self._card_drawn(seat=seat, card=card, reshuffles=sim.reshuffles, actor=actor)
+        self._after(self._sync(sim), actor)
+
+    @event("CardDrawn")
+    def _card_drawn(self, seat: str, card: str, reshuffles: list[dict[str, Any]], actor: str) -> None:
+        assert self.action is not None
+        self._take([card], copy.deepcopy(reshuffles))
+        self._show([card])
+        self.action["laid"].append(card)
+
+    def stand(self, seat: str, entered: Sequence[str] | None, actor: str) -> None:
+        self.check_stand(seat)
+        sim = self._draws(entered)
+        self._stood(seat=seat, actor=actor)
+        self._after(self._sync(sim), actor)
+
+    @event("Stood")
+    def _stood(self, seat: str, actor: str) -> None:
+        assert self.action is not None
+        self.action["stood"] = True
+
+    # -- TO-6, TO-7, TO-8, TO-13: modifiers, assists, holds ---------------------------------------------------------
+    def add_modifier(self, value: object, source: object, actor: str) -> None:
+        number, text = self.check_modifier(value, source)
+        self._modifier_added(value=number, source=text, actor=actor)
+
+    @event("ModifierAdded")
+    def _modifier_added(self, value: int, source: str, actor: str) -> None:
+        assert self.action is not None
+        self.action["modifiers"].append({"value": value, "source": source})
+
+    def replace(self, seat: str, kind: str, card: object, entered: Sequence[str] | None, actor: str) -> None:
+        """TO-7: another player replaces the last card laid with one from his hand (assist or hinder)."""
+        code = self.check_replace(seat, card)
+        sim = self._draws(entered)
+        assert self.action is not None
+        self._replaced(seat=seat, kind=kind, card=code, replaced=self.action["laid"][-1], actor=actor)
+        self._after(self._sync(sim), actor)
+
+    @event("Replaced")
+    def _replaced(self, seat: str, kind: str, card: str, replaced: str, actor: str) -> None:
+        assert self.action is not None
+        if kind in ("assist", "hinder"):
+            self.hands[seat].remove(card)
+            self.assisted.append(seat)
+            self.action["replacement"] = {"seat": seat, "kind": kind}
+        elif kind == "hold-set-aside":
+            self.action["set_aside"] = None
+        else:  # "hold-draw": the card drawn for the hold, kept
+            self.action["pending"] = None
+        self._show([card])
+        self.action["laid"][-1] = card
+        self.discard.append(replaced)
+
+    def use_hold(self, seat: str, use: str, holds: int, entered: Sequence[str] | None, actor: str) -> None:
+        """TO-8: spend a hold to replace the last card laid with the set-aside card, or to draw one."""
+        self.check_hold(seat, use, holds)
+        sim = self._draws(entered)
+        assert self.action is not None
+        drawn = sim.draw(1)[0] if use == "draw" else None
+        self._hold_spent(seat=seat, use=use, card=drawn, reshuffles=sim.reshuffles, actor=actor)
+        if use == "set-aside":
+            self._replaced(seat=seat, kind="hold-set-aside", card=self.action["set_aside"],
+                           replaced=self.action["laid"][-1], actor=actor)
+        self._after(self._sync(sim), actor)
+
+    @event("HoldSpent")
+    def _hold_spent(self, seat: str, use: str, card: str | None, reshuffles: list[dict[str, Any]],
+                    actor: str) -> None:
+        assert self.action is not None
+        self.action["hold_used"] = use
+        self.holds_spent[seat] = self.holds_spent.get(seat, 0) + 1
+        if card is not None:
+            self._take([card], copy.deepcopy(reshuffles))
+            self._show([card])
+            self.action["pending"] = card
+
+    def keep(self, seat: str, keep: bool, entered: Sequence[str] | None, actor: str) -> None:
+        """TO-8, TO-13: the card drawn for a hold replaces the last card laid, or is discarded."""
+        card = self.check_keep(seat)
+        sim = self._draws(entered)
+        assert self.action is not None
+        if keep:
+            self._replaced(seat=seat, kind="hold-draw", card=card, replaced=self.action["laid"][-1], actor=actor)
+        else:
+            self._hold_card_discarded(seat=seat, card=card, actor=actor)
+        self._after(self._sync(sim), actor)
+
+    @event("HoldCardDiscarded")
+    def _hold_card_discarded(self, seat: str, card: str, actor: str) -> None:
+        assert self.action is not None
+        self.action["pending"] = None
+        self.discard.append(card)
+
+    # -- TO-4, TO-5, TO-9, TO-12, TO-14: resolving, and the end of a round --------------------------------------
+    @event("ActionResolved")
+    def _action_resolved(self, seat: str, outcome: str, how: str, total: int, targets: dict[str, int],
+                         laid: list[str], actor: str) -> None:
+        assert self.action is not None
+        self.discard += laid
+        if self.action["set_aside"] is not None:
+            self.hands[seat].append(self.action["set_aside"])
+        self.results.append({"round": self.round, "seat": seat, "outcome": outcome, "how": how, "total": total,
+                             "targets": dict(targets), "laid": list(laid),
+                             "modifiers": copy.deepcopy(self.action["modifiers"]),
+                             "replacement": copy.deepcopy(self.action["replacement"]),
+                             "hold": self.action["hold_used"], "overturned": None})
+        self.acted.append(seat)
+        self.action, self.phase = None, "play"
+
+    @event("RoundEnded")
+    def _round_ended(self, round: int, actor: str) -> None:
+        self.round += 1
+        self.acted, self.assisted, self.turn_order = [], [], []
+
+    view_for = view.view_for
+    legal_actions = view.legal_actions
+
+    # -- the end (C-5), and undo (C-6, C-7) ------------------------------------------------------------------
+    def end(self, actor: str) -> None:
+        self.check_end()
+        self._ended(actor=actor)
+
+    @event("Ended")
+    def _ended(self, actor: str) -> None:
+        self.phase = "settled"
+
+    def rewind(self, to_step: int, past: Conflict, reason: str, actor: str) -> None:
+        reason, state = self.verify_rewind(to_step, past, reason)
+        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
+
+    @event("Rewound")
+    def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
+        self.restore(state)
+
+    def overturn(self, reason: object, actor: str) -> None:
+        """C-6: the House voids the last action that resolved and stands."""
+        text = clean_text(reason, "a reason", max_length=500, ruling="C-6")
+        standing = [i for i, r in enumerate(self.results) if not r["overturned"]]
+        if not standing:
+            raise RuleViolation("no resolved action stands to be overturned", ruling="C-6")
+        self._action_overturned(index=standing[-1], reason=text, actor=actor)
+
+    @event("ActionOverturned")
+    def _action_overturned(self, index: int, reason: str, actor: str) -> None:
+        self.results[index]["overturned"] = reason
+
+    view_for = view.view_for
+    legal_actions = view.legal_actions

@@ -1,0 +1,75 @@
+"""Twenty-one as a rule system: what it declares to the kernel (C-1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.errors import RuleViolation
+from domain.kernel.commands import Bool, Context
+from domain.kernel.registry import RuleSystem
+from domain.systems.twenty_one import play
+from domain.systems.twenty_one.character import TwentyOneCharacter
+from domain.systems.twenty_one.conflict import Conflict
+
+if TYPE_CHECKING:
+    from domain.application import StakesApplication
+    from domain.campaign import Campaign
+
+UNTIL_ENDED = "settled"
+
+
+class TwentyOneSettings(BaseModel):
+    """Twenty-one's campaign settings."""
+
+    model_config = ConfigDict(extra="forbid", title="TwentyOneSettings")
+
+    table_cards: Bool | None = Field(None, description="C-3: decks are shuffled at the table and entered by hand.")
+
+
+class TwentyOne(RuleSystem):
+    id = "twenty-one"
+    name = "Twenty-one"
+    package = "twenty_one"
+    settings_model = TwentyOneSettings
+    aggregates = (TwentyOneCharacter, Conflict)
+    resolutions = (Conflict,)
+    handlers = play.handles
+    # C-5: a hand is its owner's, the deck order and the seed nobody's, until the conflict ends.
+    visibility = {
+        "Conflict.Opened": {"fields": {"secret_seed": []}, "until": UNTIL_ENDED},
+        "Conflict.Shuffled": {"fields": {"order": []}, "until": UNTIL_ENDED},
+        "Conflict.HandDealt": {"fields": {"cards": "seat", "reshuffles": []}, "until": UNTIL_ENDED},
+        "Conflict.OrderCardLaid": {"fields": {"card": "seat"}, "until": UNTIL_ENDED},
+        "Conflict.OrderSettled": {"fields": {"reshuffles": []}, "until": UNTIL_ENDED},
+        "Conflict.CardsLaid": {"fields": {"set_aside": "seat", "reshuffles": []}, "until": UNTIL_ENDED},
+        "Conflict.CardDrawn": {"fields": {"reshuffles": []}, "until": UNTIL_ENDED},
+        "Conflict.HoldSpent": {"fields": {"reshuffles": []}, "until": UNTIL_ENDED},
+        "Conflict.Rewound": {"fields": {"state": []}, "until": UNTIL_ENDED},
+    }
+
+    def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(raw) - {"table_cards"}
+        if unknown:
+            raise RuleViolation(f"unknown Twenty-one settings: {', '.join(sorted(unknown))}", ruling="C-1")
+        table = raw.get("table_cards", False)
+        if not isinstance(table, bool):
+            raise RuleViolation("table_cards is true or false", ruling="C-3")
+        return {"table_cards": table}
+
+    def new_character(self, app: StakesApplication, campaign: Campaign, seat: str, name: str, command: Any,
+                      actor: str) -> TwentyOneCharacter:
+        return TwentyOneCharacter.create(campaign.id, seat, name, command.skills, actor)
+
+    def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
+               reason: str) -> list[Any]:
+        return play.rewind(app, ctx, campaign, unit, to_step, reason)
+
+    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
+                 void: bool, reason: str) -> list[Any]:
+        if winner is not None:
+            raise RuleViolation("a conflict has no winner to name; overturning voids its last action", ruling="C-6")
+        unit.overturn(reason, ctx.actor.name)
+        return [unit]

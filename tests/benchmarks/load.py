@@ -1,0 +1,202 @@
+"""The load harness of ``make bench`` (issue 15): Stakes beside a naive peer and raw eventsourcing saves.
+
+Every figure comes from one run on one store, interleaved, so the ratios compare like with like:
+
+- **Stakes**: ``stakes serve`` (uvicorn, N workers) answering ``POST …/characters/{seat}/characteristics``
+  from concurrent clients, each a player of its own (one command: load, check PA-2, save, project);
+- **naive peer** (``naive_peer.py``): a FastAPI endpoint that loads one aggregate and saves one event;
+- **raw saves**: eventsourcing ``Application.save`` from concurrent writer threads, in process;
+- **rebuild / audit / export** of a generated campaign against the raw read-and-decode rate of its log.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Run:
+    """What the clients of one measurement saw."""
+
+    name: str
+    seconds: float
+    latencies: list[float] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def done(self) -> int:
+        return len(self.latencies)
+
+    @property
+    def throughput(self) -> float:
+        return self.done / self.seconds if self.seconds else 0.0
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return 0.0
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
+
+    @property
+    def server_errors(self) -> int:
+        return sum(n for status, n in self.statuses.items() if status >= 500 or status == 0)
+
+
+def hammer(name: str, clients: int, seconds: float, request: Callable[[int, int], int]) -> Run:
+    """``clients`` threads call ``request(client, i)`` for ``seconds``; each call returns its status."""
+    run = Run(name, seconds)
+    lock = threading.Lock()
+    deadline = time.perf_counter() + seconds
+
+    def client(k: int) -> None:
+        i = 0
+        while time.perf_counter() < deadline:
+            start = time.perf_counter()
+            try:
+                status = request(k, i)
+            except httpx.HTTPError:
+                status = 0
+            took = time.perf_counter() - start
+            with lock:
+                run.statuses[status] = run.statuses.get(status, 0) + 1
+                if 200 <= status < 300:
+                    run.latencies.append(took)
+            i += 1
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return run
+
+
+@contextmanager
+def process(args: list[str], env: dict[str, str], log: Path) -> Iterator[str]:
+    """A server process on a free port; yields its URL once ``/health`` answers."""
+    port = free_port()
+    env = {**os.environ, **env, "STAKES_PORT": str(port), "STAKES_HOST": "127.0.0.1", "PYTHONPATH": str(ROOT)}
+    url = f"http://127.0.0.1:{port}"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+        try:
+            for _ in range(300):
+                try:
+                    if httpx.get(f"{url}/health", timeout=0.5).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{args} exited: {log.read_text()}")
+                time.sleep(0.1)
+            else:
+                raise RuntimeError(f"{args} did not start: {log.read_text()}")
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def stakes_server(env: dict[str, str], log: Path, workers: int = 1):
+    args = [sys.executable, "-m", "cli", "serve"]
+    if workers > 1:
+        args += ["--workers", str(workers)]
+    return process(args, env, log)
+
+
+def naive_server(env: dict[str, str], log: Path):
+    return process([sys.executable, "-m", "tests.benchmarks.naive_peer"], env, log)
+
+
+def stakes_load(url: str, clients: int, seconds: float) -> Run:
+    """Each client is a player of its own buying characteristics (PA-2), one command per request."""
+    with httpx.Client(base_url=url, timeout=30) as http:
+        created = http.post("/campaigns", json={"name": "Load", "system": "penny-ante",
+                                                "settings": {"starting_pile": 1_000_000}}).json()
+        cid, house = created["campaign"]["id"], {"Authorization": f"Bearer {created['house_token']}"}
+        headers = []
+        for k in range(clients):
+            added = http.post(f"/campaigns/{cid}/players", headers=house,
+                              json={"seat": f"p{k}", "character": f"Player {k}", "characteristic": "Grit"}).json()
+            headers.append({"Authorization": f"Bearer {seat_token(http, added)}"})
+    sessions = [httpx.Client(base_url=url, timeout=30) for _ in range(clients)]
+    try:
+        def buy(k: int, i: int) -> int:
+            return sessions[k].post(f"/campaigns/{cid}/characters/p{k}/characteristics", headers=headers[k],
+                                    json={"name": f"Trick {i}"}).status_code
+
+        return hammer("stakes", clients, seconds, buy)
+    finally:
+        for s in sessions:
+            s.close()
+
+
+def seat_token(http: httpx.Client, added: dict) -> str:
+    from tests.e2e.conftest import player_token
+
+    return player_token(http, added)
+
+
+def naive_load(url: str, clients: int, seconds: float) -> Run:
+    sessions = [httpx.Client(base_url=url, timeout=30) for _ in range(clients)]
+    try:
+        def increment(k: int, i: int) -> int:
+            return sessions[k].post(f"/counters/c{k}/increment", json={"by": 1}).status_code
+
+        return hammer("naive peer", clients, seconds, increment)
+    finally:
+        for s in sessions:
+            s.close()
+
+
+def raw_saves(env: dict[str, str], writers: int, seconds: float) -> Run:
+    """eventsourcing alone: ``writers`` threads each append events to an aggregate of their own."""
+    from tests.benchmarks import naive_peer
+
+    saved = dict(os.environ)
+    os.environ.update(env)
+    try:
+        application = naive_peer.open_application()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    counters = [naive_peer.Counter(f"raw-{time.time_ns()}-{k}") for k in range(writers)]
+    for counter in counters:
+        application.save(counter)
+
+    def save(k: int, i: int) -> int:
+        counters[k].increment(1)
+        application.save(counters[k])
+        return 201
+
+    try:
+        return hammer("raw saves", writers, seconds, save)
+    finally:
+        application.close()
+
+
+def median(runs: list[float]) -> float:
+    return statistics.median(runs) if runs else 0.0

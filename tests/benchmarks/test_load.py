@@ -1,0 +1,153 @@
+"""``make bench``: Stakes side by side with a naive peer and raw eventsourcing saves (issue 15).
+
+Under ``make bench`` each store gets one interleaved run: command throughput and latency through HTTP
+at ``STAKES_BENCH_CLIENTS`` clients (default 8; also 16 with 1 and 4 workers on PostgreSQL, issue 10),
+and rebuild, audit and export of a generated campaign (``STAKES_BENCH_CAMPAIGN_EVENTS``, default 10,000)
+against the raw read-and-decode rate of its log. The table goes to ``docs/benchmarks.md`` and the
+README's ``<!-- bench -->`` block. Under ``make test`` (benchmarks disabled) the same code runs for a
+second with two clients, as a smoke test that writes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from adapters.service import Stakes
+from adapters.settings import Settings
+from domain.kernel.commands import Context
+from domain.seats import Seat
+from domain.systems.penny_ante.commands import AcceptLoan, OfferLoan, RepayLoan
+from tests.benchmarks import load
+
+ROOT = Path(__file__).resolve().parents[2]
+REPORT = ROOT / "docs" / "benchmarks.md"
+HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
+
+
+def _int(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
+def generated_campaign(stakes: Stakes, events: int):
+    """A Penny Ante campaign of about ``events`` events: loan round trips between two players."""
+    cid = stakes.create_campaign("Generated", "penny-ante", {"starting_pile": 1000}).campaign.id
+    stakes.run(cid, HOUSE, "add-player", {"seat": "ilse", "character": "Ilse", "characteristic": "Whip"})
+    stakes.run(cid, HOUSE, "add-player", {"seat": "tomas", "character": "Tomas", "characteristic": "Love"})
+    app = stakes.app
+    for _ in range(max(1, events // 10)):
+        loan = app.execute(Context(cid, TOMAS), OfferLoan(borrower="ilse", amount=2))
+        app.execute(Context(cid, ILSE), AcceptLoan(loan=loan))
+        app.execute(Context(cid, ILSE), RepayLoan(loan=loan, amount=2))
+    stakes.catch_up()
+    return cid
+
+
+def raw_decode_rate(stakes: Stakes) -> tuple[int, float]:
+    """Events per second eventsourcing reads and decodes the whole log, in pages of 1,000."""
+    recorder, mapper = stakes.app.recorder, stakes.app.mapper
+    start, count, began = 1, 0, time.perf_counter()
+    while True:
+        notes = recorder.select_notifications(start=start, limit=1000)
+        if not notes:
+            break
+        for note in notes:
+            mapper.to_domain_event(note)
+        count += len(notes)
+        start = notes[-1].id + 1
+    return count, count / (time.perf_counter() - began)
+
+
+def timed(fn) -> float:
+    began = time.perf_counter()
+    fn()
+    return time.perf_counter() - began
+
+
+def ledger_rates(settings: Settings, events: int) -> dict[str, float]:
+    stakes = Stakes(settings)
+    try:
+        cid = generated_campaign(stakes, events)
+        count, decode = raw_decode_rate(stakes)
+        rates = {"events": count, "raw decode": decode}
+        rates["rebuild"] = count / timed(stakes.rebuild)
+        rates["audit verify"] = count / timed(lambda: stakes.audit(cid, HOUSE))
+        rates["export"] = count / timed(lambda: sum(1 for _ in stakes.export_campaign(cid, HOUSE)))
+        return rates
+    finally:
+        stakes.close()
+
+
+def throughput_rows(settings: Settings, env: dict[str, str], tmp: Path, clients: int, seconds: float,
+                    worker_counts: list[int]) -> list[tuple[str, load.Run]]:
+    rows: list[tuple[str, load.Run]] = []
+    with load.naive_server(env, tmp / "naive.log") as url:
+        rows.append((f"naive peer, {clients} clients", load.naive_load(url, clients, seconds)))
+    for workers in worker_counts:
+        with load.stakes_server(env, tmp / f"stakes-{workers}.log", workers) as url:
+            rows.append((f"Stakes, {clients} clients, {workers} worker(s)", load.stakes_load(url, clients, seconds)))
+    rows.append((f"raw eventsourcing saves, {clients} writers", load.raw_saves(env, clients, seconds)))
+    return rows
+
+
+def render(store: str, rows: list[tuple[str, load.Run]], rates: dict[str, float]) -> str:
+    naive = next(r for name, r in rows if name.startswith("naive")).throughput or 1.0
+    raw = next(r for name, r in rows if name.startswith("raw")).throughput or 1.0
+    lines = [f"### {store}", "",
+             "| measure | per second | p50 ms | p99 ms | 5xx | × naive peer | × raw saves |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for name, run in rows:
+        lines.append(f"| {name} | {run.throughput:.0f} | {run.percentile(50):.1f} | {run.percentile(99):.1f} "
+                     f"| {run.server_errors} | {run.throughput / naive:.2f} | {run.throughput / raw:.2f} |")
+    decode = rates["raw decode"] or 1.0
+    lines += ["", f"Ledger tools on a generated campaign of {rates['events']:.0f} events:", "",
+              "| measure | events per second | × raw decode |", "|---|---:|---:|"]
+    for key in ("raw decode", "rebuild", "audit verify", "export"):
+        lines.append(f"| {key} | {rates[key]:.0f} | {rates[key] / decode:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def publish(section: str, store: str) -> None:
+    """Replace this store's section in docs/benchmarks.md and the README's bench block."""
+    text = REPORT.read_text() if REPORT.exists() else (
+        "# Benchmarks\n\nWritten by `make bench` (tests/benchmarks/test_load.py) on the machine that ran it.\n"
+        "Ratios compare figures taken in the same run on the same store.\n\n")
+    pattern = re.compile(rf"### {store}\n.*?(?=\n### |\Z)", re.S)
+    text = pattern.sub(section.rstrip("\n"), text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
+    REPORT.write_text(text.rstrip("\n") + "\n")
+    readme = ROOT / "README.md"
+    body = readme.read_text()
+    block = re.compile(r"<!-- bench -->.*?<!-- /bench -->", re.S)
+    latest = text.split("\n", 4)[-1].strip()
+    if block.search(body):
+        readme.write_text(block.sub(lambda _: f"<!-- bench -->\n{latest}\n<!-- /bench -->", body))
+
+
+@pytest.mark.benchmark(group="load")
+def test_load_against_the_naive_peer_and_raw_saves(benchmark, settings, env_for, tmp_path):
+    measuring = not benchmark.disabled
+    clients = _int("STAKES_BENCH_CLIENTS", 8) if measuring else 2
+    seconds = float(os.environ.get("STAKES_BENCH_SECONDS", 10)) if measuring else 1.0
+    events = _int("STAKES_BENCH_CAMPAIGN_EVENTS", 10_000) if measuring else 200
+    env = env_for(settings)
+    workers = [1, 4] if settings.store == "postgres" and measuring else [1]
+
+    def measure():
+        rows = throughput_rows(settings, env, tmp_path, clients, seconds, workers)
+        if measuring and settings.store == "postgres":
+            rows += [(name.replace(f"{clients} clients", "16 clients"), run) for name, run in
+                     throughput_rows(settings, env, tmp_path, 16, seconds, [1, 4]) if name.startswith("Stakes")]
+        return rows, ledger_rates(settings, events)
+
+    rows, rates = benchmark.pedantic(measure, rounds=1, iterations=1)
+    section = render(settings.store, rows, rates)
+    print("\n" + section)
+    for name, run in rows:
+        assert run.done > 0, f"{name}: nothing answered {run.statuses}"
+        assert run.server_errors == 0, f"{name}: {run.statuses}"
+    if measuring:
+        publish(section, settings.store)

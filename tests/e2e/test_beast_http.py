@@ -1,0 +1,179 @@
+"""Humanity and Beast over HTTP on both stores (BE-1 … BE-12), its hidden information (C-5) and C-8."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.conftest import bearer, player_headers
+
+IDS = re.compile(r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}")
+POSITIONS = re.compile(r'"(position|next_after)":\d+')  # the store's own numbering, shared by both campaigns
+TIMES = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(\+00:00|Z)?")
+
+
+def new_table(client, cole: dict | None = None, **settings):
+    created = client.post("/campaigns", json={"name": "Night", "system": "beast", "settings": settings}).json()
+    cid, house = created["campaign"]["id"], bearer(created["house_token"])
+    c, t = f"/campaigns/{cid}", {"house": house}
+    r = client.post(f"{c}/players", headers=house, json={"seat": "ilse", "character": "Ilse", "humanity": 6})
+    assert r.status_code == 201 and r.json()["sheet"]["beast"] == 4, r.text
+    t["ilse"] = player_headers(client, r.json())
+    t["tomas"] = player_headers(client, client.post(f"{c}/players", headers=house,
+                                                    json={"seat": "tomas", "character": "Tomas"}).json())
+    r = client.post(f"{c}/antagonists", headers=house, json={"name": "Sheriff Cole", **(cole or {"humanity": 4,
+                                                                                             "willpower": 3})})
+    assert r.status_code == 201, r.text
+    return c, t
+
+
+def act(client, c, unit, token, action, expect=200, **args):
+    r = client.post(f"{c}/challenges/{unit}/actions", headers=token, json={"action": action, **args})
+    assert r.status_code == expect, r.text
+    return r.json()
+
+
+def test_a_conflict_with_a_willpower_reroll_and_humanity_checks_is_played_over_http(client):
+    c, t = new_table(client, table_dice=True)
+    unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
+    act(client, c, unit, t["ilse"], "seed", seed="Ilse's words")
+    view = act(client, c, unit, t["ilse"], "roll", humanity=2, beast=3, dice=[7, 3, 6, 6, 10, 2])
+    dice = view["state"]["sides"]["challenger"]["roll"]["dice"]
+    assert [d["text"] for d in dice] == ["H 7 ✓", "H 3 ✗", "B 6 ✓", "B 6 ✓", "B 10→2 ✓"]
+    assert {a["action"] for a in view["legal_actions"]} == {"reroll", "keep"}
+    view = act(client, c, unit, t["ilse"], "reroll", die=2, dice=[8])
+    assert view["state"]["sides"]["challenger"]["roll"]["dice"][1]["text"] == "H 8 ✓ (was 3 ✗)"
+    act(client, c, unit, t["house"], "roll", humanity=2, beast=2, dice=[1, 2, 6, 1])
+    hidden = client.get(f"{c}/challenges/{unit}", headers=t["tomas"]).json()
+    assert hidden["state"]["sides"]["opponent"]["roll"] == {"hidden": True}
+    view = act(client, c, unit, t["house"], "keep")
+    out = view["state"]["outcome"]
+    assert out["winner"] == "challenger" and out["difference"] == 4 and out["damage"] == {"opponent": 3}
+    assert out["checks"] == {"challenger": ["beast above humanity"], "opponent": ["beast above humanity"]}
+    seen = client.get(f"{c}/challenges/{unit}", headers=t["tomas"]).json()["state"]["outcome"]
+    assert seen["damage"] == {"opponent": "hidden"} and seen["checks"]["opponent"] == ["hidden"]  # C-5 until settled
+    act(client, c, unit, t["ilse"], "check", dice=[1, 2, 3, 4, 5, 6])
+    view = act(client, c, unit, t["house"], "check", side="opponent", dice=[7, 1, 1, 1])
+    assert view["phase"] == "settled" and view["state"]["sides"]["opponent"]["check"]["outcome"] == "held"
+    sheet = client.get(f"{c}/characters/ilse", headers=t["tomas"]).json()
+    assert (sheet["humanity"], sheet["beast"], sheet["willpower"]) == (5, 5, 5)
+    assert sheet["checks"][0]["detail"]["outcome"] == "slipped"
+    assert [line["what"] for line in sheet["history"]][:3] == ["adjusted", "check", "outcome"]
+    cole = client.get(f"{c}/house-characters", headers=t["house"]).json()[0]
+    assert (cole["willpower"], cole["humanity"]) == (0, 4)
+    assert client.get(f"{c}/house-characters", headers=t["ilse"]).json() == [
+        {"name": "Sheriff Cole", "humanity": None, "beast": None, "willpower": None, "willpower_max": None,
+         "lost": None, "history": None}]
+    verified = client.get(f"{c}/challenges/{unit}/verify", headers=t["ilse"]).json()
+    assert verified["entered"] == 21 and verified["mismatches"] == [] and verified["commitment_matches"]
+    replay = client.get(f"{c}/challenges/{unit}/replay", headers=t["tomas"]).json()
+    assert [s["event"] for s in replay["steps"]] == ["Opened", "SeedAdded", "Rolled", "Decided", "RolledInSecret",
+                                                     "DecidedInSecret", "Resolved", "Checked", "CheckedInSecret"]
+    r = client.post(f"{c}/willpower", headers=t["house"], json={"character": "Sheriff Cole", "amount": 5})
+    assert r.status_code == 200
+    assert client.get(f"{c}/house-characters", headers=t["house"]).json()[0]["willpower"] == 3
+    r = client.post(f"{c}/challenges/{unit}/overturn", headers=t["house"], json={"void": True, "reason": "a dream"})
+    assert r.status_code == 200 and r.json()["state"]["overturned"]["void"]
+    sheet = client.get(f"{c}/characters/ilse", headers=t["ilse"]).json()
+    assert (sheet["humanity"], sheet["willpower"]) == (6, 6)
+    assert client.get(f"{c}/audit", headers=t["tomas"]).json()["intact"]
+
+
+def test_an_action_is_rolled_over_http_and_verify_proves_every_server_die(client):
+    c, t = new_table(client)
+    r = client.post(f"{c}/actions", headers=t["ilse"], json={"difficulty": 4, "humanity": 3, "beast": 2,
+                                                              "willpower": "before", "seed": "mine"})
+    assert r.status_code == 201, r.text
+    view = r.json()
+    assert view["system"] == "beast" and view["state"]["outcome"] is not None  # kept at once: no reroll left
+    unit = view["id"]
+    while view["phase"] == "check":
+        view = act(client, c, unit, t["ilse"], "check")
+    verified = client.get(f"{c}/challenges/{unit}/verify", headers=t["tomas"]).json()
+    assert verified["checked"] >= 5 and verified["mismatches"] == [] and verified["side_seeds"][0] == "mine"
+    assert client.get(f"{c}/characters/ilse", headers=t["ilse"]).json()["willpower"] == 5
+
+
+@pytest.mark.parametrize("path, body, token, status, ruling", [
+    ("/actions", {"difficulty": 1, "humanity": 1, "beast": 0}, "ilse", 422, "BE-2"),
+    ("/actions", {"difficulty": 3, "humanity": 7, "beast": 0}, "ilse", 422, "BE-2"),
+    ("/actions", {"difficulty": 3, "humanity": True, "beast": 0}, "ilse", 422, "BE-2"),
+    ("/actions", {"difficulty": 3, "humanity": 1, "beast": 0}, "house", 403, "C-1"),
+    ("/players", {"seat": "mara", "character": "Mara", "humanity": 0}, "house", 422, "BE-9"),
+    ("/antagonists", {"name": "Sheriff Cole"}, "house", 422, "BE-1"),
+    ("/antagonists", {"name": "Lady Sen", "characteristics": ["Poison"]}, "house", 422, "BE-1"),
+    ("/willpower", {"character": "ilse", "amount": 1}, "house", 422, "BE-8"),
+    ("/willpower", {"character": "ilse", "amount": 1}, "ilse", 403, "C-1"),
+    ("/conflicts", {"against": "Nobody"}, "ilse", 404, None),
+    ("/conflicts", {"against": "ilse"}, "ilse", 422, "BE-6"),
+    ("/budget", None, "ilse", 422, "C-1"),
+])
+def test_beast_refusals_name_their_ruling_and_store_nothing(client, path, body, token, status, ruling):
+    c, t = new_table(client)
+    before = client.get(f"{c}/log?limit=1000", headers=t["house"]).json()["entries"]
+    r = client.post(f"{c}{path}", headers=t[token], json=body) if body is not None else \
+        client.get(f"{c}{path}", headers=t[token])
+    assert r.status_code == status, r.text
+    if ruling:
+        assert r.json()["ruling"] == ruling, r.text
+    assert client.get(f"{c}/log?limit=1000", headers=t["house"]).json()["entries"] == before
+
+
+def _reads(client, c, unit, token) -> str:
+    paths = ["/challenges", f"/challenges/{unit}", f"/challenges/{unit}/replay", f"/challenges/{unit}/verify",
+             "/log?limit=1000", "/characters", "/characters/ilse", "/house-characters", ""]
+    text = "\n".join(client.get(f"{c}{p}", headers=token).text for p in paths)
+    return POSITIONS.sub("<n>", TIMES.sub("<t>", IDS.sub("<id>", text)))
+
+
+@pytest.mark.parametrize("secret", [{"humanity": 8, "willpower": 9}, {"humanity": 2, "willpower": 1}])
+def test_an_antagonists_sheet_and_dice_leak_to_no_player_before_the_house_shows_them(client, monkeypatch, secret):
+    monkeypatch.setattr("adapters.randomness.new_secret_seed", lambda: "f1x3d" * 12)
+    seen = []
+    for cole, allocation, spent in (({"humanity": 4, "willpower": 3}, (2, 2), {}),
+                                    (secret, (1, 1), {"willpower": "before"})):
+        c, t = new_table(client, cole=cole)
+        unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
+        act(client, c, unit, t["house"], "roll", humanity=allocation[0], beast=allocation[1], **spent)
+        act(client, c, unit, t["ilse"], "roll", humanity=3, beast=1)
+        seen.append({seat: _reads(client, c, unit, t[seat]) for seat in ("ilse", "tomas")})
+        assert "hidden" in seen[-1]["ilse"]
+    assert seen[0] == seen[1]
+
+
+def test_a_revealed_roll_stays_public_after_a_rewind_marked_as_seen_before_it(client):
+    c, t = new_table(client, table_dice=True)
+    unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
+    act(client, c, unit, t["ilse"], "roll", humanity=1, beast=0, dice=[9])
+    act(client, c, unit, t["house"], "roll", humanity=1, beast=1, dice=[4, 6])  # step 3
+    act(client, c, unit, t["house"], "reveal")
+    assert client.get(f"{c}/challenges/{unit}", headers=t["tomas"]).json()["state"]["sides"]["opponent"]["roll"][
+        "score"]["total"] == 1
+    r = client.post(f"{c}/challenges/{unit}/rewind", headers=t["house"], json={"to_step": 2, "reason": "misread"})
+    assert r.status_code == 200, r.text
+    view = client.get(f"{c}/challenges/{unit}", headers=t["tomas"]).json()["state"]
+    assert view["sides"]["opponent"]["roll"] is None and len(view["seen_before_rewind"]) == 2
+    log = client.get(f"{c}/log?limit=1000", headers=t["tomas"]).json()["entries"]
+    shown = next(e for e in log if e["event"] == "Revealed")
+    assert shown["detail"]["roll"]["score"]["total"] == 1 and shown["hidden"] == []
+    act(client, c, unit, t["house"], "roll", expect=422, humanity=1, beast=1, dice=[5, 6])  # C-7: the same dice
+    act(client, c, unit, t["house"], "roll", humanity=1, beast=1, dice=[4, 6])
+    roll = client.get(f"{c}/challenges/{unit}", headers=t["tomas"]).json()["state"]["sides"]["opponent"]["roll"]
+    assert roll["seen_before_rewind"] is True and roll["dice"][1]["text"] == "B 6 ✓"
+
+
+def test_an_antagonists_humanity_check_leaks_to_no_player_before_the_conflict_settles(client):
+    seen = []
+    for humanity, dice in ((4, [1] * 4), (8, [7] + [1] * 7)):  # the House's secrets: Humanity and the check
+        c, t = new_table(client, cole={"humanity": humanity, "willpower": 3}, table_dice=True)
+        unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
+        act(client, c, unit, t["ilse"], "roll", humanity=0, beast=2, dice=[6, 6])
+        act(client, c, unit, t["ilse"], "keep")
+        act(client, c, unit, t["house"], "roll", humanity=1, beast=1, dice=[1, 6])
+        view = act(client, c, unit, t["house"], "keep")
+        assert set(view["state"]["outcome"]["checks"]) == {"challenger", "opponent"}
+        act(client, c, unit, t["house"], "check", side="opponent", dice=dice)
+        seen.append({seat: _reads(client, c, unit, t[seat]) for seat in ("ilse", "tomas")})
+        assert '"check":{"hidden":true}' in seen[-1]["tomas"]
+    assert seen[0] == seen[1]

@@ -1,0 +1,43 @@
+"""Pulp's read models on both stores: a rebuild equals the incremental projection, and the sheets follow a
+rewind (marked, C-8) and an overturn (void, C-6)."""
+
+from __future__ import annotations
+
+from domain.seats import Seat
+
+HOUSE, ILSE = Seat.house(), Seat("ilse")
+
+
+def play(stakes):
+    cid = stakes.create_campaign("Pulp night", "pulp-cards").campaign.id
+    stakes.run(cid, HOUSE, "add-player", seat="ilse", character="Ilse")
+    deal = stakes.run(cid, ILSE, "deal", difficulty=1, cut=3).id
+    stakes.act(cid, ILSE, deal, {"action": "show"})
+    stakes.run(cid, HOUSE, "add-note", note="lost an arm", to="ilse", kind="condition")
+    combat = stakes.run(cid, HOUSE, "open-combat", combatants=["ilse", "Sheriff Cole"]).id
+    stakes.act(cid, HOUSE, combat, {"action": "initiative"})
+    for _ in range(2):
+        up = stakes.challenge(cid, HOUSE, combat).state["up"]
+        seat = ILSE if up == "Ilse" else HOUSE
+        stakes.act(cid, seat, combat, {"action": "attack", "cut": 2})
+        stakes.act(cid, seat, combat, {"action": "show"})
+    return cid, deal, combat
+
+
+def test_a_pulp_rebuild_equals_the_incremental_read_models(stakes):
+    cid, deal, combat = play(stakes)
+    stakes.run(cid, HOUSE, "rewind", unit=str(combat), to_step=3, reason="misread")
+    stakes.run(cid, HOUSE, "overturn", unit=str(deal), void=True, reason="wrong skill")
+    incremental = stakes.views.dump()
+    stakes.rebuild()
+    assert stakes.views.dump() == incremental
+
+
+def test_the_sheet_follows_a_rewind_and_an_overturn_c6_c8(stakes):
+    cid, deal, combat = play(stakes)
+    sheet = stakes.sheet(cid, ILSE)
+    assert sheet.conditions == ["lost an arm"] and len(sheet.deals) == 2  # the deal and Ilse's attack
+    stakes.run(cid, HOUSE, "rewind", unit=str(combat), to_step=2, reason="misread")
+    stakes.run(cid, HOUSE, "overturn", unit=str(deal), void=True, reason="wrong skill")
+    lines = {(d.kind, d.void, d.seen_before_the_rewind) for d in stakes.sheet(cid, ILSE).deals}
+    assert lines == {("attack", False, True), ("standard", True, False)}

@@ -1,0 +1,82 @@
+"""Read models written by an older release are projected anew in the new shape, on both stores."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.service import Stakes
+from tests.conftest import postgres_settings
+from domain.seats import Seat
+
+HOUSE, ILSE = Seat.house(), Seat("ilse")
+
+
+def a_campaign_with_a_roll(stakes: Stakes):
+    cid = stakes.create_campaign("Shapes", "pool", {}).campaign.id
+    stakes.run(cid, HOUSE, "add-player", {"seat": "ilse", "character": "Ilse", "description": "A brave thief"})
+    stakes.run(cid, ILSE, "roll", {"count": 2})
+    return cid
+
+
+def test_rows_projected_for_another_shape_are_projected_again_on_start(settings):
+    stakes = Stakes(settings)
+    cid = a_campaign_with_a_roll(stakes)
+    before = stakes.views.dump()
+    with stakes.views.datastore.transaction(commit=True) as c:
+        c.execute(stakes.views._sql("UPDATE {p}read_model_shape SET shape = ?"), ("an-older-release",))
+    stakes.close()
+    again = Stakes(settings)
+    try:
+        assert again.views.query_one("SELECT shape FROM {p}read_model_shape")["shape"] != "an-older-release"
+        again.catch_up()
+        assert again.views.dump() == before
+        assert [u.kind for u in again.challenges(cid, ILSE)] == ["PoolRoll"]
+    finally:
+        again.close()
+
+
+def test_a_store_from_before_shapes_were_recorded_is_projected_again(settings):
+    stakes = Stakes(settings)
+    cid = a_campaign_with_a_roll(stakes)
+    with stakes.views.datastore.transaction(commit=True) as c:  # the challenges table of the last release
+        c.execute(stakes.views._sql("DROP TABLE {p}challenges"))
+        c.execute(stakes.views._sql(
+            "CREATE TABLE {p}challenges (challenge_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+            " announced_at TEXT NOT NULL, updated_at TEXT NOT NULL, phase TEXT NOT NULL, revealed BIGINT NOT NULL,"
+            " ante BIGINT NOT NULL, pot BIGINT NOT NULL, version BIGINT NOT NULL, topic TEXT NOT NULL,"
+            " state TEXT NOT NULL)"))
+        c.execute(stakes.views._sql("DELETE FROM {p}read_model_shape"))
+    stakes.close()
+    again = Stakes(settings)
+    try:
+        again.catch_up()
+        listed = again.challenges(cid, ILSE)
+        assert [u.kind for u in listed] == ["PoolRoll"] and listed[0].position > 0
+    finally:
+        again.close()
+
+
+def test_a_new_store_is_not_projected_twice(settings):
+    stakes = Stakes(settings)
+    try:
+        assert stakes.views.upgrade(stakes.app.name) is False
+    finally:
+        stakes.close()
+
+
+@pytest.mark.postgres
+def test_rebuilding_again_and_again_leaves_no_dead_rows_on_postgres(pg_server, pg_schema, tmp_path):
+    """Issue 15: a rebuild empties the read models with TRUNCATE, not DELETE (no bloat). SQLite has no dead
+    tuples: DELETE frees its pages for reuse."""
+    settings = postgres_settings(pg_server, pg_schema, tmp_path)
+    stakes = Stakes(settings)
+    try:
+        a_campaign_with_a_roll(stakes)
+        for _ in range(3):
+            stakes.rebuild()
+        dead = stakes.views.query(
+            "SELECT COALESCE(SUM(n_dead_tup), 0) AS dead FROM pg_stat_user_tables WHERE schemaname = ?"
+            " AND relname IN ('event_log', 'challenges', 'campaigns', 'streams')", (settings.postgres_schema,))
+        assert dead[0]["dead"] == 0
+    finally:
+        stakes.close()

@@ -1,0 +1,212 @@
+"""C-2, issue 9: every way of editing the store by hand is caught, on SQLite and PostgreSQL. The chain is
+written with each event, so a row stored any other way has no link; a rewrite that recomputes the chain
+cannot extend a signed head a player holds; an edited snapshot is reported and never obeyed."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from adapters import audit, checkpoint, heads, merkle
+from adapters.service import Stakes
+from domain.errors import RuleViolation
+from domain.seats import Seat
+from tests.drivers import ServiceDriver
+from tests.integration.test_audit import Rows, bought_event, chain_rows
+from tests.integration.test_event_store import seat_two
+from tests.integration.test_projections import play_an_economy
+
+HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
+
+
+@pytest.fixture
+def rows(settings):
+    r = Rows(settings)
+    yield r
+    r.close()
+
+
+def held_head(stakes, cid, seat=ILSE) -> checkpoint.Head:
+    """The signed head a player keeps, checked against the server's public key."""
+    cp = stakes.checkpoint(cid, seat)
+    return checkpoint.verify(cp.note, stakes.public_key().vkey, cp.origin)
+
+
+def still_extends(stakes, cid, held: checkpoint.Head) -> checkpoint.Head:
+    answer = stakes.consistency(cid, ILSE, held.size)
+    return heads.check_extends(held, answer, stakes.public_key().vkey, held.origin)
+
+
+def test_an_untouched_log_extends_every_head_a_player_held(stakes):
+    cid, *_ = seat_two(stakes)
+    first = held_head(stakes, cid)
+    for amount in range(1, 8):
+        stakes.offer_loan(cid, TOMAS, "ilse", amount)
+    newer = still_extends(stakes, cid, first)
+    assert newer.size > first.size and still_extends(stakes, cid, newer).size == newer.size
+
+
+def test_an_event_written_straight_into_the_store_is_reported_unchained(stakes, rows):
+    cid, loan = play_an_economy(stakes)
+    last = rows.run(f"SELECT MAX({rows.id_col}) FROM {rows.table}")[0][0]
+    rows.run(f"INSERT INTO {rows.table} (originator_id, originator_version, topic, state)"
+             f" SELECT originator_id, originator_version + 1, topic, state FROM {rows.table} WHERE {rows.id_col} = ?",
+             last)
+    report = stakes.audit(cid, HOUSE)
+    assert not report.intact and report.first_broken.kind == "unchained"
+
+
+def test_an_event_deleted_with_its_link_is_reported(stakes, rows):
+    cid, _ = play_an_economy(stakes)
+    target = bought_event(stakes, cid)
+    position = next(r for r in chain_rows(stakes, cid) if r["notification_id"] == target)["position"]
+    rows.delete(target)
+    rows.run(f"DELETE FROM {rows.chain} WHERE notification_id = ?", target)
+    report = stakes.audit(cid, HOUSE)
+    assert not report.intact and report.first_broken.kind == "deleted" and report.first_broken.position == position
+
+
+def test_events_reordered_with_their_links_are_reported(stakes, rows):
+    cid, _ = play_an_economy(stakes)
+    a = bought_event(stakes, cid)
+    rows.swap(a, a + 1)
+    for old, new in ((a, -1), (a + 1, a), (-1, a + 1)):
+        rows.run(f"UPDATE {rows.chain} SET notification_id = ? WHERE notification_id = ?", new, old)
+    report = stakes.audit(cid, HOUSE)
+    assert not report.intact and report.first_broken.kind == "reordered"
+
+
+def test_an_altered_event_is_reported_even_when_its_link_is_updated(stakes, rows):
+    cid, _ = play_an_economy(stakes)
+    target = bought_event(stakes, cid)
+    rows.alter(target)
+    rows.run(f"UPDATE {rows.chain} SET digest = ? WHERE notification_id = ?", "0" * 64, target)
+    report = stakes.audit(cid, HOUSE)
+    assert not report.intact and report.first_broken.kind in ("altered", "chain-altered")
+
+
+def test_a_truncated_log_cannot_extend_a_head_a_player_holds(stakes, rows):
+    cid, _ = play_an_economy(stakes)
+    held = held_head(stakes, cid)
+    for row in chain_rows(stakes, cid)[-3:]:  # the tail, events and links both
+        rows.delete(row["notification_id"])
+        rows.run(f"DELETE FROM {rows.chain} WHERE notification_id = ?", row["notification_id"])
+    assert stakes.checkpoint(cid, ILSE).size == held.size - 3
+    with pytest.raises(RuleViolation, match="C-2: the log of this campaign holds"):
+        still_extends(stakes, cid, held)
+
+
+def rechain(rows: Rows, links: list[tuple[int, str]]) -> None:
+    """What someone with the database would do to hide an edit: recompute every digest, link and tree head
+    of one campaign, given its links' (notification id, salt) in order."""
+    previous, frontier = audit.GENESIS, []
+    for position, (nid, salt) in enumerate(links):
+        (oid, version, topic, state), = rows.run(
+            f"SELECT originator_id, originator_version, topic, state FROM {rows.table} WHERE {rows.id_col} = ?", nid)
+        d = audit.digest(str(oid), version, topic, bytes(state), salt)
+        previous = audit.link(previous, d)
+        frontier = merkle.extend(frontier, position, audit.leaves([d])[0])
+        rows.run(f"UPDATE {rows.chain} SET digest = ?, chain = ?, frontier = ?, root = ? WHERE notification_id = ?",
+                 d, previous, audit.pack(frontier), merkle.frontier_root(frontier).hex(), nid)
+
+
+def test_a_consistent_rewrite_of_events_and_chain_cannot_extend_a_head_a_player_holds(stakes, rows):
+    cid, _ = play_an_economy(stakes)
+    held = held_head(stakes, cid)
+    rows.alter(bought_event(stakes, cid))
+    rechain(rows, [(r["notification_id"], r["salt"]) for r in chain_rows(stakes, cid)])
+    assert stakes.audit(cid, HOUSE).intact  # the store agrees with itself now …
+    assert stakes.checkpoint(cid, ILSE).size == held.size  # … and signs a head of the same size …
+    with pytest.raises(checkpoint.InvalidCheckpoint, match="truncated, forked or rewritten"):
+        still_extends(stakes, cid, held)  # … but not with the head Ilse holds
+
+
+def test_an_edited_snapshot_is_reported_and_never_obeyed(settings, rows):
+    stakes = ServiceDriver(Stakes(settings.model_copy(update={"snapshot_interval": 2})))
+    try:
+        cid, *_ = seat_two(stakes)
+        stakes.buy_characteristic(cid, TOMAS, "tomas", "Quick")  # Tomas's snapshot at v2 holds pile 25
+        stakes.buy_characteristic(cid, TOMAS, "tomas", "Strong")
+        (state,) = [s for (s,) in rows.run(f"SELECT state FROM {rows.snapshots}") if b'"seat":"tomas"' in bytes(s)]
+        assert b'"pile":25' in bytes(state)
+        rows.run(f"UPDATE {rows.snapshots} SET state = ? WHERE state = ?",
+                 bytes(state).replace(b'"pile":25', b'"pile":500'), state)
+        report = stakes.audit(cid, HOUSE)
+        assert not report.intact and report.first_broken.kind == "snapshot-altered"
+        with pytest.raises(RuleViolation, match=r"PA-14: a loan is at most the lender's pile \(20\)"):
+            stakes.offer_loan(cid, TOMAS, "ilse", 400)
+    finally:
+        stakes.close()
+
+
+def test_the_audit_raises_no_false_alarm_while_commands_arrive(stakes):
+    cid, *_ = seat_two(stakes)
+    stop, reports, errors = threading.Event(), [], []
+
+    def play() -> None:
+        try:
+            while not stop.is_set():
+                stakes.offer_loan(cid, TOMAS, "ilse", 1)
+        except Exception as exc:  # noqa: BLE001  reported below
+            errors.append(exc)
+
+    player = threading.Thread(target=play)
+    player.start()
+    give_up = time.monotonic() + 120  # a guard against a hang, not a timing assertion
+    try:
+        # Audit until several commands have landed between audits, however the threads are scheduled.
+        while len(reports) < 15 or reports[-1].events < reports[0].events + 3:
+            assert time.monotonic() < give_up, "no command landed while the audit ran"
+            reports.append(stakes.audit(cid, ILSE))
+    finally:
+        stop.set()
+        player.join()
+    assert not errors and all(r.intact for r in reports)
+
+
+def test_the_audit_reads_the_log_in_one_snapshot_not_event_by_event(stakes, monkeypatch):
+    cid, _ = play_an_economy(stakes)
+    stakes.catch_up()
+    calls: list[str] = []
+    for name in ("select_events", "select_notifications"):
+        real = getattr(stakes.service.app.recorder, name)
+        monkeypatch.setattr(stakes.service.app.recorder, name,
+                            lambda *a, _real=real, _name=name, **k: calls.append(_name) or _real(*a, **k))
+    assert stakes.audit(cid, HOUSE).intact
+    assert calls == ["select_notifications"]  # the projection's one look for new events; the audit reads none
+
+
+def test_a_changed_tree_head_in_the_store_is_reported(stakes, rows):
+    cid, _ = play_an_economy(stakes)
+    last = chain_rows(stakes, cid)[-1]["notification_id"]
+    rows.run(f"UPDATE {rows.chain} SET root = ? WHERE notification_id = ?", "0" * 64, last)
+    report = stakes.audit(cid, HOUSE)
+    assert not report.intact and report.first_broken.kind == "chain-altered"
+
+
+def test_a_store_from_before_the_chain_is_linked_once_when_opened(settings):
+    """Stores written by an older release have events and no links: they are linked once, in log order,
+    and a link missing later is still reported (C-2)."""
+    stakes = Stakes(settings)
+    cid = stakes.create_campaign("Old", "penny-ante", {"starting_pile": 30}).campaign.id
+    stakes.run(cid, HOUSE, "add-player", {"seat": "ilse", "character": "Ilse", "characteristic": "Whip"})
+    recorder = stakes.app.recorder
+    with recorder.datastore.transaction(commit=True) as c:  # as the older release left it: no links at all
+        c.execute(recorder.q("DELETE FROM {chain}"))
+    stakes.close()
+    reopened = Stakes(settings)
+    try:
+        assert reopened.audit(cid, HOUSE).intact
+        assert reopened.app.recorder.link_legacy() == 0  # once only
+        with reopened.app.recorder.datastore.transaction(commit=True) as c:
+            c.execute(reopened.app.recorder.q("DELETE FROM {chain} WHERE position = 2"))
+    finally:
+        reopened.close()
+    again = Stakes(settings)
+    try:
+        report = again.audit(cid, HOUSE)
+        assert not report.intact
+    finally:
+        again.close()

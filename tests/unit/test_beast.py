@@ -1,0 +1,263 @@
+"""Humanity and Beast, ruling by ruling (BE-1 … BE-12, C-3, C-6, C-7), on the in-memory store."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import NotPermitted, RuleViolation
+from domain.kernel.common import Overturn, Rewind
+from domain.systems.beast import commands as cmd
+from domain.systems.beast import rules
+from tests.unit.beast_table import HOUSE, ILSE, TOMAS, BeastTable
+
+
+@pytest.fixture
+def table() -> BeastTable:
+    return BeastTable(table_dice=True)
+
+
+# -- BE-1, BE-9: sheets -----------------------------------------------------------------------------------
+def test_a_character_splits_ten_dice_seven_and_three_by_default_with_willpower_six():
+    t = BeastTable()
+    assert t.sheet("tomas") == {"humanity": 7, "beast": 3, "willpower": 6, "willpower_max": 6}
+
+
+@pytest.mark.parametrize("humanity, willpower", [(0, 6), (11, 6), (7, 0), (7, 11), (True, 6)])
+def test_humanity_is_one_to_ten_and_the_willpower_maximum_one_to_ten_at_creation(humanity, willpower):
+    t = BeastTable()
+    with pytest.raises(RuleViolation, match="BE-9" if humanity is not True else "BE-1: humanity: Input should be"):
+        t.run(HOUSE, t.app.parse(t.cid, "add-player", {"seat": "mara", "character": "Mara", "humanity": humanity,
+                                                       "willpower": willpower}))
+
+
+def test_antagonist_names_are_unique():
+    t = BeastTable()
+    with pytest.raises(RuleViolation, match="BE-1: the House has an antagonist named 'Sheriff Cole'"):
+        t.run(HOUSE, cmd.CreateAntagonist(name="Sheriff  Cole"))
+
+
+# -- BE-2: allocation --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("inputs, message", [
+    ({"humanity": 8, "beast": 0}, "the split is 7 Humanity and 3 Beast"),
+    ({"humanity": 0, "beast": 0}, "1 to 10 dice"),
+    ({"humanity": 1, "beast": 1, "min_beast": 2}, "at least 0 Humanity and 2 Beast"),
+    ({"humanity": 2, "beast": 1, "difficulty": 11}, "difficulty is a whole number from 2 to 10"),
+])
+def test_an_action_allocates_within_the_split_and_the_minimums(table, inputs, message):
+    with pytest.raises(RuleViolation, match=message):
+        table.action(**{"difficulty": 3, "dice": [1, 1, 1], **inputs})
+
+
+# -- BE-3, BE-10: thresholds and chains ----------------------------------------------------------------------
+def test_a_humanity_die_succeeds_on_seven_and_a_beast_die_on_six(table):
+    roll = table.act(ILSE, table.action(difficulty=2, humanity=2, beast=2, dice=[6, 7, 5, 6]).id, action="keep")
+    assert roll.sides["challenger"]["roll"]["score"] == {"humanity": 1, "beast": 1, "willpower": 0, "total": 2,
+                                                         "more": "tie"}
+    assert roll.outcome["success"] is True
+
+
+def test_every_ten_is_rolled_again_and_each_result_of_the_chain_is_recorded(table):
+    # first rolls H 10, B 10; then their re-rolls 10 (H) and 3 (B); then the H chain's third roll 7
+    roll = table.action(difficulty=4, humanity=1, beast=1, dice=[10, 10, 10, 3, 7])
+    assert roll.phase == "deciding" and roll.outcome is None  # a reroll is still possible (BE-4)
+    roll = table.act(ILSE, roll.id, action="keep")
+    dice = roll.sides["challenger"]["roll"]["dice"]
+    assert [d["chain"] for d in dice] == [[10, 10, 7], [10, 3]]
+    assert [rules.die_text(d) for d in dice] == ["H 10→10→7 ✓✓✓", "B 10→3 ✓"]
+    assert roll.outcome["total"] == 4 and roll.outcome["success"] is True
+
+
+def test_table_dice_are_entered_step_by_step_in_the_right_count(table):
+    with pytest.raises(RuleViolation, match="C-3: enter 1 more d10s"):
+        table.action(difficulty=2, humanity=1, beast=0, dice=[10])
+    with pytest.raises(RuleViolation, match="C-3: 3 d10s entered; this roll takes exactly 2"):
+        table.action(difficulty=2, humanity=1, beast=0, dice=[10, 4, 5])
+    with pytest.raises(RuleViolation, match="C-3: a d10 shows 1 to 10"):
+        table.action(difficulty=2, humanity=1, beast=0, dice=[11])
+
+
+def test_a_chain_stops_at_its_cap():
+    assert not rules.goes_on([10] * rules.MAX_CHAIN) and rules.goes_on([10] * (rules.MAX_CHAIN - 1))
+
+
+# -- BE-4, BE-11: Willpower --------------------------------------------------------------------------------
+def test_willpower_before_the_roll_is_one_success_of_neither_kind(table):
+    roll = table.action(difficulty=2, humanity=1, beast=1, willpower="before", dice=[7, 1])
+    assert roll.sides["challenger"]["roll"]["score"] == {"humanity": 1, "beast": 0, "willpower": 1, "total": 2,
+                                                         "more": "humanity"}
+    assert table.sheet("ilse")["willpower"] == 5 and roll.settled  # no reroll left: kept at once
+
+
+def test_a_second_willpower_point_on_one_roll_is_refused(table):
+    roll = table.action(difficulty=9, humanity=1, beast=1, willpower="before", dice=[1, 1])
+    with pytest.raises(RuleViolation, match="BE-4|BE-11"):
+        table.act(ILSE, roll.id, action="reroll", die=1, dice=[9])
+
+
+def test_a_reroll_replaces_the_whole_chain_of_a_ten_and_keeps_its_kind(table):
+    roll = table.action(difficulty=3, humanity=1, beast=1, dice=[10, 2, 8])
+    roll = table.act(ILSE, roll.id, action="reroll", die=1, dice=[6])
+    die = roll.sides["challenger"]["roll"]["dice"][0]
+    assert die["kind"] == "H" and die["chain"] == [6] and die["was"] == [10, 8]
+    assert rules.die_text(die) == "H 6 ✗ (was 10→8 ✓✓)"
+    assert roll.outcome["success"] is False and table.sheet("ilse")["willpower"] == 5
+    with pytest.raises(RuleViolation):
+        table.act(ILSE, roll.id, action="reroll", die=2, dice=[9])
+
+
+def test_no_willpower_is_spent_at_zero():
+    t = BeastTable(table_dice=True)
+    for _ in range(6):
+        t.action(difficulty=2, humanity=1, beast=0, willpower="before", dice=[1])
+    assert t.sheet("ilse")["willpower"] == 0
+    with pytest.raises(RuleViolation, match="BE-11: no Willpower can be spent at 0"):
+        t.action(difficulty=2, humanity=1, beast=0, willpower="before", dice=[1])
+
+
+# -- BE-6: conflicts -----------------------------------------------------------------------------------------
+def test_the_loser_loses_the_difference_in_willpower_never_below_zero(table):
+    unit = table.conflict()
+    table.act(ILSE, unit, action="roll", humanity=5, beast=0, dice=[7, 8, 9, 7, 8])
+    table.act(ILSE, unit, action="keep")
+    table.act(HOUSE, unit, action="roll", humanity=1, beast=0, dice=[1])
+    done = table.act(HOUSE, unit, action="keep")
+    assert done.outcome["winner"] == "challenger" and done.outcome["difference"] == 5
+    assert done.outcome["damage"] == {"opponent": 3} and table.cole()["willpower"] == 0
+    assert done.settled
+
+
+def test_a_tie_does_no_harm_and_difficulty_plays_no_part_in_a_conflict(table):
+    assert "difficulty" not in cmd.OpenConflict.model_fields  # BE-12
+    unit = table.conflict(against="tomas")
+    table.act(ILSE, unit, action="roll", humanity=1, beast=0, dice=[8])
+    table.act(TOMAS, unit, action="roll", humanity=1, beast=0, dice=[9])
+    table.act(ILSE, unit, action="keep")
+    done = table.act(TOMAS, unit, action="keep")
+    assert done.outcome["winner"] is None and done.outcome["damage"] == {}
+    assert table.sheet("ilse")["willpower"] == table.sheet("tomas")["willpower"] == 6
+
+
+def test_only_the_two_sides_play_a_conflict(table):
+    unit = table.conflict()
+    with pytest.raises(NotPermitted, match="C-1"):
+        table.act(TOMAS, unit, action="roll", humanity=1, beast=0, dice=[8])
+
+
+# -- BE-7, BE-12: Humanity checks ---------------------------------------------------------------------------
+def test_beast_successes_above_current_willpower_trigger_a_check(table):
+    # Beast 3 successes, Humanity 4: only the Willpower trigger can hold; Willpower 6 -> spend down to 2
+    for _ in range(4):
+        table.action(difficulty=2, humanity=1, beast=0, willpower="before", dice=[1])
+    roll = table.action(difficulty=2, humanity=4, beast=3, dice=[7, 7, 7, 7, 6, 6, 6])
+    roll = table.act(ILSE, roll.id, action="keep")
+    assert roll.outcome["checks"] == {"challenger": ["beast above willpower"]} and roll.phase == "check"
+
+
+def test_beast_successes_above_humanity_successes_trigger_a_check_the_willpower_point_counting_for_neither(table):
+    roll = table.action(difficulty=2, humanity=1, beast=1, willpower="before", dice=[1, 6])
+    assert roll.outcome["checks"] == {"challenger": ["beast above humanity"]}
+
+
+def test_an_auto_check_with_no_seven_turns_one_humanity_die_into_a_beast_die(table):
+    roll = table.action(difficulty=2, humanity=1, beast=1, dice=[1, 6])
+    roll = table.act(ILSE, roll.id, action="keep") if not roll.outcome else roll
+    with pytest.raises(RuleViolation, match="C-3: expected 7 dice"):
+        table.act(ILSE, roll.id, action="check", dice=[1, 2])  # one d10 per point of Humanity (BE-12)
+    done = table.act(ILSE, roll.id, action="check", dice=[1, 2, 3, 4, 5, 6, 6])
+    assert done.sides["challenger"]["check"]["outcome"] == "slipped" and done.settled
+    assert table.sheet("ilse") == {"humanity": 6, "beast": 4, "willpower": 6, "willpower_max": 6}
+
+
+def test_a_seven_holds_the_check(table):
+    roll = table.act(ILSE, table.action(difficulty=2, humanity=1, beast=1, dice=[1, 6]).id, action="keep")
+    table.act(ILSE, roll.id, action="check", dice=[1, 2, 3, 4, 5, 6, 7])
+    assert table.sheet("ilse")["humanity"] == 7
+
+
+def test_at_humanity_zero_the_character_is_lost_and_refuses_to_roll():
+    t = BeastTable(ilse_humanity=1, table_dice=True)
+    roll = t.act(ILSE, t.action(difficulty=2, humanity=0, beast=1, dice=[6]).id, action="keep")
+    done = t.act(ILSE, roll.id, action="check", dice=[3])
+    assert done.sides["challenger"]["check"]["lost"] is True and t.sheet("ilse")["humanity"] == 0
+    with pytest.raises(RuleViolation, match="BE-9: a character lost to the Beast cannot roll"):
+        t.action(difficulty=2, humanity=0, beast=1, dice=[6])
+
+
+def test_in_manual_mode_the_house_records_the_check():
+    t = BeastTable(table_dice=True, check_mode="manual")
+    roll = t.act(ILSE, t.action(difficulty=2, humanity=1, beast=1, dice=[1, 6]).id, action="keep")
+    with pytest.raises(RuleViolation, match="BE-7: in manual mode the House records"):
+        t.act(ILSE, roll.id, action="check")
+    t.act(HOUSE, roll.id, action="check", side="challenger", outcome="slipped")
+    assert t.sheet("ilse")["humanity"] == 6
+
+
+# -- BE-8 --------------------------------------------------------------------------------------------------
+def test_the_house_restores_willpower_up_to_the_maximum(table):
+    table.action(difficulty=2, humanity=1, beast=0, willpower="before", dice=[1])
+    table.run(HOUSE, cmd.RestoreWillpower(amount=3, character="ilse"))
+    assert table.sheet("ilse")["willpower"] == 6
+    with pytest.raises(RuleViolation, match="BE-8: Ilse's Willpower is at its maximum of 6"):
+        table.run(HOUSE, cmd.RestoreWillpower(amount=1, character="ilse"))
+
+
+# -- C-6, C-7: undo -----------------------------------------------------------------------------------------
+def test_a_rewind_restores_willpower_and_the_same_dice_come_again():
+    t = BeastTable()
+    unit = t.conflict()
+    first = t.act(ILSE, unit, action="roll", humanity=3, beast=2, willpower="before")
+    dice = first.sides["challenger"]["roll"]["dice"]
+    assert t.sheet("ilse")["willpower"] == 5
+    t.run(HOUSE, Rewind(unit=unit, to_step=1, reason="wrong allocation"))
+    assert t.sheet("ilse")["willpower"] == 6
+    again = t.act(ILSE, unit, action="roll", humanity=3, beast=2)
+    assert again.sides["challenger"]["roll"]["dice"] == dice  # C-7: no fishing
+
+
+def test_an_overturned_conflict_gives_back_the_damage_and_the_humanity_lost(table):
+    unit = table.conflict()
+    table.act(ILSE, unit, action="roll", humanity=0, beast=2, dice=[6, 6])
+    table.act(ILSE, unit, action="keep")
+    table.act(HOUSE, unit, action="roll", humanity=4, beast=0, dice=[7, 7, 7, 8])
+    done = table.act(HOUSE, unit, action="keep")
+    assert done.outcome["damage"] == {"challenger": 2}
+    table.act(ILSE, unit, action="check", dice=[1] * 7)
+    assert table.sheet("ilse") == {"humanity": 6, "beast": 4, "willpower": 4, "willpower_max": 6}
+    table.run(HOUSE, Overturn(unit=unit, void=True, reason="the sheriff was not there"))
+    assert table.sheet("ilse") == {"humanity": 7, "beast": 3, "willpower": 6, "willpower_max": 6}
+    with pytest.raises(RuleViolation, match="C-6: this was overturned already"):
+        table.run(HOUSE, Overturn(unit=unit, void=True, reason="again"))
+
+
+def test_an_overturned_conflict_with_a_new_winner_moves_the_damage(table):
+    unit = table.conflict()
+    table.act(ILSE, unit, action="roll", humanity=1, beast=0, dice=[9])
+    table.act(ILSE, unit, action="keep")
+    table.act(HOUSE, unit, action="roll", humanity=1, beast=0, dice=[1])
+    table.act(HOUSE, unit, action="keep")
+    assert table.cole()["willpower"] == 2
+    table.run(HOUSE, Overturn(unit=unit, winner="opponent", reason="the sheriff cheated"))
+    assert table.cole()["willpower"] == 3 and table.sheet("ilse")["willpower"] == 5
+
+
+def test_a_conflict_in_manual_mode_the_house_records_both_checks_and_a_rewind_gives_the_humanity_back():
+    t = BeastTable(table_dice=True, check_mode="manual")
+    unit = t.conflict()
+    t.act(ILSE, unit, action="seed", seed="Ilse's words")
+    with pytest.raises(RuleViolation, match="C-9"):
+        t.act(HOUSE, unit, action="seed", seed="the House's words")
+    t.act(ILSE, unit, action="roll", humanity=0, beast=2, dice=[6, 6])
+    t.act(ILSE, unit, action="keep")
+    t.act(HOUSE, unit, action="roll", humanity=1, beast=1, dice=[1, 6])
+    resolved = t.act(HOUSE, unit, action="keep")
+    assert set(resolved.outcome["checks"]) == {"challenger", "opponent"} and resolved.outcome["damage"] == {
+        "opponent": 1}
+    step = resolved.version
+    t.act(HOUSE, unit, action="check", side="challenger", outcome="slipped")
+    assert t.sheet("ilse")["humanity"] == 6
+    t.run(HOUSE, Rewind(unit=unit, to_step=step, reason="the slip was ruled too soon"))
+    assert t.sheet("ilse")["humanity"] == 7  # C-6: the Humanity lost to the check comes back
+    t.act(HOUSE, unit, action="check", side="challenger", outcome="held")
+    done = t.act(HOUSE, unit, action="check", side="opponent", outcome="slipped")
+    assert done.settled and t.sheet("ilse")["humanity"] == 7 and t.cole() == {
+        "humanity": 3, "beast": 7, "willpower": 2, "willpower_max": 3}

@@ -1,0 +1,151 @@
+"""Scripted Pulp combats, one per branch, with cards entered at the table (PU-5, PU-9, C-3, C-6 … C-8)."""
+
+from __future__ import annotations
+
+from uuid import uuid4
+
+import pytest
+
+from domain.errors import RuleViolation
+from domain.systems.pulp_cards.combat import PulpCombat
+
+SECRET = "b2" * 32
+CRITICAL = ["B4", "BA", "B2", "P1", "P2", "P3", "P4"]  # raw +7
+FUMBLE = ["RA1", "RA2", "R21", "R22", "P1", "P2", "P3"]  # raw -6
+PLAIN = ["BA", "P1", "P2", "P3", "P4", "P5", "P6"]  # raw +1
+COLE_FIRST = ["P1", "P2", "P3", "B4"]  # Ilse 0, Cole 4
+ILSE_FIRST = ["B4", "P2", "P3", "P1"]  # Ilse 4, Cole 0
+
+
+def combat(table: bool = True) -> PulpCombat:
+    return PulpCombat.open(campaign_id=uuid4(), adventure=1, secret_seed=SECRET, table=table, actor="house",
+                           combatants=[{"name": "Ilse", "seat": "ilse"}, {"name": "Sheriff Cole", "seat": "house"}])
+
+
+def cycle(unit: PulpCombat, cards: list[str]) -> None:
+    for _ in unit.order:
+        up = unit.up()
+        unit.attack(unit.controller(up), None, 0, None, cards, unit.controller(up))
+
+
+def test_a_successful_surprise_gives_the_ambusher_a_free_attack_pu5():
+    unit = combat()
+    unit.deal_surprise("house", "sheriff cole", 1, None, CRITICAL, "house")
+    assert unit.phase == "free-attack" and unit.up() == "Sheriff Cole" and unit.surprise["result"]["critical"]
+    with pytest.raises(RuleViolation, match="PU-5"):
+        unit.attack("ilse", None, 0, None, PLAIN, "ilse")
+    unit.attack("house", "Ilse", 0, None, PLAIN, "house")
+    assert unit.attacks[0]["free"] and unit.phase == "opened"
+    unit.deal_initiative("house", None, COLE_FIRST, "house")
+    assert unit.order == ["Sheriff Cole", "Ilse"] and unit.cycle == 1
+
+
+def test_a_failed_surprise_gives_nobody_a_free_attack_and_comes_once_pu5():
+    unit = combat()
+    unit.deal_surprise("house", "Ilse", 0, None, FUMBLE, "house")
+    assert unit.phase == "opened" and unit.free_attack is None
+    with pytest.raises(RuleViolation, match="PU-5"):
+        unit.deal_surprise("house", "Ilse", 0, None, PLAIN, "house")
+
+
+def test_the_house_keeps_the_order_for_the_next_cycle_pu5():
+    unit = combat()
+    unit.deal_initiative("house", None, COLE_FIRST, "house")
+    cycle(unit, PLAIN)
+    assert unit.phase == "cycle-end" and unit.up() is None
+    unit.keep_order("house", "house")
+    assert unit.cycle == 2 and unit.order == ["Sheriff Cole", "Ilse"] and unit.up() == "Sheriff Cole"
+    assert unit.initiative["kept"]
+
+
+def test_the_house_redoes_the_order_each_cycle_pu5():
+    unit = combat()
+    unit.deal_initiative("house", None, COLE_FIRST, "house")
+    cycle(unit, PLAIN)
+    unit.deal_initiative("house", None, ILSE_FIRST, "house")
+    assert unit.cycle == 2 and unit.order == ["Ilse", "Sheriff Cole"]
+    with pytest.raises(RuleViolation, match="PU-5"):
+        unit.keep_order("house", "house")
+
+
+def test_an_attack_records_its_degree_critical_and_fumble_and_the_house_its_effect_pu5():
+    unit = combat()
+    unit.deal_initiative("house", None, ILSE_FIRST, "house")
+    unit.attack("ilse", "Sheriff Cole", 4, None, CRITICAL, "ilse")
+    unit.attack("house", "Ilse", -4, None, FUMBLE, "house")
+    first, second = unit.attacks
+    assert first["result"]["degree"] == 7 and first["result"]["critical"] and first["result"]["success"]
+    assert second["result"]["degree"] == -6 and second["result"]["fumble"] and not second["result"]["success"]
+    with pytest.raises(RuleViolation, match="C-5"):
+        unit.record_effect("house", 1, "an arm lost", "house")  # not shown yet
+    unit.show_attack("ilse", None, "ilse")
+    unit.record_effect("house", 1, "Cole loses an arm", "house")
+    assert unit.attacks[0]["effect"] == "Cole loses an arm"
+    with pytest.raises(RuleViolation, match="PU-5"):
+        unit.record_effect("ilse", 2, "x", "ilse")
+
+
+def test_a_rewind_deals_the_same_cards_again_and_shown_ones_stay_public_c7_c8():
+    unit = combat(table=False)
+    unit.deal_initiative("house", None, None, "house")
+    first = unit.up()
+    unit.attack(unit.controller(first), None, 1, 6, None, unit.controller(first))
+    cards = unit.attacks[0]["cards"]
+    unit.show_attack(unit.controller(first), 1, unit.controller(first))
+    past = PulpCombat.__new__(PulpCombat)
+    past.__dict__.update({k: v for k, v in unit.__dict__.items()})
+    past.attacks, past.phase, past.turn, past.slots = [], "attacking", 0, unit.slots[:1]
+    past._version = 2  # noqa: SLF001 - stands in for the stored version 2
+    unit.rewind(2, past, "misread", "house")
+    assert unit.attacks == [] and unit.up() == first
+    seen = unit.view_for("mara")["seen_before_the_rewind"]
+    assert [s["cards"] for s in seen] == [cards] and seen[0]["seen_before_the_rewind"]
+    with pytest.raises(RuleViolation, match="C-7"):
+        unit.attack(unit.controller(first), None, 1, 7, None, unit.controller(first))  # another cut: no fishing
+    unit.attack(unit.controller(first), None, 1, None, None, unit.controller(first))
+    assert unit.attacks[0]["cards"] == cards
+
+
+def test_a_drawn_cut_is_made_again_after_a_rewind_c7():
+    unit = combat(table=False)
+    unit.deal_initiative("house", None, None, "house")
+    first = unit.up()
+    dealer = unit.controller(first)
+    unit.attack(dealer, None, 0, None, None, dealer)
+    drawn, cards = unit.hands[-1]["cut"], unit.attacks[0]["cards"]
+    past = PulpCombat.__new__(PulpCombat)
+    past.__dict__.update(unit.__dict__)
+    past.attacks, past.turn, past.slots = [], 0, unit.slots[:1]
+    past._version = 2  # noqa: SLF001
+    unit.rewind(2, past, "misread", "house")
+    attack = next(a for a in unit.legal_actions(dealer) if a["action"] == "attack")
+    assert attack["required"] == [drawn]
+    with pytest.raises(RuleViolation, match="C-7"):
+        unit.attack(dealer, None, 0, drawn % 13 + 1, None, dealer)  # another cut would fish for cards
+    unit.attack(dealer, None, 0, drawn, None, dealer)
+    assert unit.attacks[0]["cards"] == cards
+
+
+def test_table_cards_after_a_rewind_are_entered_the_same_c7():
+    unit = combat()
+    unit.deal_initiative("house", None, COLE_FIRST, "house")
+    unit.attack("house", None, 0, None, PLAIN, "house")
+    past = PulpCombat.__new__(PulpCombat)
+    past.__dict__.update(unit.__dict__)
+    past.attacks, past.turn, past.slots = [], 0, unit.slots[:1]
+    past._version = 2  # noqa: SLF001
+    unit.rewind(2, past, "wrong target", "house")
+    attack = next(a for a in unit.legal_actions("house") if a["action"] == "attack")
+    assert attack["required"] == PLAIN  # the legal move says what must be entered again
+    with pytest.raises(RuleViolation, match="C-7"):
+        unit.attack("house", None, 0, None, CRITICAL, "house")
+    unit.attack("house", None, 0, None, PLAIN, "house")
+
+
+def test_a_combat_has_two_to_seven_distinct_combatants_pu5():
+    with pytest.raises(RuleViolation, match="PU-5"):
+        PulpCombat.open(campaign_id=uuid4(), adventure=1, secret_seed=SECRET, table=False, actor="house",
+                        combatants=[{"name": "A", "seat": "house"}, {"name": "a", "seat": "house"}])
+    with pytest.raises(RuleViolation, match="PU-5"):
+        PulpCombat.open(campaign_id=uuid4(), adventure=1, secret_seed=SECRET, table=False, actor="house",
+                        combatants=[{"name": f"n{i}", "seat": "house"} for i in range(8)])

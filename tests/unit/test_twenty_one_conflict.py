@@ -1,0 +1,233 @@
+"""Scripted conflicts, one per branch of Twenty-one (TO-1 … TO-15, C-3 … C-8), with decks entered at the table
+so every card is known."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import NotPermitted, RuleViolation
+from tests.unit.twenty_one_game import Game, stacked
+
+# ilse is dealt the first three cards, tomas the next three; the deck goes on from the seventh.
+
+
+def dealt(*top: str, holds: int = 0, seats=("ilse", "tomas")) -> Game:
+    game = Game(seats=seats, holds=holds)
+    game.act("house", "deal", deck=stacked(*top))
+    return game
+
+
+def result(game: Game, index: int = -1) -> dict:
+    return game.conflict.results[index]
+
+
+def test_a_draw_over_21_fails_at_once():  # TO-4, TO-12
+    game = dealt("10S", "9S", "5S", "2H", "3H", "4H", "5H")
+    game.act("ilse", "lay", cards=["10S", "9S"])
+    conflict = game.act("ilse", "draw")
+    assert result(game)["outcome"] == "fail" and result(game)["how"] == "bust"
+    assert result(game)["total"] == 24 and conflict.action is None
+    assert conflict.hands["ilse"] == ["5S"]  # the set-aside card comes back (TO-14)
+    assert conflict.discard == ["10S", "9S", "5H"]
+
+
+@pytest.mark.parametrize("pair, outcome", [(["10S", "7S"], "full"), (["10S", "5S"], "mixed"), (["10S", "2S"], "fail")])
+def test_standing_succeeds_fully_mixed_or_fails_against_15_and_17(pair, outcome):  # TO-4
+    game = dealt(*pair, "3S", "2H", "3H", "4H")
+    game.act("ilse", "lay", cards=pair)
+    game.act("ilse", "stand")
+    assert result(game)["outcome"] == outcome and result(game)["how"] == "stood"
+
+
+def test_modifiers_move_both_targets_and_record_their_source():  # TO-6
+    game = dealt("10S", "3S", "4S", "2H", "3H", "4H")
+    game.act("ilse", "lay", cards=["10S", "3S"])
+    for source in ("high ground", "Knives"):
+        game.act("house", "modifier", value=-1, source=source)
+    game.act("ilse", "stand")
+    assert result(game)["targets"] == {"mixed": 13, "full": 15} and result(game)["outcome"] == "mixed"
+    assert [m["source"] for m in result(game)["modifiers"]] == ["high ground", "Knives"]
+
+
+def test_a_modifier_is_exactly_one_step_and_only_the_house_adds_it():  # TO-12, TO-6
+    game = dealt("10S", "3S", "4S", "2H", "3H", "4H")
+    game.act("ilse", "lay", cards=["10S", "3S"])
+    for value in (2, 0, True):
+        with pytest.raises(RuleViolation) as refused:
+            game.act("house", "modifier", value=value, source="x")
+        assert refused.value.ruling in ("TO-12", "TO-6")
+    with pytest.raises(NotPermitted):
+        game.act("tomas", "modifier", value=-1, source="my help")
+
+
+def test_a_natural_21_succeeds_fully_at_once_and_nothing_changes_it():  # TO-5, TO-11
+    game = dealt("AS", "KS", "4S", "2H", "3H", "4H")
+    conflict = game.act("ilse", "lay", cards=["AS", "KS"])
+    assert result(game)["outcome"] == "full" and result(game)["how"] == "natural" and conflict.action is None
+    with pytest.raises(RuleViolation):
+        game.act("tomas", "assist", replace_with="2H")
+    with pytest.raises(RuleViolation):
+        game.act("house", "modifier", value=1, source="storm")
+
+
+def test_an_assist_replaces_the_last_card_laid_with_a_card_of_the_helpers_hand():  # TO-7
+    game = dealt("10S", "3S", "4S", "7H", "3H", "4H")
+    game.act("ilse", "lay", cards=["10S", "3S"])
+    conflict = game.act("tomas", "assist", replace_with="7H")
+    assert conflict.action["laid"] == ["10S", "7H"] and "3S" in conflict.discard and "7H" not in conflict.hands["tomas"]
+    with pytest.raises(RuleViolation) as twice:
+        game.act("tomas", "hinder", replace_with="3H")
+    assert twice.value.ruling == "TO-13"
+    game.act("ilse", "stand")
+    assert result(game)["outcome"] == "full" and result(game)["replacement"] == {"seat": "tomas", "kind": "assist"}
+
+
+def test_a_hinder_may_bust_the_actor():  # TO-7, TO-13
+    game = dealt("10S", "9S", "4S", "KH", "3H", "4H", "2C")
+    game.act("ilse", "lay", cards=["10S", "9S"])
+    game.act("ilse", "draw")
+    game.act("tomas", "hinder", replace_with="KH")
+    assert result(game)["how"] == "bust" and result(game)["laid"] == ["10S", "9S", "KH"]
+
+
+def test_a_player_assists_or_hinders_once_per_round():  # TO-7
+    game = dealt("10S", "3S", "4S", "7H", "3H", "4H", "2C", "2D", "9C", "8C", "5C", "5D",
+                 seats=("ilse", "tomas", "mara"))
+    game.act("ilse", "lay", cards=["10S", "3S"])
+    game.act("tomas", "assist", replace_with="7H")
+    game.act("ilse", "stand")
+    game.act("mara", "lay", cards=["2C", "2D"])
+    with pytest.raises(RuleViolation) as again:
+        game.act("tomas", "hinder", replace_with="3H")
+    assert again.value.ruling == "TO-7"
+
+
+def test_a_hold_replaces_the_last_card_laid_with_the_set_aside_card():  # TO-8
+    game = dealt("10S", "2S", "7S", "2H", "3H", "4H", holds=2)
+    conflict = game.act("ilse", "lay", cards=["10S", "2S"])
+    assert conflict.action["set_aside"] == "7S"
+    conflict = game.act("ilse", "hold", set_aside=True)
+    assert conflict.action["laid"] == ["10S", "7S"] and conflict.action["set_aside"] is None
+    with pytest.raises(RuleViolation) as twice:
+        game.act("ilse", "hold", draw=True)
+    assert twice.value.ruling == "TO-8"
+    game.act("ilse", "stand")
+    assert result(game)["outcome"] == "full" and game.holds("ilse") == 1
+
+
+def test_a_hold_draws_a_card_kept_in_place_of_the_last_one_or_discarded():  # TO-8, TO-13
+    game = dealt("10S", "2S", "7S", "2H", "3H", "4H", "8D", holds=1)
+    game.act("ilse", "lay", cards=["10S", "2S"])
+    conflict = game.act("ilse", "hold", draw=True)
+    assert conflict.action["pending"] == "8D"
+    with pytest.raises(RuleViolation):
+        game.act("ilse", "stand")  # first keep it or not
+    conflict = game.act("ilse", "keep", keep=True)
+    assert conflict.action["laid"] == ["10S", "8D"] and conflict.discard == ["2S"]
+    game.act("ilse", "stand")
+    assert result(game)["outcome"] == "full" and game.holds("ilse") == 0
+
+    other = dealt("10S", "2S", "7S", "2H", "3H", "4H", "8D", holds=1)
+    other.act("ilse", "lay", cards=["10S", "2S"])
+    other.act("ilse", "hold", draw=True)
+    conflict = other.act("ilse", "keep", keep=False)
+    assert conflict.action["laid"] == ["10S", "2S"] and conflict.discard == ["8D"]
+
+
+def test_a_hold_needs_a_hold_on_the_sheet():  # TO-8
+    game = dealt("10S", "2S", "7S", "2H", "3H", "4H")
+    game.act("ilse", "lay", cards=["10S", "2S"])
+    with pytest.raises(RuleViolation) as none:
+        game.act("ilse", "hold", set_aside=True)
+    assert none.value.ruling == "TO-8"
+
+
+def test_every_hand_is_dealt_back_up_to_three_when_the_round_ends():  # TO-9, TO-14
+    game = dealt("10S", "9S", "5S", "7H", "8H", "4H", "KD", "2C", "3C")
+    game.act("ilse", "lay", cards=["10S", "9S"])
+    game.act("ilse", "stand")
+    with pytest.raises(RuleViolation) as twice:
+        game.act("ilse", "lay", cards=["5S"])
+    assert twice.value.ruling == "TO-14"
+    game.act("tomas", "lay", cards=["7H", "8H"])
+    assert game.conflict.hands["tomas"] == []  # 4H set aside
+    conflict = game.act("tomas", "stand")
+    assert conflict.round == 2 and conflict.acted == []
+    assert conflict.hands == {"ilse": ["5S", "KD", "2C"], "tomas": ["4H", "3C", "2S"]}
+    game.conserved()
+
+
+def test_a_hand_of_fewer_than_two_is_made_up_from_the_deck():  # TO-4, TO-11
+    game = dealt("KS", "9S", "5S", "QH", "8H", "4H", "AD", "2C", "3C")
+    game.act("house", "order")
+    game.act("ilse", "order-card", card="KS")
+    game.act("tomas", "order-card", card="QH")  # ilse first; hands of two, not refilled (TO-3)
+    game.act("ilse", "lay", cards=["9S", "5S"])
+    game.act("tomas", "assist", replace_with="8H")  # tomas keeps one card
+    game.act("ilse", "stand")
+    with pytest.raises(RuleViolation) as two:
+        game.act("tomas", "lay", cards=["4H", "AD"])
+    assert two.value.ruling == "TO-4"
+    conflict = game.act("tomas", "lay", cards=["4H"])
+    assert conflict.action["laid"] == ["4H", "AD"] and conflict.action["set_aside"] is None
+    assert conflict.view_for("ilse")["action"]["total"] == 15
+
+
+def test_the_order_of_play_king_nines_and_five_deals_the_nines_a_card_each():  # TO-3, TO-15
+    seats = ("p1", "p2", "p3", "p4")
+    game = Game(seats=seats)  # the tie cards come from the deck's top in seat order: 10 for p2, 2 for p3
+    game.act("house", "deal", deck=stacked("KS", "2S", "3S", "9H", "2H", "3H", "9D", "2D", "3D", "5C", "4C", "6C",
+                                           "10D", "2C"))
+    game.act("house", "order")
+    for seat, card in zip(seats, ("KS", "9H", "9D", "5C"), strict=True):
+        conflict = game.act(seat, "order-card", card=card)
+    assert conflict.turn_order == ["p1", "p4", "p2", "p3"]
+    assert conflict.last_order["ties"] == [{"p2": "10D", "p3": "2C"}]
+    assert {"KS", "9H", "9D", "5C", "10D", "2C"} <= set(conflict.discard)  # laid for order: discarded, no refill
+    assert [len(conflict.hands[s]) for s in seats] == [2, 2, 2, 2]
+    with pytest.raises(RuleViolation) as early:
+        game.act("p2", "lay", cards=["2H", "3H"])
+    assert early.value.ruling == "TO-3"
+    game.act("p1", "lay", cards=["2S", "3S"])
+
+
+def test_a_card_laid_for_the_order_stays_hidden_until_all_are_laid():  # TO-3, C-5
+    game = dealt("KS", "2S", "3S", "9H", "2H", "3H")
+    game.act("house", "order")
+    conflict = game.act("ilse", "order-card", card="KS")
+    assert conflict.view_for("tomas")["ordering"]["laid"] == {"ilse": {"card": None}}
+    assert conflict.view_for("ilse")["ordering"]["laid"] == {"ilse": {"card": "KS"}}
+
+
+def test_a_table_deck_must_be_52_real_cards_each_once():  # C-3
+    game = Game()
+    for deck, why in ((stacked()[:51], "52"), (stacked()[:51] + ["AS"], "twice"), (stacked()[:51] + ["ZZ"], "not a card")):
+        with pytest.raises(RuleViolation) as refused:
+            game.act("house", "deal", deck=deck)
+        assert refused.value.ruling == "C-3" and why in str(refused.value)
+    with pytest.raises(RuleViolation):
+        game.act("house", "deal")
+    game.act("house", "deal", deck=stacked())
+    assert game.conflict.verify() == {"verifiable": False, "reason": "the secret seed is revealed at settlement",
+                                      "checked": 0, "entered": 0, "mismatches": []}
+    game.act("house", "end")
+    assert game.conflict.verify()["entered"] == 1
+
+
+def test_a_card_a_player_does_not_hold_is_refused_without_saying_where_it_is():  # C-3, C-5
+    answers = []
+    for deck in (stacked("10S", "9S", "5S", "7H", "8H", "4H"), stacked("10S", "9S", "5S", "2H", "8H", "4H")):
+        game = dealt(*deck[:6])  # 7H in tomas's hand, then 7H in the deck
+        for move in ({"action": "lay", "cards": ["10S", "7H"]}, {"action": "order-card", "card": "7H"}):
+            with pytest.raises(RuleViolation) as refused:
+                game.act("ilse", **move)
+            answers.append(str(refused.value))
+    assert answers[:2] == answers[2:] and "7♥" in answers[0] and "tomas" not in " ".join(answers)
+
+
+def test_only_engaged_characters_play_and_the_house_never_lays_cards():  # TO-2
+    game = Game(seats=("ilse",))
+    game.act("house", "deal", deck=stacked())
+    with pytest.raises(NotPermitted) as house:
+        game.act("house", "lay", cards=["AS", "2S"])
+    assert house.value.ruling == "TO-2"
