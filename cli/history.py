@@ -61,10 +61,13 @@ def rebuilt(report: schemas.RebuildReport) -> RenderableType:
 def verification(v: schemas.Verification) -> RenderableType:
     if not v.verifiable:
         return f"Not verifiable yet: {escape(_plain(v.reason))}."
-    verdict = "[green]every server-rolled die matches[/]" if not v.mismatches and v.commitment_matches else (
+    # A result that carries its deck is a shuffle (C-7); any other is a die.
+    cards = any(isinstance(r, dict) and "deck" in r for r in v.results or ())
+    drawn, counted = ("shuffled deck", "shuffles") if cards else ("rolled die", "dice")
+    verdict = f"[green]every server-{drawn} matches[/]" if not v.mismatches and v.commitment_matches else (
         f"[red]{len(v.mismatches)} mismatch(es); commitment matches: {v.commitment_matches}[/]")
     return Group(f"Challenge {v.challenge_id}: {verdict}",
-                 f"checked {v.checked} dice, {v.entered} entered at the table",
+                 f"checked {v.checked} {counted}, {v.entered} entered at the table",
                  *(escape(f"  {_fields(m) if isinstance(m, dict) else _plain(m)}") for m in v.mismatches))
 
 
@@ -89,7 +92,7 @@ def replay_step(s: schemas.ReplayStep, total: int) -> RenderableType:
 def replay(r: schemas.Replay) -> RenderableType:
     """Every step with what it changed, field by field; the state in full at the first and the last step."""
     head = f"[bold]Replay[/] of challenge {r.challenge_id}: {r.total} steps" + (
-        " (revealed: every die is shown)" if r.revealed else "")
+        " (revealed: nothing is hidden any more)" if r.revealed else "")
     if len(r.steps) <= 1:
         return Group(head, *(replay_step(s, r.total) for s in r.steps))
     parts: list[RenderableType] = [head]

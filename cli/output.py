@@ -113,6 +113,15 @@ def _is_record_map(value: Any) -> bool:
             and any(isinstance(v, dict) and v and not _is_die(v) for v in value.values()))
 
 
+def _depth(value: Any) -> int:
+    """How deep a value nests: 0 for a scalar or a die, one more for each list or mapping around it."""
+    if isinstance(value, dict) and not _is_die(value):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, (list, tuple)):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
 def _keys(records: Sequence[Any]) -> list[str]:
     keys: dict[str, None] = {}
     for record in records:
@@ -121,21 +130,27 @@ def _keys(records: Sequence[Any]) -> list[str]:
     return list(keys)
 
 
-def _render(value: Any) -> RenderableType:
-    """Any value as a renderable: records side by side in a table, mappings as a grid, the rest as text."""
-    if _is_record_map(value):
+def _render(value: Any, depth: int = 0) -> RenderableType:
+    """Any value as a renderable: records side by side in a table, mappings as a grid, the rest as text.
+
+    Deep down, or with many columns, a list of records is one line per record: a table squeezed into what is
+    left of the width would fold every cell to a letter or two, or to nothing. For the same reason records
+    side by side must be shallow; deeper ones are drawn one under the other."""
+    if _is_record_map(value) and _depth(value) <= 4:
         table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
         table.add_column("")
         for name in value:
             table.add_column(escape(str(name)))
         for key in _keys(list(value.values())):
             table.add_row(Text(key, style="dim"),
-                          *(_render(r[key]) if isinstance(r, dict) and key in r else Text("-" if r is None else "")
-                            for r in value.values()))
+                          *(_render(r[key], depth + 1) if isinstance(r, dict) and key in r
+                            else Text("-" if r is None else "") for r in value.values()))
         return table
     if _is_record_list(value):
-        table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
         columns = _keys(value)
+        if depth >= 2 or len(columns) > 5:
+            return _text("\n".join(_plain(record, True) for record in value))
+        table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
         for column in columns:
             table.add_column(escape(column))
         for record in value:
@@ -146,7 +161,7 @@ def _render(value: Any) -> RenderableType:
         grid.add_column(style="dim", no_wrap=True)
         grid.add_column()
         for key, item in value.items():
-            grid.add_row(Text(str(key)), _render(item))
+            grid.add_row(Text(str(key)), _render(item, depth + 1))
         return grid
     return _text(_plain(value))
 

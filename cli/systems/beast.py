@@ -74,7 +74,7 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
     """A roll or conflict: each side's dice as ``H 10→7 ✓✓``, the outcome, and what the seat may do."""
     s = v.state
     title = f"Action, difficulty {s['difficulty']} ({s['difficulty_name']})" if s["kind"] == "action" else "Conflict"
-    table = _table(f"{title}  {v.id}  [{v.phase}]", "side", "character", "dice", "check")
+    table = _table(f"{title}  {v.id}  {v.phase}", "side", "character", "dice", "check")
     for side, data in s["sides"].items():
         check = data.get("check") or {}
         shown = "hidden" if check.get("hidden") else check.get("outcome") or ("due" if check else "-")
