@@ -32,11 +32,11 @@ def _player_added(stakes: Any, ctx: Context, command: Any, result: Any) -> schem
 
 
 def _sheet(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:
-    return stakes.any_sheet(stakes.campaign_row(ctx.campaign_id), Seat.parse(command.seat).name)
+    return edge(stakes.system_id(ctx.campaign_id)).sheet(stakes, ctx.campaign_id, Seat.parse(command.seat).name)
 
 
 def _own_sheet(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:
-    return stakes.any_sheet(stakes.campaign_row(ctx.campaign_id), ctx.actor.name)
+    return edge(stakes.system_id(ctx.campaign_id)).sheet(stakes, ctx.campaign_id, ctx.actor.name)
 
 
 def _unit(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:
@@ -91,5 +91,4 @@ def player_added_models() -> Any:
 
 
 def answer(stakes: Any, ctx: Context, command: Command, result: Any) -> Any:
-    system = stakes.campaign_row(ctx.campaign_id).system
-    return find(system, type(command).answer).read(stakes, ctx, command, result)
+    return find(stakes.system_id(ctx.campaign_id), type(command).answer).read(stakes, ctx, command, result)

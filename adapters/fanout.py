@@ -2,9 +2,9 @@
 
 A stream waits on :class:`Fanout`; the service wakes it after each catch-up that applied events. The
 embedded SQLite store lives in one process, so waking the waiters in this process is enough. On
-PostgreSQL a second process (another server, the CLI embedded next to it) writes too: after a
-catch-up that applied events it sends ``NOTIFY`` on the schema's channel, and a listener thread in
-every process (``LISTEN``, psycopg) wakes that process's waiters. A stream also re-reads the store
+PostgreSQL a second process (another server, the CLI embedded next to it) writes too: the transaction
+that projects new events sends ``pg_notify`` on the schema's channel as it commits, and a listener
+thread in every process (``LISTEN``, psycopg) wakes that process's waiters. A stream also re-reads the store
 after ``POLL`` seconds without a wake-up, so a lost notification, a listener that cannot connect,
 or a SQLite file written by another process only delays a frame, never loses it.
 """
@@ -55,15 +55,9 @@ class Fanout:
                 pass
 
     def published(self) -> None:
-        """The log grew here: wake this process, and tell the others on PostgreSQL."""
+        """The read models moved on here: wake this process. The other processes on PostgreSQL were told
+        by the projection's own transaction (``pg_notify`` at its commit, ``adapters/views.py``)."""
         self.wake()
-        if self.settings.store != "postgres":
-            return
-        try:
-            with self._connect() as conn:
-                conn.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(channel(self.settings))))
-        except psycopg.Error as exc:  # the others still poll
-            log.warning("NOTIFY failed, other processes will poll: %s", exc)
 
     async def wait(self, timeout: float = POLL) -> bool:
         """Wait until woken or ``timeout`` passes; True when woken."""

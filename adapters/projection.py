@@ -81,6 +81,8 @@ class ProjectionRunner:
                 applied += done
                 if progress:
                     progress(applied, self.app.recorder.max_notification_id() or applied)
+                if len(notes) < BATCH:  # the log's end as it was read: no second look for an empty page
+                    return applied
 
     def _one_by_one(self, notes: list[Any]) -> int:
         """Project ``notes`` one at a time; an event that fails marks its campaign for repair."""

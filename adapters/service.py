@@ -135,6 +135,10 @@ class Stakes:
             players=[schemas.SeatRef(seat=p["seat"], character=p["name"]) for p in players],
         )
 
+    def system_id(self, campaign_id: UUID) -> str:
+        """The campaign's rule system, remembered by the application (it never changes, C-1)."""
+        return self.app.system_of(campaign_id).id
+
     def campaign(self, campaign_id: UUID, viewer: Seat) -> schemas.CampaignView:
         return self.viewer(campaign_id, viewer)
 

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -38,6 +39,10 @@ class Settings(BaseSettings):
     store_timeout: int = 2
     #: Events between snapshots of one aggregate.
     snapshot_interval: int = 25
+    #: Aggregates each process keeps in memory (0: none). A cached aggregate is brought up to date with
+    #: one read of the events stored after it (another process's writes included), then copied for the
+    #: command, so a command that fails leaves the cache as it was (issue 15).
+    aggregate_cache: int = Field(default=1000, ge=0)
     #: The operator's credential for ``POST /imports`` (C-2). Unset: the server takes no imports over HTTP
     #: (the embedded CLI, which holds the store itself, still imports).
     operator_token: str | None = None

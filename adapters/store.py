@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import cast
@@ -50,6 +51,10 @@ def application_env(settings: Settings) -> dict[str, str]:
     env = (_postgres_env(settings) if settings.store == "postgres"
            else _sqlite_env(str(settings.sqlite_path), settings.store_timeout))
     env["IS_SNAPSHOTTING_ENABLED"] = "y"
+    if settings.aggregate_cache:
+        env["AGGREGATE_CACHE_MAXSIZE"] = str(settings.aggregate_cache)
+        env["AGGREGATE_CACHE_FASTFORWARD"] = "y"  # a cached aggregate reads what was stored after it
+
     # The recorders that write each event's link of the chain in the event's own transaction (C-2), check
     # the command's read set there (ADR 0012) and seal snapshots; built on ``adapters/recorders.py``.
     env["PERSISTENCE_MODULE"] = ("adapters.chained:PostgresChainedFactory" if settings.store == "postgres"
@@ -90,6 +95,35 @@ def prepare(settings: Settings) -> Iterator[None]:
             conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
 
 
+#: A pooled PostgreSQL connection handed out again within this many seconds is not pinged first.
+PING_AFTER = 1.0
+
+
+def ping_when_idle(datastore: object) -> None:
+    """Pre-ping (``POSTGRES_PRE_PING``) only the connections that sat idle in the pool.
+
+    A ping costs a round trip on each of a command's dozen checkouts. A connection used less than
+    ``PING_AFTER`` seconds ago was alive then; if an outage broke it since, its one request answers 503
+    and the pool drops it (it is broken), as after any outage. Idle connections are still pinged, so an
+    outage heals without a restart (tests/integration/test_network_faults.py)."""
+    try:
+        connections = datastore.pool  # type: ignore[attr-defined]  # psycopg_pool's ConnectionPool
+    except AttributeError:
+        return
+    ping = getattr(connections, "_check", None)
+    if ping is None or getattr(connections, "_stakes_lazy_ping", False):  # SQLite, no pre-ping asked, or done
+        return
+
+    def check(conn: psycopg.Connection) -> None:
+        now = time.monotonic()
+        if now - getattr(conn, "_stakes_checked", float("-inf")) >= PING_AFTER:
+            ping(conn)
+        conn._stakes_checked = now  # type: ignore[attr-defined]
+
+    connections._check = check  # type: ignore[union-attr]
+    connections._stakes_lazy_ping = True  # type: ignore[union-attr]
+
+
 def open_signer(settings: Settings) -> Signer:
     return Signer(settings.signing_key_path, settings.log_name)
 
@@ -99,6 +133,8 @@ def open_application(settings: Settings, signer: Signer | None = None) -> Stakes
     signer = signer or open_signer(settings)
     app.snapshots.recorder.signer = signer  # type: ignore[union-attr]  # seals snapshots; unsealed ones are ignored
     app.snapshotting_intervals = {cls: settings.snapshot_interval for cls in snapshot_classes()}
+    for recorder in (app.recorder, app.snapshots.recorder if app.snapshots else None):
+        ping_when_idle(getattr(recorder, "datastore", None))
     return app
 
 
@@ -107,4 +143,9 @@ def open_views(settings: Settings) -> ViewsMixin:
     cls = PostgresViews if settings.store == "postgres" else SQLiteViews
     views = cast(ViewsMixin, factory.tracking_recorder(cls))  # type: ignore[arg-type]
     views.factory = factory  # type: ignore[attr-defined]  # keeps the connection pool open
+    if isinstance(views, PostgresViews):
+        from adapters.fanout import channel
+
+        views.channel = channel(settings)  # each projection commit wakes the other processes' streams
+        ping_when_idle(views.datastore)
     return views

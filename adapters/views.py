@@ -214,7 +214,11 @@ class ViewsMixin:
                 last, applied = notification.id, applied + 1
             if last:
                 self._insert_tracking(c, Tracking(application_name, last))  # type: ignore[attr-defined]
+                self._published(c)
         return applied
+
+    def _published(self, c: Any) -> None:
+        """The read models moved on: tell the other processes, at commit (PostgreSQL ``NOTIFY``)."""
 
     def reset(self, application_name: str) -> None:
         """Empty every read model and forget the tracking position (tokens are kept)."""
@@ -404,6 +408,20 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
         self.sql_create_statements.extend(SQL(self._sql(s)) for s in ddl())  # type: ignore[arg-type]
 
     max_tracking_id = bounded(PostgresTrackingRecorder.max_tracking_id)
+    #: The schema's NOTIFY channel (``adapters.fanout.channel``); set by ``adapters.store.open_views``.
+    channel: str | None = None
+
+    def query(self, statement: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One statement on an autocommit connection: it reads one snapshot of the database already, so it
+        needs no BEGIN and ROLLBACK round trips around it."""
+        with self.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+            return [dict(r) for r in conn.execute(self._sql(statement), tuple(params)).fetchall()]
+
+    def _published(self, c: Any) -> None:
+        # Delivered when this transaction commits, and only then: in the projection's own transaction, so
+        # it costs no connection and no round trip of its own (ADR 0014).
+        if self.channel is not None:
+            c.execute("SELECT pg_notify(%s, '')", (self.channel,))
 
     def _delete_tracking_statement(self) -> Any:
         return SQL(f'DELETE FROM {self.prefix}"{self.tracking_table_name}" WHERE application_name = %s')  # type: ignore[arg-type]

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Awaitable, Callable
+from typing import Any
 from uuid import UUID
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from adapters import heads
 
@@ -18,20 +20,42 @@ _CAMPAIGN = re.compile(r"^/campaigns/([0-9a-fA-F-]{32,36})(/|$)")
 _COMMANDS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
+class SignedHead:
+    """Pure ASGI middleware (no per-request task group or body stream, unlike ``@app.middleware``): a
+    command's successful answer gets its campaign's signed head as it starts."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in _COMMANDS:
+            await self.app(scope, receive, send)
+            return
+
+        async def signed(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] < 400:
+                campaign = _campaign(scope)
+                if campaign is not None:
+                    head = await run_in_threadpool(heads.current, scope["app"].state.stakes, campaign)
+                    MutableHeaders(scope=message).append(HEADER, base64.b64encode(head.note.encode()).decode())
+            await send(message)
+
+        await self.app(scope, receive, signed)
+
+
+def _campaign(scope: Scope) -> Any:
+    """The campaign a command answered for: set by the route (a new campaign), else named in its path."""
+    campaign = (scope.get("state") or {}).get("checkpoint_campaign")
+    if campaign is not None:
+        return campaign
+    match = _CAMPAIGN.match(scope["path"])
+    if match is None:
+        return None
+    try:
+        return UUID(match.group(1))
+    except ValueError:
+        return None
+
+
 def install(app: FastAPI) -> None:
-    @app.middleware("http")
-    async def signed_head(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        if request.method not in _COMMANDS or response.status_code >= 400:
-            return response
-        campaign = getattr(request.state, "checkpoint_campaign", None)
-        match = _CAMPAIGN.match(request.url.path)
-        if campaign is None and match:
-            try:
-                campaign = UUID(match.group(1))
-            except ValueError:
-                return response
-        if campaign is not None:
-            head = await run_in_threadpool(heads.current, request.app.state.stakes, campaign)
-            response.headers[HEADER] = base64.b64encode(head.note.encode()).decode()
-        return response
+    app.add_middleware(SignedHead)
