@@ -33,16 +33,18 @@ def export_campaign(stakes: Any, campaign_id: UUID, actor: Seat,
                             (campaign_id.hex,)):
         raise RuleViolation("a challenge, roll or contest is still open: its secret seed and hidden dice "
                             "stay hidden until it is settled, so the campaign is exported after", ruling="C-5")
-    report = audit(stakes, campaign_id, actor)
+    stakes.viewer(campaign_id, actor)
+    found = stakes.app.recorder.read_chain(campaign_id.hex)  # C-2: events, salts and links, one snapshot
+    report = chain.verify(stakes, campaign_id, found=found)  # what is exported is what was audited
     if not report.intact:
         raise RuleViolation(f"the log was tampered with ({report.first_broken.kind} at event "  # type: ignore[union-attr]
                             f"{report.first_broken.position}); run 'stakes audit verify'", ruling="C-2")  # type: ignore[union-attr]
-    rows = stakes.app.recorder.read_chain(campaign_id.hex)["linked"]  # C-2: events, salts and links at once
+    rows = found["linked"]
     head = rows[-1]["chain"] if rows else chain.GENESIS
     yield json.dumps({"format": chain.FORMAT, "version": chain.FORMAT_VERSION, "campaign_id": campaign_id.hex,
                       "events": len(rows), "head": head})
     for i, row in enumerate(rows, 1):
-        yield json.dumps({"position": row["position"], "originator_id": UUID(str(row["originator_id"])).hex,
+        yield json.dumps({"position": row["position"], "originator_id": chain.hex_id(row["originator_id"]),
                           "originator_version": row["originator_version"], "topic": row["e_topic"],
                           "state": bytes(row["e_state"]).decode(), "salt": row["salt"], "digest": row["digest"],
                           "chain": row["chain"]})

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -59,8 +60,13 @@ def broken(position: int, notification_id: int | None, kind: str, detail: str) -
     return {"position": position, "notification_id": notification_id, "kind": kind, "detail": detail}
 
 
-def _hex(oid: Any) -> str:
-    return UUID(str(oid)).hex
+@lru_cache(maxsize=65536)
+def hex_id(oid: Any) -> str:
+    """A stored originator id (a UUID, or its text) as 32 hex digits; a campaign's few streams recur."""
+    return oid.hex if isinstance(oid, UUID) else UUID(str(oid)).hex
+
+
+_hex = hex_id
 
 
 CAMPAIGN_TOPIC = "domain.campaign:"
@@ -81,9 +87,11 @@ def campaign_in_state(stored: Any) -> str | None:
         return None
 
 
-def verify(stakes: Any, campaign_id: UUID, progress: Callable[[int, int], None] | None = None) -> schemas.AuditReport:
-    """Recompute the campaign's chain from the stored events in one snapshot; name the first broken link."""
-    found = stakes.app.recorder.read_chain(campaign_id.hex)
+def verify(stakes: Any, campaign_id: UUID, progress: Callable[[int, int], None] | None = None,
+           found: dict[str, Any] | None = None) -> schemas.AuditReport:
+    """Recompute the campaign's chain from the stored events in one snapshot (``found``, the recorder's
+    ``read_chain``: read here unless given); name the first broken link."""
+    found = found if found is not None else stakes.app.recorder.read_chain(campaign_id.hex)
     rows, first, previous = found["linked"], None, GENESIS
     present = {(_hex(r["e_oid"]), r["e_version"]) for r in rows if r["e_oid"] is not None}
     present |= {(_hex(r["originator_id"]), r["originator_version"]) for r in found["unlinked"]}
@@ -136,30 +144,41 @@ def _unlinked(stakes: Any, campaign_id: UUID, rows: list[dict[str, Any]],
 
 def _snapshots(stakes: Any, rows: list[dict[str, Any]], snapshots: list[dict[str, Any]],
                seals: dict[tuple[str, int], str]) -> dict[str, Any] | None:
-    """Each stored snapshot must carry this server's seal and equal the replay of the events it summarises."""
+    """Each stored snapshot must carry this server's seal and equal the replay of the events it summarises.
+
+    Each stream is replayed once, oldest event first, and compared with its snapshots as it passes their
+    versions: the cost is the campaign's events, not its events times its snapshots."""
     mapper, recorder = stakes.app.mapper, stakes.app.snapshots.recorder
     by_stream: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
-        by_stream.setdefault(_hex(r["originator_id"]), []).append(r)
+        if r["e_state"] is not None:
+            by_stream.setdefault(_hex(r["originator_id"]), []).append(r)
+    kept_by_stream: dict[str, list[StoredEvent]] = {}
     for snap in snapshots:
         stored = StoredEvent(originator_id=UUID(str(snap["originator_id"])),
                              originator_version=snap["originator_version"], topic=snap["topic"],
                              state=bytes(snap["state"]))
         oid, version = stored.originator_id.hex, stored.originator_version
-        where = f"the snapshot of {stored.originator_id} at v{version}"
         if seals.get((oid, version)) != recorder.seal_of(stored):
-            return broken(0, None, "snapshot-altered", f"{where} does not carry this server's seal")
-        aggregate = None
-        for r in by_stream.get(oid, []):
-            if r["originator_version"] <= version and r["e_state"] is not None:
+            return broken(0, None, "snapshot-altered", f"the snapshot of {stored.originator_id} at v{version} "
+                                                       "does not carry this server's seal")
+        kept_by_stream.setdefault(oid, []).append(stored)
+    for oid, kept_snapshots in kept_by_stream.items():
+        events = sorted(by_stream.get(oid, []), key=lambda r: r["originator_version"])
+        aggregate, applied = None, 0
+        for stored in sorted(kept_snapshots, key=lambda k: k.originator_version):
+            version = stored.originator_version
+            where = f"the snapshot of {stored.originator_id} at v{version}"
+            while applied < len(events) and events[applied]["originator_version"] <= version:
+                r = events[applied]
                 event = mapper.to_domain_event(StoredEvent(originator_id=UUID(oid), originator_version=r["e_version"],
                                                            topic=r["e_topic"], state=bytes(r["e_state"])))
-                aggregate = event.mutate(aggregate)
-        try:
-            kept = mapper.to_domain_event(stored)
-        except Exception:  # noqa: BLE001  a snapshot that does not even decode
-            return broken(0, None, "snapshot-altered", f"{where} does not decode")
-        if aggregate is None or mapper.transcoder.encode(Snapshot.take(aggregate).state) != \
-                mapper.transcoder.encode(kept.state):
-            return broken(0, None, "snapshot-altered", f"{where} differs from the events it summarises")
+                aggregate, applied = event.mutate(aggregate), applied + 1
+            try:
+                kept = mapper.to_domain_event(stored)
+            except Exception:  # noqa: BLE001  a snapshot that does not even decode
+                return broken(0, None, "snapshot-altered", f"{where} does not decode")
+            if aggregate is None or mapper.transcoder.encode(Snapshot.take(aggregate).state) != \
+                    mapper.transcoder.encode(kept.state):
+                return broken(0, None, "snapshot-altered", f"{where} differs from the events it summarises")
     return None

@@ -9,6 +9,8 @@ says how to spell those.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
@@ -67,14 +69,27 @@ SHARED_INDEXES = ("CREATE INDEX IF NOT EXISTS challenges_by_position ON {p}chall
 KERNEL_VISIBILITY: dict[str, dict[str, Any]] = {"CommandRecord.Executed": {"entry": []}}
 
 
+_MEMO: dict[str, tuple[tuple[Any, ...], Any]] = {}
+
+
+def _per_registry(name: str, build: Callable[[], Any]) -> Any:
+    """``build()`` once per registry: these are asked once per projected event."""
+    key = tuple(supported())
+    found = _MEMO.get(name)
+    if found is None or found[0] != key:
+        found = _MEMO[name] = (key, build())
+    return found[1]
+
+
 def visibility_rules() -> dict[str, dict[str, Any]]:
     """Who may read what in the log (C-5), as each system declares it (``RuleSystem.visibility``)."""
-    return {**KERNEL_VISIBILITY, **{name: rule for system in supported() for name, rule in system.visibility.items()}}
+    return _per_registry("visibility", lambda: {**KERNEL_VISIBILITY, **{
+        name: rule for system in supported() for name, rule in system.visibility.items()}})
 
 
 def unit_kinds() -> tuple[str, ...]:
     """The aggregates that are units of resolution (C-1), kept as snapshots in ``challenges``."""
-    return tuple(cls.__name__ for system in supported() for cls in system.resolutions)
+    return _per_registry("units", lambda: tuple(cls.__name__ for system in supported() for cls in system.resolutions))
 
 
 def projection_tables() -> tuple[str, ...]:
@@ -207,15 +222,22 @@ class ViewsMixin:
             position = self._max_tracking_id(application_name, c) or 0  # type: ignore[attr-defined]
             self._x(c, "SELECT campaign_id FROM {p}repairs")
             broken = {dict(r)["campaign_id"] for r in c.fetchall()}
-            for domain_event, notification in batch:
-                if notification.id <= position:
-                    continue
-                self._apply(c, domain_event, notification.id, broken)
-                last, applied = notification.id, applied + 1
+            log_rows: list[tuple[Any, ...]] = []  # the batch's log entries, written together
+            with self._pipelined(c):
+                for domain_event, notification in batch:
+                    if notification.id <= position:
+                        continue
+                    self._apply(c, domain_event, notification.id, broken, log_rows)
+                    last, applied = notification.id, applied + 1
+                self._write_log(c, log_rows)
             if last:
                 self._insert_tracking(c, Tracking(application_name, last))  # type: ignore[attr-defined]
                 self._published(c)
         return applied
+
+    def _pipelined(self, c: Any) -> Any:
+        """Around a batch's writes: PostgreSQL sends them without waiting for each answer."""
+        return nullcontext()
 
     def _published(self, c: Any) -> None:
         """The read models moved on: tell the other processes, at commit (PostgreSQL ``NOTIFY``)."""
@@ -278,7 +300,14 @@ class ViewsMixin:
         snapshot = Snapshot.take(aggregate)
         return snapshot.originator_version, snapshot.topic, self.transcoder.encode(snapshot.state).decode()  # type: ignore[attr-defined]
 
-    def _apply(self, c: Any, e: Any, nid: int, broken: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
+    def _write_log(self, c: Any, rows: list[tuple[Any, ...]]) -> None:
+        """Insert the log entries gathered so far, in one statement, and forget them."""
+        if rows:
+            c.executemany(self._sql("INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"), rows)
+            rows.clear()
+
+    def _apply(self, c: Any, e: Any, nid: int, broken: set[str] = frozenset(),  # type: ignore[assignment]
+               log_rows: list[tuple[Any, ...]] | None = None) -> str | None:
         name = type(e).__qualname__
         at = e.timestamp.isoformat()
         oid = e.originator_id.hex
@@ -288,11 +317,9 @@ class ViewsMixin:
             if campaign in broken:
                 return None
             self._x(c, "INSERT INTO {p}streams VALUES (?, ?, ?)", (oid, campaign, kind))
+            self._remember_stream(oid, campaign, kind)
         else:
-            row = self._one(c, "SELECT campaign_id, kind FROM {p}streams WHERE originator_id = ?", (oid,))
-            if row is None:
-                raise ValueError(f"event {name} of unknown stream {oid}")
-            campaign, kind = row["campaign_id"], row["kind"]
+            campaign, kind = self._stream(c, oid, name)
         if campaign in broken:  # marked for repair: its later events wait, the other campaigns go on
             return None
         challenge = None
@@ -305,18 +332,38 @@ class ViewsMixin:
         if handler is not None:
             handler(self, c, e, oid, campaign, at, nid)
         detail, visibility = event_detail(e), event_visibility(e, challenge)
-        self._x(
-            c,
-            "INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}",
-             name.split(".", 1)[1], json.dumps(detail), json.dumps(visibility), oid if challenge is not None else None),
-        )
+        rows = log_rows if log_rows is not None else []
+        rows.append((nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}", name.split(".", 1)[1],
+                     json.dumps(detail), json.dumps(visibility), oid if challenge is not None else None))
+        if log_rows is None or (challenge is not None and challenge.revealed):
+            self._write_log(c, rows)  # the UPDATE below must find this unit's entries in the table
         if challenge is not None and challenge.revealed:
             # C-8, every system: what was shown to every seat stays public, even after a rewind re-hides the
             # unit. Its entries so far lose their seat rules (what waits for the settlement keeps waiting).
             self._x(c, "UPDATE {p}event_log SET visibility = ? WHERE challenge_id = ? AND notification_id <= ?"
                        " AND visibility <> ? AND visibility NOT LIKE ?", ("{}", oid, nid, "{}", '%"until": "settled"%'))
         return campaign
+
+    #: Streams remembered per process: which campaign and kind an aggregate belongs to is a fact of the log
+    #: (its first event says it) and never changes, so it is kept even if the batch that read it rolls back.
+    STREAMS_REMEMBERED = 100_000
+
+    def _remember_stream(self, oid: str, campaign: str, kind: str) -> None:
+        known = self.__dict__.setdefault("_streams", {})
+        if len(known) >= self.STREAMS_REMEMBERED:
+            known.clear()
+        known[oid] = (campaign, kind)
+
+    def _stream(self, c: Any, oid: str, name: str) -> tuple[str, str]:
+        """The campaign and kind of a stream that began earlier: from memory, else from its row."""
+        found = self.__dict__.get("_streams", {}).get(oid)
+        if found is not None:
+            return found
+        row = self._one(c, "SELECT campaign_id, kind FROM {p}streams WHERE originator_id = ?", (oid,))
+        if row is None:
+            raise ValueError(f"event {name} of unknown stream {oid}")
+        self._remember_stream(oid, row["campaign_id"], row["kind"])
+        return row["campaign_id"], row["kind"]
 
     def _on_challenge(self, c: Any, e: Any, oid: str, campaign: str, at: str, nid: int) -> Any:
         """Apply a challenge event to its snapshot row (the same mutators the aggregate uses)."""
@@ -416,6 +463,11 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
         needs no BEGIN and ROLLBACK round trips around it."""
         with self.datastore.get_connection() as conn:  # type: ignore[attr-defined]
             return [dict(r) for r in conn.execute(self._sql(statement), tuple(params)).fetchall()]
+
+    def _pipelined(self, c: Any) -> Any:
+        # psycopg's pipeline mode: a batch's INSERTs and UPDATEs go out without a round trip each; a read
+        # (a unit's snapshot row) syncs first, and an error still surfaces inside this transaction.
+        return c.connection.pipeline()
 
     def _published(self, c: Any) -> None:
         # Delivered when this transaction commits, and only then: in the projection's own transaction, so
