@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -16,11 +18,28 @@ from api import commands, heads, problems, stream, web
 from api.problems import PROBLEM_RESPONSES
 from api.routers import audit, campaigns, challenges, characters, log
 
+logger = logging.getLogger("stakes.api")
+
 DESCRIPTION = (
     "The campaign ledger for tabletop role-playing. Every change is an immutable event; "
     "reads come from projections. Authenticate with the seat token you were given "
     "(`Authorization: Bearer …`). Refusals are RFC 9457 problem details naming the ruling broken."
 )
+
+
+def _catch_up_in_background(stakes: Stakes) -> threading.Thread:
+    """Project what the read models lack (a new release, a restored store) while the server already
+    answers. A request that reads meanwhile catches up first, so it never reads stale rows (issue 15)."""
+
+    def run() -> None:
+        try:
+            stakes.catch_up()
+        except Exception as exc:  # noqa: BLE001  the next request catches up (or answers 503) instead
+            logger.warning("the read models did not catch up at start (%s); the next request will", exc)
+
+    worker = threading.Thread(target=run, name="stakes-catch-up", daemon=True)
+    worker.start()
+    return worker
 
 
 def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -> FastAPI:
@@ -30,7 +49,7 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = stakes is None
         app.state.stakes = stakes or Stakes(settings)
-        app.state.stakes.catch_up()
+        _catch_up_in_background(app.state.stakes)  # answer at once: /health shows how far the views are
         app.state.stakes.fanout.start()  # PostgreSQL: LISTEN for the other processes' writes
         try:
             yield
