@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 DASH = "\u2014"
@@ -56,10 +55,15 @@ class Signer:
     """The server's checkpoint key, loaded from its file or created there on first use."""
 
     def __init__(self, path: Path, name: str) -> None:
+        from cryptography.hazmat.primitives import serialization  # the server's side only: a client verifies
+
         self.path, self.name = path, name
         self.key = _load_or_create(path)
         self.public = self.key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         self.id = key_id(name, self.public)
+        secret = self.key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                        serialization.NoEncryption())
+        self._seal_key = hashlib.sha256(b"stakes snapshot seal\n" + secret).digest()
 
     @property
     def vkey(self) -> str:
@@ -73,12 +77,12 @@ class Signer:
 
     def seal(self, data: bytes) -> str:
         """A MAC under a key derived from the signing key: what only this server can vouch for (snapshots)."""
-        secret = self.key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                                        serialization.NoEncryption())
-        return hmac.new(hashlib.sha256(b"stakes snapshot seal\n" + secret).digest(), data, hashlib.sha256).hexdigest()
+        return hmac.new(self._seal_key, data, hashlib.sha256).hexdigest()
 
 
 def _load_or_create(path: Path) -> Ed25519PrivateKey:
+    from cryptography.hazmat.primitives import serialization
+
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         pem = Ed25519PrivateKey.generate().private_bytes(

@@ -11,9 +11,7 @@ import base64
 from typing import Any
 from uuid import UUID
 
-from cryptography.hazmat.primitives import serialization
-
-from adapters import audit, checkpoint, ledger, merkle, schemas
+from adapters import checkpoint, merkle, schemas
 from domain.errors import RuleViolation
 from domain.seats import Seat
 
@@ -32,6 +30,8 @@ def current(stakes: Any, campaign_id: UUID) -> schemas.Checkpoint:
 
 def consistency(stakes: Any, campaign_id: UUID, first: int) -> schemas.Consistency:
     """Proof that today's log extends the head of ``first`` events a player holds."""
+    from adapters import audit  # here and below: a client that only checks heads (cli.witness) loads less
+
     digests = stakes.app.recorder.leaves(campaign_id.hex)
     if not 0 <= first <= len(digests):
         raise RuleViolation(f"the log of this campaign holds {len(digests)} events, so it cannot extend a head "
@@ -45,6 +45,8 @@ def consistency(stakes: Any, campaign_id: UUID, first: int) -> schemas.Consisten
 def leaves(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.Leaves:
     """Every leaf of the campaign's tree, opened (stored bytes and salt) where the viewer may read the whole
     event and only the digest elsewhere (C-5), with the signed head of exactly these leaves."""
+    from adapters import audit, ledger
+
     rows = stakes.app.recorder.read_chain(campaign_id.hex)["linked"]
     log = {r["notification_id"]: r for r in stakes.views.query(
         "SELECT l.*, c.revealed, c.phase FROM {p}event_log l LEFT JOIN {p}challenges c"
@@ -62,6 +64,8 @@ def leaves(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.Leaves:
 
 def check_leaves(answer: schemas.Leaves, vkey: str, origin: str) -> checkpoint.Head:
     """The seat's check: every opened leaf hashes to its digest, and the digests make the signed root."""
+    from adapters import audit
+
     head = checkpoint.verify(answer.checkpoint.note, vkey, origin)
     for leaf in answer.leaves:
         if leaf.state is not None and audit.digest(str(leaf.originator_id), leaf.originator_version or 0,
@@ -73,6 +77,8 @@ def check_leaves(answer: schemas.Leaves, vkey: str, origin: str) -> checkpoint.H
 
 
 def public_key(stakes: Any) -> schemas.PublicKey:
+    from cryptography.hazmat.primitives import serialization
+
     signer = stakes.signer
     pem = signer.key.public_key().public_bytes(serialization.Encoding.PEM,
                                                serialization.PublicFormat.SubjectPublicKeyInfo).decode()

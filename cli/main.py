@@ -15,7 +15,8 @@ from cli import campaigns, challenge, commands, operations, watch
 from cli.options import Format, group
 from cli.session import GLOBAL, USAGE, fail
 
-app = group("The campaign ledger for tabletop role-playing.", name="stakes", pretty_exceptions_enable=False)
+HELP = "The campaign ledger for tabletop role-playing."
+app = group(HELP, name="stakes", pretty_exceptions_enable=False)
 GROUPS: dict[str, typer.Typer] = {
     "campaign": campaigns.campaign_app, "player": campaigns.player_app, "challenge": challenge.app,
     "projections": operations.projections_app, "audit": operations.audit_app,
@@ -42,12 +43,41 @@ def _wants_json(args: list[str]) -> bool:
     return any(a in ("--format=json", "-fjson") or a in ("--format", "-f") and b == "json" for a, b in pairs)
 
 
+_ROOT_OPTIONS = ("--server", "--token")
+
+
+def _first_word(args: list[str]) -> str | None:
+    """The command or group a command line names, past the root's own options; None for anything else."""
+    rest = iter(args)
+    for arg in rest:
+        if arg in _ROOT_OPTIONS:
+            next(rest, None)
+        elif not arg.startswith(_ROOT_OPTIONS):
+            return None if arg.startswith("-") else arg
+    return None
+
+
+def for_command_line(args: list[str]) -> typer.Typer:
+    """The root as this command line needs it: only the group or command it names, so click builds one
+    branch of the tree instead of every command (a CLI that starts fast, issue 14); the whole tree for
+    ``--help``, a misspelt command, or anything else."""
+    word = _first_word(args)
+    groups = [g for g in app.registered_groups if g.name == word]
+    commands = [c for c in app.registered_commands if c.name == word]
+    if not word or not (groups or commands):
+        return app
+    pruned = group(HELP, name="stakes", pretty_exceptions_enable=False)
+    pruned.callback()(root)
+    pruned.registered_groups, pruned.registered_commands = groups, commands
+    return pruned
+
+
 def main(args: list[str] | None = None) -> None:
     """The ``stakes`` program. Click's own refusals of a command line (a missing option, an unknown command)
     are answered like every other error: on stderr, as JSON under ``--format json``, with exit code 2."""
     argv = sys.argv[1:] if args is None else list(args)
     try:
-        code = app(args=argv, prog_name="stakes", standalone_mode=False)
+        code = for_command_line(argv)(args=argv, prog_name="stakes", standalone_mode=False)
     except typer.TyperException as error:  # click's refusals: usage errors exit 2, shown with the usage line
         code = getattr(error, "exit_code", USAGE)
         if code == USAGE and _wants_json(argv):
