@@ -23,6 +23,9 @@ class CliConfig:
     heads: dict[str, str] = field(default_factory=dict)
     #: The checkpoint key each server signed with the first time (its verifier key).
     server_keys: dict[str, str] = field(default_factory=dict)
+    #: The campaign and seat each token holds ("<campaign id> <seat>"), by a digest of server and token: a
+    #: token names one seat of one campaign for good, so a command need not ask the server again.
+    sessions: dict[str, str] = field(default_factory=dict)
 
 
 def config_path() -> Path:
@@ -40,7 +43,7 @@ def load() -> CliConfig:
         return CliConfig()
     if not isinstance(data, dict):
         return CliConfig()
-    kinds = {f.name: dict if f.name in ("heads", "server_keys") else str for f in fields(CliConfig)}
+    kinds = {f.name: dict if f.name in ("heads", "server_keys", "sessions") else str for f in fields(CliConfig)}
     return CliConfig(**{k: v for k, v in data.items()
                         if k in kinds and (v is None or isinstance(v, kinds[k]))})
 

@@ -127,6 +127,23 @@ def _uuid(text: str) -> UUID:
         raise UsageError(f"{text!r} is not a campaign id") from None
 
 
+def _session(remote: Any, saved: Any, server: str, token: str) -> tuple[UUID, str]:
+    """The campaign and seat a token holds: asked of the server once, then remembered (a token never moves)."""
+    import hashlib
+
+    slot = hashlib.sha256(f"{server.rstrip('/')}\n{token}".encode()).hexdigest()[:32]
+    known = saved.sessions.get(slot, "").split(" ", 1)
+    if len(known) == 2:
+        try:
+            return UUID(known[0]), known[1]
+        except ValueError:
+            pass
+    session = remote.session()
+    fresh = config.load()
+    config.update(sessions={**fresh.sessions, slot: f"{session.campaign_id} {session.seat}"})
+    return session.campaign_id, session.seat
+
+
 def open_target(seat: str | None, campaign: str | None) -> Target:
     saved = config.load()
     server = GLOBAL.server or saved.server
@@ -139,10 +156,10 @@ def open_target(seat: str | None, campaign: str | None) -> Target:
             raise UsageError("--as is for embedded use; against a server the token picks the seat")
         if not token:
             return Target(remote, Seat.house(), _uuid(campaign) if campaign else None, remote=True)
-        session = remote.session()
-        if campaign and _uuid(campaign) != session.campaign_id:
+        held, seat = _session(remote, saved, server, token)
+        if campaign and _uuid(campaign) != held:
             raise UsageError("this token holds a seat in another campaign than --campaign")
-        return Target(remote, Seat(session.seat), session.campaign_id, remote=True)
+        return Target(remote, Seat(seat), held, remote=True)
     from adapters.service import Stakes
 
     chosen = campaign or saved.campaign
