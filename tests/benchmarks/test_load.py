@@ -62,6 +62,23 @@ def raw_decode_rate(stakes: Stakes) -> tuple[int, float]:
     return count, count / (time.perf_counter() - began)
 
 
+def disk_per_event(stakes: Stakes, settings: Settings, events: int) -> dict[str, float]:
+    """Bytes on disk per event: the event store (events, chain, snapshots) and the read models."""
+    if settings.store == "sqlite":
+        def size(path: Path) -> int:
+            return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+        store, views = size(settings.sqlite_path), size(settings.views_path)
+    else:
+        rows = stakes.views.query(
+            "SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c"
+            " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind = 'r'",
+            (settings.postgres_schema,))
+        store_tables = {"stakes_events", "stakes_events_chain", "stakes_snapshots", "stakes_snapshots_seal"}
+        store = sum(r["bytes"] for r in rows if r["name"] in store_tables)
+        views = sum(r["bytes"] for r in rows if r["name"] not in store_tables)
+    return {"store bytes per event": store / max(events, 1), "read model bytes per event": views / max(events, 1)}
+
+
 def timed(fn) -> float:
     began = time.perf_counter()
     fn()
@@ -77,6 +94,7 @@ def ledger_rates(settings: Settings, events: int) -> dict[str, float]:
         rates["rebuild"] = count / timed(stakes.rebuild)
         rates["audit verify"] = count / timed(lambda: stakes.audit(cid, HOUSE))
         rates["export"] = count / timed(lambda: sum(1 for _ in stakes.export_campaign(cid, HOUSE)))
+        rates.update(disk_per_event(stakes, settings, count))
         return rates
     finally:
         stakes.close()
@@ -108,6 +126,9 @@ def render(store: str, rows: list[tuple[str, load.Run]], rates: dict[str, float]
               "| measure | events per second | × raw decode |", "|---|---:|---:|"]
     for key in ("raw decode", "rebuild", "audit verify", "export"):
         lines.append(f"| {key} | {rates[key]:.0f} | {rates[key] / decode:.2f} |")
+    store, views = rates["store bytes per event"], rates["read model bytes per event"]
+    lines += ["", f"Disk per event: {store + views:,.0f} bytes ({store:,.0f} in the event store with its chain and "
+                  f"snapshots, {views:,.0f} in the read models)."]
     return "\n".join(lines) + "\n"
 
 
