@@ -241,34 +241,10 @@ PLAYS = {"a penny ante challenge": play_a_penny_ante_challenge, "a pool roll": p
          "a beast conflict": play_a_beast_conflict, "a pulp deal": play_a_pulp_deal}
 
 
-def test_every_read_renders_a_penny_ante_challenge_as_a_table_and_as_json(cli):
+@pytest.mark.parametrize("kind", list(PLAYS))
+def test_every_read_renders_every_kind_of_unit_as_a_table_and_as_json(cli, kind):
     table = Table(cli)
-    assert_every_read_renders(table, play_a_penny_ante_challenge(table))
-
-
-def test_every_read_renders_a_pool_roll_as_a_table_and_as_json(cli):
-    table = Table(cli)
-    assert_every_read_renders(table, play_a_pool_roll(table))
-
-
-def test_every_read_renders_a_pool_contest_as_a_table_and_as_json(cli):
-    table = Table(cli)
-    assert_every_read_renders(table, play_a_pool_contest(table))
-
-
-def test_every_read_renders_a_twenty_one_conflict_as_a_table_and_as_json(cli):
-    table = Table(cli)
-    assert_every_read_renders(table, play_a_twenty_one_conflict(table))
-
-
-def test_every_read_renders_a_beast_conflict_as_a_table_and_as_json(cli):
-    table = Table(cli)
-    assert_every_read_renders(table, play_a_beast_conflict(table))
-
-
-def test_every_read_renders_a_pulp_deal_as_a_table_and_as_json(cli):
-    table = Table(cli)
-    assert_every_read_renders(table, play_a_pulp_deal(table))
+    assert_every_read_renders(table, PLAYS[kind](table))
 
 
 def test_undo_and_overturn_answer_with_a_table_for_every_kind_of_unit(cli):
