@@ -208,7 +208,7 @@ def make_read(read: dict[str, Any]) -> Callable[..., None]:
         from cli import output
 
         run(as_, campaign, lambda t: output.emit(t.backend.read(t.campaign_id(), t.seat, read["name"]), fmt,
-                                                 output.renderers().get(read["name"]) or output.render), fmt)
+                                                 output.named(read["name"])), fmt)
 
     def paged(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
               after: Annotated[Optional[str], typer.Option(help="Start after this id (the previous page's"
@@ -219,7 +219,7 @@ def make_read(read: dict[str, Any]) -> Callable[..., None]:
 
         run(as_, campaign, lambda t: output.emit(
             t.backend.read(t.campaign_id(), t.seat, read["name"], Page(after, limit)), fmt,
-            output.renderers().get(read["name"]) or output.render), fmt)
+            output.named(read["name"])), fmt)
 
     if read.get("paged"):
         command = paged

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adapters import schemas
-from cli.output import _fields, _is_die, _plain, _state, _table
+from cli.tables import _fields, _is_die, _plain, _state, _table
 
 
 def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
@@ -123,7 +123,7 @@ def audit_report(r: schemas.AuditReport) -> RenderableType:
 
 
 def imported(r: schemas.ImportReport) -> RenderableType:
-    from cli.output import token_notice
+    from cli.tables import token_notice
 
     invites = _table("One-time invite codes (hand each to its player)", "seat", "invite")
     for seat, code in r.invites.items():

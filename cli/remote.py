@@ -11,6 +11,7 @@ errors the embedded service raises.
 from __future__ import annotations
 
 import re
+import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
@@ -18,7 +19,11 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 from uuid import UUID, uuid4
 
-import httpx
+# httpx imports its own command-line client (click, pygments, rich) whenever those are installed, which here
+# they are for other reasons; Stakes never runs it, and it costs a remote command a tenth of its start-up
+# (issue 14). httpx treats the client as an optional extra and answers ``httpx.main`` with a hint without it.
+sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+import httpx  # noqa: E402
 from pydantic import TypeAdapter
 
 from adapters import schemas

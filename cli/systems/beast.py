@@ -7,7 +7,7 @@ from rich.console import Group, RenderableType
 from rich.markup import escape
 
 from adapters.systems.beast import schemas
-from cli.output import _legal, _table
+from cli.tables import _legal, _table
 
 
 def _plain(value: object) -> str:

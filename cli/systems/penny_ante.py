@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from adapters.systems.penny_ante import schemas
-from cli.output import _fields, _legal, _plain, _short, _table
+from cli.tables import _fields, _legal, _plain, _short, _table
 
 
 def side(text: str) -> dict[str, Any]:

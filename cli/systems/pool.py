@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 
 from adapters.systems.pool import schemas
-from cli.output import _table
+from cli.tables import _table
 
 
 def pool_sheet(s: schemas.PoolSheet) -> RenderableType:

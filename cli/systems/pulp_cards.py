@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 
 from adapters.systems.pulp_cards import schemas
-from cli.output import _table
+from cli.tables import _table
 from cli.session import UsageError
 
 

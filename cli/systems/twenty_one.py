@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.markup import escape
 
 from adapters.systems import twenty_one as schemas
-from cli.output import _legal, _table
+from cli.tables import _legal, _table
 from cli.session import UsageError
 
 

@@ -73,3 +73,18 @@ def test_the_catalogue_is_rebuilt_when_its_sources_change(tmp_path, monkeypatch)
     assert catalogue.load() == first == catalogue.build()
     assert [p.name for p in tmp_path.glob("cli-catalogue-*.json")] == ["cli-catalogue-changed.json"]
     catalogue.load.cache_clear()
+
+
+def test_an_answer_printed_as_json_loads_no_table_library(env):
+    """Under ``--format json`` the sink prints the schema's JSON: rich (and httpx's own CLI, which would pull it
+    in) are not loaded; the first table drawn loads them."""
+    code = ("import contextlib, io, cli.main, cli.remote, cli.output\n"
+            "from adapters.schemas import SeatRef\n"
+            "from cli.options import Format\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+            "    cli.output.emit(SeatRef(seat='ilse', character='Ilse'), Format.json, cli.output.sheet)\n"
+            "assert '\"ilse\"' in out.getvalue()")
+    loaded = loaded_after(env, code)
+    assert sorted(m for m in loaded if m == "rich" or m.startswith(("rich.", "pygments"))) == []
+    drawn = loaded_after(env, code.replace("Format.json", "Format.table").replace("'\"ilse\"'", "'ilse'"))
+    assert "rich" in drawn

@@ -1,0 +1,316 @@
+"""The tables people read (rich): every renderer, the consoles and the progress bar. ``cli/output.py`` is the
+sink that chooses between these and ``--format json``, and loads this module only to draw a table."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.markup import escape
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from adapters import schemas
+from cli.options import Format
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+
+def show(value: Any, render: Callable[[Any], RenderableType] | None = None) -> None:
+    """Draw ``value`` on stdout with ``render`` (or readably)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit():  # the width asked for now (rich reads COLUMNS only when the console is made)
+        out.width = int(columns)
+    out.print(render(value) if render else _generic(value))
+
+
+def _generic(value: Any) -> RenderableType:
+    return json.dumps(value.model_dump(mode="json"), indent=2)
+
+
+def _table(title: str, *columns: str) -> Table:
+    table = Table(title=title, box=box.SIMPLE_HEAVY, title_justify="left")
+    for column in columns:
+        table.add_column(column)
+    return table
+
+
+def _short(loan_id: Any) -> str:
+    return str(loan_id)[:8]
+
+
+# -- any value, whatever its shape: plain text for people, never a Python repr ------------------------------
+def _is_die(value: Any) -> bool:
+    """A die as the views give it (``schemas.Die``): its face, or null while hidden, and whether it is cupped."""
+    return isinstance(value, dict) and {"value", "in_cup"} <= set(value) <= {"value", "in_cup", "seen_before_rewind"}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _die_text(die: dict[str, Any]) -> str:
+    face = "?" if die.get("value") is None else str(die["value"])
+    face += "*" if die.get("seen_before_rewind") else ""  # shown before a rewind, so public (C-8)
+    return f"({face})" if die.get("in_cup") else face
+
+
+def _plain(value: Any, nested: bool = False) -> str:
+    """One value as readable text: ``-`` for nothing, ``yes``/``no``, dice as ``4 5 (2)``, a mapping as
+    ``name: value, …`` (in brackets when nested in another value)."""
+    if value is None or value == "":
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    if isinstance(value, dict):
+        if not value:
+            return "-"
+        if _is_die(value):
+            return _die_text(value)
+        text = ", ".join(f"{k}: {_plain(v, True)}" for k, v in value.items())
+        return f"({text})" if nested else text
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = list(value)
+        if not items:
+            return "-"
+        if all(_is_die(d) for d in items):  # with their positions, counting from 1 (as --cup takes them)
+            return " ".join(f"{n}:{_die_text(d)}" for n, d in enumerate(items, 1))
+        if all(_is_number(x) for x in items):
+            return " ".join(map(str, items))
+        return ", ".join(_plain(x, True) for x in items)
+    return str(value)
+
+
+def _fields(values: dict[str, Any], skip: Sequence[str] = ()) -> str:
+    """``key=value, …`` for an event's detail, as plain text (escape it before printing it as markup)."""
+    return ", ".join(f"{k}={_plain(v, True)}" for k, v in values.items() if k not in skip)
+
+
+def _is_record_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(x, dict) and not _is_die(x) for x in value)
+
+
+def _is_record_map(value: Any) -> bool:
+    """A mapping of names to records, such as a challenge's sides: drawn as one column per name."""
+    return (isinstance(value, dict) and bool(value) and not _is_die(value)
+            and all(isinstance(v, dict) or v is None for v in value.values())
+            and any(isinstance(v, dict) and v and not _is_die(v) for v in value.values()))
+
+
+def _depth(value: Any) -> int:
+    """How deep a value nests: 0 for a scalar or a die, one more for each list or mapping around it."""
+    if isinstance(value, dict) and not _is_die(value):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, (list, tuple)):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+def _keys(records: Sequence[Any]) -> list[str]:
+    keys: dict[str, None] = {}
+    for record in records:
+        if isinstance(record, dict):
+            keys.update(dict.fromkeys(map(str, record)))
+    return list(keys)
+
+
+def _render(value: Any, depth: int = 0) -> RenderableType:
+    """Any value as a renderable: records side by side in a table, mappings as a grid, the rest as text.
+
+    Deep down, or with many columns, a list of records is one line per record: a table squeezed into what is
+    left of the width would fold every cell to a letter or two, or to nothing. For the same reason records
+    side by side must be shallow; deeper ones are drawn one under the other."""
+    if _is_record_map(value) and _depth(value) <= 4:
+        table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
+        table.add_column("")
+        for name in value:
+            table.add_column(escape(str(name)))
+        for key in _keys(list(value.values())):
+            table.add_row(Text(key, style="dim"),
+                          *(_render(r[key], depth + 1) if isinstance(r, dict) and key in r
+                            else Text("-" if r is None else "") for r in value.values()))
+        return table
+    if _is_record_list(value):
+        columns = _keys(value)
+        if depth >= 2 or len(columns) > 5:
+            return _text("\n".join(_plain(record, True) for record in value))
+        table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
+        for column in columns:
+            table.add_column(escape(column))
+        for record in value:
+            table.add_row(*(_text(_plain(record.get(c), True)) if c in record else "" for c in columns))
+        return table
+    if isinstance(value, dict) and value and not _is_die(value):
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="dim", no_wrap=True)
+        grid.add_column()
+        for key, item in value.items():
+            grid.add_row(Text(str(key)), _render(item, depth + 1))
+        return grid
+    return _text(_plain(value))
+
+
+def _text(text: str) -> Text:
+    """Plain text (never read as markup) that folds rather than losing its end, as a seed hash would."""
+    return Text(text, overflow="fold")
+
+
+def _state(state: dict[str, Any]) -> RenderableType:
+    """A unit's whole state, whatever its kind (a Penny Ante challenge, a Pool roll or contest, …)."""
+    return Padding(_render(state) if state else Text("-"), (0, 0, 0, 2))
+
+
+def _waiting(waiting_for: Sequence[str]) -> str:
+    return f"The table waits for {', '.join(waiting_for)}." if waiting_for else ""
+
+
+def _legal(actions: Sequence[schemas.LegalAction], waiting_for: Sequence[str] = ()) -> RenderableType:
+    """What the viewing seat may do now; when nothing, whom the table waits for."""
+    if not actions:
+        return Text.assemble(("Nothing to do for you now. ", "dim"), _waiting(waiting_for))
+    legal = _table("What you can do now", "action", "limits")
+    for a in actions:
+        limits = ", ".join(f"{k}={_short(val) if k == 'loan' else _plain(val, True)}"
+                           for k, val in a.model_dump(exclude_none=True, mode="json").items() if k != "action")
+        legal.add_row(escape(a.action), escape(limits))
+    return Group(legal, _waiting(waiting_for)) if waiting_for else legal
+
+
+def campaign(c: schemas.CampaignView) -> RenderableType:
+    settings = escape(_fields({k: v for k, v in c.settings.items() if v is not None}))
+    state = f"adventure {c.adventure} running" if c.adventure_running else (
+        f"between adventures (last: {c.adventure})" if c.adventure else "no adventure yet")
+    players = _table("Players", "seat", "character")
+    for p in c.players:
+        players.add_row(p.seat, p.character)
+    return Group(f"[bold]{c.name}[/] ({c.system}) [dim]{c.id}[/]", f"settings: {settings}", state, players)
+
+
+def campaigns(items: list[schemas.CampaignView]) -> RenderableType:
+    table = _table("Campaigns", "id", "name", "system", "players", "adventure")
+    for c in items:
+        table.add_row(str(c.id), c.name, c.system, str(len(c.players)),
+                      f"{c.adventure}{' (running)' if c.adventure_running else ''}")
+    return table
+
+
+def token_notice(label: str, token: str) -> RenderableType:
+    return Panel(f"{token}\n[dim]Shown once. {label}[/]", title="seat token", expand=False)
+
+
+def created(c: schemas.CampaignCreated) -> RenderableType:
+    return Group(campaign(c.campaign), token_notice("It is the House's: keep it to run the server for players.",
+                                                    c.house_token))
+
+
+# -- each system's renderers, by the name of what they render ------------------------------------------------
+@cache
+def renderers() -> dict[str, Callable[[Any], RenderableType]]:
+    """Every system's renderers (``cli/systems/<package>.py``, ``RENDERERS``): schema name -> renderer."""
+    found: dict[str, Callable[[Any], RenderableType]] = {}
+    from cli import catalogue
+
+    for package in catalogue.load()["packages"]:
+        try:
+            module = importlib.import_module(f"cli.systems.{package}")
+        except ModuleNotFoundError:
+            continue
+        found.update(getattr(module, "RENDERERS", {}))
+    return found
+
+
+def _key(value: Any) -> str:
+    """What a value is, for its renderer: its schema's name, or ``list[<name>]``."""
+    if isinstance(value, list):
+        return f"list[{type(value[0]).__name__}]" if value else "list"
+    return type(value).__name__
+
+
+def render(value: Any) -> RenderableType:
+    """A value as its system draws it, else as any unit's state, else readably (never a Python repr)."""
+    found = renderers().get(_key(value))
+    if found is not None:
+        return found(value)
+    if isinstance(value, schemas.ResolutionView):
+        return Group(f"[bold]{escape(value.kind)}[/] {value.id}  step [bold]{escape(value.phase)}[/]",
+                     _state(value.state), _legal(value.legal_actions, value.waiting_for))
+    if isinstance(value, list):
+        return Group(*(render(v) for v in value)) if value else Text("-")
+    return _state(value.model_dump(mode="json")) if isinstance(value, BaseModel) else Text(_plain(value))
+
+
+def sheet(s: Any) -> RenderableType:
+    return render(s)
+
+
+def sheets(items: list[Any]) -> RenderableType:
+    return render(items)
+
+
+def resolution(v: Any) -> RenderableType:
+    """Any unit of resolution: its system's own table when it has one (a Penny Ante challenge), else its whole
+    state as the viewing seat may see it, whatever its shape, and what the seat may do now."""
+    return render(v)
+
+
+def adventure(value: Any) -> RenderableType:
+    """What starting or ending an adventure answers: the campaign, or the system's own books."""
+    return campaign(value) if isinstance(value, schemas.CampaignView) else render(value)
+
+
+def player_added(p: schemas.PlayerAdded) -> RenderableType:
+    return Group(sheet(p.sheet), f"Invite code for {p.sheet.seat} (works once): {p.invite}\n"
+                 f"Hand it to {p.sheet.seat}; he runs 'stakes claim {p.invite}' and alone receives his token.")
+
+
+def claimed(c: schemas.SeatClaimed) -> RenderableType:
+    return token_notice(f"Seat {c.seat} in campaign {c.campaign_id} is yours.", c.token)
+
+
+def session(s: schemas.Session) -> RenderableType:
+    return f"Seat [bold]{s.seat}[/] in campaign {s.campaign_id}."
+
+
+def challenges(items: list[schemas.ChallengeSummary]) -> RenderableType:
+    """Every unit of resolution: Penny Ante challenges with ante and pot, Pool rolls and contests without."""
+    table = _table("Challenges", "#", "id", "kind", "step", "challenger", "opponent", "ante", "pot")
+    for c in items:
+        money = c.kind == "Challenge" or c.ante or c.pot
+        table.add_row(str(c.position), _short(c.id), escape(c.kind), escape(c.phase), escape(", ".join(c.challenger) or "-"),
+                      escape(", ".join(c.opponent) or "-"), str(c.ante) if money else "-",
+                      str(c.pot) if money else "-")
+    return table
+
+
+@contextmanager
+def progress_bar(label: str, fmt: Format) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on a terminal; nothing at all in --format json mode or when piped."""
+    if fmt is Format.json or not err.is_terminal:
+        yield None
+        return
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+                  transient=True) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+# The renderers of history live beside this module; every caller finds them here.
+from cli.history import (  # noqa: E402
+    audit_report, imported, log, rebuilt, replay, replay_step, verification,
+)
+
+__all__ = ["audit_report", "imported", "log", "rebuilt", "replay", "replay_step", "verification"]
