@@ -27,16 +27,16 @@ def _campaign(stakes: Any, ctx: Context, command: Command, result: Any) -> schem
 
 def _player_added(stakes: Any, ctx: Context, command: Any, result: Any) -> schemas.PlayerAdded:
     seat = Seat.parse(command.seat).name
-    sheet = stakes.any_sheet(stakes.campaign_row(ctx.campaign_id), seat)
+    sheet = stakes.any_sheet(ctx.campaign_id, seat)
     return schemas.PlayerAdded(sheet=sheet, invite=stakes.tokens.invite(ctx.campaign_id, seat))
 
 
 def _sheet(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:
-    return edge(stakes.system_id(ctx.campaign_id)).sheet(stakes, ctx.campaign_id, Seat.parse(command.seat).name)
+    return stakes.any_sheet(ctx.campaign_id, Seat.parse(command.seat).name)
 
 
 def _own_sheet(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:
-    return edge(stakes.system_id(ctx.campaign_id)).sheet(stakes, ctx.campaign_id, ctx.actor.name)
+    return stakes.any_sheet(ctx.campaign_id, ctx.actor.name)
 
 
 def _unit(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:

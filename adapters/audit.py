@@ -66,8 +66,6 @@ def hex_id(oid: Any) -> str:
     return oid.hex if isinstance(oid, UUID) else UUID(str(oid)).hex
 
 
-_hex = hex_id
-
 
 CAMPAIGN_TOPIC = "domain.campaign:"
 
@@ -75,7 +73,7 @@ CAMPAIGN_TOPIC = "domain.campaign:"
 def campaign_in_state(stored: Any) -> str | None:
     """The campaign a stream's first event names (a campaign's own stream names itself)."""
     if stored.topic.startswith(CAMPAIGN_TOPIC):
-        return _hex(stored.originator_id)
+        return hex_id(stored.originator_id)
     try:
         value = json.loads(bytes(stored.state)).get("campaign_id")
     except (ValueError, AttributeError, UnicodeDecodeError):
@@ -93,8 +91,8 @@ def verify(stakes: Any, campaign_id: UUID, progress: Callable[[int, int], None] 
     ``read_chain``: read here unless given); name the first broken link."""
     found = found if found is not None else stakes.app.recorder.read_chain(campaign_id.hex)
     rows, first, previous = found["linked"], None, GENESIS
-    present = {(_hex(r["e_oid"]), r["e_version"]) for r in rows if r["e_oid"] is not None}
-    present |= {(_hex(r["originator_id"]), r["originator_version"]) for r in found["unlinked"]}
+    present = {(hex_id(r["e_oid"]), r["e_version"]) for r in rows if r["e_oid"] is not None}
+    present |= {(hex_id(r["originator_id"]), r["originator_version"]) for r in found["unlinked"]}
     last_nid = 0
     for i, row in enumerate(rows, 1):
         if first is None and row["notification_id"] <= last_nid:
@@ -113,10 +111,10 @@ def verify(stakes: Any, campaign_id: UUID, progress: Callable[[int, int], None] 
 
 
 def _check_link(row: dict[str, Any], i: int, previous: str, present: set) -> dict[str, Any] | None:
-    nid, oid, version = row["notification_id"], _hex(row["originator_id"]), row["originator_version"]
+    nid, oid, version = row["notification_id"], hex_id(row["originator_id"]), row["originator_version"]
     if row["position"] != i:
         return broken(i, None, "deleted", f"the chain has no link at position {i}")
-    if row["e_oid"] is None or (_hex(row["e_oid"]), row["e_version"]) != (oid, version):
+    if row["e_oid"] is None or (hex_id(row["e_oid"]), row["e_version"]) != (oid, version):
         kind = "reordered" if (oid, version) in present else "deleted"
         return broken(i, nid, kind, f"event {UUID(oid)} v{version} is not where the chain put it")
     if digest(oid, version, row["e_topic"], bytes(row["e_state"]), row["salt"]) != row["digest"]:
@@ -129,15 +127,15 @@ def _check_link(row: dict[str, Any], i: int, previous: str, present: set) -> dic
 def _unlinked(stakes: Any, campaign_id: UUID, rows: list[dict[str, Any]],
               unlinked: list[dict[str, Any]]) -> dict[str, Any] | None:
     """An event of this campaign with no link was written into the store some other way (C-2)."""
-    streams = {_hex(r["originator_id"]) for r in rows}
+    streams = {hex_id(r["originator_id"]) for r in rows}
     streams |= {r["originator_id"] for r in stakes.views.query(
         "SELECT originator_id FROM {p}streams WHERE campaign_id = ?", (campaign_id.hex,))}
     for e in unlinked:
         stored = StoredEvent(originator_id=e["originator_id"], originator_version=e["originator_version"],
                              topic=e["topic"], state=bytes(e["state"]))
-        if _hex(e["originator_id"]) in streams or campaign_in_state(stored) == campaign_id.hex:
+        if hex_id(e["originator_id"]) in streams or campaign_in_state(stored) == campaign_id.hex:
             position = 1 + sum(1 for r in rows if r["notification_id"] < e["nid"])
-            return broken(position, e["nid"], "unchained", f"event {UUID(_hex(e['originator_id']))} "
+            return broken(position, e["nid"], "unchained", f"event {UUID(hex_id(e['originator_id']))} "
                           f"v{e['originator_version']} was stored without a link of the chain")
     return None
 
@@ -152,7 +150,7 @@ def _snapshots(stakes: Any, rows: list[dict[str, Any]], snapshots: list[dict[str
     by_stream: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         if r["e_state"] is not None:
-            by_stream.setdefault(_hex(r["originator_id"]), []).append(r)
+            by_stream.setdefault(hex_id(r["originator_id"]), []).append(r)
     kept_by_stream: dict[str, list[StoredEvent]] = {}
     for snap in snapshots:
         stored = StoredEvent(originator_id=UUID(str(snap["originator_id"])),

@@ -98,7 +98,7 @@ class Stakes:
         self.app.reissue_seat(campaign_id, handle, actor.name)
         self.catch_up()
         self.tokens.revoke(campaign_id, handle)
-        return schemas.PlayerAdded(sheet=self.any_sheet(campaign, handle), invite=self.tokens.invite(campaign_id, handle))
+        return schemas.PlayerAdded(sheet=self.any_sheet(campaign.id, handle), invite=self.tokens.invite(campaign_id, handle))
 
     def claim(self, code: str) -> schemas.SeatClaimed:
         """A player claims his seat with the House's one-time invite code; his token is shown to him once."""
@@ -176,19 +176,20 @@ class Stakes:
         return self.unit_view(campaign_id, unit_id, actor)
 
     # -- sheets -------------------------------------------------------------
-    def any_sheet(self, campaign: schemas.CampaignView, seat: str) -> BaseModel:
-        return edge(campaign.system).sheet(self, campaign.id, seat)
+    def any_sheet(self, campaign_id: UUID, seat: str) -> BaseModel:
+        """A seat's sheet as the campaign's system draws it (no seat check: callers have made it)."""
+        return edge(self.system_id(campaign_id)).sheet(self, campaign_id, seat)
 
     def sheet(self, campaign_id: UUID, viewer: Seat, seat: str | None = None) -> BaseModel:
         campaign = self.viewer(campaign_id, viewer)
         whose = Seat.parse(seat) if seat else viewer
         if whose.is_house:
             raise NotFound("the House has no character sheet; name a player")
-        return self.any_sheet(campaign, whose.name)
+        return self.any_sheet(campaign.id, whose.name)
 
     def sheets(self, campaign_id: UUID, viewer: Seat) -> list[BaseModel]:
         campaign = self.viewer(campaign_id, viewer)
-        return [self.any_sheet(campaign, p.seat) for p in campaign.players]
+        return [self.any_sheet(campaign.id, p.seat) for p in campaign.players]
 
     # -- a system's own reads (the House budget, the debt register …) ---------------------------
     def reads(self, campaign_id: UUID) -> dict[str, Read]:

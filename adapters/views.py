@@ -9,11 +9,10 @@ says how to spell those.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext
 from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID

@@ -4,6 +4,7 @@ the C2SP checkpoint note, base64-encoded (a note spans several lines, a header o
 from __future__ import annotations
 
 import base64
+import logging
 import re
 from typing import Any
 from uuid import UUID
@@ -18,6 +19,7 @@ from adapters import heads
 HEADER = "Stakes-Checkpoint"
 _CAMPAIGN = re.compile(r"^/campaigns/([0-9a-fA-F-]{32,36})(/|$)")
 _COMMANDS = {"POST", "PUT", "PATCH", "DELETE"}
+log = logging.getLogger("stakes.api")
 
 
 class SignedHead:
@@ -36,8 +38,14 @@ class SignedHead:
             if message["type"] == "http.response.start" and message["status"] < 400:
                 campaign = _campaign(scope)
                 if campaign is not None:
-                    head = await run_in_threadpool(heads.current, scope["app"].state.stakes, campaign)
-                    MutableHeaders(scope=message).append(HEADER, base64.b64encode(head.note.encode()).decode())
+                    try:
+                        head = await run_in_threadpool(heads.current, scope["app"].state.stakes, campaign)
+                    except Exception as exc:  # noqa: BLE001  the store went away after the command was stored
+                        # The command is done: answer it (not a 500) without its head; the next answer or
+                        # GET …/checkpoint carries it.
+                        log.warning("no signed head for campaign %s: %s", campaign, exc)
+                    else:
+                        MutableHeaders(scope=message).append(HEADER, base64.b64encode(head.note.encode()).decode())
             await send(message)
 
         await self.app(scope, receive, signed)
