@@ -19,6 +19,7 @@ from eventsourcing.domain import OriginatorVersionError
 from eventsourcing.persistence import IntegrityError, OperationalError, Tracking
 
 from adapters.recorders import waited
+from adapters.views import unread
 from domain.errors import StakesError
 
 BATCH = 500
@@ -63,7 +64,7 @@ class ProjectionRunner:
                 if not notes:
                     return applied
                 try:
-                    batch = [(self.app.mapper.to_domain_event(n), n) for n in notes]
+                    batch = [(self._decoded(n), n) for n in notes]
                     done = self.views.project(self.app.name, batch)  # skips what another process applied
                 except CONFLICTS_OR_OUTAGES as exc:
                     if waited(exc):  # the store made us wait its whole timeout: down for this request
@@ -84,13 +85,17 @@ class ProjectionRunner:
                 if len(notes) < BATCH:  # the log's end as it was read: no second look for an empty page
                     return applied
 
+    def _decoded(self, note: Any) -> Any:
+        """The domain event of a stored one, or None for an event the read models keep no row of."""
+        return None if unread(note.topic) else self.app.mapper.to_domain_event(note)
+
     def _one_by_one(self, notes: list[Any]) -> int:
         """Project ``notes`` one at a time; an event that fails marks its campaign for repair."""
         applied = 0
         for note in notes:
             event = None
             try:
-                event = self.app.mapper.to_domain_event(note)
+                event = self._decoded(note)
                 applied += self.views.project(self.app.name, [(event, note)])
             except CONFLICTS_OR_OUTAGES:
                 return applied  # the caller reads the position again

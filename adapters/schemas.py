@@ -121,7 +121,8 @@ class Verification(BaseModel):
 
 class Waiting(BaseModel):
     challenge_id: UUID
-    seats: dict[str, list[str]] = Field(description="Each seat that may act now, with the names of its moves.")
+    seats: dict[str, list[str]] = Field(description="Each seat that may act now; the names of its moves for "
+                                              "the reader's own seat only, empty for another seat (C-5).")
 
 
 class ReplayStep(BaseModel):

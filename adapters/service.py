@@ -249,9 +249,9 @@ class Stakes:
         return out
 
     def waiting_for(self, campaign_id: UUID, viewer: Seat, unit_id: UUID) -> schemas.Waiting:
-        """Who may act in the unit now, and which moves, without their limits (issue 14)."""
+        """Who may act in the unit now, and the viewer's own moves, without their limits (issue 14, C-5)."""
         self.viewer(campaign_id, viewer)
-        return schemas.Waiting(challenge_id=unit_id, seats=table.waiting_for(self, campaign_id, unit_id))
+        return schemas.Waiting(challenge_id=unit_id, seats=table.waiting_for(self, campaign_id, unit_id, viewer))
 
     def verify_challenge(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> schemas.Verification:
         """Recompute every server-drawn result from the revealed seeds (C-4)."""

@@ -1,8 +1,8 @@
 """Who the table waits for (issue 14): for the web view and ``stakes watch``, the same for every system.
 
 A unit's view lists the legal actions of the seat that reads it (C-5); asking it for every seat of the
-campaign tells who may act now. Only the seats and the names of their actions are kept: the limits
-(a seat's pile, a bankrupt's characteristics) stay in each seat's own view.
+campaign tells who may act now. Only the seats are kept, and the names of the reader's own moves: the limits
+(a seat's pile, a bankrupt's characteristics) and another seat's moves stay in that seat's own view.
 """
 
 from __future__ import annotations
@@ -13,13 +13,15 @@ from uuid import UUID
 from domain.seats import Seat
 
 
-def waiting_for(stakes: Any, campaign_id: UUID, unit_id: UUID) -> dict[str, list[str]]:
-    """Each seat that may act in the unit now, with the names of its moves (empty once it is over)."""
+def waiting_for(stakes: Any, campaign_id: UUID, unit_id: UUID, viewer: Seat) -> dict[str, list[str]]:
+    """Each seat that may act in the unit now (empty once it is over), with the names of its moves for the
+    viewer's own seat only: which moves another seat has can tell its hidden values (an antagonist that spent
+    Willpower in secret can no longer reroll, C-5), so another seat's list is empty."""
     campaign = stakes.campaign_row(campaign_id)
     out: dict[str, list[str]] = {}
     for seat in ["house", *(p.seat for p in campaign.players)]:
         view = stakes.unit_view(campaign_id, unit_id, Seat.parse(seat))
         names = list(dict.fromkeys(a.action for a in view.legal_actions))
         if names:
-            out[seat] = names
+            out[seat] = names if seat == viewer.name else []
     return out

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID
@@ -24,6 +24,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL
 
 from adapters.recorders import bounded
+import domain.systems
 from adapters.systems import edges
 from domain.kernel.registry import supported
 
@@ -64,26 +65,34 @@ SHARED_DDL = (
 #: Indexes on columns an older shape of a table lacks: made by ``upgrade``, once the tables have that shape.
 SHARED_INDEXES = ("CREATE INDEX IF NOT EXISTS challenges_by_position ON {p}challenges (campaign_id, position)",)
 
-#: The kernel's own bookkeeping is in the log's chain but read by nobody: a command's record (exactly once).
-KERNEL_VISIBILITY: dict[str, dict[str, Any]] = {"CommandRecord.Executed": {"entry": []}}
+#: The kernel's own bookkeeping: a command's record (exactly once) is in the log's chain, but no seat reads
+#: it (C-5), so the read models keep no row of it; the tracking position still passes it. A third of a
+#: campaign's events are these (issue 15: lean read models).
+UNREAD = frozenset({"CommandRecord.Executed"})
+
+
+def unread(topic: str) -> bool:
+    """Whether a stored event's topic (``module:Class.Event``) is one the read models keep no row of: the
+    projection passes it without decoding it."""
+    return topic[topic.rfind(":") + 1:] in UNREAD
 
 
 _MEMO: dict[str, tuple[tuple[Any, ...], Any]] = {}
 
 
 def _per_registry(name: str, build: Callable[[], Any]) -> Any:
-    """``build()`` once per registry: these are asked once per projected event."""
-    key = tuple(supported())
+    """``build()`` once per registry (a test may swap it): these are asked once per projected event."""
+    registry = domain.systems.SYSTEMS
     found = _MEMO.get(name)
-    if found is None or found[0] != key:
-        found = _MEMO[name] = (key, build())
+    if found is None or found[0] is not registry:
+        found = _MEMO[name] = (registry, build())
     return found[1]
 
 
 def visibility_rules() -> dict[str, dict[str, Any]]:
     """Who may read what in the log (C-5), as each system declares it (``RuleSystem.visibility``)."""
-    return _per_registry("visibility", lambda: {**KERNEL_VISIBILITY, **{
-        name: rule for system in supported() for name, rule in system.visibility.items()}})
+    return _per_registry("visibility", lambda: {
+        name: rule for system in supported() for name, rule in system.visibility.items()})
 
 
 def unit_kinds() -> tuple[str, ...]:
@@ -216,7 +225,7 @@ class ViewsMixin:
         One writer per position, whichever process runs it (ADR 0012): the transaction first takes the
         projection's lock, then reads the position again, and applies only what is still ahead of it."""
         last = applied = 0
-        with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+        with self.datastore.transaction(commit=True) as c, self._units_in_batch(c):  # type: ignore[attr-defined]
             self._lock_projection(c, application_name)
             position = self._max_tracking_id(application_name, c) or 0  # type: ignore[attr-defined]
             self._x(c, "SELECT campaign_id FROM {p}repairs")
@@ -226,9 +235,11 @@ class ViewsMixin:
                 for domain_event, notification in batch:
                     if notification.id <= position:
                         continue
-                    self._apply(c, domain_event, notification.id, broken, log_rows)
+                    if domain_event is not None:  # None: an event no read model keeps (``unread``)
+                        self._apply(c, domain_event, notification.id, broken, log_rows)
                     last, applied = notification.id, applied + 1
                 self._write_log(c, log_rows)
+                self._write_units(c)
             if last:
                 self._insert_tracking(c, Tracking(application_name, last))  # type: ignore[attr-defined]
                 self._published(c)
@@ -287,7 +298,41 @@ class ViewsMixin:
             return stale
 
     # -- aggregates kept as snapshots (challenges) -----------------------------------------
+    @contextmanager
+    def _units_in_batch(self, c: Any) -> Iterator[None]:
+        """While a batch is projected, its units stay in memory: each is read from its row once, takes the
+        batch's events as the aggregate itself does, and its row is written once at the end of the batch
+        (``_write_units``). Only this transaction's cursor sees them; they are forgotten when it ends,
+        committed or rolled back."""
+        self.__dict__["_batch_units"] = (c, {}, {})
+        try:
+            yield
+        finally:
+            self.__dict__["_batch_units"] = None
+
+    def _batch(self, c: Any) -> tuple[dict[str, Any], dict[str, str]] | None:
+        found = self.__dict__.get("_batch_units")
+        return (found[1], found[2]) if found is not None and found[0] is c else None
+
+    def _write_units(self, c: Any) -> None:
+        """Write the rows of the units the batch changed: their state after its last event."""
+        batch = self._batch(c)
+        if batch is None:
+            return
+        units, changed = batch
+        for oid, at in changed.items():
+            unit = units[oid]
+            version, _, state = self._dump_state(unit)
+            self._x(c, "UPDATE {p}challenges SET updated_at = ?, phase = ?, revealed = ?, ante = ?, pot = ?,"
+                       " version = ?, state = ? WHERE challenge_id = ?",
+                    (at, unit.phase, int(unit.revealed), getattr(unit, "ante", 0), getattr(unit, "pot", 0),
+                     version, state, oid))
+        changed.clear()
+
     def _load_state(self, c: Any, table: str, key: str, oid: str) -> Any:
+        batch = self._batch(c) if table == "challenges" else None
+        if batch is not None and oid in batch[0]:
+            return batch[0][oid]
         row = self._one(c, f"SELECT version, topic, state FROM {{p}}{table} WHERE {key} = ?", (oid,))
         if row is None:
             return None
@@ -368,18 +413,17 @@ class ViewsMixin:
         """Apply a challenge event to its snapshot row (the same mutators the aggregate uses)."""
         previous = self._load_state(c, "challenges", "challenge_id", oid) if e.originator_version > 1 else None
         challenge = e.mutate(previous)
-        version, topic, state = self._dump_state(challenge)
+        units, changed = self._batch(c)  # type: ignore[misc]  (projected in a batch: ``project``)
+        units[oid] = challenge
         if previous is None:
+            version, topic, state = self._dump_state(challenge)
             sides = [s.get("members") or s["seats"] for s in challenge.sides.values()]
             self._x(c, "INSERT INTO {p}challenges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (oid, campaign, nid, type(challenge).__name__, json.dumps(sides), at, at, challenge.phase,
                      int(challenge.revealed), getattr(challenge, "ante", 0), getattr(challenge, "pot", 0), version,
                      topic, state))
         else:
-            self._x(c, "UPDATE {p}challenges SET updated_at = ?, phase = ?, revealed = ?, ante = ?, pot = ?,"
-                       " version = ?, state = ? WHERE challenge_id = ?",
-                    (at, challenge.phase, int(challenge.revealed), getattr(challenge, "ante", 0),
-                     getattr(challenge, "pot", 0), version, state, oid))
+            changed[oid] = at  # its row is written at the end of the batch
         return challenge
 
     def load_challenge(self, challenge_id: UUID) -> Any:

@@ -31,8 +31,9 @@ err = Console(stderr=True, soft_wrap=True)
 def show(value: Any, render: Callable[[Any], RenderableType] | None = None) -> None:
     """Draw ``value`` on stdout with ``render`` (or readably)."""
     columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit():  # the width asked for now (rich reads COLUMNS only when the console is made)
-        out.width = int(columns)
+    # The width asked for now: rich reads COLUMNS only when the console is made, and a width once set would
+    # stay for every later table of this process (the tests run many commands in one).
+    out.width = int(columns) if columns.isdigit() else None  # type: ignore[assignment]
     out.print(render(value) if render else _generic(value))
 
 

@@ -41,7 +41,7 @@ def _frame(t: Any, unit: Any) -> tuple[Any, dict[str, list[str]]]:
     waiting = t.backend.waiting_for(t.campaign_id(), t.seat, unit).seats
     line = Text("Waiting for: ", style="bold")
     if waiting:
-        line.append("; ".join(f"{seat} ({', '.join(names)})" for seat, names in waiting.items()))
+        line.append("; ".join(f"{seat} ({', '.join(names)})" if names else seat for seat, names in waiting.items()))
     else:
         line.append("nobody: this table is done.")
     return Group(output.resolution(view), line), waiting

@@ -91,8 +91,14 @@ def hammer(name: str, clients: int, seconds: float, request: Callable[[int, int]
     return run
 
 
+class Served(str):
+    """A running server's URL, with its process id."""
+
+    pid: int
+
+
 @contextmanager
-def process(args: list[str], env: dict[str, str], log: Path) -> Iterator[str]:
+def process(args: list[str], env: dict[str, str], log: Path) -> Iterator[Served]:
     """A server process on a free port; yields its URL once ``/health`` answers."""
     port = free_port()
     env = {**os.environ, **env, "STAKES_PORT": str(port), "STAKES_HOST": "127.0.0.1", "PYTHONPATH": str(ROOT)}
@@ -111,7 +117,9 @@ def process(args: list[str], env: dict[str, str], log: Path) -> Iterator[str]:
                 time.sleep(0.1)
             else:
                 raise RuntimeError(f"{args} did not start: {log.read_text()}")
-            yield url
+            served = Served(url)
+            served.pid = proc.pid
+            yield served
         finally:
             proc.terminate()
             try:

@@ -19,32 +19,15 @@ import pytest
 
 from adapters.service import Stakes
 from adapters.settings import Settings
-from domain.kernel.commands import Context
-from domain.seats import Seat
-from domain.systems.penny_ante.commands import AcceptLoan, OfferLoan, RepayLoan
-from tests.benchmarks import load
+from tests.benchmarks import campaign, load
+from tests.benchmarks.campaign import HOUSE
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT = ROOT / "docs" / "benchmarks.md"
-HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
 
 
 def _int(name: str, default: int) -> int:
     return int(os.environ.get(name, default))
-
-
-def generated_campaign(stakes: Stakes, events: int):
-    """A Penny Ante campaign of about ``events`` events: loan round trips between two players."""
-    cid = stakes.create_campaign("Generated", "penny-ante", {"starting_pile": 1000}).campaign.id
-    stakes.run(cid, HOUSE, "add-player", {"seat": "ilse", "character": "Ilse", "characteristic": "Whip"})
-    stakes.run(cid, HOUSE, "add-player", {"seat": "tomas", "character": "Tomas", "characteristic": "Love"})
-    app = stakes.app
-    for _ in range(max(1, events // 10)):
-        loan = app.execute(Context(cid, TOMAS), OfferLoan(borrower="ilse", amount=2))
-        app.execute(Context(cid, ILSE), AcceptLoan(loan=loan))
-        app.execute(Context(cid, ILSE), RepayLoan(loan=loan, amount=2))
-    stakes.catch_up()
-    return cid
 
 
 def raw_decode_rate(stakes: Stakes) -> tuple[int, float]:
@@ -88,7 +71,8 @@ def timed(fn) -> float:
 def ledger_rates(settings: Settings, events: int) -> dict[str, float]:
     stakes = Stakes(settings)
     try:
-        cid = generated_campaign(stakes, events)
+        cid = campaign.new_campaign(stakes)
+        campaign.grow(stakes, cid, events)
         count, decode = raw_decode_rate(stakes)
         rates = {"events": count, "raw decode": decode}
         rates["rebuild"] = count / timed(stakes.rebuild)

@@ -127,6 +127,16 @@ def _reads(client, c, unit, token) -> str:
     return POSITIONS.sub("<n>", TIMES.sub("<t>", IDS.sub("<id>", text)))
 
 
+def _shape(client, c, unit, token) -> dict:
+    """What the log's size and numbering tell a seat (C-5): how many events the campaign holds, where each
+    entry the seat may read sits among them, and whom the table waits for, with which moves."""
+    log = client.get(f"{c}/log?limit=1000", headers=token).json()["entries"]
+    return {"events": client.get(f"{c}/audit", headers=token).json()["events"],
+            "size": client.get(f"{c}/audit/checkpoint", headers=token).json()["size"],
+            "positions": [e["position"] - log[0]["position"] for e in log],
+            "waiting": client.get(f"{c}/challenges/{unit}/waiting", headers=token).json()["seats"]}
+
+
 @pytest.mark.parametrize("secret", [{"humanity": 8, "willpower": 9}, {"humanity": 2, "willpower": 1}])
 def test_an_antagonists_sheet_and_dice_leak_to_no_player_before_the_house_shows_them(client, monkeypatch, secret):
     monkeypatch.setattr("adapters.randomness.new_secret_seed", lambda: "f1x3d" * 12)
@@ -137,8 +147,9 @@ def test_an_antagonists_sheet_and_dice_leak_to_no_player_before_the_house_shows_
         unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
         act(client, c, unit, t["house"], "roll", humanity=allocation[0], beast=allocation[1], **spent)
         act(client, c, unit, t["ilse"], "roll", humanity=3, beast=1)
-        seen.append({seat: _reads(client, c, unit, t[seat]) for seat in ("ilse", "tomas")})
-        assert "hidden" in seen[-1]["ilse"]
+        seen.append({seat: (_reads(client, c, unit, t[seat]), _shape(client, c, unit, t[seat]))
+                     for seat in ("ilse", "tomas")})
+        assert "hidden" in seen[-1]["ilse"][0]
     assert seen[0] == seen[1]
 
 
@@ -174,6 +185,28 @@ def test_an_antagonists_humanity_check_leaks_to_no_player_before_the_conflict_se
         view = act(client, c, unit, t["house"], "keep")
         assert set(view["state"]["outcome"]["checks"]) == {"challenger", "opponent"}
         act(client, c, unit, t["house"], "check", side="opponent", dice=dice)
-        seen.append({seat: _reads(client, c, unit, t[seat]) for seat in ("ilse", "tomas")})
-        assert '"check":{"hidden":true}' in seen[-1]["tomas"]
+        seen.append({seat: (_reads(client, c, unit, t[seat]), _shape(client, c, unit, t[seat]))
+                     for seat in ("ilse", "tomas")})
+        assert '"check":{"hidden":true}' in seen[-1]["tomas"][0]
     assert seen[0] == seen[1]
+
+
+def test_an_antagonists_secret_willpower_and_check_reach_its_sheet_when_the_conflict_settles(client):
+    """Its Willpower point and its slipped check change the antagonist's sheet only at the settlement: an
+    earlier change would be an event in every seat's log numbering (C-5). The rules still count the point
+    spent (BE-12: the trigger compares with Willpower after it)."""
+    c, t = new_table(client, cole={"humanity": 4, "willpower": 3}, table_dice=True)
+    unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
+    act(client, c, unit, t["ilse"], "roll", humanity=0, beast=2, dice=[6, 6])
+    act(client, c, unit, t["ilse"], "keep")
+    act(client, c, unit, t["house"], "roll", humanity=4, beast=3, willpower="before", dice=[7, 7, 7, 7, 6, 6, 6])
+    view = act(client, c, unit, t["house"], "keep")
+    assert view["state"]["outcome"]["checks"]["opponent"] == ["beast above willpower"]  # 3 > 3 - 1 (BE-12)
+    cole = client.get(f"{c}/house-characters", headers=t["house"]).json()[0]
+    assert (cole["willpower"], cole["humanity"]) == (3, 4)  # nothing shows while the conflict is open
+    act(client, c, unit, t["house"], "check", side="opponent", dice=[1, 1, 1, 1])
+    view = act(client, c, unit, t["ilse"], "check", dice=[7] * 6)
+    assert view["phase"] == "settled"
+    cole = client.get(f"{c}/house-characters", headers=t["house"]).json()[0]
+    assert (cole["willpower"], cole["humanity"]) == (3 - 1 - view["state"]["outcome"]["damage"].get("opponent", 0), 3)
+    assert [line["detail"]["why"] for line in cole["history"] if line["what"] == "adjusted"] == ["settled"]

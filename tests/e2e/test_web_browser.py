@@ -125,9 +125,11 @@ def test_three_seats_watch_one_penny_ante_challenge_played_from_their_pages(url,
     # Play it out from the pages: whoever the table waits for takes the first of check / call / roll, once
     # his page (updated by the stream) offers it.
     for _ in range(20):
-        waiting = http.get(f"{c}/challenges/{unit}/waiting", headers=house).json()["seats"]
+        # each seat learns its own moves only (C-5): another seat's are not named
+        waiting = {seat: http.get(f"{c}/challenges/{unit}/waiting", headers=bearer(tokens[seat])).json()["seats"]
+                   for seat in ("house", "ilse")}
         moves = [(seat, name) for seat in ("house", "ilse") for name in ("check", "call", "roll")
-                 if name in waiting.get(seat, [])]
+                 if name in waiting[seat].get(seat, [])]
         if not moves:
             break
         seat, name = moves[0]

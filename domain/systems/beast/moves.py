@@ -186,3 +186,14 @@ class Moves:
                     spent = slipped = 0
             out[side] = {"willpower": -(spent + damage), "humanity": -slipped}
         return out
+
+    def shown_effects(self) -> dict[str, dict[str, int]]:
+        """``effects`` as the sheets show them now: a player's at once; an antagonist's only once the unit is
+        settled, since a change to its sheet while the unit is open would itself tell its secret Willpower
+        choice and the check it made (C-5): its ``Adjusted`` event is in everyone's log positions."""
+        out = self.effects()
+        if not self.settled:  # type: ignore[attr-defined]
+            for side, data in self.sides.items():
+                if data["antagonist"]:
+                    out[side] = {"willpower": 0, "humanity": 0}
+        return out

@@ -16,6 +16,7 @@ from domain.errors import NotFound, NotPermitted, RuleViolation
 from domain.kernel.commands import Context, Handlers
 from domain.seats import HOUSE, player_handle
 from domain.systems.beast import commands as cmd
+from domain.systems.beast import rules
 from domain.systems.beast.character import BeastAntagonist, BeastCharacter
 from domain.systems.beast.roll import CHALLENGER, OPPONENT, BeastRoll
 
@@ -121,31 +122,45 @@ def sheets_of(app: StakesApplication, unit: BeastRoll) -> dict[str, Sheet]:
 
 def _mirror(unit: BeastRoll, ones: dict[str, Sheet], before: dict[str, dict[str, int]], why: str,
             actor: str) -> list[Any]:
-    """Apply the change in ``unit.effects()`` since ``before`` to the characters, within 0 and the maximum
-    (BE-1, C-6); returns the unit and the characters changed."""
+    """Apply the change in ``unit.shown_effects()`` since ``before`` to the characters, within 0 and the
+    maximum (BE-1, C-6); returns the unit and the characters changed. An antagonist's change waits for the
+    settlement (C-5)."""
     touched: list[Any] = [unit]
-    for side, now in unit.effects().items():
+    for side, now in unit.shown_effects().items():
         one = ones[side]
         willpower = now["willpower"] - before[side]["willpower"]
         humanity = now["humanity"] - before[side]["humanity"]
         willpower = max(-one.willpower, min(willpower, one.willpower_max - one.willpower))
         humanity = max(-one.humanity, min(humanity, 10 - one.humanity))
         if willpower or humanity:
-            one.adjust(unit.id.hex, willpower, humanity, why, actor)
+            settled_now = unit.sides[side]["antagonist"] and why not in ("rewound", "overturned")
+            one.adjust(unit.id.hex, willpower, humanity, "settled" if settled_now else why, actor)
             touched.append(one)
     return touched
 
 
-def _values(ones: dict[str, Sheet]) -> dict[str, dict[str, int]]:
-    return {s: one.values() for s, one in ones.items()}
+def _values(unit: BeastRoll, ones: dict[str, Sheet]) -> dict[str, dict[str, int]]:
+    """Each side's values as the rules see them now: its sheet, and what this unit did to an antagonist that
+    its sheet shows only once the unit settles (a Willpower point spent: BE-4, BE-12)."""
+    full, shown = unit.effects(), unit.shown_effects()
+    out = {}
+    for side, one in ones.items():
+        values = dict(one.values())
+        willpower = values["willpower"] + full[side]["willpower"] - shown[side]["willpower"]
+        humanity = values["humanity"] + full[side]["humanity"] - shown[side]["humanity"]
+        values["willpower"] = max(0, min(willpower, values["willpower_max"]))
+        values["humanity"] = max(0, min(humanity, rules.DICE))
+        values["beast"] = rules.DICE - values["humanity"]
+        out[side] = values
+    return out
 
 
 def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why: str = "roll") -> list[Any]:
     """One move, mirrored onto the sheets; a player who can no longer reroll keeps his dice at once; the
     unit resolves when every side has decided, and its damage is mirrored too (BE-4 … BE-7)."""
     actor = ctx.actor.name
-    before = unit.effects()
-    move(_values(ones))
+    before = unit.shown_effects()
+    move(_values(unit, ones))
     touched = _mirror(unit, ones, before, why, actor)
     for side, data in unit.sides.items():
         if data["roll"] is not None and not data["antagonist"] and not data["decided"]:
@@ -154,8 +169,8 @@ def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why:
             except RuleViolation:
                 unit.decide(side, ones[side].values(), None, None, actor)
     if unit.ready():
-        before = unit.effects()
-        unit.resolve(_values(ones), actor)
+        before = unit.shown_effects()
+        unit.resolve(_values(unit, ones), actor)
         touched += _mirror(unit, ones, before, "conflict damage", actor)
     return list({id(t): t for t in touched}.values())
 
@@ -202,7 +217,7 @@ def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Beast
     if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < unit.version:
         raise RuleViolation(f"rewind to a step from 1 to {unit.version - 1}, not {to_step}", ruling="C-6")
     ones = sheets_of(app, unit)
-    before = unit.effects()
+    before = unit.shown_effects()
     unit.rewind(to_step, app.repository.get(unit.id, version=to_step), reason, ctx.actor.name)
     return _mirror(unit, ones, before, "rewound", ctx.actor.name)
 
@@ -210,6 +225,6 @@ def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Beast
 def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, winner: str | None,
              void: bool, reason: str) -> list[Any]:
     ones = sheets_of(app, unit)
-    before = unit.effects()
+    before = unit.shown_effects()
     unit.overturn(winner, void, reason, ctx.actor.name)
     return _mirror(unit, ones, before, "overturned", ctx.actor.name)

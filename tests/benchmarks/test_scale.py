@@ -1,0 +1,185 @@
+"""``make bench``: every read and command answers as fast in a long campaign as in a short one (issue 15).
+
+One campaign (``campaign.py``) is measured through a running server at ``STAKES_BENCH_SMALL_EVENTS``
+(default 10,000) and again after it grew to ``STAKES_BENCH_SCALE_EVENTS`` (default 100,000; the issue's
+figure is ``STAKES_BENCH_SCALE_EVENTS=1000000``, about 10 minutes of generating on this machine). Before the
+second measurement the read models are emptied, so the server starts on an empty read store: the table
+says when it first answered, how long its catch-up took (a rebuild in the API process) and its resident
+memory after it. Each row is the median of sequential requests from one client, so it is latency, not
+throughput. Under ``make test`` the same code runs on a few hundred events as a smoke test.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from uuid import UUID
+
+import httpx
+import pytest
+
+from adapters.service import Stakes
+from tests.benchmarks import load
+from tests.benchmarks.campaign import MOVES, grow, new_campaign
+from tests.benchmarks.test_load import publish
+
+
+def _int(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
+class Table:
+    """A running server and the three seats' clients."""
+
+    def __init__(self, url: str, cid: UUID, tokens: dict[str, str]) -> None:
+        self.prefix = f"/campaigns/{cid}"
+        self.seats = {seat: httpx.Client(base_url=url, timeout=60,
+                                         headers={"Authorization": f"Bearer {token}"})
+                      for seat, token in tokens.items()}
+
+    def get(self, seat: str, path: str, **params) -> dict:
+        answer = self.seats[seat].get(self.prefix + path, params=params)
+        assert answer.status_code == 200, (path, answer.status_code, answer.text[:300])
+        return answer.json()
+
+    def post(self, seat: str, path: str, body: dict) -> dict:
+        answer = self.seats[seat].post(self.prefix + path, json=body)
+        assert answer.status_code in (200, 201), (path, answer.status_code, answer.text[:300])
+        return answer.json()
+
+    def close(self) -> None:
+        for client in self.seats.values():
+            client.close()
+
+
+def median_ms(requests: int, call: Callable[[int], None]) -> float:
+    took = []
+    for i in range(requests):
+        began = time.perf_counter()
+        call(i)
+        took.append(time.perf_counter() - began)
+    return statistics.median(took) * 1000
+
+
+def latencies(table: Table, requests: int, log_end: int) -> dict[str, float]:
+    """Median milliseconds of each read and command, one client at a time."""
+    challenges = table.get("ilse", "/challenges", limit=100)
+    latest = challenges[-1]["id"] if challenges else None
+    found: dict[str, float] = {
+        "campaign": median_ms(requests, lambda i: table.get("ilse", "")),
+        "sheet": median_ms(requests, lambda i: table.get("ilse", "/characters/ilse")),
+        "challenge list, first page": median_ms(requests, lambda i: table.get("ilse", "/challenges", limit=100)),
+        "debt register, first page": median_ms(requests, lambda i: table.get("ilse", "/debts")),
+        "House budget": median_ms(requests, lambda i: table.get("house", "/budget")),
+        "log, first page": median_ms(requests, lambda i: table.get("ilse", "/log", limit=100)),
+        "log, latest page": median_ms(requests, lambda i: table.get("ilse", "/log", after=log_end - 150, limit=100)),
+    }
+    if latest:
+        found["challenge view"] = median_ms(requests, lambda i: table.get("tomas", f"/challenges/{latest}"))
+        found["challenge replay"] = median_ms(requests, lambda i: table.get("ilse", f"/challenges/{latest}/replay"))
+    loans: list[str] = []
+    found["command: offer a loan"] = median_ms(requests, lambda i: loans.append(
+        table.post("tomas", "/loans", {"borrower": "ilse", "amount": 1})["loan_id"]))
+    found["command: withdraw a loan"] = median_ms(requests, lambda i: table.post(
+        "tomas", f"/loans/{loans[i]}/withdraw", {}))
+    moves: list[float] = []
+    for _ in range(max(1, requests // len(MOVES))):
+        unit = table.post("ilse", "/challenges", {"challenger": {"players": ["ilse"]},
+                                                  "opponent": {"players": ["tomas"]}, "ante": 1})["id"]
+        for seat, action, args in MOVES:
+            began = time.perf_counter()
+            table.post(seat.name, f"/challenges/{unit}/actions", {"action": action, **args})
+            moves.append(time.perf_counter() - began)
+    found["command: a challenge move"] = statistics.median(moves) * 1000
+    return found
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process and its children (uvicorn's workers), from /proc."""
+    total = 0
+    for proc in [pid, *_children(pid)]:
+        status = Path(f"/proc/{proc}/status")
+        if status.exists():
+            for line in status.read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for path in Path("/proc").glob(f"{pid}/task/*/children"):
+        found += [int(p) for p in path.read_text().split()]
+    return found
+
+
+def measured(env: dict[str, str], log: Path, cid: UUID, tokens: dict[str, str], requests: int,
+             events: int) -> tuple[dict[str, float], dict[str, float]]:
+    """Start a server, wait for its read models to reach the log, then measure; also its start-up."""
+    began = time.perf_counter()
+    with load.stakes_server(env, log) as url:
+        first_answer = time.perf_counter() - began
+        while True:
+            health = httpx.get(f"{url}/health", timeout=60).json()
+            if health["projected"] >= events:
+                break
+            time.sleep(0.05)
+        caught_up = time.perf_counter() - began
+        server = {"first answer s": first_answer, "caught up s": caught_up, "rss MiB": rss_mib(url.pid)}
+        table = Table(url, cid, tokens)
+        try:
+            return latencies(table, requests, health["log"]), server
+        finally:
+            table.close()
+
+
+def render(store: str, small: int, large: int, at_small: dict[str, float], at_large: dict[str, float],
+           server: dict[str, float]) -> str:
+    lines = [f"### scale, {store}", "",
+             f"Median latency of one client, milliseconds, in one campaign at {small:,} and at {large:,} events:", "",
+             f"| read or command | at {small:,} | at {large:,} | × |", "|---|---:|---:|---:|"]
+    for name, ms in at_small.items():
+        later = at_large.get(name, float("nan"))
+        lines.append(f"| {name} | {ms:.1f} | {later:.1f} | {later / ms:.2f} |")
+    lines += ["", f"A server started on an empty read store at {large:,} events answered after "
+                  f"{server['first answer s']:.1f} s, had projected the whole log after {server['caught up s']:.1f} s, "
+                  f"and then held "
+                  f"{server['rss MiB']:.0f} MiB resident."]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.benchmark(group="scale")
+def test_latency_stays_flat_as_the_campaign_grows(benchmark, settings, env_for, tmp_path):
+    measuring = not benchmark.disabled
+    small = _int("STAKES_BENCH_SMALL_EVENTS", 10_000) if measuring else 300
+    large = _int("STAKES_BENCH_SCALE_EVENTS", 100_000) if measuring else 700
+    requests = _int("STAKES_BENCH_REQUESTS", 60) if measuring else 2
+    env = {**env_for(settings), "STAKES_ACCESS_LOG": "false"}
+
+    def measure():
+        stakes = Stakes(settings)
+        try:
+            cid = new_campaign(stakes)
+            tokens = {seat: stakes.tokens.issue(cid, seat) for seat in ("house", "ilse", "tomas")}
+            at = grow(stakes, cid, small)
+        finally:
+            stakes.close()
+        at_small, _ = measured(env, tmp_path / "small.log", cid, tokens, requests, at)
+        stakes = Stakes(settings)
+        try:
+            at = grow(stakes, cid, large)
+            stakes.views.reset(stakes.app.name)  # the server starts on an empty read store (tokens are kept)
+        finally:
+            stakes.close()
+        at_large, server = measured(env, tmp_path / "large.log", cid, tokens, requests, at)
+        return at_small, at_large, server
+
+    at_small, at_large, server = benchmark.pedantic(measure, rounds=1, iterations=1)
+    section = render(settings.store, small, large, at_small, at_large, server)
+    print("\n" + section)
+    assert at_small.keys() == at_large.keys()
+    if measuring:
+        publish(section, f"scale, {settings.store}")
