@@ -85,8 +85,12 @@ class LegalAction(BaseModel):
     choices: list[Any] | None = None
     borrowers: list[str] | None = None
     best_bid: dict[str, Any] | None = None
-    required: list[Any] | None = Field(None, description="What this move must repeat after a rewind (C-7).")
+    required: list[Any] | None = Field(None, description="What this move must repeat after a rewind (C-7), or "
+                                                      "must include (`reshuffle`: table cards, C-3).")
     fixed: list[Any] | None = Field(None, description="Table dice a rewind fixed for these slots (C-7).")
+    reshuffle: list[str] | None = Field(None, description="Table cards: the discards this move reshuffles into the "
+                                                          "empty deck; enter them in the order the table shuffled "
+                                                          "them (C-3, TO-1).")
     loan: UUID | None = Field(None, description="The loan a loan move answers (a campaign command, not a move in "
                                                 "the unit: POST …/loans/{loan}/accept, decline or withdraw).")
     lender: str | None = None

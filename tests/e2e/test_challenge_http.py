@@ -154,3 +154,27 @@ def test_a_challenge_is_announced_only_during_an_adventure_and_for_known_sides(c
     r = client.post(f"{c}/challenges", headers=t["ilse"], json={
         "challenger": {"players": ["ilse"]}, "opponent": {"players": ["nobody"]}, "ante": 1})
     assert r.status_code == 404
+
+
+def test_an_offer_of_an_earlier_betting_round_is_never_advertised_once_its_round_is_over(client, table):
+    """PA-14: a loan offered in a betting round is accepted inside that round. When its lender offers again
+    in the next round and that offer is declined, the first one is still closed: never listed as accept-loan,
+    and refused if sent."""
+    c, t = table
+    ch = play_to_betting(client, c, t)
+    act(client, c, ch, t["tomas"], "lend", borrower="ilse", amount=4)  # round 1, left unanswered
+    act(client, c, ch, t["house"], "check")
+    act(client, c, ch, t["ilse"], "check")
+    act(client, c, ch, t["house"], "roll")
+    act(client, c, ch, t["ilse"], "roll")
+    view = act(client, c, ch, t["tomas"], "lend", borrower="ilse", amount=5)  # round 2
+    offers = client.get(f"{c}/challenges/{ch}", headers=t["ilse"]).json()["loan_offers"]
+    assert [(o["amount"], o["open"]) for o in offers] == [(4, False), (5, True)]
+    second = next(o["loan_id"] for o in offers if o["amount"] == 5)
+    assert client.post(f"{c}/loans/{second}/decline", headers=t["ilse"]).status_code == 200
+    view = client.get(f"{c}/challenges/{ch}", headers=t["ilse"]).json()
+    assert [(o["amount"], o["open"]) for o in view["loan_offers"]] == [(4, False)]
+    assert "accept-loan" not in {a["action"] for a in view["legal_actions"]}
+    first = view["loan_offers"][0]["loan_id"]
+    r = client.post(f"{c}/loans/{first}/accept", headers=t["ilse"])
+    assert r.status_code == 422 and r.json()["ruling"] == "PA-14"

@@ -18,7 +18,8 @@ PROJECTION = Projection(
     "CREATE TABLE IF NOT EXISTS {p}loans (loan_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " lender TEXT NOT NULL, borrower TEXT NOT NULL, amount BIGINT NOT NULL, outstanding BIGINT NOT NULL,"
     " status TEXT NOT NULL, adventure BIGINT NOT NULL, defaulted_in BIGINT, consequence TEXT,"
-    " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL, kind TEXT NOT NULL, challenge_id TEXT)",
+    " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL, kind TEXT NOT NULL, challenge_id TEXT,"
+    " round BIGINT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS loans_by_campaign ON {p}loans (campaign_id, offered_at)",
     "CREATE TABLE IF NOT EXISTS {p}loan_history (loan_id TEXT NOT NULL, version BIGINT NOT NULL,"
     " at TEXT NOT NULL, actor TEXT NOT NULL, what TEXT NOT NULL, amount BIGINT, note TEXT,"
@@ -82,14 +83,15 @@ def _loan(v: Any, c: Any, oid: str, at: str, **changes: Any) -> None:
 
 @PROJECTION.on("Loan.Offered")
 def _loan_offered(v: Any, c, e, oid, campaign, at, nid) -> None:
-    v._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, 0, 'offered', ?, NULL, NULL, ?, ?, 'loan', ?)",
-            (oid, campaign, e.lender, e.borrower, e.amount, e.adventure, at, at, getattr(e, "challenge_id", None)))
+    v._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, 0, 'offered', ?, NULL, NULL, ?, ?, 'loan', ?, ?)",
+            (oid, campaign, e.lender, e.borrower, e.amount, e.adventure, at, at, getattr(e, "challenge_id", None),
+             getattr(e, "round", 0)))
     _history(v, c, e, oid, at, "offered", e.amount)
 
 @PROJECTION.on("Debt.Recorded")
 def _debt_recorded(v: Any, c, e, oid, campaign, at, nid) -> None:
     """PA-15, PA-16: a bankruptcy debt, owed from the start."""
-    v._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, ?, 'active', ?, NULL, NULL, ?, ?, 'debt', ?)",
+    v._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, ?, 'active', ?, NULL, NULL, ?, ?, 'debt', ?, 0)",
             (oid, campaign, e.lender, e.borrower, e.amount, e.amount, e.adventure, at, at, e.challenge_id))
     _history(v, c, e, oid, at, "debt recorded", e.amount)
 

@@ -143,14 +143,13 @@ def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schema
 
 
 def loan_offers(stakes: Any, campaign_id: UUID, unit: Any) -> list[schemas.LoanOffer]:
-    """The unanswered loans offered into a challenge (PA-14); those of the round open now may be accepted (the
-    latest offer of each lender of that round: one loan per lender per round)."""
-    rows = stakes.views.query("SELECT loan_id, lender, borrower, amount FROM {p}loans WHERE campaign_id = ?"
+    """The unanswered loans offered into a challenge (PA-14); those offered in the betting round open now may
+    be accepted (one of an earlier round lapsed with it, even when its lender offers again now)."""
+    rows = stakes.views.query("SELECT loan_id, lender, borrower, amount, round FROM {p}loans WHERE campaign_id = ?"
                               " AND challenge_id = ? AND status = 'offered' ORDER BY offered_at, loan_id",
                               (campaign_id.hex, unit.id.hex))
-    latest = {r["lender"]: r["loan_id"] for r in rows}
-    lenders = unit.round_lenders()
-    return [schemas.LoanOffer(**r, open=r["lender"] in lenders and latest[r["lender"]] == r["loan_id"]) for r in rows]
+    return [schemas.LoanOffer(loan_id=r["loan_id"], lender=r["lender"], borrower=r["borrower"], amount=r["amount"],
+                              open=unit.round_open(r["round"])) for r in rows]
 
 
 # -- answers and reads ------------------------------------------------------------------------------------

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import copy
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 from domain.errors import StakesError
 from domain.kernel.resolution import HOUSE
 from domain.systems.twenty_one import cards as c
+from domain.systems.twenty_one.checks import HAND
+from domain.systems.twenty_one.draws import ReshuffleNeeded
 
 
 def _card(conflict: Any, code: str | None, visible: bool) -> dict[str, Any]:
@@ -76,7 +79,7 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
         if conflict.phase == "seeding":  # the check of ``deal`` past its inputs
             out.append({"action": "deal", **({"dice": len(c.DECK)} if conflict.table else {})})
         if _passes(conflict.check_order, None):
-            out.append({"action": "order", "choices": conflict.check_order(None)})
+            out.append({"action": "order", "choices": conflict.check_order(None), "min": 2})  # TO-3: two or more
         if _passes(conflict.check_modifier, 1, "x"):
             out.append({"action": "modifier", "choices": [-1, 1]})
         if _passes(conflict.check_end):
@@ -104,8 +107,58 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
     helping = [x for x in hand if _passes(conflict.check_replace, seat, x)]
     if helping:
         out += [{"action": "assist", "choices": helping}, {"action": "hinder", "choices": helping}]
-    if conflict.table:
-        for move in out:
-            if move["action"] in ("lay", "draw", "hold") and len(conflict.deck) < 2:
-                move["required"] = ["reshuffle"]  # C-3: the discards as reshuffled at the table may be needed
+    if conflict.table and len(conflict.deck) < HAND * len(conflict.seats) + 2:
+        out = [split for move in out for split in _with_reshuffles(conflict, seat, holds, move)]
+    return out
+
+
+#: How each move that may draw is tried, per choice: (conflict, seat, holds, choice, entered) -> None.
+_TRIES: dict[str, Callable[..., None]] = {
+    "lay": lambda k, seat, holds, pair, entered: k.lay(seat, list(pair), entered, seat),
+    "draw": lambda k, seat, holds, _, entered: k.draw(seat, entered, seat),
+    "stand": lambda k, seat, holds, _, entered: k.stand(seat, entered, seat),
+    "hold": lambda k, seat, holds, use, entered: k.use_hold(seat, use, holds, entered, seat),
+    "keep": lambda k, seat, holds, keep, entered: k.keep(seat, keep, entered, seat),
+    "order-card": lambda k, seat, holds, card, entered: k.lay_for_order(seat, card, entered, seat),
+    "assist": lambda k, seat, holds, card, entered: k.replace(seat, "assist", card, entered, seat),
+    "hinder": lambda k, seat, holds, card, entered: k.replace(seat, "hinder", card, entered, seat),
+}
+
+
+def _with_reshuffles(conflict: Any, seat: str, holds: int, move: dict[str, Any]) -> list[dict[str, Any]]:
+    """C-3, table cards: whether this move needs the discards reshuffled at the table, found by trying it
+    (on a copy) without them, choice by choice, since one pair laid may end the round and refill the hands
+    while another does not. Choices that need the same reshuffle are listed together, with the cards to
+    enter (``reshuffle``); a move listed without them needs none, and one listed with them needs them."""
+    attempt = _TRIES.get(move["action"])
+    if attempt is None:
+        return [move]
+    if move["action"] == "lay":
+        choices: list[Any] = [list(p) for p in itertools.combinations(move["choices"], move["min"])
+                              if _passes(conflict.check_lay, seat, list(p))]
+    else:
+        choices = list(move.get("choices") or [None])
+    groups: dict[tuple[str, ...] | None, list[Any]] = {}
+    for choice in choices:
+        trial = copy.deepcopy(conflict)
+        try:
+            attempt(trial, seat, holds, choice, None)
+            need = None
+        except ReshuffleNeeded as needed:
+            need = tuple(needed.cards)
+        except StakesError:
+            continue
+        groups.setdefault(need, []).append(choice)
+    if list(groups) in ([], [None]):
+        return [move]
+    out = []
+    for need, chosen in groups.items():
+        # a pair laid is two cards of the hand: split, each pair is listed on its own
+        for part in ([[pair] for pair in chosen] if move["action"] == "lay" else [chosen]):
+            split = dict(move)
+            if move.get("choices") is not None:
+                split["choices"] = part[0] if move["action"] == "lay" else part
+            if need is not None:
+                split["required"], split["reshuffle"] = ["reshuffle"], list(need)
+            out.append(split)
     return out
