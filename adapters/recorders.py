@@ -65,6 +65,14 @@ def bounded(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _latest_versions(table: str, count: int) -> str:
+    """Each read aggregate's last stored version, one index probe each (SQLite): ``max() … GROUP BY`` over an
+    ``IN`` list walks every event of each aggregate, so a command slowed as its aggregates grew (issue 15)."""
+    ids = ", ".join("(?)" for _ in range(count))
+    return (f"WITH r(id) AS (VALUES {ids}) SELECT r.id, (SELECT e.originator_version FROM {table} e"  # noqa: S608
+            " WHERE e.originator_id = r.id ORDER BY e.originator_version DESC LIMIT 1) FROM r")
+
+
 class ReadSetConflict(IntegrityError):
     """An aggregate the command read changed before the command's save: run it again (ADR 0012)."""
 
@@ -97,10 +105,12 @@ class PostgresEvents(PostgresApplicationRecorder):
             self._insert_stored_events(curs, stored_events, **kwargs)
             ids = self._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
             if reads:
-                curs.execute(SQL("SELECT originator_id, max(originator_version) AS version FROM {}.{}"
-                                 " WHERE originator_id = ANY(%s) GROUP BY originator_id").format(
+                curs.execute(SQL("SELECT r.id AS originator_id, (SELECT e.originator_version FROM {}.{} e"
+                                 " WHERE e.originator_id = r.id ORDER BY e.originator_version DESC LIMIT 1) AS version"
+                                 " FROM unnest(%s::uuid[]) AS r(id)").format(
                     Identifier(self.datastore.schema), Identifier(self.events_table_name)), (list(reads),))
-                moved = conflicts(reads, {UUID(str(r["originator_id"])).hex: r["version"] for r in curs.fetchall()})
+                moved = conflicts(reads, {UUID(str(r["originator_id"])).hex: r["version"] or 0
+                                          for r in curs.fetchall()})
                 if moved:
                     raise ReadSetConflict(f"read aggregates changed concurrently: {', '.join(moved)}")
             return ids
@@ -125,10 +135,8 @@ class SQLiteEvents(SQLiteApplicationRecorder):
         ids = super()._insert_events(c, stored_events, **kwargs)
         reads: Mapping[UUID, int] = kwargs.get("reads") or {}
         if reads:
-            marks = ", ".join("?" for _ in reads)
-            c.execute(f"SELECT originator_id, max(originator_version) FROM {self.events_table_name}"  # noqa: S608
-                      f" WHERE originator_id IN ({marks}) GROUP BY originator_id", [oid.hex for oid in reads])
-            moved = conflicts(reads, {UUID(str(r[0])).hex: r[1] for r in c.fetchall()})
+            c.execute(_latest_versions(self.events_table_name, len(reads)), [oid.hex for oid in reads])
+            moved = conflicts(reads, {UUID(str(r[0])).hex: r[1] or 0 for r in c.fetchall()})
             if moved:
                 raise ReadSetConflict(f"read aggregates changed concurrently: {', '.join(moved)}")
         return ids
