@@ -121,7 +121,7 @@ def publish(section: str, store: str) -> None:
     text = REPORT.read_text() if REPORT.exists() else (
         "# Benchmarks\n\nWritten by `make bench` (tests/benchmarks/test_load.py) on the machine that ran it.\n"
         "Ratios compare figures taken in the same run on the same store.\n\n")
-    pattern = re.compile(rf"### {store}\n.*?(?=\n### |\Z)", re.S)
+    pattern = re.compile(rf"### {re.escape(store)}\n.*?(?=\n### |\Z)", re.S)
     text = pattern.sub(section.rstrip("\n"), text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
     REPORT.write_text(text.rstrip("\n") + "\n")
     readme = ROOT / "README.md"

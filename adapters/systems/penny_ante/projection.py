@@ -21,6 +21,10 @@ PROJECTION = Projection(
     " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL, kind TEXT NOT NULL, challenge_id TEXT,"
     " round BIGINT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS loans_by_campaign ON {p}loans (campaign_id, offered_at)",
+    # a sheet's debts and offers, and a challenge's offers, without reading every loan of the campaign
+    "CREATE INDEX IF NOT EXISTS loans_by_borrower ON {p}loans (campaign_id, borrower, status)",
+    "CREATE INDEX IF NOT EXISTS loans_by_lender ON {p}loans (campaign_id, lender, status)",
+    "CREATE INDEX IF NOT EXISTS loans_by_challenge ON {p}loans (challenge_id, status)",
     "CREATE TABLE IF NOT EXISTS {p}loan_history (loan_id TEXT NOT NULL, version BIGINT NOT NULL,"
     " at TEXT NOT NULL, actor TEXT NOT NULL, what TEXT NOT NULL, amount BIGINT, note TEXT,"
     " PRIMARY KEY (loan_id, version))",

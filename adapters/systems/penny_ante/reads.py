@@ -21,8 +21,15 @@ def players(views: Any, campaign_id: UUID) -> list[dict[str, Any]]:
                        " ORDER BY joined_at, seat", (campaign_id.hex,))
 
 
+def _in_offer_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Loans in the order they were offered, sorted here: an ``ORDER BY offered_at`` would lead SQLite to the
+    campaign's index in offer order and past every loan of the campaign, instead of the seat's or the
+    challenge's few (a sheet took 36 ms at 100,000 loans)."""
+    return sorted(rows, key=lambda r: (r["offered_at"], r["loan_id"]))
+
+
 def _loan_lines(stakes: Any, where: str, params: tuple[Any, ...]) -> list[schemas.LoanLine]:
-    rows = stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where} ORDER BY offered_at, loan_id", params)
+    rows = _in_offer_order(stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where}", params))
     return [schemas.LoanLine(**{k: r[k] for k in schemas.LoanLine.model_fields}) for r in rows]
 
 
@@ -41,8 +48,9 @@ def sheet(stakes: Any, campaign_id: UUID, seat: str) -> schemas.Sheet:
         characteristics=[schemas.Characteristic(**t) for t in traits],
         owes=_loan_lines(stakes, f"campaign_id = ? AND borrower = ? AND {outstanding}", (cid, seat)),
         owed=_loan_lines(stakes, f"campaign_id = ? AND lender = ? AND {outstanding}", (cid, seat)),
-        offers=_loan_lines(stakes, "campaign_id = ? AND status = 'offered' AND (lender = ? OR borrower = ?)",
-                           (cid, seat, seat)),
+        offers=_loan_lines(stakes, "campaign_id = ? AND lender = ? AND status = 'offered' UNION ALL SELECT * FROM"
+                                   " {p}loans WHERE campaign_id = ? AND borrower = ? AND status = 'offered' AND"
+                                   " lender <> ?", (cid, seat, cid, seat, seat)),
     )
 
 
@@ -145,9 +153,9 @@ def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schema
 def loan_offers(stakes: Any, campaign_id: UUID, unit: Any) -> list[schemas.LoanOffer]:
     """The unanswered loans offered into a challenge (PA-14); those offered in the betting round open now may
     be accepted (one of an earlier round lapsed with it, even when its lender offers again now)."""
-    rows = stakes.views.query("SELECT loan_id, lender, borrower, amount, round FROM {p}loans WHERE campaign_id = ?"
-                              " AND challenge_id = ? AND status = 'offered' ORDER BY offered_at, loan_id",
-                              (campaign_id.hex, unit.id.hex))
+    rows = _in_offer_order(stakes.views.query(
+        "SELECT loan_id, lender, borrower, amount, round, offered_at FROM {p}loans WHERE challenge_id = ?"
+        " AND status = 'offered' AND campaign_id = ?", (unit.id.hex, campaign_id.hex)))
     return [schemas.LoanOffer(loan_id=r["loan_id"], lender=r["lender"], borrower=r["borrower"], amount=r["amount"],
                               open=unit.round_open(r["round"])) for r in rows]
 
