@@ -71,13 +71,18 @@ def timed(fn) -> float:
 def ledger_rates(settings: Settings, events: int) -> dict[str, float]:
     stakes = Stakes(settings)
     try:
+        before = stakes.app.recorder.max_notification_id() or 0  # the load runs' campaigns share the store
         cid = campaign.new_campaign(stakes)
-        campaign.grow(stakes, cid, events)
-        count, decode = raw_decode_rate(stakes)
+        campaign.grow(stakes, cid, before + events)
+        # the whole store, as the rebuild reads it; the best of three, so a slow first read does not flatter
+        count, decode = max((raw_decode_rate(stakes) for _ in range(3)), key=lambda found: found[1])
         rates = {"events": count, "raw decode": decode}
         rates["rebuild"] = count / timed(stakes.rebuild)
-        rates["audit verify"] = count / timed(lambda: stakes.audit(cid, HOUSE))
-        rates["export"] = count / timed(lambda: sum(1 for _ in stakes.export_campaign(cid, HOUSE)))
+        audited: list[int] = []
+        took = timed(lambda: audited.append(stakes.audit(cid, HOUSE).events))
+        rates["campaign events"] = audited[0]
+        rates["audit verify"] = audited[0] / took
+        rates["export"] = audited[0] / timed(lambda: sum(1 for _ in stakes.export_campaign(cid, HOUSE)))
         rates.update(disk_per_event(stakes, settings, count))
         return rates
     finally:
@@ -106,7 +111,8 @@ def render(store: str, rows: list[tuple[str, load.Run]], rates: dict[str, float]
         lines.append(f"| {name} | {run.throughput:.0f} | {run.percentile(50):.1f} | {run.percentile(99):.1f} "
                      f"| {run.server_errors} | {run.throughput / naive:.2f} | {run.throughput / raw:.2f} |")
     decode = rates["raw decode"] or 1.0
-    lines += ["", f"Ledger tools on a generated campaign of {rates['events']:.0f} events:", "",
+    lines += ["", f"Ledger tools on a generated campaign of {rates['campaign events']:,.0f} events (audit, export) in a "
+                  f"store of {rates['events']:,.0f} (raw decode, rebuild):", "",
               "| measure | events per second | × raw decode |", "|---|---:|---:|"]
     for key in ("raw decode", "rebuild", "audit verify", "export"):
         lines.append(f"| {key} | {rates[key]:.0f} | {rates[key] / decode:.2f} |")
