@@ -20,7 +20,7 @@ PROJECTION = Projection(
     " status TEXT NOT NULL, adventure BIGINT NOT NULL, defaulted_in BIGINT, consequence TEXT,"
     " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL, kind TEXT NOT NULL, challenge_id TEXT,"
     " round BIGINT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS loans_by_campaign ON {p}loans (campaign_id, offered_at)",
+    "CREATE INDEX IF NOT EXISTS loans_by_campaign ON {p}loans (campaign_id, offered_at, loan_id)",  # the register's order
     # a sheet's debts and offers, and a challenge's offers, without reading every loan of the campaign
     "CREATE INDEX IF NOT EXISTS loans_by_borrower ON {p}loans (campaign_id, borrower, status)",
     "CREATE INDEX IF NOT EXISTS loans_by_lender ON {p}loans (campaign_id, lender, status)",
