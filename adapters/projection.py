@@ -23,6 +23,10 @@ from adapters.views import unread
 from domain.errors import StakesError
 
 BATCH = 500
+#: Events applied in one catch-up after which the planner's statistics are stale: PostgreSQL would otherwise
+#: plan the rebuilt tables as empty until autovacuum's next pass (the debt register's first page went from
+#: 6 ms to 31 ms at 1M events, sorting every loan instead of reading the campaign's index in order).
+ANALYZE_AFTER = 10_000
 CONFLICTS = 50
 #: A race with another projector, or the store being down: retried, never set aside.
 CONFLICTS_OR_OUTAGES = (IntegrityError, OperationalError, OriginatorVersionError)
@@ -56,7 +60,14 @@ class ProjectionRunner:
         return self.views.max_tracking_id(self.app.name) or 0
 
     def catch_up(self, progress: Callable[[int, int], None] | None = None) -> int:
-        """Apply every event not yet projected; returns how many were applied."""
+        """Apply every event not yet projected; returns how many were applied. After a large catch-up (a
+        rebuild, a server started on an empty read store) the store's planner statistics are refreshed."""
+        applied = self._catch_up(progress)
+        if applied >= ANALYZE_AFTER:
+            self.views.analyze()
+        return applied
+
+    def _catch_up(self, progress: Callable[[int, int], None] | None) -> int:
         applied, conflicts = 0, 0
         with self._lock:
             while True:

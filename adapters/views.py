@@ -261,6 +261,10 @@ class ViewsMixin:
     def _delete_tracking_statement(self) -> Any:
         raise NotImplementedError
 
+    def analyze(self) -> None:
+        """Fresh planner statistics for the read models, after many rows changed at once (PostgreSQL).
+        SQLite keeps none unless asked; its reads are written to need none."""
+
     def _lock_projection(self, c: Any, application_name: str) -> None:
         """Held until the transaction ends: no other projector, in any process, writes meanwhile."""
         raise NotImplementedError
@@ -525,6 +529,10 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
         # A transaction-scoped advisory lock, one per schema and application.
         c.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
                   (f"stakes-projection/{self.datastore.schema}/{application_name}",))
+
+    def analyze(self) -> None:
+        with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            self._x(c, "ANALYZE " + ", ".join(f"{{p}}{t}" for t in projection_tables()))
 
     def _empty(self, c: Any, tables: Sequence[str]) -> None:
         """TRUNCATE leaves no dead rows behind, so rebuilding again and again does not bloat the tables."""

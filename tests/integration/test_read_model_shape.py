@@ -80,3 +80,22 @@ def test_rebuilding_again_and_again_leaves_no_dead_rows_on_postgres(pg_server, p
         assert dead[0]["dead"] == 0
     finally:
         stakes.close()
+
+
+@pytest.mark.postgres
+def test_a_large_catch_up_leaves_fresh_planner_statistics_on_postgres(pg_server, pg_schema, tmp_path, monkeypatch):
+    """Issue 15: after a rebuild (or a server started on an empty read store) PostgreSQL would plan the refilled
+    tables as empty until autovacuum came by, and read a page of the debt register by sorting every loan. A
+    catch-up that applied many events analyzes the read models."""
+    monkeypatch.setattr("adapters.projection.ANALYZE_AFTER", 5)
+    settings = postgres_settings(pg_server, pg_schema, tmp_path)
+    stakes = Stakes(settings)
+    try:
+        a_campaign_with_a_roll(stakes)
+        stakes.rebuild()
+        analyzed = stakes.views.query(
+            "SELECT relname FROM pg_stat_user_tables WHERE schemaname = ? AND last_analyze IS NOT NULL",
+            (settings.postgres_schema,))
+        assert {"event_log", "challenges", "loans", "campaigns"} <= {r["relname"] for r in analyzed}
+    finally:
+        stakes.close()
