@@ -23,8 +23,8 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL
 
-from adapters.recorders import bounded
 import domain.systems
+from adapters.recorders import bounded
 from adapters.systems import edges
 from domain.kernel.registry import supported
 

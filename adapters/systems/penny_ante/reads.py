@@ -28,8 +28,10 @@ def _in_offer_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["offered_at"], r["loan_id"]))
 
 
-def _loan_lines(stakes: Any, where: str, params: tuple[Any, ...]) -> list[schemas.LoanLine]:
-    rows = _in_offer_order(stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where}", params))
+def _loan_lines(stakes: Any, *queries: tuple[str, tuple[Any, ...]]) -> list[schemas.LoanLine]:
+    """The loans each ``(where, params)`` finds, together, in offer order."""
+    rows = _in_offer_order([r for where, params in queries
+                            for r in stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where}", params)])
     return [schemas.LoanLine(**{k: r[k] for k in schemas.LoanLine.model_fields}) for r in rows]
 
 
@@ -46,11 +48,11 @@ def sheet(stakes: Any, campaign_id: UUID, seat: str) -> schemas.Sheet:
     return schemas.Sheet(
         seat=row["seat"], name=row["name"], pile=row["pile"], in_play=row["in_play"], spent=row["spent"],
         characteristics=[schemas.Characteristic(**t) for t in traits],
-        owes=_loan_lines(stakes, f"campaign_id = ? AND borrower = ? AND {outstanding}", (cid, seat)),
-        owed=_loan_lines(stakes, f"campaign_id = ? AND lender = ? AND {outstanding}", (cid, seat)),
-        offers=_loan_lines(stakes, "campaign_id = ? AND lender = ? AND status = 'offered' UNION ALL SELECT * FROM"
-                                   " {p}loans WHERE campaign_id = ? AND borrower = ? AND status = 'offered' AND"
-                                   " lender <> ?", (cid, seat, cid, seat, seat)),
+        owes=_loan_lines(stakes, (f"campaign_id = ? AND borrower = ? AND {outstanding}", (cid, seat))),
+        owed=_loan_lines(stakes, (f"campaign_id = ? AND lender = ? AND {outstanding}", (cid, seat))),
+        offers=_loan_lines(
+            stakes, ("campaign_id = ? AND lender = ? AND status = 'offered'", (cid, seat)),
+            ("campaign_id = ? AND borrower = ? AND status = 'offered' AND lender <> ?", (cid, seat, seat))),
     )
 
 

@@ -112,24 +112,37 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
     return out
 
 
-#: How each move that may draw is tried, per choice: (conflict, seat, holds, choice, entered) -> None.
+#: How each move that may draw is tried without a reshuffle, per choice: (conflict, seat, holds, choice).
 _TRIES: dict[str, Callable[..., None]] = {
-    "lay": lambda k, seat, holds, pair, entered: k.lay(seat, list(pair), entered, seat),
-    "draw": lambda k, seat, holds, _, entered: k.draw(seat, entered, seat),
-    "stand": lambda k, seat, holds, _, entered: k.stand(seat, entered, seat),
-    "hold": lambda k, seat, holds, use, entered: k.use_hold(seat, use, holds, entered, seat),
-    "keep": lambda k, seat, holds, keep, entered: k.keep(seat, keep, entered, seat),
-    "order-card": lambda k, seat, holds, card, entered: k.lay_for_order(seat, card, entered, seat),
-    "assist": lambda k, seat, holds, card, entered: k.replace(seat, "assist", card, entered, seat),
-    "hinder": lambda k, seat, holds, card, entered: k.replace(seat, "hinder", card, entered, seat),
+    "lay": lambda k, seat, holds, pair: k.lay(seat, list(pair), None, seat),
+    "stand": lambda k, seat, holds, _: k.stand(seat, None, seat),
+    "hold": lambda k, seat, holds, use: k.use_hold(seat, use, holds, None, seat),
+    "keep": lambda k, seat, holds, keep: k.keep(seat, keep, None, seat),
+    "assist": lambda k, seat, holds, card: k.replace(seat, "assist", card, None, seat),
+    "hinder": lambda k, seat, holds, card: k.replace(seat, "hinder", card, None, seat),
 }
+
+
+def _hidden_outcome(conflict: Any, seat: str, move: dict[str, Any]) -> bool:
+    """Whether what this move leads to depends on cards the seat may not see (C-5): a card drawn from the
+    deck, or the order cards the other actors laid face down. Trying such a move would tell the seat, before
+    it commits, whether the next card ends the round; so it is not tried."""
+    return move["action"] in ("draw", "order-card") or (move["action"] == "lay" and len(conflict.hands[seat]) < 2)
 
 
 def _with_reshuffles(conflict: Any, seat: str, holds: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     """C-3, table cards: whether this move needs the discards reshuffled at the table, found by trying it
     (on a copy) without them, choice by choice, since one pair laid may end the round and refill the hands
     while another does not. Choices that need the same reshuffle are listed together, with the cards to
-    enter (``reshuffle``); a move listed without them needs none, and one listed with them needs them."""
+    enter (``reshuffle``); a move listed without them needs none, and one listed with them needs them.
+
+    A move whose outcome hangs on hidden cards is not tried: it is listed with the reshuffle only when the
+    deck is empty now (its first card needs it, and the cards are the discards as they lie). Otherwise it
+    may still be refused for a reshuffle once its card ends the round (see the issue's note)."""
+    if _hidden_outcome(conflict, seat, move):
+        if not conflict.deck and conflict.discard and move["action"] != "order-card":
+            return [{**move, "required": ["reshuffle"], "reshuffle": list(conflict.discard)}]
+        return [move]
     attempt = _TRIES.get(move["action"])
     if attempt is None:
         return [move]
@@ -142,7 +155,7 @@ def _with_reshuffles(conflict: Any, seat: str, holds: int, move: dict[str, Any])
     for choice in choices:
         trial = copy.deepcopy(conflict)
         try:
-            attempt(trial, seat, holds, choice, None)
+            attempt(trial, seat, holds, choice)
             need = None
         except ReshuffleNeeded as needed:
             need = tuple(needed.cards)
