@@ -32,16 +32,20 @@ FORMAT_VERSION = 2  # 2: every event carries its salt
 
 
 def digest(originator_id: UUID | str, version: int, topic: str, state: bytes, salt: str) -> str:
-    stream = originator_id.hex if isinstance(originator_id, UUID) else UUID(str(originator_id)).hex
-    h = hashlib.sha256()
+    stream = originator_id.hex if isinstance(originator_id, UUID) else hex_id(originator_id)
+    out = []  # each part prefixed with its length, so no two tuples of parts hash the same bytes
     for part in (stream.encode(), str(version).encode(), topic.encode(), state, salt.encode()):
-        h.update(len(part).to_bytes(8, "big"))
-        h.update(part)
-    return h.hexdigest()
+        out += (len(part).to_bytes(8, "big"), part)
+    return hashlib.sha256(b"".join(out)).hexdigest()
 
 
 def link(previous: str, event_digest: str) -> str:
     return hashlib.sha256((previous + event_digest).encode()).hexdigest()
+
+
+def hexed(value: Any) -> str:
+    """A salt, digest or link as hex, stored as bytes (since issue 15) or as hex text (before)."""
+    return value if type(value) is str else bytes(value).hex()
 
 
 def leaves(digests: list[str]) -> list[bytes]:
@@ -104,7 +108,9 @@ def verify(stakes: Any, campaign_id: UUID, progress: Callable[[int, int], None] 
     first = first or _unlinked(stakes, campaign_id, rows, found["unlinked"])
     first = first or _snapshots(stakes, rows, found["snapshots"], found["seals"])
     root = merkle.root(leaves([r["digest"] for r in rows]))
-    if first is None and rows and rows[-1]["root"] != root.hex():
+    head = found.get("head")
+    if first is None and rows and (head is None or (head["position"], head["chain"], head["root"])
+                                   != (len(rows), previous, root.hex())):
         first = broken(len(rows), rows[-1]["notification_id"], "chain-altered", "the stored tree head was changed")
     return schemas.AuditReport(campaign_id=campaign_id, events=len(rows), head=previous, root=root.hex(),
                                intact=first is None, first_broken=first)

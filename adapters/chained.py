@@ -2,7 +2,8 @@
 
 Each event appended to the store gets its link in ``<events>_chain`` in the SAME transaction: its campaign,
 its position in that campaign's log, a fresh random salt, its salted digest and the running chain
-(``adapters/audit.py``). The store serialises appends (SQLite's write lock, PostgreSQL's table lock taken
+(``adapters/audit.py``); the campaign's head in ``<events>_chain_head`` (its size, last link, Merkle compact
+range and root) is brought up to date once per write. The store serialises appends (SQLite's write lock, PostgreSQL's table lock taken
 by the library), so reading the campaign's last link inside the transaction is race-free. A row written
 into the events table any other way has no link, and the audit reports it.
 
@@ -29,20 +30,29 @@ class ChainMixin:
     """Dialect-free: statements use ``?`` and ``{chain}``, ``{events}``, ``{nid}``; each class spells them."""
 
     mark = "?"
-    chain_table = events_table = nid = ""
+    chain_table = head_table = events_table = nid = ""
 
     def q(self, statement: str) -> str:
-        return (statement.replace("{chain}", self.chain_table).replace("{events}", self.events_table)
-                .replace("{nid}", self.nid).replace("?", self.mark))
+        return (statement.replace("{chain}", self.chain_table).replace("{head}", self.head_table)
+                .replace("{events}", self.events_table).replace("{nid}", self.nid).replace("?", self.mark))
 
-    def chain_ddl(self, oid_type: str) -> list[str]:
-        index = self.chain_table.rsplit(".", 1)[-1].strip('"') + "_by_stream"
+    def chain_ddl(self, oid_type: str, bytes_type: str) -> list[str]:
         return [self.q(
             "CREATE TABLE IF NOT EXISTS {chain} (notification_id BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL,"
             f" position BIGINT NOT NULL, originator_id {oid_type} NOT NULL, originator_version BIGINT NOT NULL,"
-            " salt TEXT NOT NULL, digest TEXT NOT NULL, chain TEXT NOT NULL, frontier TEXT NOT NULL,"
-            " root TEXT NOT NULL, UNIQUE (campaign_id, position))"),
-            self.q(f"CREATE INDEX IF NOT EXISTS {index} ON {{chain}} (originator_id, originator_version)")]
+            f" salt {bytes_type} NOT NULL, digest {bytes_type} NOT NULL, chain {bytes_type} NOT NULL,"
+            " UNIQUE (campaign_id, position))"),
+            self.q("CREATE TABLE IF NOT EXISTS {head} (campaign_id TEXT PRIMARY KEY, position BIGINT NOT NULL,"
+                   " chain TEXT NOT NULL, frontier TEXT NOT NULL, root TEXT NOT NULL)")]
+
+    #: Whether the link's salt, digest and chain are stored as bytes (half the size of their hex); a
+    #: PostgreSQL store created before keeps them as text. Learnt from the table on first write.
+    binary: bool | None = None
+
+    def _hash_param(self, c: Any, value: str) -> Any:
+        if self.binary is None:
+            self.binary = self.chain_columns(c).get("salt", "").lower() not in ("text", "character varying")
+        return bytes.fromhex(value) if self.binary else value
 
     def _link(self, c: Any, events: Sequence[StoredEvent], nids: Sequence[int], salts: Sequence[str] | None) -> None:
         """Append each new event to its campaign's chain, inside the transaction that stores it."""
@@ -51,15 +61,16 @@ class ChainMixin:
         for i, (s, nid) in enumerate(zip(events, nids, strict=True)):
             oid = UUID(str(s.originator_id)).hex
             campaign = streams.get(oid) or (audit.campaign_in_state(s) if s.originator_version == 1 else None)
-            if campaign is None:
-                c.execute(self.q("SELECT campaign_id FROM {chain} WHERE originator_id = ? LIMIT 1"),
+            if campaign is None:  # a stream's campaign is the one its first event names
+                c.execute(self.q("SELECT topic, state FROM {events} WHERE originator_id = ? AND originator_version = 1"),
                           (self.oid_param(oid),))
                 row = c.fetchone()
-                campaign = row["campaign_id"] if row else ""
+                first = StoredEvent(originator_id=UUID(oid), originator_version=1, topic=row["topic"],
+                                    state=bytes(row["state"])) if row else None
+                campaign = (audit.campaign_in_state(first) if first else None) or ""
             streams[oid] = campaign
             if campaign not in last:
-                c.execute(self.q("SELECT position, chain, frontier FROM {chain} WHERE campaign_id = ?"
-                                 " ORDER BY position DESC LIMIT 1"), (campaign,))
+                c.execute(self.q("SELECT position, chain, frontier FROM {head} WHERE campaign_id = ?"), (campaign,))
                 row = c.fetchone()
                 last[campaign] = (row["position"], row["chain"], audit.unpack(row["frontier"])) if row \
                     else (0, audit.GENESIS, [])
@@ -68,10 +79,16 @@ class ChainMixin:
             d = audit.digest(oid, s.originator_version, s.topic, bytes(s.state), salt)
             link = audit.link(previous, d)
             frontier = merkle.extend(frontier, position, audit.leaves([d])[0])
-            c.execute(self.q("INSERT INTO {chain} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                      (nid, campaign, position + 1, self.oid_param(oid), s.originator_version, salt, d, link,
-                       audit.pack(frontier), merkle.frontier_root(frontier).hex()))
+            c.execute(self.q("INSERT INTO {chain} VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                      (nid, campaign, position + 1, self.oid_param(oid), s.originator_version,
+                       self._hash_param(c, salt), self._hash_param(c, d), self._hash_param(c, link)))
             last[campaign] = (position + 1, link, frontier)
+        for campaign, (position, link, frontier) in last.items():  # the head: once per campaign and write
+            c.execute(self.q(
+                "INSERT INTO {head} VALUES (?, ?, ?, ?, ?) ON CONFLICT (campaign_id) DO UPDATE SET"
+                " position = excluded.position, chain = excluded.chain, frontier = excluded.frontier,"
+                " root = excluded.root"),
+                (campaign, position, link, audit.pack(frontier), merkle.frontier_root(frontier).hex()))
 
     def oid_param(self, oid: str) -> Any:
         return oid
@@ -86,7 +103,7 @@ class ChainMixin:
                 "SELECT c.*, e.originator_id AS e_oid, e.originator_version AS e_version, e.topic AS e_topic,"
                 " e.state AS e_state FROM {chain} c LEFT JOIN {events} e ON e.{nid} = c.notification_id"
                 " WHERE c.campaign_id = ? ORDER BY c.position"), (campaign_hex,))
-            linked = [dict(r) for r in c.fetchall()]
+            linked = [_hexed(dict(r)) for r in c.fetchall()]
             c.execute(self.q(
                 "SELECT e.{nid} AS nid, e.originator_id, e.originator_version, e.topic, e.state FROM {events} e"
                 " LEFT JOIN {chain} c ON c.notification_id = e.{nid} WHERE c.notification_id IS NULL"
@@ -100,18 +117,20 @@ class ChainMixin:
                              " (SELECT originator_id FROM {chain} WHERE campaign_id = ?)"
                              ).replace("{seal}", self.seal_table), (campaign_hex,))
             seals = {(UUID(str(r["originator_id"])).hex, r["originator_version"]): r["seal"] for r in c.fetchall()}
-        return {"linked": linked, "unlinked": unlinked, "snapshots": snapshots, "seals": seals}
+            c.execute(self.q("SELECT * FROM {head} WHERE campaign_id = ?"), (campaign_hex,))
+            head = c.fetchone()
+        return {"linked": linked, "unlinked": unlinked, "snapshots": snapshots, "seals": seals,
+                "head": dict(head) if head else None}
 
     def leaves(self, campaign_hex: str) -> list[str]:
         with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
             c.execute(self.q("SELECT digest FROM {chain} WHERE campaign_id = ? ORDER BY position"), (campaign_hex,))
-            return [r["digest"] for r in c.fetchall()]
+            return [audit.hexed(r["digest"]) for r in c.fetchall()]
 
     def head(self, campaign_hex: str) -> tuple[int, bytes]:
-        """The campaign's size and Merkle root as its last link keeps them: one indexed read."""
+        """The campaign's size and Merkle root as its head row keeps them: one indexed read."""
         with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
-            c.execute(self.q("SELECT position, root FROM {chain} WHERE campaign_id = ? ORDER BY position DESC"
-                             " LIMIT 1"), (campaign_hex,))
+            c.execute(self.q("SELECT position, root FROM {head} WHERE campaign_id = ?"), (campaign_hex,))
             row = c.fetchone()
         return (row["position"], bytes.fromhex(row["root"])) if row else (0, merkle.root([]))
 
@@ -136,6 +155,7 @@ class ChainMixin:
             c.execute(self.q("SELECT 1 AS x FROM {chain} LIMIT 1"))
             if c.fetchone() is not None:
                 return 0
+            c.execute(self.q("DELETE FROM {head}"))  # no link, so no head to extend
             while True:
                 c.execute(self.q("SELECT {nid} AS nid, originator_id, originator_version, topic, state FROM {events}"
                                  " WHERE {nid} > ? ORDER BY {nid} LIMIT ?"), (after, batch))
@@ -147,7 +167,50 @@ class ChainMixin:
                 self._link(c, events, [r["nid"] for r in rows], None)
                 linked, after = linked + len(rows), rows[-1]["nid"]
 
+    def upgrade_chain(self) -> bool:
+        """A store written by an older release, made lean once (issue 15), in one transaction under the
+        store's write lock; returns whether there was anything to do.
+
+        - Its links each kept the campaign's tree head (the Merkle compact range and root), about two thirds
+          of the chain's bytes: the last link's head becomes the campaign's head row, the columns go.
+        - Its links were indexed by stream, to find a stream's campaign: the stream's first event names it.
+        Salts, digests and links stored as text stay text (read either way, ``audit.hexed``)."""
+        if not self._outdated():
+            return False
+        with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            self.lock_for_linking(c)
+            if not self._outdated(c):  # another process did it meanwhile
+                return False
+            if "frontier" in self.chain_columns(c):
+                c.execute(self.q(
+                    "INSERT INTO {head} (campaign_id, position, chain, frontier, root)"
+                    " SELECT c.campaign_id, c.position, c.chain, c.frontier, c.root FROM {chain} c"
+                    " JOIN (SELECT campaign_id, MAX(position) AS position FROM {chain} GROUP BY campaign_id) m"
+                    " ON m.campaign_id = c.campaign_id AND m.position = c.position"))
+                c.execute(self.q("ALTER TABLE {chain} DROP COLUMN frontier"))
+                c.execute(self.q("ALTER TABLE {chain} DROP COLUMN root"))
+            c.execute(f"DROP INDEX IF EXISTS {self.stream_index}")
+        return True
+
+    def _outdated(self, c: Any = None) -> bool:
+        return "frontier" in self.chain_columns(c) or self.has_stream_index(c)
+
+    stream_index = ""
+
+    def has_stream_index(self, c: Any = None) -> bool:
+        raise NotImplementedError
+
+    def chain_columns(self, c: Any = None) -> dict[str, str]:
+        """The chain table's columns and their declared types."""
+        raise NotImplementedError
+
     snapshots_table = seal_table = ""
+
+
+def _hexed(row: dict[str, Any]) -> dict[str, Any]:
+    for key in ("salt", "digest", "chain"):
+        row[key] = audit.hexed(row[key])
+    return row
 
 
 class SealMixin:
@@ -180,14 +243,31 @@ class SealMixin:
 
 
 class SQLiteChainedRecorder(ChainMixin, recorders.SQLiteEvents):
+    binary = True  # SQLite keeps bytes in a column declared TEXT too: an older store's new links are bytes
     def __init__(self, datastore: Any, events_table_name: str = "stored_events") -> None:
         self.events_table, self.chain_table, self.nid = events_table_name, events_table_name + "_chain", "rowid"
+        self.head_table = events_table_name + "_chain_head"
+        self.stream_index = events_table_name + "_chain_by_stream"  # an older release's
         self.snapshots_table = events_table_name.replace("_events", "_snapshots")
         self.seal_table = self.snapshots_table + "_seal"
         super().__init__(datastore, events_table_name)
 
     def construct_create_table_statements(self) -> list[str]:
-        return [*super().construct_create_table_statements(), *self.chain_ddl("TEXT")]
+        return [*super().construct_create_table_statements(), *self.chain_ddl("TEXT", "BLOB")]
+
+    def chain_columns(self, c: Any = None) -> set[str]:
+        if c is None:
+            with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+                return self.chain_columns(c)
+        c.execute(f"PRAGMA table_info({self.chain_table})")
+        return {r["name"]: r["type"] for r in c.fetchall()}
+
+    def has_stream_index(self, c: Any = None) -> bool:
+        if c is None:
+            with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+                return self.has_stream_index(c)
+        c.execute("SELECT 1 AS x FROM sqlite_master WHERE type = 'index' AND name = ?", (self.stream_index,))
+        return c.fetchone() is not None
 
     def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         nids = super()._insert_events(c, stored_events, **kwargs)
@@ -225,12 +305,29 @@ class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
         super().__init__(datastore, events_table_name=events_table_name)
         self.events_table, self.nid = _pg_name(self, events_table_name), "notification_id"
         self.chain_table = _pg_name(self, events_table_name + "_chain")
+        self.head_table = _pg_name(self, events_table_name + "_chain_head")
+        self.stream_index = _pg_name(self, events_table_name + "_chain_by_stream")  # an older release's
         self.snapshots_table = _pg_name(self, events_table_name.replace("_events", "_snapshots"))
         self.seal_table = _pg_name(self, events_table_name.replace("_events", "_snapshots") + "_seal")
-        self.sql_create_statements.extend(SQL(s) for s in self.chain_ddl("uuid"))  # type: ignore[arg-type]
+        self.sql_create_statements.extend(SQL(s) for s in self.chain_ddl("uuid", "BYTEA"))  # type: ignore[arg-type]
 
     def oid_param(self, oid: str) -> Any:
         return UUID(oid)
+
+    def chain_columns(self, c: Any = None) -> set[str]:
+        if c is None:
+            with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+                return self.chain_columns(c)
+        c.execute("SELECT attname, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid ="
+                  " to_regclass(%s) AND attnum > 0 AND NOT attisdropped", (self.chain_table,))
+        return {r["attname"]: r["type"] for r in c.fetchall()}
+
+    def has_stream_index(self, c: Any = None) -> bool:
+        if c is None:
+            with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+                return self.has_stream_index(c)
+        c.execute("SELECT to_regclass(%s) AS found", (self.stream_index,))
+        return c.fetchone()["found"] is not None
 
     def begin_snapshot(self, c: Any) -> None:
         c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")

@@ -20,6 +20,7 @@ in chunks of ``CHUNK`` (psycopg's pipeline does not take one huge insert).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 from uuid import UUID, uuid4
@@ -35,6 +36,8 @@ from domain.kernel.record import NO_CAMPAIGN
 
 #: Events per insert (psycopg's pipeline deadlocks on one huge ``insert_events``).
 CHUNK = 5_000
+#: A salt as Stakes draws it (``secrets.token_hex(16)``); the store keeps it as 16 bytes.
+SALT = re.compile(r"[0-9a-f]{32}")
 #: Levels of JSON nesting a line, or an event's state, may have.
 MAX_DEPTH = 64
 #: The longest text an imported event may hold (no command takes more than a few hundred characters).
@@ -272,4 +275,7 @@ def _read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, A
             UUID(event["originator_id"])
         except ValueError:
             raise RuleViolation(f"event {i} of the export has a malformed id", ruling="C-2") from None
+        if not SALT.fullmatch(event["salt"]):
+            raise RuleViolation(f"event {i} of the export has a malformed salt (32 lowercase hex digits)",
+                                ruling="C-2")
     return header, events

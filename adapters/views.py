@@ -380,9 +380,12 @@ class ViewsMixin:
         if handler is not None:
             handler(self, c, e, oid, campaign, at, nid)
         detail, visibility = event_detail(e), event_visibility(e, challenge)
+        if not visibility["fields"]:  # no field kept from anyone: the row is smaller without the key
+            del visibility["fields"]
         rows = log_rows if log_rows is not None else []
         rows.append((nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}", name.split(".", 1)[1],
-                     json.dumps(detail), json.dumps(visibility), oid if challenge is not None else None))
+                     json.dumps(detail, separators=(",", ":")), json.dumps(visibility),
+                     oid if challenge is not None else None))
         if log_rows is None or (challenge is not None and challenge.revealed):
             self._write_log(c, rows)  # the UPDATE below must find this unit's entries in the table
         if challenge is not None and challenge.revealed:

@@ -34,12 +34,14 @@ class Rows:
             self.conn = sqlite3.connect(settings.sqlite_path, isolation_level=None)
             self.table, self.id_col, self.mark = "stored_events", "rowid", "?"
             self.chain, self.snapshots = "stored_events_chain", "stored_snapshots"
+            self.head = "stored_events_chain_head"
         else:
             self.conn = psycopg.connect(host=settings.postgres_host, port=settings.postgres_port,
                                         user=settings.postgres_user, dbname=settings.postgres_dbname, autocommit=True)
             self.table = f'"{settings.postgres_schema}".stakes_events'
             self.id_col, self.mark = "notification_id", "%s"
             self.chain = f'"{settings.postgres_schema}".stakes_events_chain'
+            self.head = f'"{settings.postgres_schema}".stakes_events_chain_head'
             self.snapshots = f'"{settings.postgres_schema}".stakes_snapshots'
 
     def run(self, statement: str, *params) -> list:
@@ -270,18 +272,20 @@ def test_a_tampered_log_is_not_exported(stakes, rows):
         list(stakes.export_campaign(cid, HOUSE))
 
 
-def test_an_import_whose_events_do_not_apply_stores_nothing(stakes):
-    """C-2: a file with a consistent chain but an event that does not apply never reaches the store."""
+@pytest.mark.parametrize("salt", ["0" * 32, "00", "A" * 32])
+def test_an_import_whose_events_do_not_apply_or_whose_salt_is_malformed_stores_nothing(stakes, salt):
+    """C-2: a file with a consistent chain but an event that does not apply, or a salt Stakes would not have
+    drawn (it is stored as 16 bytes), never reaches the store."""
     from adapters import audit
 
     campaign = uuid.uuid4()
     state = b'{"timestamp":{"_type_":"datetime_iso","_data_":"2026-01-01T00:00:00+00:00"}}'
-    d = audit.digest(campaign, 1, "domain.campaign:Campaign.Created", state, "00")
+    d = audit.digest(campaign, 1, "domain.campaign:Campaign.Created", state, salt)
     chain = audit.link(audit.GENESIS, d)
     lines = [json.dumps({"format": "stakes-export", "version": audit.FORMAT_VERSION, "campaign_id": campaign.hex,
                          "events": 1, "head": chain}),
              json.dumps({"position": 1, "originator_id": campaign.hex, "originator_version": 1,
-                         "topic": "domain.campaign:Campaign.Created", "state": state.decode(), "salt": "00",
+                         "topic": "domain.campaign:Campaign.Created", "state": state.decode(), "salt": salt,
                          "digest": d, "chain": chain})]
     before = stakes.app.recorder.max_notification_id()
     with pytest.raises(Exception, match="C-2: event 1 of the export"):

@@ -82,7 +82,7 @@ def test_an_altered_event_is_reported_even_when_its_link_is_updated(stakes, rows
     cid, _ = play_an_economy(stakes)
     target = bought_event(stakes, cid)
     rows.alter(target)
-    rows.run(f"UPDATE {rows.chain} SET digest = ? WHERE notification_id = ?", "0" * 64, target)
+    rows.run(f"UPDATE {rows.chain} SET digest = ? WHERE notification_id = ?", bytes(32), target)
     report = stakes.audit(cid, HOUSE)
     assert not report.intact and report.first_broken.kind in ("altered", "chain-altered")
 
@@ -90,26 +90,32 @@ def test_an_altered_event_is_reported_even_when_its_link_is_updated(stakes, rows
 def test_a_truncated_log_cannot_extend_a_head_a_player_holds(stakes, rows):
     cid, _ = play_an_economy(stakes)
     held = held_head(stakes, cid)
-    for row in chain_rows(stakes, cid)[-3:]:  # the tail, events and links both
+    for row in chain_rows(stakes, cid)[-3:]:  # the tail, events and links both, and the head set back
         rows.delete(row["notification_id"])
         rows.run(f"DELETE FROM {rows.chain} WHERE notification_id = ?", row["notification_id"])
+    rechain(rows, [(r["notification_id"], r["salt"]) for r in chain_rows(stakes, cid)])
+    assert stakes.audit(cid, HOUSE).intact
     assert stakes.checkpoint(cid, ILSE).size == held.size - 3
     with pytest.raises(RuleViolation, match="C-2: the log of this campaign holds"):
         still_extends(stakes, cid, held)
 
 
 def rechain(rows: Rows, links: list[tuple[int, str]]) -> None:
-    """What someone with the database would do to hide an edit: recompute every digest, link and tree head
-    of one campaign, given its links' (notification id, salt) in order."""
-    previous, frontier = audit.GENESIS, []
+    """What someone with the database would do to hide an edit: recompute every digest and link of one
+    campaign, given its links' (notification id, salt) in order, and its tree head."""
+    previous, frontier, campaign = audit.GENESIS, [], None
     for position, (nid, salt) in enumerate(links):
+        salt = audit.hexed(salt)
         (oid, version, topic, state), = rows.run(
             f"SELECT originator_id, originator_version, topic, state FROM {rows.table} WHERE {rows.id_col} = ?", nid)
         d = audit.digest(str(oid), version, topic, bytes(state), salt)
         previous = audit.link(previous, d)
         frontier = merkle.extend(frontier, position, audit.leaves([d])[0])
-        rows.run(f"UPDATE {rows.chain} SET digest = ?, chain = ?, frontier = ?, root = ? WHERE notification_id = ?",
-                 d, previous, audit.pack(frontier), merkle.frontier_root(frontier).hex(), nid)
+        rows.run(f"UPDATE {rows.chain} SET digest = ?, chain = ? WHERE notification_id = ?",
+                 bytes.fromhex(d), bytes.fromhex(previous), nid)
+        (campaign,), = rows.run(f"SELECT campaign_id FROM {rows.chain} WHERE notification_id = ?", nid)
+    rows.run(f"UPDATE {rows.head} SET position = ?, chain = ?, frontier = ?, root = ? WHERE campaign_id = ?",
+             len(links), previous, audit.pack(frontier), merkle.frontier_root(frontier).hex(), campaign)
 
 
 def test_a_consistent_rewrite_of_events_and_chain_cannot_extend_a_head_a_player_holds(stakes, rows):
@@ -180,8 +186,7 @@ def test_the_audit_reads_the_log_in_one_snapshot_not_event_by_event(stakes, monk
 
 def test_a_changed_tree_head_in_the_store_is_reported(stakes, rows):
     cid, _ = play_an_economy(stakes)
-    last = chain_rows(stakes, cid)[-1]["notification_id"]
-    rows.run(f"UPDATE {rows.chain} SET root = ? WHERE notification_id = ?", "0" * 64, last)
+    rows.run(f"UPDATE {rows.head} SET root = ? WHERE campaign_id = ?", "0" * 64, cid.hex)
     report = stakes.audit(cid, HOUSE)
     assert not report.intact and report.first_broken.kind == "chain-altered"
 
@@ -210,3 +215,40 @@ def test_a_store_from_before_the_chain_is_linked_once_when_opened(settings):
         assert not report.intact
     finally:
         again.close()
+
+
+def test_a_store_whose_links_each_kept_the_tree_head_is_made_lean_once(settings, rows):
+    """An older release kept the campaign's Merkle compact range and root on every link (issue 15: two thirds
+    of the chain's bytes), indexed links by stream and wrote hashes as hex text. Opened by this release, the
+    last link's head becomes the campaign's head row and the columns and index go; old links stay text, new
+    ones follow them; the log still extends the heads players hold, and the audit finds it intact."""
+    stakes = ServiceDriver(Stakes(settings))
+    cid, _ = play_an_economy(stakes)
+    held = held_head(stakes, cid)
+    links = chain_rows(stakes, cid)
+    stakes.close()
+    rows.run(f"ALTER TABLE {rows.chain} ADD COLUMN frontier TEXT NOT NULL DEFAULT ''")
+    rows.run(f"ALTER TABLE {rows.chain} ADD COLUMN root TEXT NOT NULL DEFAULT ''")
+    frontier: list[bytes] = []
+    for position, link in enumerate(links):  # as the older release wrote them
+        frontier = merkle.extend(frontier, position, audit.leaves([link["digest"]])[0])
+        rows.run(f"UPDATE {rows.chain} SET frontier = ?, root = ? WHERE notification_id = ?",
+                 audit.pack(frontier), merkle.frontier_root(frontier).hex(), link["notification_id"])
+    rows.run(f"DROP TABLE {rows.head}")
+    index = rows.chain.rsplit(".", 1)[-1] + "_by_stream"
+    rows.run(f"CREATE INDEX {index} ON {rows.chain} (originator_id, originator_version)")
+    for column in ("salt", "digest", "chain"):  # as hex text
+        rows.run(f"ALTER TABLE {rows.chain} ALTER COLUMN {column} TYPE TEXT USING encode({column}, 'hex')"
+                 if settings.store == "postgres" else f"UPDATE {rows.chain} SET {column} = lower(hex({column}))")
+    reopened = ServiceDriver(Stakes(settings))
+    try:
+        recorder = reopened.service.app.recorder
+        assert "frontier" not in recorder.chain_columns() and not recorder.has_stream_index()
+        assert not recorder.upgrade_chain()
+        assert reopened.checkpoint(cid, ILSE).size == held.size
+        assert reopened.audit(cid, HOUSE).intact
+        reopened.offer_loan(cid, TOMAS, "ilse", 1)
+        assert still_extends(reopened, cid, held).size > held.size
+        assert reopened.audit(cid, HOUSE).intact
+    finally:
+        reopened.close()
