@@ -59,7 +59,10 @@ def application_env(settings: Settings) -> dict[str, str]:
     # the command's read set there (ADR 0012) and seal snapshots; built on ``adapters/recorders.py``.
     env["PERSISTENCE_MODULE"] = ("adapters.chained:PostgresChainedFactory" if settings.store == "postgres"
                                  else "adapters.chained:SQLiteChainedFactory")
-    return env
+    # eventsourcing looks up ``<APP NAME>_<KEY>`` in the process environment before ``<KEY>``, and the
+    # application is named Stakes: ``STAKES_POSTGRES_SCHEMA`` (this project's own setting) would otherwise
+    # place the event store by the environment while the read models follow the settings given.
+    return {**env, **{f"{StakesApplication.name.upper()}_{key}": value for key, value in env.items()}}
 
 
 def views_env(settings: Settings) -> dict[str, str]:

@@ -25,3 +25,22 @@ def test_a_server_catches_up_behind_while_it_already_answers(settings) -> None:
         while client.get("/health").json()["projected"] < health["log"]:  # no request asked it to
             assert time.monotonic() < deadline, "the read models did not catch up"
             time.sleep(0.05)
+
+
+def test_the_event_store_is_where_the_settings_given_say_whatever_the_environment_says(settings, monkeypatch):
+    """eventsourcing reads ``STAKES_<KEY>`` before ``<KEY>`` (the application is named Stakes), and
+    ``STAKES_POSTGRES_SCHEMA`` is also this project's own setting: settings passed in must still decide where
+    the events go, or the log and its read models would live apart."""
+    monkeypatch.setenv("STAKES_POSTGRES_SCHEMA", "not_this_schema")
+    monkeypatch.setenv("STAKES_SQLITE_DBNAME", str(settings.sqlite_path) + ".not-this-file")
+    stakes = Stakes(settings)
+    try:
+        datastore = stakes.app.recorder.datastore
+        if settings.store == "postgres":
+            assert datastore.schema == settings.postgres_schema
+        else:
+            assert datastore.pool.db_name == str(settings.sqlite_path)
+        cid = stakes.create_campaign("Here", "penny-ante").campaign.id
+        assert stakes.audit(cid, Seat.house()).events > 0
+    finally:
+        stakes.close()
