@@ -238,8 +238,9 @@ class ViewsMixin:
                     if domain_event is not None:  # None: an event no read model keeps (``unread``)
                         self._apply(c, domain_event, notification.id, broken, log_rows)
                     last, applied = notification.id, applied + 1
-                self._write_log(c, log_rows)
+                self._write_later(c)
                 self._write_units(c)
+            self._write_log(c, log_rows, last=True)  # after the pipeline: PostgreSQL copies them in
             if last:
                 self._insert_tracking(c, Tracking(application_name, last))  # type: ignore[attr-defined]
                 self._published(c)
@@ -309,14 +310,54 @@ class ViewsMixin:
         (``_write_units``). Only this transaction's cursor sees them; they are forgotten when it ends,
         committed or rolled back."""
         self.__dict__["_batch_units"] = (c, {}, {})
+        self.__dict__["_batch_later"] = (c, {}, {})
         try:
             yield
         finally:
-            self.__dict__["_batch_units"] = None
+            self.__dict__["_batch_units"] = self.__dict__["_batch_later"] = None
 
     def _batch(self, c: Any) -> tuple[dict[str, Any], dict[str, str]] | None:
         found = self.__dict__.get("_batch_units")
         return (found[1], found[2]) if found is not None and found[0] is c else None
+
+    # -- writes a batch gathers and makes once, at its end ---------------------------------------------
+    def _later(self, c: Any) -> tuple[dict[tuple[str, Any], list[int]], dict[str, list[tuple[Any, ...]]]] | None:
+        found = self.__dict__.get("_batch_later")
+        return (found[1], found[2]) if found is not None and found[0] is c else None
+
+    def _add_later(self, c: Any, statement: str, key: Any, *deltas: int) -> None:
+        """``statement`` adds ``deltas`` to the columns of the row ``key`` names (its last parameter): the
+        batch sums them and writes each row once at its end. Only for columns that no projection reads
+        back while a batch runs (a pile: the reads are the API's)."""
+        later = self._later(c)
+        if later is None:
+            self._x(c, statement, (*deltas, key))
+            return
+        sums = later[0].setdefault((statement, key), [0] * len(deltas))
+        for i, delta in enumerate(deltas):
+            sums[i] += delta
+
+    def _insert_later(self, c: Any, statement: str, params: tuple[Any, ...]) -> None:
+        """An INSERT of a row that no projection reads back while a batch runs (a history line): the batch
+        writes them together, in order, at its end."""
+        later = self._later(c)
+        if later is None:
+            self._x(c, statement, params)
+            return
+        later[1].setdefault(statement, []).append(params)
+
+    def _write_later(self, c: Any) -> None:
+        later = self._later(c)
+        if later is None:
+            return
+        sums, inserts = later
+        by_statement: dict[str, list[tuple[Any, ...]]] = {}
+        for (statement, key), deltas in sums.items():
+            by_statement.setdefault(statement, []).append((*deltas, key))
+        for statement, rows in (*inserts.items(), *by_statement.items()):
+            c.executemany(self._sql(statement), rows)
+        sums.clear()
+        inserts.clear()
 
     def _write_units(self, c: Any) -> None:
         """Write the rows of the units the batch changed: their state after its last event."""
@@ -348,8 +389,9 @@ class ViewsMixin:
         snapshot = Snapshot.take(aggregate)
         return snapshot.originator_version, snapshot.topic, self.transcoder.encode(snapshot.state).decode()  # type: ignore[attr-defined]
 
-    def _write_log(self, c: Any, rows: list[tuple[Any, ...]]) -> None:
-        """Insert the log entries gathered so far, in one statement, and forget them."""
+    def _write_log(self, c: Any, rows: list[tuple[Any, ...]], last: bool = False) -> None:
+        """Insert the log entries gathered so far, in one statement, and forget them (``last``: the batch's
+        remaining entries, outside PostgreSQL's pipeline)."""
         if rows:
             c.executemany(self._sql("INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"), rows)
             rows.clear()
@@ -496,6 +538,10 @@ class SQLiteViews(ViewsMixin, SQLiteTrackingRecorder):
                   (application_name,))
 
 
+#: Log entries a batch must hold before PostgreSQL takes them with COPY rather than an INSERT each.
+COPY_FROM = 50
+
+
 class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
     placeholder = "%s"
 
@@ -513,6 +559,15 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
         needs no BEGIN and ROLLBACK round trips around it."""
         with self.datastore.get_connection() as conn:  # type: ignore[attr-defined]
             return [dict(r) for r in conn.execute(self._sql(statement), tuple(params)).fetchall()]
+
+    def _write_log(self, c: Any, rows: list[tuple[Any, ...]], last: bool = False) -> None:
+        if not last or len(rows) < COPY_FROM:
+            super()._write_log(c, rows)
+            return
+        with c.copy(self._sql("COPY {p}event_log FROM STDIN")) as copy:  # one stream, not a statement a row
+            for row in rows:
+                copy.write_row(row)
+        rows.clear()
 
     def _pipelined(self, c: Any) -> Any:
         # psycopg's pipeline mode: a batch's INSERTs and UPDATEs go out without a round trip each; a read

@@ -55,8 +55,8 @@ def _character_characteristic_bought(v: Any, c, e, oid, campaign, at, nid) -> No
                " FROM {p}characteristics WHERE character_id = ?), ?, ?, ?)", (oid, oid, e.name, e.cost, at))
 
 def _pile(v: Any, c: Any, oid: str, delta: int, spent: int = 0) -> None:
-    v._x(c, "UPDATE {p}characters SET pile = pile + ?, spent = spent + ? WHERE character_id = ?",
-            (delta, spent, oid))
+    v._add_later(c, "UPDATE {p}characters SET pile = pile + ?, spent = spent + ? WHERE character_id = ?",
+                 oid, delta, spent)
 
 @PROJECTION.on("Character.LoanPaidOut")
 def _character_loan_paid_out(v: Any, c, e, oid, *_: Any) -> None:
@@ -77,8 +77,8 @@ def _character_repayment_received(v: Any, c, e, oid, *_: Any) -> None:
 # loans (PA-14)
 def _history(v: Any, c: Any, e: Any, oid: str, at: str, what: str, amount: int | None = None,
              note: str | None = None) -> None:
-    v._x(c, "INSERT INTO {p}loan_history VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (oid, e.originator_version, at, e.actor, what, amount, note))
+    v._insert_later(c, "INSERT INTO {p}loan_history VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (oid, e.originator_version, at, e.actor, what, amount, note))
 
 def _loan(v: Any, c: Any, oid: str, at: str, **changes: Any) -> None:
     sets = ", ".join(f"{column} = ?" for column in changes)
@@ -117,9 +117,8 @@ def _loan_withdrawn(v: Any, c, e, oid, campaign, at, nid) -> None:
 
 @PROJECTION.on("Loan.Repaid")
 def _loan_repaid(v: Any, c, e, oid, campaign, at, nid) -> None:
-    v._x(c, "UPDATE {p}loans SET outstanding = outstanding - ?, updated_at = ? WHERE loan_id = ?",
-            (e.amount, at, oid))
-    v._x(c, "UPDATE {p}loans SET status = 'repaid' WHERE loan_id = ? AND outstanding = 0", (oid,))
+    v._x(c, "UPDATE {p}loans SET outstanding = outstanding - ?, updated_at = ?, status = CASE WHEN"
+            " outstanding = ? THEN 'repaid' ELSE status END WHERE loan_id = ?", (e.amount, at, e.amount, oid))
     _history(v, c, e, oid, at, "repaid", e.amount)
 
 @PROJECTION.on("Loan.Forgiven")
@@ -191,13 +190,12 @@ def _antagonist_pennies_retired(v: Any, c, e, oid, campaign, at, nid) -> None:
 
 # challenges: pennies in play (PA-9, PA-12, PA-15, PA-19)
 def _purse(v: Any, c: Any, oid: str, pile: int, in_play: int, won: int = 0) -> None:
-    row = v._one(c, "SELECT kind FROM {p}streams WHERE originator_id = ?", (oid,))
-    if row and row["kind"] == "Antagonist":
+    if v._stream(c, oid, "a purse")[1] == "Antagonist":
         v._x(c, "UPDATE {p}antagonists SET pennies = pennies + ?, in_play = in_play + ?,"
                    " winnings = winnings + ? WHERE antagonist_id = ?", (pile, in_play, won, oid))
     else:
-        v._x(c, "UPDATE {p}characters SET pile = pile + ?, in_play = in_play + ? WHERE character_id = ?",
-                (pile, in_play, oid))
+        v._add_later(c, "UPDATE {p}characters SET pile = pile + ?, in_play = in_play + ? WHERE character_id = ?",
+                     oid, pile, in_play)
 
 @PROJECTION.on("Character.PenniesWagered")
 def _character_pennies_wagered(v: Any, c, e, oid, *_: Any) -> None:
