@@ -29,6 +29,9 @@ from adapters.systems import edges
 from domain.kernel.registry import supported
 
 #: The shared read models; each system adds its own (``adapters/systems/<package>.py``).
+#: How a log entry's seat rules say that they hold until the unit is settled (``json.dumps`` of the rules).
+UNTIL_SETTLED = '"until": "settled"'
+
 SHARED_TABLES = ("campaigns", "streams", "event_log", "challenges", "repairs")
 
 SHARED_DDL = (
@@ -428,13 +431,17 @@ class ViewsMixin:
         rows.append((nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}", name.split(".", 1)[1],
                      json.dumps(detail, separators=(",", ":")), json.dumps(visibility),
                      oid if challenge is not None else None))
-        if log_rows is None or (challenge is not None and challenge.revealed):
-            self._write_log(c, rows)  # the UPDATE below must find this unit's entries in the table
         if challenge is not None and challenge.revealed:
             # C-8, every system: what was shown to every seat stays public, even after a rewind re-hides the
-            # unit. Its entries so far lose their seat rules (what waits for the settlement keeps waiting).
+            # unit. Its entries so far lose their seat rules (what waits for the settlement keeps waiting):
+            # those the batch still holds here, those of earlier batches in the table.
+            for i, row in enumerate(rows):
+                if row[8] == oid and row[7] != "{}" and UNTIL_SETTLED not in row[7]:
+                    rows[i] = (*row[:7], "{}", row[8])
             self._x(c, "UPDATE {p}event_log SET visibility = ? WHERE challenge_id = ? AND notification_id <= ?"
-                       " AND visibility <> ? AND visibility NOT LIKE ?", ("{}", oid, nid, "{}", '%"until": "settled"%'))
+                       " AND visibility <> ? AND visibility NOT LIKE ?", ("{}", oid, nid, "{}", f"%{UNTIL_SETTLED}%"))
+        if log_rows is None:
+            self._write_log(c, rows)
         return campaign
 
     #: Streams remembered per process: which campaign and kind an aggregate belongs to is a fact of the log
