@@ -196,13 +196,23 @@ class ChainMixin:
         return "frontier" in self.chain_columns(c) or self.has_stream_index(c)
 
     stream_index = ""
-
-    def has_stream_index(self, c: Any = None) -> bool:
-        raise NotImplementedError
+    #: The chain table's columns with their declared types (``name``, ``type``), and whether an index by
+    #: the name given exists (``found``); each dialect spells them, with the table or index as parameter.
+    columns_sql = index_sql = ""
 
     def chain_columns(self, c: Any = None) -> dict[str, str]:
-        """The chain table's columns and their declared types."""
-        raise NotImplementedError
+        rows = self._read(c, self.columns_sql, self.chain_table)
+        return {r["name"]: r["type"] for r in rows}
+
+    def has_stream_index(self, c: Any = None) -> bool:
+        return bool(self._read(c, self.index_sql, self.stream_index))
+
+    def _read(self, c: Any, statement: str, name: str) -> list[Any]:
+        if c is None:
+            with self.datastore.transaction(commit=False) as fresh:  # type: ignore[attr-defined]
+                return self._read(fresh, statement, name)
+        c.execute(statement, (name,))
+        return list(c.fetchall())
 
     snapshots_table = seal_table = ""
 
@@ -244,6 +254,8 @@ class SealMixin:
 
 class SQLiteChainedRecorder(ChainMixin, recorders.SQLiteEvents):
     binary = True  # SQLite keeps bytes in a column declared TEXT too: an older store's new links are bytes
+    columns_sql = "SELECT name, type FROM pragma_table_info(?)"
+    index_sql = "SELECT 1 AS found FROM sqlite_master WHERE type = 'index' AND name = ?"
     def __init__(self, datastore: Any, events_table_name: str = "stored_events") -> None:
         self.events_table, self.chain_table, self.nid = events_table_name, events_table_name + "_chain", "rowid"
         self.head_table = events_table_name + "_chain_head"
@@ -254,20 +266,6 @@ class SQLiteChainedRecorder(ChainMixin, recorders.SQLiteEvents):
 
     def construct_create_table_statements(self) -> list[str]:
         return [*super().construct_create_table_statements(), *self.chain_ddl("TEXT", "BLOB")]
-
-    def chain_columns(self, c: Any = None) -> set[str]:
-        if c is None:
-            with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
-                return self.chain_columns(c)
-        c.execute(f"PRAGMA table_info({self.chain_table})")
-        return {r["name"]: r["type"] for r in c.fetchall()}
-
-    def has_stream_index(self, c: Any = None) -> bool:
-        if c is None:
-            with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
-                return self.has_stream_index(c)
-        c.execute("SELECT 1 AS x FROM sqlite_master WHERE type = 'index' AND name = ?", (self.stream_index,))
-        return c.fetchone() is not None
 
     def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         nids = super()._insert_events(c, stored_events, **kwargs)
@@ -300,6 +298,9 @@ def _pg_name(recorder: Any, table: str) -> str:
 
 class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
     mark = "%s"
+    columns_sql = ("SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute"
+                   " WHERE attrelid = to_regclass(%s) AND attnum > 0 AND NOT attisdropped")
+    index_sql = "SELECT 1 AS found WHERE to_regclass(%s) IS NOT NULL"
 
     def __init__(self, datastore: Any, *, events_table_name: str = "stored_events") -> None:
         super().__init__(datastore, events_table_name=events_table_name)
@@ -313,21 +314,6 @@ class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
 
     def oid_param(self, oid: str) -> Any:
         return UUID(oid)
-
-    def chain_columns(self, c: Any = None) -> set[str]:
-        if c is None:
-            with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
-                return self.chain_columns(c)
-        c.execute("SELECT attname, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid ="
-                  " to_regclass(%s) AND attnum > 0 AND NOT attisdropped", (self.chain_table,))
-        return {r["attname"]: r["type"] for r in c.fetchall()}
-
-    def has_stream_index(self, c: Any = None) -> bool:
-        if c is None:
-            with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
-                return self.has_stream_index(c)
-        c.execute("SELECT to_regclass(%s) AS found", (self.stream_index,))
-        return c.fetchone()["found"] is not None
 
     def begin_snapshot(self, c: Any) -> None:
         c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
