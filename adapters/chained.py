@@ -36,9 +36,9 @@ class ChainMixin:
         return (statement.replace("{chain}", self.chain_table).replace("{head}", self.head_table)
                 .replace("{events}", self.events_table).replace("{nid}", self.nid).replace("?", self.mark))
 
-    def chain_ddl(self, oid_type: str, bytes_type: str) -> list[str]:
+    def chain_ddl(self, key_type: str, oid_type: str, bytes_type: str) -> list[str]:
         return [self.q(
-            "CREATE TABLE IF NOT EXISTS {chain} (notification_id BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+            f"CREATE TABLE IF NOT EXISTS {{chain}} (notification_id {key_type} PRIMARY KEY, campaign_id TEXT NOT NULL,"
             f" position BIGINT NOT NULL, originator_id {oid_type} NOT NULL, originator_version BIGINT NOT NULL,"
             f" salt {bytes_type} NOT NULL, digest {bytes_type} NOT NULL, chain {bytes_type} NOT NULL,"
             " UNIQUE (campaign_id, position))"),
@@ -265,7 +265,7 @@ class SQLiteChainedRecorder(ChainMixin, recorders.SQLiteEvents):
         super().__init__(datastore, events_table_name)
 
     def construct_create_table_statements(self) -> list[str]:
-        return [*super().construct_create_table_statements(), *self.chain_ddl("TEXT", "BLOB")]
+        return [*super().construct_create_table_statements(), *self.chain_ddl("INTEGER", "TEXT", "BLOB")]
 
     def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         nids = super()._insert_events(c, stored_events, **kwargs)
@@ -310,7 +310,7 @@ class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
         self.stream_index = _pg_name(self, events_table_name + "_chain_by_stream")  # an older release's
         self.snapshots_table = _pg_name(self, events_table_name.replace("_events", "_snapshots"))
         self.seal_table = _pg_name(self, events_table_name.replace("_events", "_snapshots") + "_seal")
-        self.sql_create_statements.extend(SQL(s) for s in self.chain_ddl("uuid", "BYTEA"))  # type: ignore[arg-type]
+        self.sql_create_statements.extend(SQL(s) for s in self.chain_ddl("BIGINT", "uuid", "BYTEA"))  # type: ignore[arg-type]
 
     def oid_param(self, oid: str) -> Any:
         return UUID(oid)

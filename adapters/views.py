@@ -40,11 +40,12 @@ SHARED_DDL = (
     " adventure BIGINT NOT NULL, adventure_running BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS {p}streams (originator_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " kind TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS {p}event_log (notification_id BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS {p}event_log (notification_id {row_key} PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " at TEXT NOT NULL, actor TEXT NOT NULL, stream TEXT NOT NULL, event TEXT NOT NULL,"
     " detail TEXT NOT NULL, visibility TEXT NOT NULL, challenge_id TEXT)",
     "CREATE INDEX IF NOT EXISTS event_log_by_campaign ON {p}event_log (campaign_id, notification_id)",
-    "CREATE INDEX IF NOT EXISTS event_log_by_challenge ON {p}event_log (challenge_id, notification_id)",
+    "CREATE INDEX IF NOT EXISTS event_log_by_challenge ON {p}event_log (challenge_id, notification_id)"
+    " WHERE challenge_id IS NOT NULL",  # most entries belong to no unit
     # A challenge's current state, kept as a snapshot of its aggregate, and censored per seat when read.
     # The list reads the summary columns (kind, sides …) and pages by ``position``, the announcement's place
     # in the log; only one unit's view decodes ``state``.
@@ -191,6 +192,9 @@ class ViewsMixin:
 
     placeholder = "?"
     prefix = ""
+    #: DDL words each store spells: a 64-bit integer key (SQLite's INTEGER PRIMARY KEY is the row id itself,
+    #: with no index of its own), and a table stored in its key's order (SQLite's WITHOUT ROWID).
+    row_key, clustered = "INTEGER", " WITHOUT ROWID"
 
     @property
     def handlers(self) -> dict[str, Callable[..., None]]:
@@ -201,7 +205,8 @@ class ViewsMixin:
 
     # -- plumbing ---------------------------------------------------------------
     def _sql(self, statement: str) -> str:
-        return statement.replace("{p}", self.prefix).replace("?", self.placeholder)
+        return (statement.replace("{p}", self.prefix).replace("?", self.placeholder)
+                .replace("{row_key}", self.row_key).replace("{clustered}", self.clustered))
 
     def _x(self, c: Any, statement: str, params: Sequence[Any] = ()) -> None:
         c.execute(self._sql(statement), tuple(params))
@@ -551,6 +556,7 @@ COPY_FROM = 50
 
 class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
     placeholder = "%s"
+    row_key, clustered = "BIGINT", ""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -27,7 +27,7 @@ PROJECTION = Projection(
     "CREATE INDEX IF NOT EXISTS loans_by_challenge ON {p}loans (challenge_id, status)",
     "CREATE TABLE IF NOT EXISTS {p}loan_history (loan_id TEXT NOT NULL, version BIGINT NOT NULL,"
     " at TEXT NOT NULL, actor TEXT NOT NULL, what TEXT NOT NULL, amount BIGINT, note TEXT,"
-    " PRIMARY KEY (loan_id, version))",
+    " PRIMARY KEY (loan_id, version)){clustered}",
     "CREATE TABLE IF NOT EXISTS {p}antagonists (antagonist_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " name TEXT NOT NULL, kind TEXT NOT NULL, pennies BIGINT NOT NULL, characteristics TEXT NOT NULL,"
     " created_at TEXT NOT NULL, in_play BIGINT NOT NULL, winnings BIGINT NOT NULL)",
