@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import sqlite_settings
 from tests.e2e.conftest import bearer, player_token
@@ -53,12 +54,20 @@ def not_reloaded(page) -> bool:
     return page.evaluate("window.__notReloaded === true")
 
 
-def click_action(page, name: str) -> None:
+def click_action(page, name: str, *, may_vanish: bool = False) -> bool:
+    """Send the move; with ``may_vanish``, a move another seat's move took away meanwhile (the page re-drew
+    the table from its stream between looking and clicking) is not sent, and False says so."""
     form = page.locator(f"#table form[data-action='{name}']")
     before = page.locator("#table section").get_attribute("data-phase")
-    form.locator("button[type=submit]").click()
+    try:
+        form.locator("button[type=submit]").click(timeout=5_000 if may_vanish else None)
+    except PlaywrightTimeout:
+        if not may_vanish or form.count():
+            raise
+        return False
     page.wait_for_function(f"(p) => !document.querySelector(\"#table form[data-action='{name}']\") "
                            "|| document.querySelector('#table section').dataset.phase !== p", arg=before, timeout=WAIT)
+    return True
 
 
 def hidden_dice_in_view(view: dict) -> int:
@@ -191,8 +200,7 @@ def test_a_pool_contest_is_played_from_two_pages(url, browser):
         for page in (i, t):
             for name in ("roll", "push"):
                 if page.locator(f"#table form[data-action='{name}']").count():
-                    click_action(page, name)
-                    acted = True
+                    acted = click_action(page, name, may_vanish=True)  # the other side's move may re-draw it (PL-8)
                     break
         if not acted:
             i.wait_for_timeout(200)  # neither page shows a move yet: let the streams catch up
