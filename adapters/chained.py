@@ -3,9 +3,9 @@
 Each event appended to the store gets its link in ``<events>_chain`` in the SAME transaction: its campaign,
 its position in that campaign's log, a fresh random salt, its salted digest and the running chain
 (``adapters/audit.py``); the campaign's head in ``<events>_chain_head`` (its size, last link, Merkle compact
-range and root) is brought up to date once per write. The store serialises appends (SQLite's write lock, PostgreSQL's table lock taken
-by the library), so reading the campaign's last link inside the transaction is race-free. A row written
-into the events table any other way has no link, and the audit reports it.
+range and root) is brought up to date once per write. The store serialises appends (SQLite's write lock,
+PostgreSQL's table lock taken by the library), so reading the campaign's head inside the transaction is
+race-free. A row written into the events table any other way has no link, and the audit reports it.
 
 Snapshots (``<snapshots>``) are caches: each is sealed with a MAC under the server's key when stored
 (``<snapshots>_seal``), and one whose seal does not verify is never loaded: the aggregate is replayed
@@ -21,10 +21,11 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresFactory
-from psycopg.sql import SQL
 from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteFactory
+from psycopg.sql import SQL
 
 from adapters import audit, merkle, recorders
+
 
 class ChainMixin:
     """Dialect-free: statements use ``?`` and ``{chain}``, ``{events}``, ``{nid}``; each class spells them."""
@@ -256,6 +257,7 @@ class SQLiteChainedRecorder(ChainMixin, recorders.SQLiteEvents):
     binary = True  # SQLite keeps bytes in a column declared TEXT too: an older store's new links are bytes
     columns_sql = "SELECT name, type FROM pragma_table_info(?)"
     index_sql = "SELECT 1 AS found FROM sqlite_master WHERE type = 'index' AND name = ?"
+
     def __init__(self, datastore: Any, events_table_name: str = "stored_events") -> None:
         self.events_table, self.chain_table, self.nid = events_table_name, events_table_name + "_chain", "rowid"
         self.head_table = events_table_name + "_chain_head"

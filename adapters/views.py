@@ -28,10 +28,10 @@ from adapters.recorders import bounded
 from adapters.systems import edges
 from domain.kernel.registry import supported
 
-#: The shared read models; each system adds its own (``adapters/systems/<package>.py``).
 #: How a log entry's seat rules say that they hold until the unit is settled (``json.dumps`` of the rules).
 UNTIL_SETTLED = '"until": "settled"'
 
+#: The shared read models; each system adds its own (``adapters/systems/<package>.py``).
 SHARED_TABLES = ("campaigns", "streams", "event_log", "challenges", "repairs")
 
 SHARED_DDL = (
@@ -248,7 +248,7 @@ class ViewsMixin:
                     last, applied = notification.id, applied + 1
                 self._write_later(c)
                 self._write_units(c)
-            self._write_log(c, log_rows, last=True)  # after the pipeline: PostgreSQL copies them in
+            self._write_log(c, log_rows)  # after the pipeline: PostgreSQL copies them in
             if last:
                 self._insert_tracking(c, Tracking(application_name, last))  # type: ignore[attr-defined]
                 self._published(c)
@@ -397,15 +397,14 @@ class ViewsMixin:
         snapshot = Snapshot.take(aggregate)
         return snapshot.originator_version, snapshot.topic, self.transcoder.encode(snapshot.state).decode()  # type: ignore[attr-defined]
 
-    def _write_log(self, c: Any, rows: list[tuple[Any, ...]], last: bool = False) -> None:
-        """Insert the log entries gathered so far, in one statement, and forget them (``last``: the batch's
-        remaining entries, outside PostgreSQL's pipeline)."""
+    def _write_log(self, c: Any, rows: list[tuple[Any, ...]]) -> None:
+        """Insert the batch's log entries, in one statement, at its end (outside PostgreSQL's pipeline)."""
         if rows:
             c.executemany(self._sql("INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"), rows)
             rows.clear()
 
-    def _apply(self, c: Any, e: Any, nid: int, broken: set[str] = frozenset(),  # type: ignore[assignment]
-               log_rows: list[tuple[Any, ...]] | None = None) -> str | None:
+    def _apply(self, c: Any, e: Any, nid: int, broken: set[str], rows: list[tuple[Any, ...]]) -> str | None:
+        """Apply one event to the read models; its log entry joins the batch's ``rows``."""
         name = type(e).__qualname__
         at = e.timestamp.isoformat()
         oid = e.originator_id.hex
@@ -432,7 +431,6 @@ class ViewsMixin:
         detail, visibility = event_detail(e), event_visibility(e, challenge)
         if not visibility["fields"]:  # no field kept from anyone: the row is smaller without the key
             del visibility["fields"]
-        rows = log_rows if log_rows is not None else []
         rows.append((nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}", name.split(".", 1)[1],
                      json.dumps(detail, separators=(",", ":")), json.dumps(visibility),
                      oid if challenge is not None else None))
@@ -445,8 +443,6 @@ class ViewsMixin:
                     rows[i] = (*row[:7], "{}", row[8])
             self._x(c, "UPDATE {p}event_log SET visibility = ? WHERE challenge_id = ? AND notification_id <= ?"
                        " AND visibility <> ? AND visibility NOT LIKE ?", ("{}", oid, nid, "{}", f"%{UNTIL_SETTLED}%"))
-        if log_rows is None:
-            self._write_log(c, rows)
         return campaign
 
     #: Streams remembered per process: which campaign and kind an aggregate belongs to is a fact of the log
@@ -573,8 +569,8 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
         with self.datastore.get_connection() as conn:  # type: ignore[attr-defined]
             return [dict(r) for r in conn.execute(self._sql(statement), tuple(params)).fetchall()]
 
-    def _write_log(self, c: Any, rows: list[tuple[Any, ...]], last: bool = False) -> None:
-        if not last or len(rows) < COPY_FROM:
+    def _write_log(self, c: Any, rows: list[tuple[Any, ...]]) -> None:
+        if len(rows) < COPY_FROM:
             super()._write_log(c, rows)
             return
         with c.copy(self._sql("COPY {p}event_log FROM STDIN")) as copy:  # one stream, not a statement a row

@@ -189,13 +189,13 @@ def _antagonist_pennies_retired(v: Any, c, e, oid, campaign, at, nid) -> None:
             (e.amount, campaign, e.adventure))
 
 # challenges: pennies in play (PA-9, PA-12, PA-15, PA-19)
-def _purse(v: Any, c: Any, oid: str, pile: int, in_play: int, won: int = 0) -> None:
-    if v._stream(c, oid, "a purse")[1] == "Antagonist":
-        v._x(c, "UPDATE {p}antagonists SET pennies = pennies + ?, in_play = in_play + ?,"
-                   " winnings = winnings + ? WHERE antagonist_id = ?", (pile, in_play, won, oid))
-    else:
-        v._add_later(c, "UPDATE {p}characters SET pile = pile + ?, in_play = in_play + ? WHERE character_id = ?",
-                     oid, pile, in_play)
+def _purse(v: Any, c: Any, oid: str, pile: int, in_play: int) -> None:
+    v._add_later(c, "UPDATE {p}characters SET pile = pile + ?, in_play = in_play + ? WHERE character_id = ?",
+                 oid, pile, in_play)
+
+def _antagonist_purse(v: Any, c: Any, oid: str, pennies: int, in_play: int, won: int = 0) -> None:
+    v._x(c, "UPDATE {p}antagonists SET pennies = pennies + ?, in_play = in_play + ?,"
+               " winnings = winnings + ? WHERE antagonist_id = ?", (pennies, in_play, won, oid))
 
 @PROJECTION.on("Character.PenniesWagered")
 def _character_pennies_wagered(v: Any, c, e, oid, *_: Any) -> None:
@@ -223,23 +223,23 @@ def _character_characteristic_surrendered(v: Any, c, e, oid, *_: Any) -> None:
 
 @PROJECTION.on("Antagonist.PenniesWagered")
 def _antagonist_pennies_wagered(v: Any, c, e, oid, *_: Any) -> None:
-    _purse(v, c, oid, -e.amount, e.amount)
+    _antagonist_purse(v, c, oid, -e.amount, e.amount)
 
 @PROJECTION.on("Antagonist.PenniesReturned")
 def _antagonist_pennies_returned(v: Any, c, e, oid, *_: Any) -> None:
-    _purse(v, c, oid, e.amount, -e.amount)
+    _antagonist_purse(v, c, oid, e.amount, -e.amount)
 
 @PROJECTION.on("Antagonist.StakesSettled")
 def _antagonist_stakes_settled(v: Any, c, e, oid, *_: Any) -> None:
-    _purse(v, c, oid, e.received, -e.staked, won=e.received - e.staked)
+    _antagonist_purse(v, c, oid, e.received, -e.staked, won=e.received - e.staked)
 
 @PROJECTION.on("Antagonist.RepaymentReceived")
 def _antagonist_repayment_received(v: Any, c, e, oid, *_: Any) -> None:
-    _purse(v, c, oid, e.amount, 0)
+    _antagonist_purse(v, c, oid, e.amount, 0)
 
 @PROJECTION.on("Antagonist.RepaymentPaid")
 def _antagonist_repayment_paid(v: Any, c, e, oid, *_: Any) -> None:
-    _purse(v, c, oid, -e.amount, 0)
+    _antagonist_purse(v, c, oid, -e.amount, 0)
 
 @PROJECTION.on("Character.SettlementCorrected")
 def _character_settlement_corrected(v: Any, c, e, oid, *_: Any) -> None:
@@ -247,7 +247,7 @@ def _character_settlement_corrected(v: Any, c, e, oid, *_: Any) -> None:
 
 @PROJECTION.on("Antagonist.SettlementCorrected")
 def _antagonist_settlement_corrected(v: Any, c, e, oid, *_: Any) -> None:
-    _purse(v, c, oid, e.amount, 0, won=e.amount)
+    _antagonist_purse(v, c, oid, e.amount, 0, won=e.amount)
 
 @PROJECTION.on("House.BuyoutPaid")
 def _house_buyout_paid(v: Any, c, e, oid, campaign, at, nid) -> None:
