@@ -140,3 +140,37 @@ def test_varying_one_seats_hidden_card_changes_no_other_seats_reads(client):  # 
         b = json.dumps(_strip(normalized(king[viewer])), sort_keys=True)
         assert a == b, viewer
     assert queen["errors"] == king["errors"] and len(queen["errors"]) == 2
+
+
+def test_a_refill_that_runs_out_of_table_cards_waits_for_the_houses_reshuffle(client):  # TO-9, TO-14, C-3, C-5
+    c, t = table(client)
+    r = client.post(f"{c}/conflicts", headers=t["house"], json={"characters": ["ilse", "tomas"]})
+    unit = f"{c}/challenges/{r.json()['id']}"
+
+    def move(seat: str, body: dict[str, Any], status: int = 200) -> dict[str, Any]:
+        r = client.post(f"{unit}/actions", headers=t[seat], json=body)
+        assert r.status_code == status, r.text
+        return r.json()
+
+    view = move("house", {"action": "deal", "deck": list(DECK)})["state"]
+    while view["phase"] != "reshuffle":  # whole rounds: each lays two and stands; the deck shrinks by four
+        assert view["deck_count"] > 0
+        for seat in ("ilse", "tomas"):
+            hand = client.get(f"{c}/hand", headers=t[seat]).json()["hands"][0]["cards"]
+            view = move(seat, {"action": "lay", "cards": hand[:2]})["state"]
+            if view["action"] is not None:
+                view = move(seat, {"action": "stand"})["state"]
+    assert view["deck_count"] == 0 and view["round"] == 13
+    seen = client.get(unit, headers=t["house"]).json()
+    discards = seen["state"]["discard"]
+    listed = next(m for m in seen["legal_actions"] if m["action"] == "reshuffle")
+    assert listed["required"] == ["reshuffle"] and listed["reshuffle"] == discards
+    assert client.get(unit, headers=t["ilse"]).json()["legal_actions"] == []
+    refused = move("ilse", {"action": "lay", "cards": ["AS", "2S"]}, 422)
+    assert "reshuffle" in refused["detail"]
+    assert move("tomas", {"action": "reshuffle", "reshuffle": discards}, 403)["ruling"]
+    assert move("house", {"action": "reshuffle", "reshuffle": discards[1:]}, 422)["ruling"] == "C-3"
+    done = move("house", {"action": "reshuffle", "reshuffle": discards[::-1]})["state"]
+    assert done["phase"] == "play" and done["reshuffles"] == 1 and done["deck_count"] == len(discards) - 2
+    assert [len(h) for h in done["hands"].values()] == [3, 3]
+    assert client.get(f"{c}/audit", headers=t["ilse"]).json()["intact"]

@@ -31,6 +31,8 @@ def play(t: Seats) -> None:
     deck = ",".join([*TOP, *(x for x in DECK if x not in TOP)])
     assert "C-3" in t("house", "conflict", "deal", "--deck", "AS,AS", expect=3).stderr
     t("house", "conflict", "deal", "--deck", deck)
+    refused = t("house", "conflict", "reshuffle", "AS,2S", expect=3).stderr  # only when a refill waits (C-3, TO-9)
+    assert "TO-4" in refused and "reshuffle" in refused
     assert "K♠ 9♠ 5♠" in readable(t("ilse", "hand"))
     shown = readable(t("tomas", "challenge", "show"))
     assert "Q♥ 8♥ 7♣" in shown and "K♠" not in shown  # his own hand only (C-5)

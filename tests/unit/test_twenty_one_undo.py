@@ -12,15 +12,17 @@ from tests.unit.twenty_one_game import Game, stacked
 def _try(game: Game, seat: str, action: str, **inputs):
     """A move; with table cards, when the deck runs out, again with the discards entered as reshuffled (C-3)."""
     conflict = game.conflict
-    laid = conflict.action["laid"] if conflict.action else []
-    # the discards before the move, or with the cards laid (and the one drawn) when the action resolves first
-    for reshuffle in (None, conflict.discard[::-1], (conflict.discard + laid)[::-1],
-                      (conflict.discard + laid + conflict.deck[:1])[::-1]):
+    # the move's own draws take the discards as they lie; a refill's reshuffle is the House's step
+    for reshuffle in (None, conflict.discard[::-1]):
         try:
-            return game.act(seat, action, **inputs, **({"reshuffle": reshuffle} if reshuffle else {}))
+            after = game.act(seat, action, **inputs, **({"reshuffle": reshuffle} if reshuffle else {}))
         except RuleViolation as refused:
             if refused.ruling != "C-3":
                 raise
+            continue
+        if after.phase == "reshuffle":  # TO-9: the refill waits for the House's reshuffle
+            after = game.act("house", "reshuffle", reshuffle=after.discard[::-1])
+        return after
     raise AssertionError("no reshuffle was accepted")
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from domain.errors import NotPermitted, RuleViolation
 from domain.systems.twenty_one import cards as c
+from domain.systems.twenty_one.draws import check_reshuffle
 from domain.text import clean_text
 
 HAND = 3  # TO-2, TO-9
@@ -41,7 +42,8 @@ class ConflictChecks:
     def _phase(self, *phases: str, doing: str) -> None:
         if self.phase not in phases:
             where = {"seeding": "before the deal", "play": "between actions", "ordering": "while the order is laid",
-                     "action": "during an action", "settled": "after the conflict ended"}
+                     "action": "during an action", "settled": "after the conflict ended",
+                     "reshuffle": "while the refill waits for the House to enter the reshuffle (C-3)"}
             raise RuleViolation(f"{doing} is not possible {where.get(self.phase, self.phase)}", ruling="TO-4")
 
     def turn(self) -> str | None:
@@ -185,6 +187,16 @@ class ConflictChecks:
             raise RuleViolation(f"a modifier is exactly +1 or -1, not {value!r}", ruling="TO-12")
         return int(value), clean_text(source, "a modifier's source", max_length=120, ruling="TO-6")  # type: ignore[arg-type]
 
+    # -- TO-9, TO-14, C-3: the refill's reshuffle, with table cards -------------------------------------------
+    def check_reshuffle_entered(self, entered: Sequence[str] | None) -> list[str]:
+        self._phase("reshuffle", doing="entering a reshuffle")
+        if entered is None:
+            raise RuleViolation(f"enter the {len(self.discard)} discards as reshuffled at the table, top first "
+                                "(reshuffle)", ruling="C-3")
+        codes = c.cards(entered, "C-3")
+        check_reshuffle(codes, self.discard)
+        return codes
+
     # -- the end (C-5) ------------------------------------------------------------------------------------------
     def check_end(self) -> None:
-        self._phase("seeding", "play", doing="ending the conflict")
+        self._phase("seeding", "play", "reshuffle", doing="ending the conflict")

@@ -170,6 +170,18 @@ class Keep(_Draws):
     keep: Bool = Field(description="true: it replaces the last card laid; false: it is discarded.")
 
 
+class Reshuffle(_Draws):
+    """Table cards: enter the discards as reshuffled at the table, so the round's refill goes on (TO-9, C-3)."""
+
+    who = "house"
+    ruling = "C-3"
+    cli = "conflict reshuffle"
+    cli_arguments = ("reshuffle",)
+    action: Literal["reshuffle"] = "reshuffle"
+    reshuffle: list[str] | None = Field(None, max_length=52, description="The discards as reshuffled at the "
+                                        "table, top first (C-3).")
+
+
 class AddModifier(_Move):
     """Add a modifier the House accepts, with its source: -1 lowers both targets, +1 raises them (TO-6, TO-12)."""
 

@@ -298,6 +298,23 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         self.round += 1
         self.acted, self.assisted, self.turn_order = [], [], []
 
+    # -- TO-9, TO-14, C-3: with table cards, the refill's reshuffle is the House's own step ---------------
+    @event("ReshuffleAwaited")
+    def _reshuffle_awaited(self, actor: str) -> None:
+        self.phase = "reshuffle"
+
+    def reshuffle(self, entered: Sequence[str] | None, actor: str) -> None:
+        """The House enters the discards as reshuffled at the table; the refill the round's end began goes on."""
+        self.check_reshuffle_entered(entered)
+        sim = self._draws(entered)
+        self._refill_resumed(actor=actor)
+        self._refill(self._sync(sim), actor, table_deck_only=False)
+        sim.done()
+
+    @event("RefillResumed")
+    def _refill_resumed(self, actor: str) -> None:
+        self.phase = "play"
+
     view_for = view.view_for
     legal_actions = view.legal_actions
 
@@ -329,6 +346,3 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     @event("ActionOverturned")
     def _action_overturned(self, index: int, reason: str, actor: str) -> None:
         self.results[index]["overturned"] = reason
-
-    view_for = view.view_for
-    legal_actions = view.legal_actions

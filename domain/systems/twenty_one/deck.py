@@ -73,8 +73,10 @@ class ConflictDeck:
 
     def _settle_tie(self, group: list[str], sim: Draws, rounds: list[dict[str, str]]) -> list[str]:
         """TO-15: one card each, face up from the deck in seat order, ordered the same way, again and again;
-        when no card is left the tie keeps seat order."""
-        if sim.available() < len(group) or (self.table and len(sim.deck) < len(group) and sim.entered is None):
+        when no card is left the tie keeps seat order. With table cards a tie is dealt from the deck alone:
+        whether a tie happens hangs on the cards laid face down, so a reshuffle entered for it would be
+        accepted or refused by what the others laid (C-5); a tie the deck cannot deal keeps seat order."""
+        if sim.available() < len(group) or (self.table and len(sim.deck) < len(group)):
             return list(group)
         dealt = dict(zip(group, sim.draw(len(group)), strict=True))
         rounds.append(dealt)
@@ -103,13 +105,24 @@ class ConflictDeck:
                               laid=list(action["laid"]), actor=actor)
         if all(s in self.acted for s in self.seats):
             self._round_ended(round=self.round, actor=actor)
-            self._sync(sim)
-            for seat in self.seats:
-                cards = sim.draw_up_to(HAND - len(self.hands[seat]))
-                if cards:
-                    self._hand_dealt(seat=seat, cards=cards, reshuffles=sim.reshuffles, why="refill", actor=actor)
-                    self._sync(sim)
+            self._refill(self._sync(sim), actor, table_deck_only=self.table)
         sim.done()
+
+    def _refill(self, sim: Draws, actor: str, table_deck_only: bool) -> None:
+        """TO-9: every hand is dealt back up to 3, in seat order. With table cards the refill deals only what
+        the deck holds; when the deck runs out first, the House enters the discards as reshuffled as a step
+        of its own (``reshuffle``). Were that reshuffle asked of the move that ended the round, a draw that
+        busts would be refused and one that does not accepted, telling the seat the card before he commits
+        to it (C-3, C-5)."""
+        for seat in self.seats:
+            short = HAND - len(self.hands[seat])
+            cards = sim.draw(min(short, len(sim.deck))) if table_deck_only else sim.draw_up_to(short)
+            if cards:
+                self._hand_dealt(seat=seat, cards=cards, reshuffles=sim.reshuffles, why="refill", actor=actor)
+                self._sync(sim)
+            if table_deck_only and len(cards) < short and sim.discard:
+                self._reshuffle_awaited(actor=actor)
+                return
 
     # -- the cards, wherever they are (TO-1) ----------------------------------------------------------------
     def places(self) -> dict[str, list[str]]:

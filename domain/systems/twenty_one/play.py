@@ -43,7 +43,7 @@ def open_conflict(app: StakesApplication, ctx: Context, command: cmd.OpenConflic
 
 
 @handles(cmd.Seed, cmd.Deal, cmd.CallOrder, cmd.OrderCard, cmd.Lay, cmd.Draw, cmd.Stand, cmd.Assist, cmd.Hinder,
-         cmd.Hold, cmd.Keep, cmd.AddModifier, cmd.EndConflict)
+         cmd.Hold, cmd.Keep, cmd.Reshuffle, cmd.AddModifier, cmd.EndConflict)
 def move(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict, command: Any) -> list[Any]:
     seat = ctx.actor.name
     touched: list[Any] = [conflict]
@@ -74,6 +74,8 @@ def move(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Con
         touched.append(one)
     elif isinstance(command, cmd.Keep):
         conflict.keep(seat, command.keep, entered, seat)
+    elif isinstance(command, cmd.Reshuffle):
+        conflict.reshuffle(entered, seat)
     elif isinstance(command, cmd.AddModifier):
         conflict.add_modifier(command.value, command.source, seat)
     else:

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Callable
 from typing import Any
 
 from domain.errors import StakesError
 from domain.kernel.resolution import HOUSE
 from domain.systems.twenty_one import cards as c
-from domain.systems.twenty_one.checks import HAND
-from domain.systems.twenty_one.draws import ReshuffleNeeded
 
 
 def _card(conflict: Any, code: str | None, visible: bool) -> dict[str, Any]:
@@ -82,6 +79,8 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
             out.append({"action": "order", "choices": conflict.check_order(None), "min": 2})  # TO-3: two or more
         if _passes(conflict.check_modifier, 1, "x"):
             out.append({"action": "modifier", "choices": [-1, 1]})
+        if conflict.phase == "reshuffle":  # C-3, TO-9: the refill waits for the discards entered as reshuffled
+            out.append({"action": "reshuffle", "required": ["reshuffle"], "reshuffle": list(conflict.discard)})
         if _passes(conflict.check_end):
             out.append({"action": "end"})
         return out
@@ -107,71 +106,33 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
     helping = [x for x in hand if _passes(conflict.check_replace, seat, x)]
     if helping:
         out += [{"action": "assist", "choices": helping}, {"action": "hinder", "choices": helping}]
-    if conflict.table and len(conflict.deck) < HAND * len(conflict.seats) + 2:
-        out = [split for move in out for split in _with_reshuffles(conflict, seat, holds, move)]
+    if conflict.table and len(conflict.deck) < 2 and conflict.discard:
+        out = [split for move in out for split in _with_reshuffles(conflict, seat, move)]
     return out
 
 
-#: How each move that may draw is tried without a reshuffle, per choice: (conflict, seat, holds, choice).
-_TRIES: dict[str, Callable[..., None]] = {
-    "lay": lambda k, seat, holds, pair: k.lay(seat, list(pair), None, seat),
-    "stand": lambda k, seat, holds, _: k.stand(seat, None, seat),
-    "hold": lambda k, seat, holds, use: k.use_hold(seat, use, holds, None, seat),
-    "keep": lambda k, seat, holds, keep: k.keep(seat, keep, None, seat),
-    "assist": lambda k, seat, holds, card: k.replace(seat, "assist", card, None, seat),
-    "hinder": lambda k, seat, holds, card: k.replace(seat, "hinder", card, None, seat),
-}
-
-
-def _hidden_outcome(conflict: Any, seat: str, move: dict[str, Any]) -> bool:
-    """Whether what this move leads to depends on cards the seat may not see (C-5): a card drawn from the
-    deck, or the order cards the other actors laid face down. Trying such a move would tell the seat, before
-    it commits, whether the next card ends the round; so it is not tried."""
-    return move["action"] in ("draw", "order-card") or (move["action"] == "lay" and len(conflict.hands[seat]) < 2)
-
-
-def _with_reshuffles(conflict: Any, seat: str, holds: int, move: dict[str, Any]) -> list[dict[str, Any]]:
-    """C-3, table cards: whether this move needs the discards reshuffled at the table, found by trying it
-    (on a copy) without them, choice by choice, since one pair laid may end the round and refill the hands
-    while another does not. Choices that need the same reshuffle are listed together, with the cards to
-    enter (``reshuffle``); a move listed without them needs none, and one listed with them needs them.
-
-    A move whose outcome hangs on hidden cards is not tried: it is listed with the reshuffle only when the
-    deck is empty now (its first card needs it, and the cards are the discards as they lie). Otherwise it
-    may still be refused for a reshuffle once its card ends the round (see the issue's note)."""
-    if _hidden_outcome(conflict, seat, move):
-        if not conflict.deck and conflict.discard and move["action"] != "order-card":
-            return [{**move, "required": ["reshuffle"], "reshuffle": list(conflict.discard)}]
-        return [move]
-    attempt = _TRIES.get(move["action"])
-    if attempt is None:
-        return [move]
+def _draws_needed(conflict: Any, seat: str, move: dict[str, Any], choice: Any) -> int:
+    """How many cards this move (with this choice) draws from the deck itself: a draw, a hold's draw, or
+    the cards the deck adds to a short hand laid (TO-4, TO-8). The round's refill is not the move's: with
+    table cards it waits for the House's reshuffle (C-3), so what a move needs never hangs on a hidden card."""
+    if move["action"] == "draw" or (move["action"] == "hold" and choice == "draw"):
+        return 1
     if move["action"] == "lay":
-        choices: list[Any] = [list(p) for p in itertools.combinations(move["choices"], move["min"])
-                              if _passes(conflict.check_lay, seat, list(p))]
+        return 2 - min(2, len(conflict.hands[seat]))
+    return 0
+
+
+def _with_reshuffles(conflict: Any, seat: str, move: dict[str, Any]) -> list[dict[str, Any]]:
+    """C-3, table cards: a move whose own draws outrun the deck needs the discards entered as reshuffled
+    (``reshuffle``, the cards to enter); choices that need it and choices that do not are listed apart. It
+    is counted from what every seat sees (the deck's size, the discards), never tried, so the listing tells
+    nobody anything about a hidden card (C-5)."""
+    if move["action"] == "hold":
+        groups: dict[bool, list[Any]] = {}
+        for use in move["choices"]:
+            groups.setdefault(_draws_needed(conflict, seat, move, use) > len(conflict.deck), []).append(use)
+        parts = [(need, {**move, "choices": uses}) for need, uses in groups.items()]
     else:
-        choices = list(move.get("choices") or [None])
-    groups: dict[tuple[str, ...] | None, list[Any]] = {}
-    for choice in choices:
-        trial = copy.deepcopy(conflict)
-        try:
-            attempt(trial, seat, holds, choice)
-            need = None
-        except ReshuffleNeeded as needed:
-            need = tuple(needed.cards)
-        except StakesError:
-            continue
-        groups.setdefault(need, []).append(choice)
-    if list(groups) in ([], [None]):
-        return [move]
-    out = []
-    for need, chosen in groups.items():
-        # a pair laid is two cards of the hand: split, each pair is listed on its own
-        for part in ([[pair] for pair in chosen] if move["action"] == "lay" else [chosen]):
-            split = dict(move)
-            if move.get("choices") is not None:
-                split["choices"] = part[0] if move["action"] == "lay" else part
-            if need is not None:
-                split["required"], split["reshuffle"] = ["reshuffle"], list(need)
-            out.append(split)
-    return out
+        parts = [(_draws_needed(conflict, seat, move, None) > len(conflict.deck), move)]
+    return [{**part, "required": ["reshuffle"], "reshuffle": list(conflict.discard)} if need else part
+            for need, part in parts]
