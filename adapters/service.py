@@ -166,7 +166,8 @@ class Stakes:
         ctx = Context(campaign_id, actor, randomness.new_secret_seed() if cls.draws_secret else None, key)  # C-4
         result = self.app.execute(ctx, command)
         self.catch_up()
-        return answers.answer(self, ctx, command, result)
+        with self.views.reading():
+            return answers.answer(self, ctx, command, result)
 
     def act(self, campaign_id: UUID, actor: Seat, unit_id: UUID, payload: Mapping[str, Any],
             key: str | None = None) -> BaseModel:
@@ -174,12 +175,14 @@ class Stakes:
         self.usable(campaign_id)
         self.app.act(Context(campaign_id, actor, key=key), unit_id, payload)
         self.catch_up()
-        return self.unit_view(campaign_id, unit_id, actor)
+        with self.views.reading():
+            return self.unit_view(campaign_id, unit_id, actor)
 
     # -- sheets -------------------------------------------------------------
     def any_sheet(self, campaign_id: UUID, seat: str) -> BaseModel:
         """A seat's sheet as the campaign's system draws it (no seat check: callers have made it)."""
-        return edge(self.system_id(campaign_id)).sheet(self, campaign_id, seat)
+        with self.views.reading():
+            return edge(self.system_id(campaign_id)).sheet(self, campaign_id, seat)
 
     def sheet(self, campaign_id: UUID, viewer: Seat, seat: str | None = None) -> BaseModel:
         campaign = self.viewer(campaign_id, viewer)
@@ -203,9 +206,10 @@ class Stakes:
             other = next((r for e in edges() for r in e.READS if r.name == name), None)
             label = other.label if other else name
             raise RuleViolation(f"a {campaign.system} campaign keeps no {label}", ruling="C-1")
-        if found.paged:  # a list that grows with the campaign comes a page at a time
-            return found.read(self, campaign_id, viewer, page or Page())
-        return found.read(self, campaign_id, viewer)
+        with self.views.reading():
+            if found.paged:  # a list that grows with the campaign comes a page at a time
+                return found.read(self, campaign_id, viewer, page or Page())
+            return found.read(self, campaign_id, viewer)
 
     # -- units of resolution (C-1) ---------------------------------------------------------------
     def load_unit(self, campaign_id: UUID, unit_id: UUID) -> Any:
@@ -227,7 +231,8 @@ class Stakes:
 
     def challenge(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> BaseModel:
         self.viewer(campaign_id, viewer)
-        return self.unit_view(campaign_id, challenge_id, viewer)
+        with self.views.reading():
+            return self.unit_view(campaign_id, challenge_id, viewer)
 
     def challenges(self, campaign_id: UUID, viewer: Seat, after: int = 0, limit: int = 100,
                    open_only: bool = False) -> list[schemas.ChallengeSummary]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
@@ -138,10 +139,28 @@ def censor(detail: dict[str, Any], visibility: dict[str, Any], seat: str, reveal
     return {k: v for k, v in detail.items() if k not in hidden}, hidden
 
 
+ENVELOPE = frozenset({"originator_id", "originator_version", "originator_topic", "timestamp", "actor"})
+
+
 def event_detail(e: Any) -> dict[str, Any]:
     """An event's own fields, plain, without the envelope the library adds."""
-    return {k: _plain(v) for k, v in vars(e).items()
-            if k not in ("originator_id", "originator_version", "originator_topic", "timestamp", "actor")}
+    return {k: _plain(v) for k, v in vars(e).items() if k not in ENVELOPE}
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, UUID):
+        return value.hex
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+_DETAIL_JSON = json.JSONEncoder(separators=(",", ":"), default=_json_default)
+
+
+def event_detail_json(e: Any) -> str:
+    """``event_detail`` as the log row stores it (compact JSON), encoded in one pass."""
+    return _DETAIL_JSON.encode({k: v for k, v in vars(e).items() if k not in ENVELOPE})
 
 
 def event_visibility(e: Any, unit: Any | None) -> dict[str, Any]:
@@ -187,6 +206,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
+STREAM_INSERT = "INSERT INTO {p}streams VALUES (?, ?, ?)"
+
+
 class ViewsMixin:
     """Dialect-free projection logic and queries."""
 
@@ -216,10 +238,40 @@ class ViewsMixin:
         row = c.fetchone()
         return dict(row) if row is not None else None
 
-    def query(self, statement: str, params: Sequence[Any] = ()) -> list[Row]:
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """The reads of one answer on one connection (on SQLite, one snapshot of the read models): a sheet
+        or a view makes several queries, and each would otherwise take a connection of the pool and, on
+        SQLite, begin and roll back a transaction of its own. Reentrant; per thread."""
+        local = self.__dict__.get("_reader")
+        if local is None:
+            local = self.__dict__.setdefault("_reader", threading.local())
+        if getattr(local, "run", None) is not None:
+            yield
+            return
+        with self._read_connection() as run:
+            local.run = run
+            try:
+                yield
+            finally:
+                local.run = None
+
+    @contextmanager
+    def _read_connection(self) -> Iterator[Callable[[str, Sequence[Any]], list[Row]]]:
         with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
-            self._x(c, statement, params)
-            return [dict(r) for r in c.fetchall()]
+            def run(statement: str, params: Sequence[Any]) -> list[Row]:
+                self._x(c, statement, params)
+                return [dict(r) for r in c.fetchall()]
+
+            yield run
+
+    def query(self, statement: str, params: Sequence[Any] = ()) -> list[Row]:
+        local = self.__dict__.get("_reader")
+        run = getattr(local, "run", None) if local is not None else None
+        if run is not None:
+            return run(statement, params)
+        with self._read_connection() as run:
+            return run(statement, params)
 
     def query_one(self, statement: str, params: Sequence[Any] = ()) -> Row | None:
         rows = self.query(statement, params)
@@ -318,7 +370,7 @@ class ViewsMixin:
         (``_write_units``). Only this transaction's cursor sees them; they are forgotten when it ends,
         committed or rolled back."""
         self.__dict__["_batch_units"] = (c, {}, {})
-        self.__dict__["_batch_later"] = (c, {}, {})
+        self.__dict__["_batch_later"] = (c, {}, {}, {})
         try:
             yield
         finally:
@@ -329,9 +381,10 @@ class ViewsMixin:
         return (found[1], found[2]) if found is not None and found[0] is c else None
 
     # -- writes a batch gathers and makes once, at its end ---------------------------------------------
-    def _later(self, c: Any) -> tuple[dict[tuple[str, Any], list[int]], dict[str, list[tuple[Any, ...]]]] | None:
+    def _later(self, c: Any) -> tuple[dict[tuple[str, Any], list[int]], dict[str, list[tuple[Any, ...]]],
+                                      dict[str, dict[str, dict[str, Any]]]] | None:
         found = self.__dict__.get("_batch_later")
-        return (found[1], found[2]) if found is not None and found[0] is c else None
+        return (found[1], found[2], found[3]) if found is not None and found[0] is c else None
 
     def _add_later(self, c: Any, statement: str, key: Any, *deltas: int) -> None:
         """``statement`` adds ``deltas`` to the columns of the row ``key`` names (its last parameter): the
@@ -354,11 +407,31 @@ class ViewsMixin:
             return
         later[1].setdefault(statement, []).append(params)
 
+    def _insert_row_later(self, c: Any, table: str, key: str, row: dict[str, Any]) -> None:
+        """A new row (every column, in the table's order) that later events of the same batch may change
+        (a loan offered, accepted and repaid): kept in memory, changed there (``_row_later``), and inserted
+        with the others at the batch's end. Only for a table no projection reads back while a batch runs."""
+        later = self._later(c)
+        if later is None:
+            self._x(c, f"INSERT INTO {{p}}{table} VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
+            return
+        later[2].setdefault(table, {})[key] = row
+
+    def _row_later(self, c: Any, table: str, key: str) -> dict[str, Any] | None:
+        """The row ``key`` of ``table`` this batch inserts, to change in memory; None: change it in SQL."""
+        later = self._later(c)
+        return None if later is None else later[2].get(table, {}).get(key)
+
     def _write_later(self, c: Any) -> None:
         later = self._later(c)
         if later is None:
             return
-        sums, inserts = later
+        sums, inserts, new_rows = later
+        for table, rows in new_rows.items():  # first: the summed updates and the inserts may name them
+            if rows:
+                width = len(next(iter(rows.values())))
+                c.executemany(self._sql(f"INSERT INTO {{p}}{table} VALUES ({', '.join('?' * width)})"),
+                              [tuple(r.values()) for r in rows.values()])
         by_statement: dict[str, list[tuple[Any, ...]]] = {}
         for (statement, key), deltas in sums.items():
             by_statement.setdefault(statement, []).append((*deltas, key))
@@ -366,6 +439,7 @@ class ViewsMixin:
             c.executemany(self._sql(statement), rows)
         sums.clear()
         inserts.clear()
+        new_rows.clear()
 
     def _write_units(self, c: Any) -> None:
         """Write the rows of the units the batch changed: their state after its last event."""
@@ -413,7 +487,7 @@ class ViewsMixin:
             kind = name.split(".")[0]
             if campaign in broken:
                 return None
-            self._x(c, "INSERT INTO {p}streams VALUES (?, ?, ?)", (oid, campaign, kind))
+            self._insert_later(c, STREAM_INSERT, (oid, campaign, kind))
             self._remember_stream(oid, campaign, kind)
         else:
             campaign, kind = self._stream(c, oid, name)
@@ -428,12 +502,15 @@ class ViewsMixin:
         handler = self.handlers.get(name)
         if handler is not None:
             handler(self, c, e, oid, campaign, at, nid)
-        detail, visibility = event_detail(e), event_visibility(e, challenge)
-        if not visibility["fields"]:  # no field kept from anyone: the row is smaller without the key
-            del visibility["fields"]
+        if name in visibility_rules():
+            visibility = event_visibility(e, challenge)
+            if not visibility["fields"]:  # no field kept from anyone: the row is smaller without the key
+                del visibility["fields"]
+            seen = json.dumps(visibility)
+        else:
+            seen = "{}"  # what event_visibility gives an event no rule names, once its empty "fields" go
         rows.append((nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}", name.split(".", 1)[1],
-                     json.dumps(detail, separators=(",", ":")), json.dumps(visibility),
-                     oid if challenge is not None else None))
+                     event_detail_json(e), seen, oid if challenge is not None else None))
         if challenge is not None and challenge.revealed:
             # C-8, every system: what was shown to every seat stays public, even after a rewind re-hides the
             # unit. Its entries so far lose their seat rules (what waits for the settlement keeps waiting):
@@ -460,6 +537,11 @@ class ViewsMixin:
         found = self.__dict__.get("_streams", {}).get(oid)
         if found is not None:
             return found
+        later = self._later(c)  # begun in this batch, after the memory was cleared: its row waits there
+        for stream, campaign, kind in (later[1].get(STREAM_INSERT, []) if later is not None else []):
+            if stream == oid:
+                self._remember_stream(oid, campaign, kind)
+                return campaign, kind
         row = self._one(c, "SELECT campaign_id, kind FROM {p}streams WHERE originator_id = ?", (oid,))
         if row is None:
             raise ValueError(f"event {name} of unknown stream {oid}")
@@ -563,11 +645,13 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
     #: The schema's NOTIFY channel (``adapters.fanout.channel``); set by ``adapters.store.open_views``.
     channel: str | None = None
 
-    def query(self, statement: str, params: Sequence[Any] = ()) -> list[Row]:
-        """One statement on an autocommit connection: it reads one snapshot of the database already, so it
+    @contextmanager
+    def _read_connection(self) -> Iterator[Callable[[str, Sequence[Any]], list[Row]]]:
+        """Statements on an autocommit connection: each reads one snapshot of the database already, so it
         needs no BEGIN and ROLLBACK round trips around it."""
         with self.datastore.get_connection() as conn:  # type: ignore[attr-defined]
-            return [dict(r) for r in conn.execute(self._sql(statement), tuple(params)).fetchall()]
+            yield lambda statement, params: [dict(r) for r in conn.execute(self._sql(statement),
+                                                                           tuple(params)).fetchall()]
 
     def _write_log(self, c: Any, rows: list[tuple[Any, ...]]) -> None:
         if len(rows) < COPY_FROM:

@@ -17,7 +17,7 @@ from operator import or_
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, create_model
 
 from adapters import answers
@@ -25,6 +25,7 @@ from adapters.plugin import Page
 from adapters.service import Stakes
 from adapters.systems import edges
 from api.deps import KeyDep, SeatDep, StakesDep
+from api.heads import sign_after
 from domain.kernel.commands import Command
 from domain.kernel.common import SHARED
 from domain.kernel.registry import supported
@@ -76,13 +77,16 @@ def _request_body(names: Iterable[str], required: bool) -> dict[str, Any]:
 
 
 def _endpoint(verb: str, path_params: dict[str, Any], has_body: bool) -> Any:
-    def endpoint(campaign_id: UUID, acting_seat: Seat, stakes: Stakes, key: str | None,
+    def endpoint(request: Request, campaign_id: UUID, acting_seat: Seat, stakes: Stakes, key: str | None,
                  body: dict[str, Any] | None = None, **path: Any) -> Any:
         payload = dict(body or {})
         payload.update({k: str(v) if isinstance(v, UUID) else v for k, v in path.items()})
-        return stakes.run(campaign_id, acting_seat, verb, payload, key=key)
+        answer = stakes.run(campaign_id, acting_seat, verb, payload, key=key)
+        sign_after(request, stakes, campaign_id)
+        return answer
 
-    params = [inspect.Parameter("campaign_id", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=UUID)]
+    params = [inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Request),
+              inspect.Parameter("campaign_id", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=UUID)]
     params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind)
                for name, kind in path_params.items()]
     if has_body:

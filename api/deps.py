@@ -16,7 +16,9 @@ from domain.seats import Seat
 bearer = HTTPBearer(auto_error=False, description="A seat token, issued when a campaign is created or a player added.")
 
 
-def get_stakes(request: Request) -> Stakes:
+# Dependencies that do no I/O are ``async def``: FastAPI runs a plain ``def`` dependency in the thread pool,
+# a hop per dependency per request (issue 15). Only ``get_caller`` reads the store.
+async def get_stakes(request: Request) -> Stakes:
     return request.app.state.stakes
 
 
@@ -45,14 +47,14 @@ def get_caller(request: Request, stakes: StakesDep,
     return Caller(*found)
 
 
-def get_seat(campaign_id: UUID, caller: Annotated[Caller, Depends(get_caller)]) -> Seat:
+async def get_seat(campaign_id: UUID, caller: Annotated[Caller, Depends(get_caller)]) -> Seat:
     """The caller's seat, if the token belongs to the campaign in the path."""
     if caller.campaign_id != campaign_id:
         raise NotPermitted("this token holds a seat in another campaign")
     return caller.seat
 
 
-def get_key(idempotency_key: Annotated[str | None, Header(
+async def get_key(idempotency_key: Annotated[str | None, Header(
         max_length=200, description="Send the same key again to retry a command safely: it is applied once, "
                                     "and a retry answers as the first attempt did.")] = None) -> str | None:
     return idempotency_key

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Query, Request
 
 from adapters import answers
 from adapters import schemas as out
 from api.commands import action_body
 from api.deps import KeyDep, SeatDep, StakesDep
+from api.heads import sign_after
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/challenges", tags=["challenges, rolls and contests"])
 Unit: Any = answers.unit_models()
@@ -35,11 +36,13 @@ def show(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep
 
 
 @router.post("/{challenge_id}/actions", response_model=Unit, openapi_extra=action_body())
-def act(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep, key: KeyDep,
+def act(request: Request, campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep, key: KeyDep,
         body: Annotated[dict[str, Any], Body(include_in_schema=False)]) -> Any:
     """Play one move, ``{"action": …}`` with its inputs; the unit's system decides which moves it has and
     refuses any other naming the ruling."""
-    return stakes.act(campaign_id, seat, challenge_id, body, key=key)
+    answer = stakes.act(campaign_id, seat, challenge_id, body, key=key)
+    sign_after(request, stakes, campaign_id)
+    return answer
 
 
 @router.get("/{challenge_id}/verify", response_model=out.Verification)

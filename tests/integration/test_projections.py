@@ -75,6 +75,38 @@ def test_a_rebuild_from_the_log_equals_the_incrementally_built_read_models(stake
     assert stakes.views.dump() == incremental
 
 
+def test_loans_offered_and_settled_within_one_batch_project_as_when_each_event_came_alone(stakes):
+    """A batch keeps the loans it creates in memory and changes them there (issue 15): every way a loan
+    ends (declined, withdrawn, repaid in full or in part, forgiven, with a consequence) gives the rows the
+    events projected one command at a time gave."""
+    cid, *_ = seat_two(stakes)
+    ends = []
+    for amount, then in ((3, "decline"), (4, "withdraw"), (5, "repay all"), (6, "repay some"), (7, "forgive"),
+                         (8, "open")):
+        loan = stakes.offer_loan(cid, TOMAS, "ilse", amount).loan_id
+        ends.append(loan)
+        if then == "decline":
+            stakes.decline_loan(cid, ILSE, loan)
+        elif then == "withdraw":
+            stakes.withdraw_loan(cid, TOMAS, loan)
+        elif then != "open":
+            stakes.accept_loan(cid, ILSE, loan)
+            if then == "repay all":
+                stakes.repay_loan(cid, ILSE, loan, amount)
+            elif then == "repay some":
+                stakes.repay_loan(cid, ILSE, loan, 2)
+                stakes.repay_loan(cid, ILSE, loan, 1)
+            else:
+                stakes.forgive_loan(cid, TOMAS, loan)
+    stakes.start_adventure(cid, HOUSE)  # the loans still owed from before default (PA-14)
+    stakes.record_consequence(cid, HOUSE, ends[3], "Ilse owes Tomas a song")
+    incremental = stakes.views.dump()
+    stakes.rebuild()  # every event in one batch
+    assert stakes.views.dump() == incremental
+    statuses = [r["status"] for r in stakes.views.query("SELECT status FROM {p}loans ORDER BY amount")]
+    assert statuses == ["declined", "withdrawn", "repaid", "defaulted", "forgiven", "offered"]
+
+
 def test_a_rebuild_keeps_seat_tokens(stakes):
     cid, _, ilse_token, _ = seat_two(stakes)
     stakes.rebuild()

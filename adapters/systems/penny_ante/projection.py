@@ -80,29 +80,48 @@ def _history(v: Any, c: Any, e: Any, oid: str, at: str, what: str, amount: int |
     v._insert_later(c, "INSERT INTO {p}loan_history VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (oid, e.originator_version, at, e.actor, what, amount, note))
 
+LOAN_COLUMNS = ("loan_id", "campaign_id", "lender", "borrower", "amount", "outstanding", "status", "adventure",
+                "defaulted_in", "consequence", "offered_at", "updated_at", "kind", "challenge_id", "round")
+
+
+def _new_loan(v: Any, c: Any, **row: Any) -> None:
+    """A loan's row; the batch keeps it in memory, so the acceptance and repayment that usually follow in
+    the same batch change it there and it is written once."""
+    v._insert_row_later(c, "loans", row["loan_id"], {k: row.get(k) for k in LOAN_COLUMNS})
+
+
 def _loan(v: Any, c: Any, oid: str, at: str, **changes: Any) -> None:
+    row = v._row_later(c, "loans", oid)
+    if row is not None:
+        row.update(changes, updated_at=at)
+        return
     sets = ", ".join(f"{column} = ?" for column in changes)
     v._x(c, f"UPDATE {{p}}loans SET {sets}, updated_at = ? WHERE loan_id = ?",
             (*changes.values(), at, oid))
 
 @PROJECTION.on("Loan.Offered")
 def _loan_offered(v: Any, c, e, oid, campaign, at, nid) -> None:
-    v._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, 0, 'offered', ?, NULL, NULL, ?, ?, 'loan', ?, ?)",
-            (oid, campaign, e.lender, e.borrower, e.amount, e.adventure, at, at, getattr(e, "challenge_id", None),
-             getattr(e, "round", 0)))
+    _new_loan(v, c, loan_id=oid, campaign_id=campaign, lender=e.lender, borrower=e.borrower, amount=e.amount,
+              outstanding=0, status="offered", adventure=e.adventure, offered_at=at, updated_at=at, kind="loan",
+              challenge_id=getattr(e, "challenge_id", None), round=getattr(e, "round", 0))
     _history(v, c, e, oid, at, "offered", e.amount)
 
 @PROJECTION.on("Debt.Recorded")
 def _debt_recorded(v: Any, c, e, oid, campaign, at, nid) -> None:
     """PA-15, PA-16: a bankruptcy debt, owed from the start."""
-    v._x(c, "INSERT INTO {p}loans VALUES (?, ?, ?, ?, ?, ?, 'active', ?, NULL, NULL, ?, ?, 'debt', ?, 0)",
-            (oid, campaign, e.lender, e.borrower, e.amount, e.amount, e.adventure, at, at, e.challenge_id))
+    _new_loan(v, c, loan_id=oid, campaign_id=campaign, lender=e.lender, borrower=e.borrower, amount=e.amount,
+              outstanding=e.amount, status="active", adventure=e.adventure, offered_at=at, updated_at=at,
+              kind="debt", challenge_id=e.challenge_id, round=0)
     _history(v, c, e, oid, at, "debt recorded", e.amount)
 
 @PROJECTION.on("Loan.Accepted")
 def _loan_accepted(v: Any, c, e, oid, campaign, at, nid) -> None:
-    v._x(c, "UPDATE {p}loans SET status = 'active', outstanding = amount, updated_at = ? WHERE loan_id = ?",
-            (at, oid))
+    row = v._row_later(c, "loans", oid)
+    if row is not None:
+        row.update(status="active", outstanding=row["amount"], updated_at=at)
+    else:
+        v._x(c, "UPDATE {p}loans SET status = 'active', outstanding = amount, updated_at = ? WHERE loan_id = ?",
+                (at, oid))
     _history(v, c, e, oid, at, "accepted")
 
 @PROJECTION.on("Loan.Declined")
@@ -117,8 +136,13 @@ def _loan_withdrawn(v: Any, c, e, oid, campaign, at, nid) -> None:
 
 @PROJECTION.on("Loan.Repaid")
 def _loan_repaid(v: Any, c, e, oid, campaign, at, nid) -> None:
-    v._x(c, "UPDATE {p}loans SET outstanding = outstanding - ?, updated_at = ?, status = CASE WHEN"
-            " outstanding = ? THEN 'repaid' ELSE status END WHERE loan_id = ?", (e.amount, at, e.amount, oid))
+    row = v._row_later(c, "loans", oid)
+    if row is not None:
+        row.update(outstanding=row["outstanding"] - e.amount, updated_at=at,
+                   status="repaid" if row["outstanding"] == e.amount else row["status"])
+    else:
+        v._x(c, "UPDATE {p}loans SET outstanding = outstanding - ?, updated_at = ?, status = CASE WHEN"
+                " outstanding = ? THEN 'repaid' ELSE status END WHERE loan_id = ?", (e.amount, at, e.amount, oid))
     _history(v, c, e, oid, at, "repaid", e.amount)
 
 @PROJECTION.on("Loan.Forgiven")
@@ -133,9 +157,14 @@ def _loan_defaulted(v: Any, c, e, oid, campaign, at, nid) -> None:
 
 @PROJECTION.on("Loan.Reversed")
 def _loan_reversed(v: Any, c, e, oid, campaign, at, nid) -> None:
-    v._x(c, "UPDATE {p}loans SET outstanding = CASE WHEN status = 'offered' THEN 0 ELSE outstanding - ? END,"
-               " updated_at = ? WHERE loan_id = ?", (e.returned, at, oid))
-    v._x(c, "UPDATE {p}loans SET status = 'reversed' WHERE loan_id = ? AND outstanding = 0", (oid,))
+    row = v._row_later(c, "loans", oid)
+    if row is not None:
+        left = 0 if row["status"] == "offered" else row["outstanding"] - e.returned
+        row.update(outstanding=left, updated_at=at, status="reversed" if left == 0 else row["status"])
+    else:
+        v._x(c, "UPDATE {p}loans SET outstanding = CASE WHEN status = 'offered' THEN 0 ELSE outstanding - ? END,"
+                   " updated_at = ? WHERE loan_id = ?", (e.returned, at, oid))
+        v._x(c, "UPDATE {p}loans SET status = 'reversed' WHERE loan_id = ? AND outstanding = 0", (oid,))
     _history(v, c, e, oid, at, "reversed", e.returned, e.reason)
 
 @PROJECTION.on("Debt.Voided")
