@@ -82,8 +82,10 @@ class Stakes:
         return self.tokens.authenticate(token)
 
     def viewer(self, campaign_id: UUID, viewer: Seat) -> schemas.CampaignView:
-        """The campaign, once the viewer is known to hold a seat in it."""
-        self.catch_up()
+        """The campaign, once the viewer is known to hold a seat in it. Inside an answer's reads (one
+        connection, already caught up before they began) no second catch-up waits for another connection."""
+        if not self.views.in_reading():
+            self.catch_up()
         campaign = self.campaign_row(campaign_id)
         if not viewer.is_house and viewer.name not in {p.seat for p in campaign.players}:
             raise NotPermitted(f"{viewer.name!r} has no seat in this campaign")
@@ -166,8 +168,7 @@ class Stakes:
         ctx = Context(campaign_id, actor, randomness.new_secret_seed() if cls.draws_secret else None, key)  # C-4
         result = self.app.execute(ctx, command)
         self.catch_up()
-        with self.views.reading():
-            return answers.answer(self, ctx, command, result)
+        return answers.answer(self, ctx, command, result)  # some answers write (an invite): no ``reading``
 
     def act(self, campaign_id: UUID, actor: Seat, unit_id: UUID, payload: Mapping[str, Any],
             key: str | None = None) -> BaseModel:

@@ -242,7 +242,10 @@ class ViewsMixin:
     def reading(self) -> Iterator[None]:
         """The reads of one answer on one connection (on SQLite, one snapshot of the read models): a sheet
         or a view makes several queries, and each would otherwise take a connection of the pool and, on
-        SQLite, begin and roll back a transaction of its own. Reentrant; per thread."""
+        SQLite, begin and roll back a transaction of its own. Reentrant; per thread. Only around reads that
+        write nothing and take no other connection of this pool (``load_challenge`` reads through
+        ``query``; ``Stakes.viewer`` skips its catch-up inside): a thread holding one connection and waiting
+        for a second could wait on the others doing the same."""
         local = self.__dict__.get("_reader")
         if local is None:
             local = self.__dict__.setdefault("_reader", threading.local())
@@ -255,6 +258,11 @@ class ViewsMixin:
                 yield
             finally:
                 local.run = None
+
+    def in_reading(self) -> bool:
+        """Whether this thread is inside ``reading()``."""
+        local = self.__dict__.get("_reader")
+        return local is not None and getattr(local, "run", None) is not None
 
     @contextmanager
     def _read_connection(self) -> Iterator[Callable[[str, Sequence[Any]], list[Row]]]:
@@ -461,8 +469,9 @@ class ViewsMixin:
         if batch is not None and oid in batch[0]:
             return batch[0][oid]
         row = self._one(c, f"SELECT version, topic, state FROM {{p}}{table} WHERE {key} = ?", (oid,))
-        if row is None:
-            return None
+        return None if row is None else self._from_row(oid, row)
+
+    def _from_row(self, oid: str, row: Row) -> Any:
         snapshot = Snapshot(originator_id=UUID(oid), originator_version=row["version"], timestamp=_now_dt(),
                             topic=row["topic"], state=self.transcoder.decode(row["state"].encode()))  # type: ignore[attr-defined]
         return snapshot.mutate(None)
@@ -566,8 +575,10 @@ class ViewsMixin:
         return challenge
 
     def load_challenge(self, challenge_id: UUID) -> Any:
-        with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
-            return self._load_state(c, "challenges", "challenge_id", challenge_id.hex)
+        """A unit from its row (through ``query``, so inside ``reading`` it takes no second connection)."""
+        row = self.query_one("SELECT version, topic, state FROM {p}challenges WHERE challenge_id = ?",
+                             (challenge_id.hex,))
+        return None if row is None else self._from_row(challenge_id.hex, row)
 
     # campaigns (C-1)
     def _on_Campaign_Created(self, c, e, oid, campaign, at, nid) -> None:
