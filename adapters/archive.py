@@ -13,6 +13,9 @@ from adapters import schemas
 from domain.errors import NotPermitted, RuleViolation
 from domain.seats import Seat
 
+#: A string as ``json.dumps`` writes it (ASCII, escaped).
+_text = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
+
 
 # -- C-2: audit, export and import ------------------------------------------------------------
 
@@ -44,9 +47,10 @@ def export_campaign(stakes: Any, campaign_id: UUID, actor: Seat,
     yield json.dumps({"format": chain.FORMAT, "version": chain.FORMAT_VERSION, "campaign_id": campaign_id.hex,
                       "events": len(rows), "head": head})
     for i, row in enumerate(rows, 1):
-        yield json.dumps({"position": row["position"], "originator_id": chain.hex_id(row["originator_id"]),
-                          "originator_version": row["originator_version"], "topic": row["e_topic"],
-                          "state": bytes(row["e_state"]).decode(), "salt": row["salt"], "digest": row["digest"],
-                          "chain": row["chain"]})
+        # json.dumps of {"position": …, "originator_id": …, …} spelled out: the same bytes, a third the time
+        yield (f'{{"position": {int(row["position"])}, "originator_id": "{chain.hex_id(row["originator_id"])}", '
+               f'"originator_version": {int(row["originator_version"])}, "topic": {_text(row["e_topic"])}, '
+               f'"state": {_text(bytes(row["e_state"]).decode())}, "salt": {_text(row["salt"])}, '
+               f'"digest": {_text(row["digest"])}, "chain": {_text(row["chain"])}}}')
         if progress:
             progress(i, len(rows))

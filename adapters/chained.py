@@ -104,7 +104,7 @@ class ChainMixin:
                 "SELECT c.*, e.originator_id AS e_oid, e.originator_version AS e_version, e.topic AS e_topic,"
                 " e.state AS e_state FROM {chain} c LEFT JOIN {events} e ON e.{nid} = c.notification_id"
                 " WHERE c.campaign_id = ? ORDER BY c.position"), (campaign_hex,))
-            linked = [_hexed(dict(r)) for r in c.fetchall()]
+            linked = [_hexed(r) for r in c.fetchall()]
             c.execute(self.q(
                 "SELECT e.{nid} AS nid, e.originator_id, e.originator_version, e.topic, e.state FROM {events} e"
                 " LEFT JOIN {chain} c ON c.notification_id = e.{nid} WHERE c.notification_id IS NULL"
@@ -218,9 +218,13 @@ class ChainMixin:
     snapshots_table = seal_table = ""
 
 
-def _hexed(row: dict[str, Any]) -> dict[str, Any]:
+def _hexed(row: Any) -> dict[str, Any]:
+    """A chain row as a dict of its own (SQLite's rows are not), its salt, digest and link as hex."""
+    row = row if type(row) is dict else dict(row)
     for key in ("salt", "digest", "chain"):
-        row[key] = audit.hexed(row[key])
+        value = row[key]
+        if type(value) is not str:  # bytes since issue 15; hex text in an older PostgreSQL store
+            row[key] = bytes(value).hex()
     return row
 
 

@@ -152,6 +152,7 @@ def round_trip(source: Stakes, target: Stakes) -> None:
     cid = full_campaign(source)
     lines = list(source.export_campaign(cid, HOUSE))
     assert not any("stk_" in line for line in lines)  # tokens never leave the store
+    assert all(line == json.dumps(json.loads(line)) for line in lines)  # plain json.dumps lines, whatever wrote them
     report = target.import_campaign(lines)
     new = report.campaign_id  # an import never keeps the exported ids (C-2)
     assert new != cid and report.imported_from == cid and report.head == source.audit(cid, HOUSE).head
