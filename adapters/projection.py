@@ -104,7 +104,8 @@ class ProjectionRunner:
     def _pages(self, start: int) -> Iterator[tuple[list[Any], list[tuple[Any, Any]] | None]]:
         """The log from ``start`` a page at a time, each with its events decoded (None: one cannot be). A
         short page is the log's end as it was read: no second look. (Reading the next page in a second
-        thread while this one is projected was measured slower: the threads contend for the interpreter.)"""
+        thread while this one is projected was measured slower on both stores: the threads contend for the
+        interpreter, even while PostgreSQL's server writes.)"""
 
         def read(since: int) -> tuple[list[Any], list[tuple[Any, Any]] | None]:
             notes = self.app.recorder.select_notifications(start=since, limit=BATCH)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -306,9 +307,9 @@ class ViewsMixin:
                     if domain_event is not None:  # None: an event no read model keeps (``unread``)
                         self._apply(c, domain_event, notification.id, broken, log_rows)
                     last, applied = notification.id, applied + 1
-                self._write_later(c)
                 self._write_units(c)
-            self._write_log(c, log_rows)  # after the pipeline: PostgreSQL copies them in
+            self._write_later(c)  # after the pipeline, as the log: PostgreSQL copies new rows in
+            self._write_log(c, log_rows)
             if last:
                 self._insert_tracking(c, Tracking(application_name, last))  # type: ignore[attr-defined]
                 self._published(c)
@@ -438,16 +439,22 @@ class ViewsMixin:
         for table, rows in new_rows.items():  # first: the summed updates and the inserts may name them
             if rows:
                 width = len(next(iter(rows.values())))
-                c.executemany(self._sql(f"INSERT INTO {{p}}{table} VALUES ({', '.join('?' * width)})"),
-                              [tuple(r.values()) for r in rows.values()])
+                self._insert_many(c, f"INSERT INTO {{p}}{table} VALUES ({', '.join('?' * width)})",
+                                  [tuple(r.values()) for r in rows.values()])
+        for statement, rows in inserts.items():
+            self._insert_many(c, statement, rows)
         by_statement: dict[str, list[tuple[Any, ...]]] = {}
         for (statement, key), deltas in sums.items():
             by_statement.setdefault(statement, []).append((*deltas, key))
-        for statement, rows in (*inserts.items(), *by_statement.items()):
+        for statement, rows in by_statement.items():
             c.executemany(self._sql(statement), rows)
         sums.clear()
         inserts.clear()
         new_rows.clear()
+
+    def _insert_many(self, c: Any, statement: str, rows: list[tuple[Any, ...]]) -> None:
+        """Rows of one INSERT statement, together (PostgreSQL copies a plain one in)."""
+        c.executemany(self._sql(statement), rows)
 
     def _write_units(self, c: Any) -> None:
         """Write the rows of the units the batch changed: their state after its last event."""
@@ -641,6 +648,8 @@ class SQLiteViews(ViewsMixin, SQLiteTrackingRecorder):
 
 #: Log entries a batch must hold before PostgreSQL takes them with COPY rather than an INSERT each.
 COPY_FROM = 50
+#: An INSERT of whole rows, nothing else (no ON CONFLICT): what ``COPY`` can do instead.
+_PLAIN_INSERT = re.compile(r"INSERT INTO \{p\}(\w+) VALUES \((?:\?, )*\?\)")
 
 
 class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
@@ -672,6 +681,15 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
             for row in rows:
                 copy.write_row(row)
         rows.clear()
+
+    def _insert_many(self, c: Any, statement: str, rows: list[tuple[Any, ...]]) -> None:
+        plain = _PLAIN_INSERT.fullmatch(statement)
+        if plain is None or len(rows) < COPY_FROM:
+            super()._insert_many(c, statement, rows)
+            return
+        with c.copy(self._sql(f"COPY {{p}}{plain.group(1)} FROM STDIN")) as copy:
+            for row in rows:
+                copy.write_row(row)
 
     def _pipelined(self, c: Any) -> Any:
         # psycopg's pipeline mode: a batch's INSERTs and UPDATEs go out without a round trip each; a read
