@@ -166,7 +166,8 @@ def publish(section: str, store: str) -> None:
         "# Benchmarks\n\nWritten by `make bench` (tests/benchmarks/test_load.py) on the machine that ran it.\n"
         "Ratios compare figures taken in the same run on the same store.\n\n")
     pattern = re.compile(rf"### {re.escape(store)}\n.*?(?=\n### |\Z)", re.S)
-    text = pattern.sub(section.rstrip("\n"), text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
+    text = (pattern.sub(lambda _: section.rstrip("\n") + "\n", text) if pattern.search(text)
+            else text.rstrip("\n") + "\n\n" + section)
     REPORT.write_text(text.rstrip("\n") + "\n")
     readme = ROOT / "README.md"
     body = readme.read_text()
