@@ -68,6 +68,12 @@ def enter_or_derive(
     return [derive_die(secret, seeds, slot, faces) for slot in slots]
 
 
+def _reshuffled_other_cards(before: Sequence[str], dealt: Sequence[str], cards: Sequence[str]) -> bool:
+    """Whether a slot that shuffles a whole pile (``dealt`` is all of ``cards``) was filled before a rewind
+    from another pile: then it cannot be dealt the same again (C-7)."""
+    return sorted(dealt) == sorted(cards) and sorted(before) != sorted(cards)
+
+
 class Resolution:
     """Mixin for the ``Aggregate`` of a unit of resolution; see the module docstring."""
 
@@ -171,9 +177,12 @@ class Resolution:
                 raise RuleViolation("this unit is played with table cards: enter the cards as dealt", ruling="C-3")
             dealt = check_entered_cards(entered, cards, out)
             before = self.filled.get(slot_key(slot))
-            if before is not None and list(before) != dealt:
-                raise RuleViolation(f"slot {list(slot)} dealt {before} before the rewind; the same cards are "
-                                    "entered", ruling="C-7")
+            # C-7: what a slot was dealt before a rewind is entered again. A slot that shuffles a whole pile
+            # (Twenty-one's discards) shuffles another pile after other play, which cannot come out the same:
+            # it takes the new order. The refusal never spells the earlier order out: it is nobody's (C-5).
+            if before is not None and list(before) != dealt and not _reshuffled_other_cards(before, dealt, cards):
+                raise RuleViolation(f"slot {list(slot)} was dealt otherwise before the rewind; the same cards are "
+                                    "entered again, in the same order, as they lie at the table", ruling="C-7")
             return dealt
         if entered is not None:
             raise RuleViolation("cards are entered by hand only in table mode", ruling="C-3")
@@ -192,7 +201,11 @@ class Resolution:
         """Mutator: record a shuffle (or the cards dealt at the table) in ``shuffles`` (C-3, C-7)."""
         self.shuffles = [*self.shuffles, {"slot": list(slot), "value": list(value), "entered": entered,
                                           "deck": list(cards)}]
-        self._own("filled").setdefault(slot_key(slot), list(value))
+        known = self.filled.get(slot_key(slot))
+        if entered and known is not None and _reshuffled_other_cards(known, value, cards):
+            self._own("filled")[slot_key(slot)] = list(value)  # another pile entered here after a rewind (C-7)
+        else:
+            self._own("filled").setdefault(slot_key(slot), list(value))
         self.seeds_locked = True
 
     def verify(self) -> dict[str, Any]:

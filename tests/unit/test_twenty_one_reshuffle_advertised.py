@@ -124,3 +124,55 @@ def test_only_the_discards_as_they_lie_are_entered_for_the_refill():  # C-3
         game.act("house", "reshuffle")
     assert missing.value.ruling == "C-3"
     assert game.conflict.version == after.version  # nothing stored
+
+
+def _busting_last_card() -> Game:
+    for seed in range(400):
+        game = _to_the_last_card(seed)
+        action = game.conflict.action
+        if action is not None and not action["natural"] and total(action["laid"] + game.conflict.deck[:1]) > 21:
+            return game
+    raise AssertionError("no game busts on its last card")
+
+
+def test_after_a_rewind_the_same_discards_are_reshuffled_in_the_same_order_without_being_told_it():  # C-7, C-5
+    game = _busting_last_card()
+    step = game.conflict.version
+    discards = game.act("ilse", "draw").discard
+    first = list(reversed(discards))
+    game.act("house", "reshuffle", reshuffle=first)
+    game.rewind(step)
+    game.act("ilse", "draw")  # the same card comes up again (C-7): the same discards wait for the reshuffle
+    with pytest.raises(RuleViolation) as other_order:
+        game.act("house", "reshuffle", reshuffle=list(discards))
+    assert other_order.value.ruling == "C-7"
+    assert not any(card in str(other_order.value) for card in discards)  # the order stays nobody's (C-5)
+    assert game.act("house", "reshuffle", reshuffle=first).shuffles[-1]["value"] == first
+
+
+def test_after_a_rewind_and_other_play_the_listed_reshuffle_of_other_discards_is_accepted():  # C-7, TO-9
+    game = _busting_last_card()
+    step = game.conflict.version
+    game.act("house", "reshuffle", reshuffle=list(reversed(game.act("ilse", "draw").discard)))
+    game.rewind(step)
+    waiting = game.act("ilse", "stand")  # other play: the drawn card stays in the deck, other discards
+    assert waiting.phase == "reshuffle"
+    listed = next(m for m in waiting.legal_actions("house") if m["action"] == "reshuffle")
+    refilled = game.act("house", "reshuffle", reshuffle=listed["reshuffle"])
+    assert refilled.phase == "play" and len(refilled.hands["ilse"]) == 3
+    game.conserved()
+
+
+def test_a_reshuffle_no_move_asks_for_is_refused_not_ignored():  # C-3
+    plain = Game(table=False)
+    plain.act("house", "deal")
+    with pytest.raises(RuleViolation) as untabled:
+        plain.act("ilse", "lay", cards=plain.conflict.hands["ilse"][:2], reshuffle=["AS", "2S"])
+    assert untabled.value.ruling == "C-3" and "table" in str(untabled.value)
+    table = Game(table=True)
+    table.act("house", "deal", deck=list(DECK))
+    table.act("house", "order", actors=["ilse", "tomas"])
+    before = table.conflict.version
+    with pytest.raises(RuleViolation) as unasked:  # an order card that is not the last one
+        table.act("ilse", "order-card", card=table.conflict.hands["ilse"][0], reshuffle=["ZZ", "junk"])
+    assert unasked.value.ruling == "C-3" and table.conflict.version == before

@@ -129,7 +129,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
             order, rounds = list(first), []
             for group in ties:
                 order += self._settle_tie(group, sim, rounds)
-            sim.done()
+        sim.done()  # every order card: a reshuffle entered with one is refused, not ignored (C-3)
         self._order_card_laid(seat=seat, card=code, actor=actor)
         if done:
             self._order_settled(cards=laid, ties=rounds, order=order, reshuffles=sim.reshuffles, actor=actor)

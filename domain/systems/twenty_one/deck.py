@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from domain.errors import RuleViolation
 from domain.systems.twenty_one import cards as c
 from domain.systems.twenty_one.checks import HAND
 from domain.systems.twenty_one.draws import Draws, check_reshuffle
@@ -39,6 +40,8 @@ class ConflictDeck:
         return self.shuffle(slot, cards, entered)
 
     def _draws(self, entered: Sequence[str] | None) -> Draws:
+        if entered is not None and not self.table:
+            raise RuleViolation("cards are entered by hand only in table mode", ruling="C-3")
         return Draws(self.deck, self.discard, self.shuffled, self._shuffler, self.table, entered)
 
     def _sync(self, sim: Draws) -> Draws:
