@@ -222,9 +222,7 @@ def _hexed(row: Any) -> dict[str, Any]:
     """A chain row as a dict of its own (SQLite's rows are not), its salt, digest and link as hex."""
     row = row if type(row) is dict else dict(row)
     for key in ("salt", "digest", "chain"):
-        value = row[key]
-        if type(value) is not str:  # bytes since issue 15; hex text in an older PostgreSQL store
-            row[key] = bytes(value).hex()
+        row[key] = audit.hexed(row[key])
     return row
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from domain.errors import NotPermitted, RuleViolation
 from domain.systems.twenty_one import cards as c
-from domain.systems.twenty_one.draws import check_reshuffle
+from domain.systems.twenty_one.draws import check_reshuffle, reshuffle_needed
 from domain.text import clean_text
 
 HAND = 3  # TO-2, TO-9
@@ -191,8 +191,7 @@ class ConflictChecks:
     def check_reshuffle_entered(self, entered: Sequence[str] | None) -> list[str]:
         self._phase("reshuffle", doing="entering a reshuffle")
         if entered is None:
-            raise RuleViolation(f"enter the {len(self.discard)} discards as reshuffled at the table, top first "
-                                "(reshuffle)", ruling="C-3")
+            raise reshuffle_needed(self.discard)
         codes = c.cards(entered, "C-3")
         check_reshuffle(codes, self.discard)
         return codes

@@ -18,13 +18,10 @@ from domain.errors import RuleViolation
 Shuffler = Callable[[list[Any], list[str], Sequence[str] | None], list[str]]
 
 
-class ReshuffleNeeded(RuleViolation):
-    """C-3, table cards: the move needs the discards reshuffled at the table; ``cards`` are the ones to enter."""
-
-    def __init__(self, cards: Sequence[str]) -> None:
-        super().__init__(f"the deck is empty: enter the {len(cards)} discards as reshuffled at the table "
+def reshuffle_needed(discard: Sequence[str]) -> RuleViolation:
+    """C-3, table cards: the refusal of a move (or of the House's reshuffle) that needs the discards entered."""
+    return RuleViolation(f"the deck is empty: enter the {len(discard)} discards as reshuffled at the table "
                          "(reshuffle)", ruling="C-3")
-        self.cards = list(cards)
 
 
 class Draws:
@@ -57,7 +54,7 @@ class Draws:
             raise RuleViolation("the deck and the discard pile are empty: no card can be drawn", ruling="TO-1")
         if self.table:
             if self.entered is None:
-                raise ReshuffleNeeded(self.discard)
+                raise reshuffle_needed(self.discard)
             if self.reshuffles:
                 raise RuleViolation("only one reshuffle is entered per move", ruling="C-3")
         slot = ["shuffle", self.shuffled + len(self.reshuffles) + 1]

@@ -79,7 +79,7 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
             out.append({"action": "order", "choices": conflict.check_order(None), "min": 2})  # TO-3: two or more
         if _passes(conflict.check_modifier, 1, "x"):
             out.append({"action": "modifier", "choices": [-1, 1]})
-        if conflict.phase == "reshuffle":  # C-3, TO-9: the refill waits for the discards entered as reshuffled
+        if _passes(conflict.check_reshuffle_entered, list(conflict.discard)):  # C-3, TO-9: the refill waits
             out.append({"action": "reshuffle", "required": ["reshuffle"], "reshuffle": list(conflict.discard)})
         if _passes(conflict.check_end):
             out.append({"action": "end"})
