@@ -95,9 +95,10 @@ class ChainMixin:
         return oid
 
     # -- reads, each in one snapshot of the log ------------------------------------------------
-    def read_chain(self, campaign_hex: str) -> dict[str, Any]:
-        """The campaign's chain rows with the events stored at the positions they name, and every event of
-        the store that has no link, all from one consistent snapshot."""
+    def read_chain(self, campaign_hex: str, snapshots: bool = True) -> dict[str, Any]:
+        """The campaign's chain rows with the events stored at the positions they name, every event of the
+        store that has no link and (``snapshots``) the campaign's sealed snapshots, all from one consistent
+        snapshot of the store."""
         with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
             self.begin_snapshot(c)
             c.execute(self.q(
@@ -110,6 +111,11 @@ class ChainMixin:
                 " LEFT JOIN {chain} c ON c.notification_id = e.{nid} WHERE c.notification_id IS NULL"
                 " ORDER BY e.{nid}"))
             unlinked = [dict(r) for r in c.fetchall()]
+            if not snapshots:
+                c.execute(self.q("SELECT * FROM {head} WHERE campaign_id = ?"), (campaign_hex,))
+                head = c.fetchone()
+                return {"linked": linked, "unlinked": unlinked, "snapshots": None, "seals": {},
+                        "head": dict(head) if head else None}
             c.execute(self.q("SELECT s.* FROM {snapshots} s WHERE s.originator_id IN"
                              " (SELECT originator_id FROM {chain} WHERE campaign_id = ?)"
                              ).replace("{snapshots}", self.snapshots_table), (campaign_hex,))

@@ -64,6 +64,7 @@ class Signer:
         secret = self.key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
                                         serialization.NoEncryption())
         self._seal_key = hashlib.sha256(b"stakes snapshot seal\n" + secret).digest()
+        self._token_key = hashlib.sha256(b"stakes seat token\n" + secret).digest()
 
     @property
     def vkey(self) -> str:
@@ -78,6 +79,13 @@ class Signer:
     def seal(self, data: bytes) -> str:
         """A MAC under a key derived from the signing key: what only this server can vouch for (snapshots)."""
         return hmac.new(self._seal_key, data, hashlib.sha256).hexdigest()
+
+
+    def token(self, label: str) -> str:
+        """A bearer token derived from ``label`` under a key derived from the signing key: the same label
+        gives the same token, and nobody without the key can compute one (a retried creation's answer)."""
+        mac = hmac.new(self._token_key, label.encode(), hashlib.sha256).digest()
+        return "stk_" + base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
 
 
 def _load_or_create(path: Path) -> Ed25519PrivateKey:

@@ -47,7 +47,7 @@ def leaves(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.Leaves:
     event and only the digest elsewhere (C-5), with the signed head of exactly these leaves."""
     from adapters import audit, ledger
 
-    rows = stakes.app.recorder.read_chain(campaign_id.hex)["linked"]
+    rows = stakes.app.recorder.read_chain(campaign_id.hex, snapshots=False)["linked"]
     log = {r["notification_id"]: r for r in stakes.views.query(
         "SELECT l.*, c.revealed, c.phase FROM {p}event_log l LEFT JOIN {p}challenges c"
         " ON c.challenge_id = l.challenge_id WHERE l.campaign_id = ?", (campaign_id.hex,))}

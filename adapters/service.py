@@ -48,7 +48,7 @@ class Stakes:
         self.views.transcoder = self.app.mapper.transcoder  # type: ignore[attr-defined]  # unit snapshots
         self.views.upgrade(self.app.name)  # rows of an older release's shape are projected anew
         self.projection = ProjectionRunner(self.app, self.views)
-        self.tokens = Tokens(self.views)
+        self.tokens = Tokens(self.views, self.signer)
         self.fanout = Fanout(self.settings)  # wakes the open streams (issue 14, ADR 0014)
 
     def close(self) -> None:
@@ -113,7 +113,8 @@ class Stakes:
                         key: str | None = None) -> schemas.CampaignCreated:
         campaign_id = self.app.create_campaign(name, system, settings, key=key)
         self.catch_up()
-        token = self.tokens.issue(campaign_id, "house")  # a retried creation gets a fresh House token
+        # C-1: a creation retried under its key answers the same House token, so the first stays valid
+        token = self.tokens.issue(campaign_id, "house", key)
         return schemas.CampaignCreated(campaign=self.campaign_row(campaign_id), house_token=token)
 
     def usable(self, campaign_id: UUID) -> None:

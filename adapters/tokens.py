@@ -1,7 +1,8 @@
 """Seat tokens (ADR 0004) and one-time invites (ADR 0011).
 
-A token is 256 random bits per seat, stored only as its SHA-256, never in events, exports or logs; a new
-one replaces the old. The House's token is shown to the House when it creates (or imports) a campaign. A
+A token is 256 random bits per seat (or, for a command retried under its key, 256 bits derived from the key
+under the server's secret), stored only as its SHA-256, never in events, exports or logs; a new one
+replaces the old. The House's token is shown to the House when it creates (or imports) a campaign. A
 player's never passes through the House: seating him (or handing his seat out again) answers a one-time
 invite code, also stored only as its hash; the player claims it (``POST /invites``, ``stakes claim``), and
 the claim, once, issues his token and shows it to him alone. A second claim of the same code is refused.
@@ -20,11 +21,15 @@ from domain.seats import Seat
 
 
 class Tokens:
-    def __init__(self, views: Any) -> None:
-        self.views = views
+    def __init__(self, views: Any, signer: Any) -> None:
+        self.views, self.signer = views, signer
 
-    def issue(self, campaign_id: UUID, seat: str) -> str:
-        token = randomness.new_token()
+    def issue(self, campaign_id: UUID, seat: str, key: str | None = None) -> str:
+        """A new token for ``seat``; it replaces the seat's old one. With ``key`` (the Idempotency-Key of
+        the command that hands it out) the token is derived from the key under the server's secret: the
+        command retried after a lost answer answers the same token again and revokes nothing."""
+        token = randomness.new_token() if key is None else \
+            self.signer.token(f"seat token\n{campaign_id.hex}\n{seat}\n{key}")
         self.views.store_token(token, campaign_id, seat)
         return token
 

@@ -105,3 +105,13 @@ def test_creating_a_campaign_twice_under_one_key_creates_one(stakes: Stakes) -> 
     again = stakes.create_campaign("Keyed", "pool", key="c-1")
     assert again.campaign.id == first.campaign.id
     assert [c.name for c in stakes.campaigns()].count("Keyed") == 1
+
+
+def test_a_creation_retried_under_its_key_answers_the_same_house_token_and_keeps_it_valid(stakes: Stakes) -> None:
+    first = stakes.create_campaign("Keyed", "pool", key="c-2")
+    again = stakes.create_campaign("Keyed", "pool", key="c-2")
+    assert again.house_token == first.house_token
+    assert stakes.tokens.authenticate(first.house_token) == (first.campaign.id, Seat.house())
+    other = stakes.create_campaign("Keyed", "pool", key="c-3")
+    unkeyed = stakes.create_campaign("Keyed", "pool")
+    assert len({first.house_token, other.house_token, unkeyed.house_token}) == 3
