@@ -28,7 +28,10 @@ def _campaign(stakes: Any, ctx: Context, command: Command, result: Any) -> schem
 def _player_added(stakes: Any, ctx: Context, command: Any, result: Any) -> schemas.PlayerAdded:
     seat = Seat.parse(command.seat).name
     sheet = stakes.any_sheet(ctx.campaign_id, seat)
-    return schemas.PlayerAdded(sheet=sheet, invite=stakes.tokens.invite(ctx.campaign_id, seat))
+    # C-1: answered again to a retry under the same key, the code is the same and seats nobody twice
+    invite = stakes.tokens.invite(ctx.campaign_id, seat) if ctx.key is None else \
+        stakes.tokens.invite_once(ctx.campaign_id, seat, ctx.key)
+    return schemas.PlayerAdded(sheet=sheet, invite=invite)
 
 
 def _sheet(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:

@@ -46,6 +46,20 @@ class Tokens:
                           (token_hash(code), campaign_id.hex, seat, datetime.now(timezone.utc).isoformat()))
         return code
 
+    def invite_once(self, campaign_id: UUID, seat: str, key: str) -> str:
+        """The invite code of the command keyed ``key`` that seated ``seat``, derived from the key, so the
+        command retried after a lost answer answers the same code. It is stored only while the seat has
+        neither a token nor another code: a replay after the player claimed his seat (or after the House
+        handed it out again, which is in the log) answers a spent code and can seat nobody (C-1)."""
+        code = self.signer.token(f"invite\n{campaign_id.hex}\n{seat}\n{key}").replace("stk_", "inv_", 1)
+        with self.views.datastore.transaction(commit=True) as c:
+            if self.views._one(c, "SELECT 1 AS x FROM {p}seat_tokens WHERE campaign_id = ? AND seat = ?",
+                               (campaign_id.hex, seat)) is None:
+                self.views._x(c, "INSERT INTO {p}seat_invites VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat)"
+                                 " DO NOTHING",
+                              (token_hash(code), campaign_id.hex, seat, datetime.now(timezone.utc).isoformat()))
+        return code
+
     def revoke(self, campaign_id: UUID, seat: str) -> None:
         """The seat's token stops working (it is being handed out again)."""
         with self.views.datastore.transaction(commit=True) as c:

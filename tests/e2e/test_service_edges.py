@@ -57,3 +57,24 @@ def test_a_command_sent_again_with_its_idempotency_key_is_applied_once(client) -
     other = client.post(f"/campaigns/{cid}/loans", headers=keyed, json={"borrower": "ilse", "amount": 6})
     assert other.status_code == 409
     assert len(client.get(f"/campaigns/{cid}/debts", headers=house).json()["loans"]) == 1
+
+
+def test_a_campaign_created_again_with_its_idempotency_key_answers_the_same_body(client) -> None:
+    keyed = {"Idempotency-Key": "create-1"}
+    first = client.post("/campaigns", headers=keyed, json={"name": "Twice"})
+    again = client.post("/campaigns", headers=keyed, json={"name": "Twice"})
+    assert first.status_code == again.status_code == 201 and first.json() == again.json()
+    house = bearer(first.json()["house_token"])
+    assert client.get(f"/campaigns/{first.json()['campaign']['id']}", headers=house).status_code == 200
+
+
+def test_a_seating_sent_again_after_the_claim_takes_no_seat(client) -> None:
+    """C-1: a player's seat changes hands only by a reissue, which the log shows."""
+    created = client.post("/campaigns", json={"name": "Seats"}).json()
+    cid, house = created["campaign"]["id"], bearer(created["house_token"])
+    body = {"seat": "ilse", "character": "Ilse", "characteristic": "Sly"}
+    keyed = {**house, "Idempotency-Key": "seat-ilse"}
+    ilse = player_headers(client, client.post(f"/campaigns/{cid}/players", headers=keyed, json=body).json())
+    replayed = client.post(f"/campaigns/{cid}/players", headers=keyed, json=body).json()
+    assert client.post("/invites", json={"code": replayed["invite"]}).status_code == 403
+    assert client.get(f"/campaigns/{cid}/characters/ilse", headers=ilse).status_code == 200

@@ -7,7 +7,7 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from adapters.service import Stakes
-from domain.errors import ConcurrencyConflict
+from domain.errors import ConcurrencyConflict, NotPermitted
 from domain.seats import Seat
 
 HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
@@ -115,3 +115,28 @@ def test_a_creation_retried_under_its_key_answers_the_same_house_token_and_keeps
     other = stakes.create_campaign("Keyed", "pool", key="c-3")
     unkeyed = stakes.create_campaign("Keyed", "pool")
     assert len({first.house_token, other.house_token, unkeyed.house_token}) == 3
+
+
+def test_seating_a_player_retried_under_its_key_answers_the_same_invite(stakes: Stakes) -> None:
+    cid = stakes.create_campaign("Once", "penny-ante").campaign.id
+    seat = {"seat": "ilse", "character": "Ilse", "characteristic": "Sly"}
+    first = stakes.run(cid, HOUSE, "add-player", seat, key="seat-ilse")
+    again = stakes.run(cid, HOUSE, "add-player", seat, key="seat-ilse")  # the first answer was lost
+    assert again.invite == first.invite
+    claimed = stakes.claim(again.invite)
+    assert stakes.tokens.authenticate(claimed.token) == (cid, Seat("ilse"))
+
+
+def test_replaying_a_player_seating_after_the_claim_seats_nobody_twice(stakes: Stakes) -> None:
+    """C-1: the House re-sending the command that seated a player gets no code that takes his seat
+    silently (handing it out again is ``reissue``, which the log shows)."""
+    cid = stakes.create_campaign("Once", "penny-ante").campaign.id
+    seat = {"seat": "ilse", "character": "Ilse", "characteristic": "Sly"}
+    first = stakes.run(cid, HOUSE, "add-player", seat, key="seat-ilse")
+    token = stakes.claim(first.invite).token
+    before = events(stakes)
+    replayed = stakes.run(cid, HOUSE, "add-player", seat, key="seat-ilse")
+    assert events(stakes) == before
+    with pytest.raises(NotPermitted):
+        stakes.claim(replayed.invite)
+    assert stakes.tokens.authenticate(token) == (cid, Seat("ilse"))
