@@ -82,7 +82,12 @@ class LegalAction(BaseModel):
     cost: int | None = None
     dice: int | None = Field(None, description="How many dice to enter in table mode.")
     member: str | None = None
-    choices: list[Any] | None = None
+    choices: list[Any] | None = Field(None, description="The values this move may take: of the body field named "
+                                                      "by `field` (several for a list field, within `min`/`max`). "
+                                                      "Without `field`: Beast's `roll` gives each field's range "
+                                                      "as an object; Twenty-one's `hold` names the flag to set "
+                                                      "true (`set-aside` → `set_aside`, `draw`).")
+    field: str | None = Field(None, description="The body field `choices` fill.")
     borrowers: list[str] | None = None
     best_bid: dict[str, Any] | None = None
     required: list[Any] | None = Field(None, description="What this move must repeat after a rewind (C-7), or "
@@ -94,6 +99,21 @@ class LegalAction(BaseModel):
     loan: UUID | None = Field(None, description="The loan a loan move answers (a campaign command, not a move in "
                                                 "the unit: POST …/loans/{loan}/accept, decline or withdraw).")
     lender: str | None = None
+
+
+#: A legal action's own limits: a command field of one of these names is never the field its choices fill.
+LIMITS = frozenset(LegalAction.model_fields) - {"action", "choices", "field"}
+
+
+def with_choice_fields(legal: list[LegalAction], action_class: Any) -> list[LegalAction]:
+    """Each legal action that has ``choices`` with the body field they fill (``Command.choice_field``);
+    ``action_class(name)``: the command class of the unit's action ``name``, or None."""
+    out = []
+    for a in legal:
+        cls = action_class(a.action) if a.choices and a.field is None else None
+        field = cls.choice_field(a.choices, LIMITS) if cls is not None else None
+        out.append(a.model_copy(update={"field": field}) if field else a)
+    return out
 
 
 class ChallengeSummary(BaseModel):

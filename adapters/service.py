@@ -31,6 +31,7 @@ from adapters.tokens import Tokens
 from adapters.views import ViewsMixin
 from domain.errors import NotFound, NotPermitted, RuleViolation
 from domain.kernel.commands import Command, Context
+from domain.kernel.registry import system_of_unit
 from domain.seats import Seat
 
 __all__ = ["NeedsRepair", "Stakes", "StoreUnavailable"]
@@ -224,12 +225,17 @@ class Stakes:
         campaign = self.campaign_row(campaign_id)
         unit, system = self.load_unit(campaign_id, unit_id), edge(campaign.system)
         view = system.unit_view(self, campaign_id, unit, viewer)
+        rules = system_of_unit(unit)
+
+        def action_class(name: str) -> type[Command] | None:
+            return next((a for a in rules.actions(unit) if a.action_name() == name), None)
 
         def may_act(seat: str) -> bool:  # a move in the unit, not an answer to a loan offered into it
             seen = view if seat == viewer.name else system.unit_view(self, campaign_id, unit, Seat.parse(seat))
             return any(getattr(a, "loan", None) is None for a in seen.legal_actions)
 
-        return view.model_copy(update={"waiting_for": unit.waiting_for(may_act)})
+        return view.model_copy(update={"waiting_for": unit.waiting_for(may_act),
+                                       "legal_actions": schemas.with_choice_fields(view.legal_actions, action_class)})
 
     def challenge(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> BaseModel:
         self.viewer(campaign_id, viewer)

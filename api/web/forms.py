@@ -65,7 +65,8 @@ def fields(cls: type[Command], skip: tuple[str, ...] = ("action",), limits: dict
         kind, options = _kind(prop)
         f = Field(name=name, label=name.replace("_", " "), kind=kind, required=name in required,
                   help=prop.get("description", ""), options=options)
-        choices = limits.get("choices")
+        # the choices fill the field the legal action names (``field``), else any field that takes them
+        choices = limits.get("choices") if limits.get("field") in (None, name) else None
         if choices and kind in ("text", "select") and not options:
             f.kind, f.options = "select", [str(c) for c in choices]
         elif choices and kind in ("numbers", "words"):

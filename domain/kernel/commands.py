@@ -20,8 +20,9 @@ Two kinds:
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 from uuid import UUID
@@ -99,6 +100,18 @@ class Command(BaseModel):
         return field.default if field is not None else None
 
     @classmethod
+    def choice_field(cls, choices: Sequence[Any], carried: frozenset[str] = frozenset()) -> str | None:
+        """The body field a legal action's ``choices`` are values of: the one field (a required one before
+        an optional one) whose type takes them, one of them or, for a list field, several. None when they
+        are not the values of one field (objects giving several fields' ranges, or names of flags). Never
+        the acting member's field (``side``, ``member``, ``seat``: the legal action's ``member``), nor one
+        ``carried`` (a field the legal action gives a limit of its own for)."""
+        kinds = {_choice_kind(c) for c in choices}
+        if len(kinds) != 1 or None in kinds:
+            return None
+        return _field_taking(cls, kinds.pop(), carried)
+
+    @classmethod
     def parse(cls: type[C], payload: Any) -> C:
         """Validate raw input; a refusal names the ruling and says which field is wrong (never a 500)."""
         if isinstance(payload, cls):
@@ -120,6 +133,29 @@ class Command(BaseModel):
             raise NotPermitted(f"only the House may {doing}", ruling=cls.ruling if cls.ruling.startswith("C-") else "C-1")
         if cls.who == "player" and actor.is_house:
             raise NotPermitted(f"the House has no character: only a player may {doing}", ruling=cls.who_ruling)
+
+
+def _choice_kind(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "boolean"
+    return {int: "integer", str: "string"}.get(type(value))
+
+
+@functools.cache
+def _field_taking(cls: type[Command], kind: str, carried: frozenset[str]) -> str | None:
+    schema = cls.model_json_schema()
+    required = set(schema.get("required", []))
+    found = []
+    for name, prop in schema.get("properties", {}).items():
+        if name in ("action", "side", "member", "seat") or name in carried:
+            continue
+        for option in prop.get("anyOf", [prop]):
+            if option.get("type") == kind or (option.get("type") == "array" and
+                                              option.get("items", {}).get("type") == kind):
+                found.append(name)
+                break
+    best = [n for n in found if n in required] or found
+    return best[0] if len(best) == 1 else None
 
 
 def text(max_length: int, description: str = "", **extra: Any) -> Any:

@@ -1,0 +1,48 @@
+"""A legal action's ``choices`` name the body field they fill (``field``), from the same command class that
+validates the move, so a client can play any system from its legal actions alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.schemas import LIMITS, LegalAction, with_choice_fields
+from domain.kernel.registry import rule_system
+
+CASES = [
+    ("penny-ante", "declare", ["Whip"], "characteristics"),
+    ("penny-ante", "keep", [0, 1, 2], "cup"),
+    ("penny-ante", "buyout", ["Whip"], "give_up"),
+    ("pool", "choose", ["narrate", "house"], "choice"),
+    ("twenty-one", "order", ["ilse", "tomas"], "actors"),
+    ("twenty-one", "order-card", ["A♠"], "card"),
+    ("twenty-one", "lay", ["A♠", "2♥"], "cards"),
+    ("twenty-one", "keep", [True, False], "keep"),
+    ("twenty-one", "assist", ["A♠"], "replace_with"),
+    ("twenty-one", "modifier", [-1, 1], "value"),
+    ("beast", "reroll", [1, 2, 3], "die"),
+    ("beast", "check", ["held", "slipped"], "outcome"),
+    ("pulp-cards", "surprise", ["Ilse", "Lady Sen"], "by"),
+    ("pulp-cards", "show", [1, 2], "number"),
+    ("pulp-cards", "effect", ["wound"], "effect"),
+]
+
+
+def action(system: str, name: str):
+    return next(a for a in rule_system(system).actions() if a.action_name() == name)
+
+
+@pytest.mark.parametrize(("system", "name", "choices", "field"), CASES)
+def test_a_legal_actions_choices_name_the_body_field_they_fill(system, name, choices, field) -> None:
+    assert action(system, name).choice_field(choices, LIMITS) == field
+
+
+def test_choices_that_are_not_one_fields_values_name_no_field() -> None:
+    # Twenty-one's hold names the flag to set; Beast's roll gives several fields' ranges as objects
+    assert action("twenty-one", "hold").choice_field(["set-aside", "draw"], LIMITS) is None
+    assert action("beast", "roll").choice_field([{"humanity": [0, 3]}], LIMITS) is None
+
+
+def test_the_field_is_added_to_legal_actions_with_choices_only() -> None:
+    legal = [LegalAction(action="choose", choices=["narrate"]), LegalAction(action="roll", min=2)]
+    named = with_choice_fields(legal, lambda name: action("pool", name))
+    assert [a.field for a in named] == ["choice", None]
