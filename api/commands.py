@@ -24,7 +24,7 @@ from adapters import answers
 from adapters.plugin import Page
 from adapters.service import Stakes
 from adapters.systems import edges
-from api.deps import KeyDep, SeatDep, StakesDep
+from api.deps import KeyDep, SeatDep, StakesDep, one_hop
 from api.heads import sign_after
 from domain.kernel.commands import Command
 from domain.kernel.common import SHARED
@@ -97,7 +97,7 @@ def _endpoint(verb: str, path_params: dict[str, Any], has_body: bool) -> Any:
                inspect.Parameter("key", inspect.Parameter.KEYWORD_ONLY, annotation=KeyDep)]
     endpoint.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     endpoint.__name__ = verb.replace("-", "_")
-    return endpoint
+    return one_hop(endpoint, seat="acting_seat")
 
 
 def command_router() -> APIRouter:
@@ -168,6 +168,7 @@ def read_router() -> APIRouter:
 
 
 def _bind(name: str) -> Any:
+    @one_hop
     def bound(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> Any:
         return stakes.read(campaign_id, seat, name)
 
@@ -176,6 +177,7 @@ def _bind(name: str) -> Any:
 
 
 def _bind_paged(name: str) -> Any:
+    @one_hop
     def bound(
         campaign_id: UUID, seat: SeatDep, stakes: StakesDep,
         after: Annotated[str | None, Query(max_length=64, description="`next_after` of the previous page.")] = None,

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
+import typing
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import Depends, Header, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from adapters.service import Stakes
 from domain.errors import NotPermitted
@@ -36,9 +41,11 @@ class Caller:
 SEAT_COOKIE = "stakes_seat"
 
 
-def get_caller(request: Request, stakes: StakesDep,
-               credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Caller:
-    token = credentials.credentials if credentials is not None else request.cookies.get(SEAT_COOKIE)
+def _token(request: Request, credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return credentials.credentials if credentials is not None else request.cookies.get(SEAT_COOKIE)
+
+
+def _caller(stakes: Stakes, token: str | None) -> Caller:
     if not token:
         raise HTTPException(401, "A bearer token is required")
     found = stakes.authenticate(token)
@@ -47,11 +54,65 @@ def get_caller(request: Request, stakes: StakesDep,
     return Caller(*found)
 
 
-async def get_seat(campaign_id: UUID, caller: Annotated[Caller, Depends(get_caller)]) -> Seat:
-    """The caller's seat, if the token belongs to the campaign in the path."""
+def _seated(caller: Caller, campaign_id: UUID) -> Seat:
     if caller.campaign_id != campaign_id:
         raise NotPermitted("this token holds a seat in another campaign")
     return caller.seat
+
+
+def get_caller(request: Request, stakes: StakesDep,
+               credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Caller:
+    return _caller(stakes, _token(request, credentials))
+
+
+async def get_seat(campaign_id: UUID, caller: Annotated[Caller, Depends(get_caller)]) -> Seat:
+    """The caller's seat, if the token belongs to the campaign in the path."""
+    return _seated(caller, campaign_id)
+
+
+@dataclass(frozen=True)
+class SeatLater:
+    """A request's token, looked up in the endpoint's own worker thread (``one_hop``)."""
+
+    stakes: Stakes
+    token: str | None
+    campaign_id: UUID
+
+    def seat(self) -> Seat:
+        return _seated(_caller(self.stakes, self.token), self.campaign_id)
+
+
+async def get_seat_later(request: Request, campaign_id: UUID, stakes: StakesDep,
+                         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> SeatLater:
+    return SeatLater(stakes, _token(request, credentials), campaign_id)
+
+
+def one_hop(endpoint: Callable[..., Any], seat: str = "seat") -> Callable[..., Any]:
+    """A seated endpoint (its ``SeatDep`` parameter, named ``seat``) made to cost one thread hop, not three (issue 15).
+
+    FastAPI runs a plain ``def`` dependency in the thread pool, then the endpoint, then the validation of its
+    answer: three hand-overs between the event loop and a worker thread per request, each a wake-up the
+    interpreter pays for. Here the endpoint is ``async``: the token is looked up (exactly as ``get_seat`` does)
+    and then the endpoint runs, in ONE worker thread; FastAPI checks the answer of an ``async`` endpoint on
+    the event loop, where a model the endpoint built is taken as it is."""
+    hints = typing.get_type_hints(endpoint, include_extras=True)
+    signature = inspect.signature(endpoint)
+    def resolved(p: inspect.Parameter) -> Any:  # a postponed annotation (text) as the object it names
+        return hints.get(p.name, p.annotation) if isinstance(p.annotation, str) else p.annotation
+
+    params = [p.replace(annotation=Annotated[SeatLater, Depends(get_seat_later)] if p.name == seat
+                        else resolved(p)) for p in signature.parameters.values()]
+
+    @functools.wraps(endpoint)
+    async def hop(**kwargs: Any) -> Any:
+        later: SeatLater = kwargs.pop(seat)
+        return await run_in_threadpool(lambda: endpoint(**{seat: later.seat()}, **kwargs))
+
+    returned = signature.return_annotation
+    hop.__signature__ = signature.replace(parameters=params, return_annotation=hints.get("return", Any)
+                                          if isinstance(returned, str) else returned)  # type: ignore[attr-defined]
+    del hop.__wrapped__  # FastAPI reads the signature above, not the wrapped function's
+    return hop
 
 
 async def get_key(idempotency_key: Annotated[str | None, Header(

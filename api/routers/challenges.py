@@ -11,7 +11,7 @@ from fastapi import APIRouter, Body, Query, Request
 from adapters import answers
 from adapters import schemas as out
 from api.commands import action_body
-from api.deps import KeyDep, SeatDep, StakesDep
+from api.deps import KeyDep, SeatDep, StakesDep, one_hop
 from api.heads import sign_after
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/challenges", tags=["challenges, rolls and contests"])
@@ -19,6 +19,7 @@ Unit: Any = answers.unit_models()
 
 
 @router.get("", response_model=list[out.ChallengeSummary])
+@one_hop
 def list_challenges(
     campaign_id: UUID, seat: SeatDep, stakes: StakesDep,
     after: Annotated[int, Query(ge=0, le=2**62, description="The `position` of the last unit already read.")] = 0,
@@ -30,12 +31,14 @@ def list_challenges(
 
 
 @router.get("/{challenge_id}", response_model=Unit)
+@one_hop
 def show(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep) -> Any:
     """The table as the caller's seat may see it (C-5), with the legal actions now and their limits."""
     return stakes.challenge(campaign_id, seat, challenge_id)
 
 
 @router.post("/{challenge_id}/actions", response_model=Unit, openapi_extra=action_body())
+@one_hop
 def act(request: Request, campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep, key: KeyDep,
         body: Annotated[dict[str, Any], Body(include_in_schema=False)]) -> Any:
     """Play one move, ``{"action": …}`` with its inputs; the unit's system decides which moves it has and
@@ -46,18 +49,21 @@ def act(request: Request, campaign_id: UUID, challenge_id: UUID, seat: SeatDep, 
 
 
 @router.get("/{challenge_id}/verify", response_model=out.Verification)
+@one_hop
 def verify(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Verification:
     """Recompute every server-drawn result from the revealed seeds and report any mismatch (C-4)."""
     return stakes.verify_challenge(campaign_id, seat, challenge_id)
 
 
 @router.get("/{challenge_id}/waiting", response_model=out.Waiting)
+@one_hop
 def waiting(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Waiting:
     """Whom the table waits for: each seat that may act now and the names of its moves (not their limits)."""
     return stakes.waiting_for(campaign_id, seat, challenge_id)
 
 
 @router.get("/{challenge_id}/replay", response_model=out.Replay)
+@one_hop
 def replay(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep,
            step: Annotated[int | None, Query(ge=1, le=100_000, description="Only this step.")] = None) -> out.Replay:
     """Every step: event, actor, time, what changed, and the state after it, as the caller's seat may see it;

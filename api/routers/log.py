@@ -6,12 +6,13 @@ from uuid import UUID
 from fastapi import APIRouter, Query
 
 from adapters import schemas as out
-from api.deps import SeatDep, StakesDep
+from api.deps import SeatDep, StakesDep, one_hop
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["event log"])
 
 
 @router.get("/log", response_model=out.EventLog)
+@one_hop
 def event_log(
     campaign_id: UUID,
     seat: SeatDep,
