@@ -13,7 +13,7 @@ from fastapi.security import HTTPAuthorizationCredentials
 
 from adapters import schemas as out
 from adapters.imports import TooLarge, bounded_lines
-from api.deps import SeatDep, StakesDep, bearer
+from api.deps import SeatDep, StakesDep, bearer, one_hop
 from domain.errors import NotPermitted
 
 router = APIRouter(tags=["audit, export and import"])
@@ -21,18 +21,21 @@ NDJSON = "application/x-ndjson"
 
 
 @router.get("/campaigns/{campaign_id}/audit", response_model=out.AuditReport)
+@one_hop
 def verify(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.AuditReport:
     """Recompute the campaign's hash chain from the stored events and name the first broken link (C-2)."""
     return stakes.audit(campaign_id, seat)
 
 
 @router.get("/campaigns/{campaign_id}/audit/checkpoint", response_model=out.Checkpoint)
+@one_hop
 def checkpoint(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Checkpoint:
     """The campaign's signed head (C2SP tlog-checkpoint, Ed25519): keep it; every later head must extend it (C-2)."""
     return stakes.checkpoint(campaign_id, seat)
 
 
 @router.get("/campaigns/{campaign_id}/audit/consistency", response_model=out.Consistency)
+@one_hop
 def consistency(campaign_id: UUID, seat: SeatDep, stakes: StakesDep,
                 first: Annotated[int, Query(alias="from", ge=0, le=2**62,
                                             description="The size of the head you hold.")]) -> out.Consistency:
@@ -42,6 +45,7 @@ def consistency(campaign_id: UUID, seat: SeatDep, stakes: StakesDep,
 
 
 @router.get("/campaigns/{campaign_id}/audit/leaves", response_model=out.Leaves)
+@one_hop
 def leaves(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Leaves:
     """Every event's salted digest, with its stored bytes and salt where this seat may read all of it (C-5),
     and the signed head they make: recompute each opened digest and the root yourself (C-2)."""

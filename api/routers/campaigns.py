@@ -5,7 +5,7 @@ from uuid import UUID
 from fastapi import APIRouter, Request, status
 
 from adapters import schemas as out
-from api.deps import CallerDep, KeyDep, SeatDep, StakesDep
+from api.deps import CallerDep, KeyDep, SeatDep, StakesDep, one_hop
 from api.schemas import CampaignIn
 
 router = APIRouter(tags=["campaigns"])
@@ -28,5 +28,6 @@ def session(caller: CallerDep) -> out.Session:
 
 
 @router.get("/campaigns/{campaign_id}", response_model=out.CampaignView)
+@one_hop
 def get_campaign(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.CampaignView:
     return stakes.campaign(campaign_id, seat)

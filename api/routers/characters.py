@@ -15,6 +15,7 @@ Sheet: Any = answers.sheet_models()
 
 
 @router.post("/players/{player}/token", response_model=answers.player_added_models())
+@one_hop
 def reissue_token(campaign_id: UUID, player: str, seat: SeatDep, stakes: StakesDep) -> Any:
     """The House issues a player a new token; the old one stops working."""
     return stakes.reissue_token(campaign_id, seat, player)
