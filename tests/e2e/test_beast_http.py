@@ -210,3 +210,37 @@ def test_an_antagonists_secret_willpower_and_check_reach_its_sheet_when_the_conf
     cole = client.get(f"{c}/house-characters", headers=t["house"]).json()[0]
     assert (cole["willpower"], cole["humanity"]) == (3 - 1 - view["state"]["outcome"]["damage"].get("opponent", 0), 3)
     assert [line["detail"]["why"] for line in cole["history"] if line["what"] == "adjusted"] == ["settled"]
+
+
+def test_a_conflict_a_side_could_never_roll_in_is_refused_when_it_opens(client):
+    """BE-9, BE-2: refused at the open instead of leaving the table waiting for a roll nobody may make."""
+    c, t = new_table(client, cole={"humanity": 2, "willpower": 3})
+    r = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Tomas", "min_humanity": 7})
+    assert r.status_code == 422 and r.json()["ruling"] == "BE-2" and "Ilse has 6 Humanity" in r.json()["detail"]
+    # the antagonist's values are the House's: a player's refusal names no number of them (C-5)
+    r = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole", "min_humanity": 3})
+    detail = r.json()["detail"].removeprefix("BE-2: ")
+    assert r.status_code == 422 and r.json()["ruling"] == "BE-2" and not re.search(r"\d", detail), detail
+    r = client.post(f"{c}/conflicts", headers=t["house"], json={"player": "ilse", "against": "Sheriff Cole",
+                                                                 "min_humanity": 3})
+    assert r.status_code == 422 and "Sheriff Cole has 2 Humanity" in r.json()["detail"]
+    assert client.get(f"{c}/challenges", headers=t["house"]).json() == []
+
+
+def test_a_rewind_to_the_step_between_the_last_decision_and_its_result_is_refused(client):
+    """C-6: that step is inside one move; stopping there would leave a unit nobody can move on."""
+    c, t = new_table(client)
+    unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Tomas"}).json()["id"]
+    act(client, c, unit, t["ilse"], "roll", humanity=3, beast=1)
+    act(client, c, unit, t["tomas"], "roll", humanity=3, beast=1)
+    act(client, c, unit, t["ilse"], "keep")
+    steps = client.get(f"{c}/challenges/{unit}/replay", headers=t["house"]).json()["steps"]
+    before = len(steps)
+    act(client, c, unit, t["tomas"], "keep")  # the last decision, and the result with it
+    steps = client.get(f"{c}/challenges/{unit}/replay", headers=t["house"]).json()["steps"]
+    inside = next(s["step"] for s in steps[before:] if s["event"] != "Resolved" and
+                  steps[steps.index(s) + 1]["event"] == "Resolved")
+    r = client.post(f"{c}/challenges/{unit}/rewind", headers=t["house"], json={"to_step": inside, "reason": "x"})
+    assert r.status_code == 422 and r.json()["ruling"] == "C-6", r.text
+    r = client.post(f"{c}/challenges/{unit}/rewind", headers=t["house"], json={"to_step": inside - 1, "reason": "x"})
+    assert r.status_code == 200, r.text

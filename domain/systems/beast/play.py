@@ -108,9 +108,12 @@ def open_conflict(app: StakesApplication, ctx: Context, command: cmd.OpenConflic
     if not ctx.actor.is_house and command.player and player_handle(command.player) != ctx.actor.name:
         raise NotPermitted("a player opens a conflict for his own character", ruling="C-1")
     challenger = character(app, campaign, command.player or ctx.actor.name)
-    unit = _open(app, ctx, campaign, "conflict", {CHALLENGER: challenger,
-                                                  OPPONENT: anyone(app, campaign, command.against)},
-                 None, {"humanity": command.min_humanity, "beast": command.min_beast})
+    sides = {CHALLENGER: challenger, OPPONENT: anyone(app, campaign, command.against)}
+    unit = _open(app, ctx, campaign, "conflict", sides, None,
+                 {"humanity": command.min_humanity, "beast": command.min_beast})
+    for side, one in sides.items():  # BE-9, BE-2: no conflict a side could never roll in
+        hidden = isinstance(one, BeastAntagonist) and not ctx.actor.is_house
+        unit.check_can_ever_roll(side, _values(unit, {side: one})[side], one.name, hidden)
     app.save(unit)
     return unit.id
 
@@ -216,9 +219,13 @@ def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Beast
            reason: str) -> list[Any]:
     if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < unit.version:
         raise RuleViolation(f"rewind to a step from 1 to {unit.version - 1}, not {to_step}", ruling="C-6")
+    past = app.repository.get(unit.id, version=to_step)
+    if past.ready():  # every side had decided and the result followed in the same move: not a step to stop at
+        raise RuleViolation(f"step {to_step} is inside one move (the last decision and the result it brought "
+                            f"at once): rewind to the step before it or after it", ruling="C-6")
     ones = sheets_of(app, unit)
     before = unit.shown_effects()
-    unit.rewind(to_step, app.repository.get(unit.id, version=to_step), reason, ctx.actor.name)
+    unit.rewind(to_step, past, reason, ctx.actor.name)
     return _mirror(unit, ones, before, "rewound", ctx.actor.name)
 
 

@@ -307,10 +307,17 @@ class ChallengeRules:
                 isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(data["dice"]) for i in chosen):
             raise refuse("PA-8", f"the cup takes distinct dice at positions 1 to {len(data['dice'])} (in a request, indices 0 to "
                                  f"{len(data['dice']) - 1})")
-        locked = self.locked_cups.get(side)
+        locked = self.locked_cup(side)
         if locked is not None and locked != chosen:
             raise refuse("C-7", f"this side cupped {locked} before the rewind; it keeps the same dice again")
         return chosen, [v for i, v in enumerate(data["dice"]) if i not in chosen]
+
+    def locked_cup(self, side: str) -> list[int] | None:
+        """C-7: the cup a side chose before a rewind, among the dice it rolls now. A die comes from its slot,
+        so die i is the same die again; a die the new roll no longer has (fewer characteristics declared
+        after the rewind) leaves the cup with it, so the same choice can always be made again."""
+        locked = self.locked_cups.get(side)
+        return None if locked is None else [i for i in locked if i < len(self.sides[side]["dice"])]
 
     # -- PA-9, PA-12, PA-17, PA-21: betting -------------------------------------------------------------
     def check_turn(self, side: str) -> None:
@@ -497,10 +504,11 @@ class ChallengeRules:
                         "choices": list(self.nameable(names).values())})
         if self.phase == ROLL and passes(self.check_roll, side):
             out.append(self._roll_entry(side))
-        if passes(self.verify_keep, side, self.locked_cups.get(side, [])):
+        locked = self.locked_cup(side)
+        if passes(self.verify_keep, side, locked or []):
             entry: dict[str, Any] = {"action": "keep", "choices": list(range(len(self.sides[side]["dice"])))}
-            if side in self.locked_cups:
-                entry["required"] = list(self.locked_cups[side])  # C-7: the same cup as before the rewind
+            if locked is not None:
+                entry["required"] = locked  # C-7: the same cup as before the rewind
             out.append(entry)
         if not step_one and passes(self.verify_circumstance, side, False, piles):
             out.append({"action": "circumstance"})
