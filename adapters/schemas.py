@@ -110,7 +110,7 @@ def with_choice_fields(legal: list[LegalAction], action_class: Any) -> list[Lega
     ``action_class(name)``: the command class of the unit's action ``name``, or None."""
     out = []
     for a in legal:
-        cls = action_class(a.action) if a.choices and a.field is None else None
+        cls = action_class(a.action) if a.choices is not None and a.field is None else None
         field = cls.choice_field(a.choices, LIMITS) if cls is not None else None
         out.append(a.model_copy(update={"field": field}) if field else a)
     return out

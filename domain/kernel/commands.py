@@ -107,6 +107,8 @@ class Command(BaseModel):
         the acting member's field (``side``, ``member``, ``seat``: the legal action's ``member``), nor one
         ``carried`` (a field the legal action gives a limit of its own for)."""
         kinds = {_choice_kind(c) for c in choices}
+        if not choices:  # nothing to choose from (an empty hand): still the field to send, empty
+            return _field_taking(cls, None, carried)
         if len(kinds) != 1 or None in kinds:
             return None
         return _field_taking(cls, kinds.pop(), carried)
@@ -142,12 +144,17 @@ def _choice_kind(value: Any) -> str | None:
 
 
 @functools.cache
-def _field_taking(cls: type[Command], kind: str, carried: frozenset[str]) -> str | None:
+def _field_taking(cls: type[Command], kind: str | None, carried: frozenset[str]) -> str | None:
+    """The field that takes choices of ``kind`` (None: any list field, for choices that are empty)."""
     schema = cls.model_json_schema()
     required = set(schema.get("required", []))
     found = []
     for name, prop in schema.get("properties", {}).items():
         if name in ("action", "side", "member", "seat") or name in carried:
+            continue
+        if kind is None:
+            if any(option.get("type") == "array" for option in prop.get("anyOf", [prop])):
+                found.append(name)
             continue
         for option in prop.get("anyOf", [prop]):
             if option.get("type") == kind or (option.get("type") == "array" and

@@ -43,6 +43,9 @@ def test_a_conflict_is_played_over_http(client):
         return r.json()
 
     move("ilse", {"action": "seed", "seed": "ilse's knife"})
+    deal = next(a for a in client.get(a.removesuffix("/actions"), headers=t["house"]).json()["legal_actions"]
+                if a["action"] == "deal")  # C-3: the cards to enter, each once, and where
+    assert (deal["field"], deal["min"], deal["max"], len(set(deal["choices"]))) == ("deck", 52, 52, 52)
     move("house", {"action": "deal", "deck": stacked("10S", "3S", "7S", "7H", "9H", "4H", "KD", "2C", "QC", "5C")})
     view = move("ilse", {"action": "lay", "cards": ["10S", "3S"]})
     assert view["state"]["action"]["total"] == 13 and view["state"]["hands"]["tomas"] == [{"card": None}] * 3

@@ -36,6 +36,11 @@ def test_a_legal_actions_choices_name_the_body_field_they_fill(system, name, cho
     assert action(system, name).choice_field(choices, LIMITS) == field
 
 
+def test_no_choices_at_all_still_name_the_list_field_to_send_empty() -> None:
+    # TO-4: a hand emptied by the order of play lays no card from hand and draws two
+    assert action("twenty-one", "lay").choice_field([], LIMITS) == "cards"
+
+
 def test_choices_that_are_not_one_fields_values_name_no_field() -> None:
     # Twenty-one's hold names the flag to set; Beast's roll gives several fields' ranges as objects
     assert action("twenty-one", "hold").choice_field(["set-aside", "draw"], LIMITS) is None

@@ -124,7 +124,9 @@ class Roll(_Move):
     humanity: Int = Field(description="Humanity dice rolled.")
     beast: Int = Field(description="Beast dice rolled.")
     willpower: Literal["before"] | None = Field(None, description="'before': one automatic success (BE-4).")
-    dice: list[Int] | None = Field(None, max_length=400, description="Table mode: the d10s as rolled (C-3).")
+    dice: list[Int] | None = Field(None, max_length=400, description="Table mode: the d10s as rolled, one per "
+                                   "Humanity and Beast die allocated (Humanity first), then one more for each 10 "
+                                   "(BE-10), in the order they came (C-3).")
 
 
 class Reroll(_Move):
@@ -136,7 +138,8 @@ class Reroll(_Move):
     cli_parsers = {"dice": "numbers"}
     action: Literal["reroll"] = "reroll"
     die: Int = Field(description="The die's number, as listed (1 is the first).")
-    dice: list[Int] | None = Field(None, max_length=40, description="Table mode: the new chain (C-3).")
+    dice: list[Int] | None = Field(None, max_length=40, description="Table mode: the new chain: the die rolled again, then one "
+                                   "more for each 10 (BE-10, C-3).")
 
 
 class Keep(_Move):
@@ -155,7 +158,8 @@ class Check(_Move):
     cli_parsers = {"dice": "numbers"}
     action: Literal["check"] = "check"
     outcome: Literal["held", "slipped"] | None = Field(None, description="Manual mode: what the House rules.")
-    dice: list[Int] | None = Field(None, max_length=10, description="Table mode: one d10 per Humanity (C-3).")
+    dice: list[Int] | None = Field(None, max_length=10, description="Table mode (auto checks): one d10 per point "
+                                   "of the character's current Humanity (BE-12, C-3).")
 
 
 class Reveal(_Move):

@@ -159,7 +159,8 @@ class ContestRoll(_ContestMove):
     action: Literal["roll"] = "roll"
     count: Int = Field(description="Dice from your pool, at least 2.")
     trait: str | None = text(200, "The one trait added.", default=None)
-    dice: list[Int] | None = Field(None, max_length=2000, description="Table mode: the dice shown (C-3).")
+    dice: list[Int] | None = Field(None, max_length=2000, description="Table mode: the d6s shown, one per die "
+                                   "rolled: `count`, and any a helper gave (PL-7, C-3).")
 
 
 class Fold(_ContestMove):

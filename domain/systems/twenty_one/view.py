@@ -74,7 +74,9 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
     out: list[dict[str, Any]] = []
     if seat == HOUSE:
         if conflict.phase == "seeding":  # the check of ``deal`` past its inputs
-            out.append({"action": "deal", **({"dice": len(c.DECK)} if conflict.table else {})})
+            # table cards (C-3): every card of the deck, to be entered once each in the order shuffled
+            out.append({"action": "deal", **({"dice": len(c.DECK), "choices": list(c.DECK), "min": len(c.DECK),
+                                              "max": len(c.DECK)} if conflict.table else {})})
         if _passes(conflict.check_order, None):
             out.append({"action": "order", "choices": conflict.check_order(None), "min": 2})  # TO-3: two or more
         if _passes(conflict.check_modifier, 1, "x"):
