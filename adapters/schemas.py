@@ -87,7 +87,8 @@ class LegalAction(BaseModel):
                                                       "Without `field`: Beast's `roll` gives each field's range "
                                                       "as an object; Twenty-one's `hold` names the flag to set "
                                                       "true (`set-aside` → `set_aside`, `draw`).")
-    field: str | None = Field(None, description="The body field `choices` fill.")
+    field: str | None = Field(None, description="The body field `choices` fill; or, for a move with several "
+                                                "numbers, the one `min`/`max` bound (each value of a map field).")
     borrowers: list[str] | None = None
     best_bid: dict[str, Any] | None = None
     required: list[Any] | None = Field(None, description="What this move must repeat after a rewind (C-7), or "

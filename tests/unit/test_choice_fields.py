@@ -23,7 +23,7 @@ CASES = [
     ("beast", "check", ["held", "slipped"], "outcome"),
     ("pulp-cards", "surprise", ["Ilse", "Lady Sen"], "by"),
     ("pulp-cards", "show", [1, 2], "number"),
-    ("pulp-cards", "effect", ["wound"], "effect"),
+    ("pulp-cards", "effect", [1, 2], "number"),  # the attacks whose effect may be recorded
 ]
 
 

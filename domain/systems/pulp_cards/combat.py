@@ -188,11 +188,11 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         if passes(self.verify_surprise, seat, self.combatants[0]["name"], None):
             out.append({"action": "surprise", "choices": [c["name"] for c in self.combatants]})
         if passes(self.verify_initiative, seat, {}, None):
-            out.append({"action": "initiative", "min": 0, "max": 4})
+            out.append({"action": "initiative", "min": 0, "max": 4, "field": "advantage"})  # each advantage granted
         if passes(self.verify_keep, seat):
             out.append({"action": "keep"})
         if passes(self.verify_attack, seat, None, 0, None, None):
-            move: dict[str, Any] = {"action": "attack", "member": self.up(), "min": -4, "max": 4}
+            move: dict[str, Any] = {"action": "attack", "member": self.up(), "min": -4, "max": 4, "field": "difficulty"}
             slot = ["attack", len(self.attacks) + 1]
             if slot_key(slot) in self.filled:  # dealt before a rewind: the same cards, or the same cut (C-7)
                 move["required"] = list(self.filled[slot_key(slot)]) if self.table else [self.cut_before(slot)]
