@@ -134,7 +134,7 @@ def _check_link(row: dict[str, Any], i: int, previous: str, present: set) -> dic
 def _unlinked(stakes: Any, campaign_id: UUID, rows: list[dict[str, Any]],
               unlinked: list[dict[str, Any]]) -> dict[str, Any] | None:
     """An event of this campaign with no link was written into the store some other way (C-2)."""
-    if not unlinked:  # the usual case: no event of the store lacks its link, so none of this campaign's
+    if not unlinked:  # the usual case: no event of the store lacks its link, so no event of this campaign does
         return None
     streams = {hex_id(r["originator_id"]) for r in rows}
     streams |= {r["originator_id"] for r in stakes.views.query(

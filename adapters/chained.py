@@ -111,23 +111,23 @@ class ChainMixin:
                 " LEFT JOIN {chain} c ON c.notification_id = e.{nid} WHERE c.notification_id IS NULL"
                 " ORDER BY e.{nid}"))
             unlinked = [dict(r) for r in c.fetchall()]
-            if not snapshots:
-                c.execute(self.q("SELECT * FROM {head} WHERE campaign_id = ?"), (campaign_hex,))
-                head = c.fetchone()
-                return {"linked": linked, "unlinked": unlinked, "snapshots": None, "seals": {},
-                        "head": dict(head) if head else None}
-            c.execute(self.q("SELECT s.* FROM {snapshots} s WHERE s.originator_id IN"
-                             " (SELECT originator_id FROM {chain} WHERE campaign_id = ?)"
-                             ).replace("{snapshots}", self.snapshots_table), (campaign_hex,))
-            snapshots = [dict(r) for r in c.fetchall()]
-            c.execute(self.q("SELECT z.* FROM {seal} z WHERE z.originator_id IN"
-                             " (SELECT originator_id FROM {chain} WHERE campaign_id = ?)"
-                             ).replace("{seal}", self.seal_table), (campaign_hex,))
-            seals = {(UUID(str(r["originator_id"])).hex, r["originator_version"]): r["seal"] for r in c.fetchall()}
+            kept, seals = self._snapshots(c, campaign_hex) if snapshots else (None, {})
             c.execute(self.q("SELECT * FROM {head} WHERE campaign_id = ?"), (campaign_hex,))
             head = c.fetchone()
-        return {"linked": linked, "unlinked": unlinked, "snapshots": snapshots, "seals": seals,
+        return {"linked": linked, "unlinked": unlinked, "snapshots": kept, "seals": seals,
                 "head": dict(head) if head else None}
+
+    def _snapshots(self, c: Any, campaign_hex: str) -> tuple[list[dict[str, Any]], dict[tuple[str, int], str]]:
+        """The campaign's stored snapshots and their seals, in the caller's read."""
+        c.execute(self.q("SELECT s.* FROM {snapshots} s WHERE s.originator_id IN"
+                         " (SELECT originator_id FROM {chain} WHERE campaign_id = ?)"
+                         ).replace("{snapshots}", self.snapshots_table), (campaign_hex,))
+        snapshots = [dict(r) for r in c.fetchall()]
+        c.execute(self.q("SELECT z.* FROM {seal} z WHERE z.originator_id IN"
+                         " (SELECT originator_id FROM {chain} WHERE campaign_id = ?)"
+                         ).replace("{seal}", self.seal_table), (campaign_hex,))
+        return snapshots, {(UUID(str(r["originator_id"])).hex, r["originator_version"]): r["seal"]
+                           for r in c.fetchall()}
 
     def leaves(self, campaign_hex: str) -> list[str]:
         with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import datetime, timedelta, timezone
 from typing import Any
 from uuid import UUID
 
@@ -29,12 +30,21 @@ from adapters.store import open_application, open_signer, open_views, prepare
 from adapters.systems import edge, edges
 from adapters.tokens import Tokens
 from adapters.views import ViewsMixin
-from domain.errors import NotFound, NotPermitted, RuleViolation
+from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, RuleViolation
 from domain.kernel.commands import Command, Context
 from domain.kernel.registry import system_of_unit
 from domain.seats import Seat
 
 __all__ = ["NeedsRepair", "Stakes", "StoreUnavailable"]
+
+
+#: How long a campaign's creation, retried under its Idempotency-Key after a lost answer, answers its House
+#: token again (C-1).
+RETRY_WINDOW = timedelta(minutes=10)
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
 
 
 class Stakes:
@@ -114,9 +124,16 @@ class Stakes:
                         key: str | None = None) -> schemas.CampaignCreated:
         campaign_id = self.app.create_campaign(name, system, settings, key=key)
         self.catch_up()
+        campaign = self.campaign_row(campaign_id)
+        if key is not None and _now() - campaign.created_at > RETRY_WINDOW:
+            # The key is in the campaign's record (and its export): past the window of a lost answer, the
+            # same creation answers no House token to whoever sends the key again.
+            raise ConcurrencyConflict(f"this Idempotency-Key created a campaign more than "
+                                      f"{RETRY_WINDOW.seconds // 60} minutes ago; its House token was answered "
+                                      "then and is not answered again: send a new key for a new campaign")
         # C-1: a creation retried under its key answers the same House token, so the first stays valid
         token = self.tokens.issue(campaign_id, "house", key)
-        return schemas.CampaignCreated(campaign=self.campaign_row(campaign_id), house_token=token)
+        return schemas.CampaignCreated(campaign=campaign, house_token=token)
 
     def usable(self, campaign_id: UUID) -> None:
         """Refuse a campaign marked for repair (one of its events could not be projected); others go on."""
@@ -228,7 +245,10 @@ class Stakes:
         rules = system_of_unit(unit)
 
         def action_class(name: str) -> type[Command] | None:
-            return next((a for a in rules.actions(unit) if a.action_name() == name), None)
+            try:
+                return rules.action(unit, name)
+            except RuleViolation:  # a loan move offered into the unit, not one of its actions
+                return None
 
         def may_act(seat: str) -> bool:  # a move in the unit, not an answer to a loan offered into it
             seen = view if seat == viewer.name else system.unit_view(self, campaign_id, unit, Seat.parse(seat))

@@ -48,16 +48,16 @@ class Tokens:
 
     def invite_once(self, campaign_id: UUID, seat: str, key: str) -> str:
         """The invite code of the command keyed ``key`` that seated ``seat``, derived from the key, so the
-        command retried after a lost answer answers the same code. It is stored only while the seat has
-        neither a token nor another code: a replay after the player claimed his seat (or after the House
-        handed it out again, which is in the log) answers a spent code and can seat nobody (C-1)."""
+        command retried after a lost answer answers the same code. It is stored, in one statement, only while
+        the seat has neither a token nor a code row (a claimed code's row stays, spent): a replay after the
+        player claimed his seat, or after the House handed it out again (which the log shows), answers a code
+        that seats nobody (C-1)."""
         code = self.signer.token(f"invite\n{campaign_id.hex}\n{seat}\n{key}").replace("stk_", "inv_", 1)
         with self.views.datastore.transaction(commit=True) as c:
-            if self.views._one(c, "SELECT 1 AS x FROM {p}seat_tokens WHERE campaign_id = ? AND seat = ?",
-                               (campaign_id.hex, seat)) is None:
-                self.views._x(c, "INSERT INTO {p}seat_invites VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat)"
-                                 " DO NOTHING",
-                              (token_hash(code), campaign_id.hex, seat, datetime.now(timezone.utc).isoformat()))
+            self.views._x(c, "INSERT INTO {p}seat_invites SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM"
+                             " {p}seat_tokens WHERE campaign_id = ? AND seat = ?) ON CONFLICT DO NOTHING",
+                          (token_hash(code), campaign_id.hex, seat, datetime.now(timezone.utc).isoformat(),
+                           campaign_id.hex, seat))
         return code
 
     def revoke(self, campaign_id: UUID, seat: str) -> None:
@@ -66,12 +66,20 @@ class Tokens:
             self.views._x(c, "DELETE FROM {p}seat_tokens WHERE campaign_id = ? AND seat = ?", (campaign_id.hex, seat))
 
     def claim(self, code: str) -> tuple[UUID, str, str]:
-        """The seat's campaign, name and new token; the code is spent (a second claim is refused)."""
+        """The seat's campaign, name and new token; the code is spent (a second claim is refused). Spending
+        the code and storing the token are one transaction, and the spent code's row stays (marked), so no
+        moment exists where the seat has neither and a replayed seating could store its code again."""
+        token = randomness.new_token()
         with self.views.datastore.transaction(commit=True) as c:
-            found = self.views._one(c, "DELETE FROM {p}seat_invites WHERE code_hash = ? RETURNING campaign_id, seat",
-                                    (token_hash(code),))
+            hashed = token_hash(code)
+            found = self.views._one(c, "UPDATE {p}seat_invites SET code_hash = ? WHERE code_hash = ?"
+                                       " RETURNING campaign_id, seat", ("spent:" + hashed, hashed))
+            if found is not None:
+                self.views._x(c, "INSERT INTO {p}seat_tokens VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat) DO"
+                                 " UPDATE SET token_hash = excluded.token_hash, issued_at = excluded.issued_at",
+                              (token_hash(token), found["campaign_id"], found["seat"],
+                               datetime.now(timezone.utc).isoformat()))
         if found is None:
             raise NotPermitted("this invite code is unknown or already claimed: ask the House for a new one "
                                "(each code seats its player once)", ruling="C-1")
-        campaign_id = UUID(found["campaign_id"])
-        return campaign_id, found["seat"], self.issue(campaign_id, found["seat"])
+        return UUID(found["campaign_id"]), found["seat"], token

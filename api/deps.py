@@ -84,7 +84,10 @@ class SeatLater:
 
 async def get_seat_later(request: Request, campaign_id: UUID, stakes: StakesDep,
                          credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> SeatLater:
-    return SeatLater(stakes, _token(request, credentials), campaign_id)
+    token = _token(request, credentials)
+    if not token:  # answered before the request's own inputs are checked, as get_caller answers it
+        raise HTTPException(401, "A bearer token is required")
+    return SeatLater(stakes, token, campaign_id)
 
 
 def one_hop(endpoint: Callable[..., Any], seat: str = "seat") -> Callable[..., Any]:

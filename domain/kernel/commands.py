@@ -152,8 +152,8 @@ def _field_taking(cls: type[Command], kind: str | None, carried: frozenset[str])
     for name, prop in schema.get("properties", {}).items():
         if name in ("action", "side", "member", "seat") or name in carried:
             continue
-        if kind is None:
-            if any(option.get("type") == "array" for option in prop.get("anyOf", [prop])):
+        if kind is None:  # no choice to read a type from: only a list the move requires
+            if name in required and any(option.get("type") == "array" for option in prop.get("anyOf", [prop])):
                 found.append(name)
             continue
         for option in prop.get("anyOf", [prop]):

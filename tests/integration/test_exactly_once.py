@@ -3,6 +3,8 @@ Idempotency-Key are answered with the first result, never applied twice. Real st
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from eventsourcing.persistence import IntegrityError
 
@@ -117,6 +119,17 @@ def test_a_creation_retried_under_its_key_answers_the_same_house_token_and_keeps
     assert len({first.house_token, other.house_token, unkeyed.house_token}) == 3
 
 
+def test_a_creation_sent_again_past_the_retry_window_answers_no_house_token(stakes: Stakes, monkeypatch) -> None:
+    """C-1: the key is in the campaign's record and export; past the window of a lost answer it is no
+    credential, so whoever holds it gets a 409 and no token, and the House's token stays valid."""
+    import adapters.service
+    first = stakes.create_campaign("Keyed", "pool", key="c-4")
+    monkeypatch.setattr(adapters.service, "RETRY_WINDOW", timedelta(0))
+    with pytest.raises(ConcurrencyConflict, match="not answered again"):
+        stakes.create_campaign("Keyed", "pool", key="c-4")
+    assert stakes.tokens.authenticate(first.house_token) == (first.campaign.id, Seat.house())
+
+
 def test_seating_a_player_retried_under_its_key_answers_the_same_invite(stakes: Stakes) -> None:
     cid = stakes.create_campaign("Once", "penny-ante").campaign.id
     seat = {"seat": "ilse", "character": "Ilse", "characteristic": "Sly"}
@@ -140,3 +153,6 @@ def test_replaying_a_player_seating_after_the_claim_seats_nobody_twice(stakes: S
     with pytest.raises(NotPermitted):
         stakes.claim(replayed.invite)
     assert stakes.tokens.authenticate(token) == (cid, Seat("ilse"))
+    stakes.tokens.revoke(cid, "ilse")  # even with no token held at all, the spent code is not armed again
+    with pytest.raises(NotPermitted):
+        stakes.claim(stakes.run(cid, HOUSE, "add-player", seat, key="seat-ilse").invite)

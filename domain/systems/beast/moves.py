@@ -56,17 +56,11 @@ class Moves:
         if sheet["humanity"] == 0:
             raise RuleViolation("a character lost to the Beast cannot roll", ruling="BE-9")
 
-    def check_can_ever_roll(self, side: str, sheet: Mapping[str, int], name: str, hidden: bool) -> None:
+    def check_can_ever_roll(self, side: str, sheet: Mapping[str, int], name: str) -> None:
         """BE-9, BE-2: a side that could never roll in this unit is refused when the unit opens, instead of
-        leaving the table waiting for a roll nobody may make. ``hidden``: the side's values are the House's
-        and the opener is a player (C-5), so the refusal names no number."""
+        leaving the table waiting for a roll nobody may make."""
         low = {k: self.minimum.get(k, 0) for k in ("humanity", "beast")}
-        lost = sheet["humanity"] == 0
-        if hidden and (lost or low["humanity"] > sheet["humanity"] or low["beast"] > sheet["beast"]):
-            # the ruling named hangs only on what the opener asked, never on which of the two it was
-            raise RuleViolation(f"{name} cannot roll in this conflict: lost to the Beast, or short of the "
-                                "minimum asked", ruling="BE-2" if any(low.values()) else "BE-9")
-        if lost:
+        if sheet["humanity"] == 0:
             raise RuleViolation(f"{name} is lost to the Beast (Humanity 0) and cannot roll", ruling="BE-9")
         if low["humanity"] > sheet["humanity"] or low["beast"] > sheet["beast"]:
             raise RuleViolation(f"{name} has {sheet['humanity']} Humanity and {sheet['beast']} Beast dice, fewer "

@@ -109,11 +109,16 @@ def open_conflict(app: StakesApplication, ctx: Context, command: cmd.OpenConflic
         raise NotPermitted("a player opens a conflict for his own character", ruling="C-1")
     challenger = character(app, campaign, command.player or ctx.actor.name)
     sides = {CHALLENGER: challenger, OPPONENT: anyone(app, campaign, command.against)}
+    if isinstance(sides[OPPONENT], BeastAntagonist) and not ctx.actor.is_house and \
+            (command.min_humanity or command.min_beast):
+        # C-5: whether the antagonist could meet a minimum hangs on its hidden split; a refusal (or a conflict
+        # left waiting for its roll) would tell it. Refused on the request alone: the House sets such minimums.
+        raise RuleViolation("a player's conflict against the House's antagonist asks no minimum of dice: the "
+                            "House opens one that does", ruling="BE-2")
     unit = _open(app, ctx, campaign, "conflict", sides, None,
                  {"humanity": command.min_humanity, "beast": command.min_beast})
     for side, one in sides.items():  # BE-9, BE-2: no conflict a side could never roll in
-        hidden = isinstance(one, BeastAntagonist) and not ctx.actor.is_house
-        unit.check_can_ever_roll(side, _values(unit, {side: one})[side], one.name, hidden)
+        unit.check_can_ever_roll(side, _values(unit, {side: one})[side], one.name)
     app.save(unit)
     return unit.id
 

@@ -129,7 +129,13 @@ class Seen:
                 if self.check_mode == "manual" and seat == HOUSE:  # type: ignore[attr-defined]
                     out.append({"action": "check", "member": side, "choices": ["held", "slipped"]})
                 elif self.check_mode == "auto":  # type: ignore[attr-defined]
-                    out.append({"action": "check", "member": side})
+                    entry: dict[str, Any] = {"action": "check", "member": side}
+                    if self.table:  # type: ignore[attr-defined]  # C-3: one d10 per point of Humanity (BE-12)
+                        slots = [slot_key([side, "check", j]) for j in range(sheets[side]["humanity"])]
+                        entry["dice"] = len(slots)
+                        if any(k in self.filled for k in slots):  # type: ignore[attr-defined]  # C-7
+                            entry["fixed"] = [self.filled.get(k) for k in slots]  # type: ignore[attr-defined]
+                    out.append(entry)
         if seat == HOUSE:
             out += [{"action": "reveal", "member": s} for s in own if _passes(self.verify_reveal, s)]  # type: ignore[attr-defined]
         return out
