@@ -138,3 +138,18 @@ def test_an_ended_conflict_is_not_rewound():  # C-6
     with pytest.raises(RuleViolation) as refused:
         game.rewind(2)
     assert refused.value.ruling == "C-6"
+
+
+def test_a_rewind_between_the_last_order_card_and_the_order_it_settles_is_refused():  # C-6, TO-3
+    """The last order card and the order it settles are one move: stopping between them would leave a
+    conflict where nobody can act."""
+    game = Game(table=False)
+    game.act("house", "deal")
+    game.act("house", "order", actors=["ilse", "tomas"])
+    game.act("ilse", "order-card", card=game.conflict.hands["ilse"][0])
+    inside = game.act("tomas", "order-card", card=game.conflict.hands["tomas"][0]).version - 1
+    assert game.conflict.phase == "play"
+    with pytest.raises(RuleViolation, match="C-6: step .* is inside one move"):
+        game.rewind(inside)
+    assert game.rewind(inside - 1).phase == "ordering"
+    assert [m["action"] for m in game.conflict.legal_actions("tomas")] == ["order-card"]
