@@ -93,7 +93,10 @@ class LegalAction(BaseModel):
     best_bid: dict[str, Any] | None = None
     required: list[Any] | None = Field(None, description="What this move must repeat after a rewind (C-7), or "
                                                       "must include (`reshuffle`: table cards, C-3).")
-    fixed: list[Any] | None = Field(None, description="Table dice a rewind fixed for these slots (C-7).")
+    fixed: list[Any] | None = Field(None, description="Table dice a rewind fixed (C-7): one value or null per "
+                                                    "die to enter; Beast, whose count hangs on the split and the "
+                                                    "10s: `{slot, value}` for each slot `[side, kind, die, roll]` "
+                                                    "filled before.")
     reshuffle: list[str] | None = Field(None, description="Table cards: the discards this move reshuffles into the "
                                                           "empty deck; enter them in the order the table shuffled "
                                                           "them (C-3, TO-1).")

@@ -168,6 +168,12 @@ def test_a_revealed_roll_stays_public_after_a_rewind_marked_as_seen_before_it(cl
     log = client.get(f"{c}/log?limit=1000", headers=t["tomas"]).json()["entries"]
     shown = next(e for e in log if e["event"] == "Revealed")
     assert shown["detail"]["roll"]["score"]["total"] == 1 and shown["hidden"] == []
+    house = client.get(f"{c}/challenges/{unit}", headers=t["house"]).json()["legal_actions"]
+    roll = next(a for a in house if a["action"] == "roll")  # C-7: the slots filled before, to enter the same
+    assert roll["fixed"] == [{"slot": ["opponent", "B", 0, 0], "value": 6}, {"slot": ["opponent", "H", 0, 0],
+                                                                              "value": 4}]
+    assert all(a.get("fixed") is None for a in client.get(f"{c}/challenges/{unit}", headers=t["ilse"]).json()[
+        "legal_actions"])  # the House's dice are in the House's legal actions only
     act(client, c, unit, t["house"], "roll", expect=422, humanity=1, beast=1, dice=[5, 6])  # C-7: the same dice
     act(client, c, unit, t["house"], "roll", humanity=1, beast=1, dice=[4, 6])
     roll = client.get(f"{c}/challenges/{unit}", headers=t["tomas"]).json()["state"]["sides"]["opponent"]["roll"]

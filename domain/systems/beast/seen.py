@@ -100,6 +100,16 @@ class Seen:
                     outcome["checks"][side] = ["hidden"]
         return outcome
 
+    def _fixed_before(self, side: str, kinds: tuple[str, ...]) -> dict[str, Any]:
+        """C-7, table dice: the slots of this side's move that showed a die before a rewind, ``[side, kind,
+        die, roll]`` (a reroll's ``[side, "reroll", roll]``) with its value, to be entered the same again."""
+        if not self.table:  # type: ignore[attr-defined]
+            return {}
+        slots = [ast.literal_eval(k) for k in self.filled]  # type: ignore[attr-defined]
+        fixed = [{"slot": slot, "value": self.filled[repr(slot)]} for slot in sorted(slots, key=repr)  # type: ignore[attr-defined]
+                 if slot[0] == side and slot[1] in kinds]
+        return {"fixed": fixed} if fixed else {}
+
     # -- what a seat may do now ------------------------------------------------------------------------------
     def legal_actions(self, seat: str, sheets: Mapping[str, Mapping[str, int]]) -> list[dict[str, Any]]:
         """``sheets``: the values of each side's character now (only the seat's own sides are read)."""
@@ -117,10 +127,12 @@ class Seen:
                                 "max": sheet["humanity"] + sheet["beast"],
                                 "choices": [{"humanity": [low["humanity"], sheet["humanity"]],
                                              "beast": [low["beast"], sheet["beast"]],
-                                             "willpower": [None, "before"] if sheet["willpower"] else [None]}]})
+                                             "willpower": [None, "before"] if sheet["willpower"] else [None]}],
+                                **self._fixed_before(side, ("H", "B"))})
             if _passes(self.check_reroll, side, sheet):  # type: ignore[attr-defined]
                 count = len(self.sides[side]["roll"]["dice"])
-                out.append({"action": "reroll", "member": side, "choices": list(range(1, count + 1))})
+                out.append({"action": "reroll", "member": side, "choices": list(range(1, count + 1)),
+                            **self._fixed_before(side, ("reroll",))})
             if _passes(self.check_decide, side):  # type: ignore[attr-defined]
                 out.append({"action": "keep", "member": side})
         for side in self.sides:
