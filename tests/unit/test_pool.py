@@ -239,6 +239,18 @@ def test_rewinding_a_contest_returns_the_dice_lost_since_and_the_same_dice_come_
     assert table.pool("ilse") == pool_after
 
 
+def test_a_table_contest_rewound_lists_the_dice_to_enter_again():  # C-3, C-7
+    table = Table(table_dice=True)
+    cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
+    table.app.act(table.cid, ILSE, cid, "roll", {"count": 3, "dice": [4, 1, 6]})
+    table.app.rewind(table.cid, HOUSE, cid, 1, "rolled too early")
+    roll = next(a for a in table.app.repository.get(cid).legal_actions("ilse", 10) if a["action"] == "roll")
+    assert roll["fixed"] == [4, 1, 6]
+    with pytest.raises(RuleViolation, match="C-7"):
+        table.app.act(table.cid, ILSE, cid, "roll", {"count": 3, "dice": [4, 1, 5]})
+    table.app.act(table.cid, ILSE, cid, "roll", {"count": 3, "dice": roll["fixed"]})
+
+
 def test_a_pool_roll_verifies_against_its_revealed_seed():
     table = Table()
     roll = table.roll(TOMAS, 5, seed="monk's luck")

@@ -18,7 +18,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation
 from domain.fairness import commitment
-from domain.kernel.resolution import HOUSE, Resolution, enter_or_derive
+from domain.kernel.resolution import HOUSE, Resolution, enter_or_derive, slot_key
 from domain.systems.pool import rules
 from domain.systems.pool.character import PoolCharacter
 from domain.text import clean_text
@@ -343,7 +343,14 @@ class PoolContest(Resolution, Aggregate):
         if _passes(self.check_seed, side):
             out.append({"action": "seed"})
         if _passes(self.check_roll, side) and _passes(_count, 2, pool):
-            out.append({"action": "roll", "min": 2, "max": pool})
+            entry: dict[str, Any] = {"action": "roll", "min": 2, "max": pool}
+            if self.table:  # C-7: the dice this round showed before a rewind, die by die, entered the same again
+                fixed = [self.filled.get(slot_key(["round", self.round, side, i])) for i in range(pool)]
+                while fixed and fixed[-1] is None:
+                    fixed.pop()
+                if fixed:
+                    entry["fixed"] = fixed
+            out.append(entry)
         out += [{"action": a} for a in ("fold", "push") if _passes(self.verify_answer, side, a)]
         return out
 
