@@ -9,7 +9,8 @@ from domain.errors import RuleViolation
 from domain.kernel.commands import Context, Handlers
 from domain.kernel.resolution import HOUSE
 from domain.seats import player_handle
-from domain.systems.twenty_one import commands as cmd, view
+from domain.systems.twenty_one import commands as cmd
+from domain.systems.twenty_one import view
 from domain.systems.twenty_one.character import TwentyOneCharacter
 from domain.systems.twenty_one.conflict import Conflict
 

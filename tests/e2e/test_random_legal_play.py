@@ -1,0 +1,153 @@
+"""Random legal play over HTTP, every system, both stores: a client that knows no rule builds each move from
+the seat's `legal_actions` alone (their `field`, `choices`, `min`/`max`, `member`, `required`) and the
+OpenAPI schema of the move, and the House rewinds now and then (C-6). Whatever it plays, the server never
+answers 5xx, and a unit that is not settled always has a seat that may act: no dead end (C-5's `waiting_for`
+included). Moves a random value makes illegal (a raise past a pile's reach, a text the rules read) may be
+refused 4xx; that is the rules' business, not a failure here."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import bearer, player_headers
+
+MOVES = 80  # per game
+SEEDS = (1, 2)
+PLAYERS = {
+    "penny-ante": {"characteristic": "Sly"},
+    "pool": {"description": "A brave and stubborn old monk", "traits": {"Brave": 1}},
+    "twenty-one": {"skills": ["Knife fighting"]},
+    "beast": {"humanity": 5},
+    "pulp-cards": {},
+}
+
+
+def table(client: Any, system: str) -> tuple[str, dict[str, dict[str, str]]]:
+    created = client.post("/campaigns", json={"name": "Random", "system": system}).json()
+    c, t = f"/campaigns/{created['campaign']['id']}", {"house": bearer(created["house_token"])}
+    for seat in ("ilse", "tomas"):
+        r = client.post(f"{c}/players", headers=t["house"], json={"seat": seat, "character": seat.title(),
+                                                                  **PLAYERS[system]})
+        assert r.status_code == 201, r.text
+        t[seat] = player_headers(client, r.json())
+    if system == "penny-ante":
+        client.post(f"{c}/antagonists", headers=t["house"], json={"name": "Lady Sen", "characteristics": ["Poison"]})
+        client.post(f"{c}/adventures", headers=t["house"], json={})
+        client.post(f"{c}/antagonists/Lady%20Sen/funding", headers=t["house"], json={"amount": 20})
+    if system == "twenty-one":
+        for seat in ("ilse", "tomas"):
+            client.post(f"{c}/characters/{seat}/holds", headers=t["house"], json={"count": 1, "skill": "knife fighting"})
+    if system == "beast":
+        client.post(f"{c}/antagonists", headers=t["house"], json={"name": "Sheriff Cole", "humanity": 4, "willpower": 3})
+    return c, t
+
+
+def announce(client: Any, system: str, c: str, t: dict[str, dict[str, str]], rng: random.Random) -> str:
+    seat, path, body = {
+        "penny-ante": rng.choice([("ilse", "/challenges", {"challenger": {"players": ["ilse"]},
+                                                           "opponent": {"players": ["tomas"]}, "ante": 1}),
+                                  ("house", "/challenges", {"challenger": {"antagonist": "Lady Sen"},
+                                                            "opponent": {"players": ["ilse", "tomas"]}, "ante": 1})]),
+        "pool": ("ilse", "/contests", {"opponent": "tomas"}),
+        "twenty-one": ("house", "/conflicts", {"characters": ["ilse", "tomas"]}),
+        "beast": rng.choice([("ilse", "/conflicts", {"against": "Sheriff Cole"}),
+                             ("tomas", "/conflicts", {"against": "ilse"})]),
+        "pulp-cards": ("house", "/combats", {"combatants": ["ilse", "tomas", "Sheriff Cole"]}),
+    }[system]
+    r = client.post(f"{c}{path}", headers=t[seat], json=body)
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def schemas(client: Any) -> dict[str, dict[str, Any]]:
+    """Each unit action's body schema, by its OpenAPI component."""
+    return client.get("/openapi.json").json()["components"]["schemas"]
+
+
+def action_schema(found: dict[str, dict[str, Any]], system: str, name: str) -> dict[str, Any]:
+    prefix = "".join(part.title() for part in system.split("-"))
+    for key, schema in found.items():
+        action = schema.get("properties", {}).get("action", {})
+        if key.startswith(prefix) and action.get("default") == name:
+            return schema
+    return {}
+
+
+def kinds(prop: dict[str, Any]) -> set[str]:
+    return {p.get("type", "") for p in prop.get("anyOf", [prop])}
+
+
+def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    props, required = schema.get("properties", {}), set(schema.get("required", []))
+    body: dict[str, Any] = {"action": legal["action"]}
+    if legal.get("member") is not None:
+        body.update({f: legal["member"] for f in ("side", "member") if f in props})
+    choices, field = legal.get("choices"), legal.get("field")
+    low, high = legal.get("min"), legal.get("max")
+    if choices is not None and field is not None:
+        if "array" in kinds(props.get(field, {})):
+            size = rng.randint(low or 0, min(high if high is not None else len(choices), len(choices)))
+            body[field] = rng.sample(choices, size)
+        else:
+            body[field] = rng.choice(choices)
+    elif choices and isinstance(choices[0], dict):  # several fields' ranges (Beast's roll)
+        while True:
+            picked = {k: rng.randint(*v) if len(v) == 2 and all(isinstance(x, int) for x in v) else rng.choice(v)
+                      for k, v in choices[0].items()}
+            numbers = sum(v for v in picked.values() if isinstance(v, int))
+            if (low or 0) <= numbers <= (high if high is not None else numbers):
+                break
+        body.update({k: v for k, v in picked.items() if v is not None})
+    elif choices:  # names of flags to set (Twenty-one's hold)
+        body[rng.choice(choices).replace("-", "_")] = True
+    if (low is not None or high is not None) and choices is None:
+        ints = [f for f in (field, *props) if f and f not in body and "integer" in kinds(props.get(f, {}))]
+        target = field or next((f for f in ints if f in required), ints[0] if ints else None)
+        if target and "integer" in kinds(props.get(target, {})):
+            step = legal.get("step") or 1
+            body[target] = rng.choice(range(low or 0, (high if high is not None else (low or 0) + 6) + 1, step))
+        elif target:  # a map whose values min/max bound (Pulp's advantage): left out, it is optional
+            pass
+    if legal.get("borrowers"):
+        body["borrower"] = rng.choice(legal["borrowers"])
+    if legal.get("required") is not None and legal["action"] == "keep":
+        body["cup"] = list(legal["required"])  # C-7: the same cup as before the rewind
+    elif legal.get("required") is not None and "cut" in props:
+        body["cut"] = legal["required"][0]  # C-7: the same cut
+    for name in required - set(body):
+        if "string" in kinds(props.get(name, {})):
+            body[name] = "at the table"
+    return body
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("system", sorted(PLAYERS))
+def test_random_legal_play_never_fails_and_never_leaves_a_unit_nobody_can_move(client, system, seed):
+    rng = random.Random(f"{system}/{seed}")
+    c, t = table(client, system)
+    found = schemas(client)
+    unit, moves, accepted = announce(client, system, c, t, rng), 0, 0
+    while moves < MOVES:
+        views = {seat: client.get(f"{c}/challenges/{unit}", headers=headers).json() for seat, headers in t.items()}
+        if next(iter(views.values()))["phase"] == "settled":
+            unit = announce(client, system, c, t, rng)
+            continue
+        options = [(seat, a) for seat, view in views.items() for a in view["legal_actions"] if a.get("loan") is None]
+        assert options, f"{system}: a unit nobody can move on: {views['house']}"
+        if rng.random() < 0.08:  # C-6: the House rewinds to any earlier step; a step inside one move is refused
+            steps = client.get(f"{c}/challenges/{unit}/replay", headers=t["house"]).json()["steps"]
+            if len(steps) > 1:
+                r = client.post(f"{c}/challenges/{unit}/rewind", headers=t["house"],
+                                json={"to_step": rng.randint(1, len(steps) - 1), "reason": "the table disagreed"})
+                assert r.status_code < 500, r.text
+                continue
+        seat, legal = rng.choice(options)
+        body = body_for(legal, action_schema(found, system, legal["action"]), rng)
+        r = client.post(f"{c}/challenges/{unit}/actions", headers=t[seat], json=body)
+        assert r.status_code < 500, r.text
+        assert r.status_code != 422 or r.json().get("ruling"), r.text  # a refusal names its ruling
+        moves, accepted = moves + 1, accepted + (r.status_code == 200)
+    assert accepted > MOVES // 4, f"{system}: {accepted} of {moves} moves built from legal actions accepted"
