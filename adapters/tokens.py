@@ -75,10 +75,7 @@ class Tokens:
             found = self.views._one(c, "UPDATE {p}seat_invites SET code_hash = ? WHERE code_hash = ?"
                                        " RETURNING campaign_id, seat", ("spent:" + hashed, hashed))
             if found is not None:
-                self.views._x(c, "INSERT INTO {p}seat_tokens VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat) DO"
-                                 " UPDATE SET token_hash = excluded.token_hash, issued_at = excluded.issued_at",
-                              (token_hash(token), found["campaign_id"], found["seat"],
-                               datetime.now(timezone.utc).isoformat()))
+                self.views.store_token(token, UUID(found["campaign_id"]), found["seat"], c)
         if found is None:
             raise NotPermitted("this invite code is unknown or already claimed: ask the House for a new one "
                                "(each code seats its player once)", ruling="C-1")

@@ -602,11 +602,15 @@ class ViewsMixin:
                 (at, oid, e.number))
 
     # -- seat tokens (hashed; never in events, exports or logs) ----------------
-    def store_token(self, token: str, campaign_id: UUID, seat: str) -> None:
-        with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
-            self._x(c, "INSERT INTO {p}seat_tokens VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat) DO UPDATE"
-                       " SET token_hash = excluded.token_hash, issued_at = excluded.issued_at",
-                    (token_hash(token), campaign_id.hex, seat, _now()))
+    def store_token(self, token: str, campaign_id: UUID, seat: str, c: Any = None) -> None:
+        """The seat's token, replacing its old one; in the caller's transaction ``c`` if given."""
+        if c is None:
+            with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+                self.store_token(token, campaign_id, seat, c)
+            return
+        self._x(c, "INSERT INTO {p}seat_tokens VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat) DO UPDATE"
+                   " SET token_hash = excluded.token_hash, issued_at = excluded.issued_at",
+                (token_hash(token), campaign_id.hex, seat, _now()))
 
     def seat_for_token(self, token: str) -> tuple[UUID, str] | None:
         row = self.query_one("SELECT campaign_id, seat FROM {p}seat_tokens WHERE token_hash = ?", (token_hash(token),))

@@ -208,6 +208,12 @@ class Resolution:
             self._own("filled").setdefault(slot_key(slot), list(value))
         self.seeds_locked = True
 
+    def fixed_before(self, slots: Sequence[Sequence[Any]]) -> list[Any] | None:
+        """C-7, table dice: what each of ``slots`` showed before a rewind (None where it showed nothing), to
+        be entered the same again; None when none of them did."""
+        fixed = [self.filled.get(slot_key(s)) for s in slots]
+        return fixed if any(v is not None for v in fixed) else None
+
     def verify(self) -> dict[str, Any]:
         """Recompute every result the service drew from the revealed seeds (C-4); report any mismatch."""
         if not self.settled:

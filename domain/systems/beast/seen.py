@@ -106,7 +106,7 @@ class Seen:
         if not self.table:  # type: ignore[attr-defined]
             return {}
         slots = [ast.literal_eval(k) for k in self.filled]  # type: ignore[attr-defined]
-        fixed = [{"slot": slot, "value": self.filled[repr(slot)]} for slot in sorted(slots, key=repr)  # type: ignore[attr-defined]
+        fixed = [{"slot": slot, "value": self.filled[slot_key(slot)]} for slot in sorted(slots, key=repr)  # type: ignore[attr-defined]
                  if slot[0] == side and slot[1] in kinds]
         return {"fixed": fixed} if fixed else {}
 
@@ -143,10 +143,11 @@ class Seen:
                 elif self.check_mode == "auto":  # type: ignore[attr-defined]
                     entry: dict[str, Any] = {"action": "check", "member": side}
                     if self.table:  # type: ignore[attr-defined]  # C-3: one d10 per point of Humanity (BE-12)
-                        slots = [slot_key([side, "check", j]) for j in range(sheets[side]["humanity"])]
+                        slots = [[side, "check", j] for j in range(sheets[side]["humanity"])]
                         entry["dice"] = len(slots)
-                        if any(k in self.filled for k in slots):  # type: ignore[attr-defined]  # C-7
-                            entry["fixed"] = [self.filled.get(k) for k in slots]  # type: ignore[attr-defined]
+                        fixed = self.fixed_before(slots)  # type: ignore[attr-defined]  # C-7
+                        if fixed is not None:
+                            entry["fixed"] = fixed
                     out.append(entry)
         if seat == HOUSE:
             out += [{"action": "reveal", "member": s} for s in own if _passes(self.verify_reveal, s)]  # type: ignore[attr-defined]

@@ -526,8 +526,9 @@ class ChallengeRules:
         own, circumstance = self.roll_slots(side)
         slots = own + circumstance
         entry: dict[str, Any] = {"action": "roll", "dice": len(slots) if self.table else None}
-        if self.table and any(repr(list(s)) in self.filled for s in slots):
-            entry["fixed"] = [self.filled.get(repr(list(s))) for s in slots]
+        fixed = self.fixed_before(slots) if self.table else None  # type: ignore[attr-defined]
+        if fixed is not None:
+            entry["fixed"] = fixed
         return entry
 
     def _bets(self, side: str, piles: Mapping[str, int]) -> list[dict[str, Any]]:

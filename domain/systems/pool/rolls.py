@@ -18,7 +18,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation
 from domain.fairness import commitment
-from domain.kernel.resolution import HOUSE, Resolution, enter_or_derive, slot_key
+from domain.kernel.resolution import HOUSE, Resolution, enter_or_derive
 from domain.systems.pool import rules
 from domain.systems.pool.character import PoolCharacter
 from domain.text import clean_text
@@ -345,10 +345,10 @@ class PoolContest(Resolution, Aggregate):
         if _passes(self.check_roll, side) and _passes(_count, 2, pool):
             entry: dict[str, Any] = {"action": "roll", "min": 2, "max": pool}
             if self.table:  # C-7: the dice this round showed before a rewind, die by die, entered the same again
-                fixed = [self.filled.get(slot_key(["round", self.round, side, i])) for i in range(pool)]
-                while fixed and fixed[-1] is None:
-                    fixed.pop()
-                if fixed:
+                fixed = self.fixed_before([["round", self.round, side, i] for i in range(pool)])
+                if fixed is not None:  # as many as were rolled then; the count is the player's to choose
+                    while fixed[-1] is None:
+                        fixed.pop()
                     entry["fixed"] = fixed
             out.append(entry)
         out += [{"action": a} for a in ("fold", "push") if _passes(self.verify_answer, side, a)]
