@@ -95,7 +95,7 @@ class LegalAction(BaseModel):
                                                       "must include (`reshuffle`: table cards, C-3).")
     fixed: list[Any] | None = Field(None, description="Table dice a rewind fixed (C-7): one value or null per "
                                                     "die to enter; Beast, whose count hangs on the split and the "
-                                                    "10s: `{slot, value}` for each slot `[side, kind, die, roll]` "
+                                                    "10s: `{slot, value}` for each slot `[side, 'die', number, roll]` "
                                                     "filled before.")
     reshuffle: list[str] | None = Field(None, description="Table cards: the discards this move reshuffles into the "
                                                           "empty deck; enter them in the order the table shuffled "

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
@@ -29,7 +29,7 @@ from adapters.settings import Settings
 from adapters.store import open_application, open_signer, open_views, prepare
 from adapters.systems import edge, edges
 from adapters.tokens import Tokens
-from adapters.views import ViewsMixin
+from adapters.views import ViewsMixin, now
 from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, RuleViolation
 from domain.kernel.commands import Command, Context
 from domain.kernel.registry import system_of_unit
@@ -41,10 +41,6 @@ __all__ = ["NeedsRepair", "Stakes", "StoreUnavailable"]
 #: How long a campaign's creation, retried under its Idempotency-Key after a lost answer, answers its House
 #: token again (C-1).
 RETRY_WINDOW = timedelta(minutes=10)
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 class Stakes:
@@ -125,7 +121,7 @@ class Stakes:
         campaign_id = self.app.create_campaign(name, system, settings, key=key)
         self.catch_up()
         campaign = self.campaign_row(campaign_id)
-        if key is not None and _now() - campaign.created_at > RETRY_WINDOW:
+        if key is not None and now() - campaign.created_at > RETRY_WINDOW:
             # The key is in the campaign's record (and its export): past the window of a lost answer, the
             # same creation answers no House token to whoever sends the key again.
             raise ConcurrencyConflict(f"this Idempotency-Key created a campaign more than "

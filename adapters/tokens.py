@@ -10,12 +10,11 @@ the claim, once, issues his token and shows it to him alone. A second claim of t
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID
 
 from adapters import randomness
-from adapters.views import token_hash
+from adapters.views import now_iso, token_hash
 from domain.errors import NotPermitted
 from domain.seats import Seat
 
@@ -43,7 +42,7 @@ class Tokens:
         with self.views.datastore.transaction(commit=True) as c:
             self.views._x(c, "INSERT INTO {p}seat_invites VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat) DO "
                              "UPDATE SET code_hash = excluded.code_hash, issued_at = excluded.issued_at",
-                          (token_hash(code), campaign_id.hex, seat, datetime.now(timezone.utc).isoformat()))
+                          (token_hash(code), campaign_id.hex, seat, now_iso()))
         return code
 
     def invite_once(self, campaign_id: UUID, seat: str, key: str) -> str:
@@ -56,7 +55,7 @@ class Tokens:
         with self.views.datastore.transaction(commit=True) as c:
             self.views._x(c, "INSERT INTO {p}seat_invites SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM"
                              " {p}seat_tokens WHERE campaign_id = ? AND seat = ?) ON CONFLICT DO NOTHING",
-                          (token_hash(code), campaign_id.hex, seat, datetime.now(timezone.utc).isoformat(),
+                          (token_hash(code), campaign_id.hex, seat, now_iso(),
                            campaign_id.hex, seat))
         return code
 

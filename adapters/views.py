@@ -187,12 +187,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _now_dt() -> datetime:
+def now() -> datetime:
+    """The server's clock, in UTC: one place for every read model, token and retry window."""
     return datetime.now(timezone.utc)
 
 
-def _now() -> str:
-    return _now_dt().isoformat()
+def now_iso() -> str:
+    return now().isoformat()
 
 
 def _plain(value: Any) -> Any:
@@ -479,7 +480,7 @@ class ViewsMixin:
         return None if row is None else self._from_row(oid, row)
 
     def _from_row(self, oid: str, row: Row) -> Any:
-        snapshot = Snapshot(originator_id=UUID(oid), originator_version=row["version"], timestamp=_now_dt(),
+        snapshot = Snapshot(originator_id=UUID(oid), originator_version=row["version"], timestamp=now(),
                             topic=row["topic"], state=self.transcoder.decode(row["state"].encode()))  # type: ignore[attr-defined]
         return snapshot.mutate(None)
 
@@ -610,7 +611,7 @@ class ViewsMixin:
             return
         self._x(c, "INSERT INTO {p}seat_tokens VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat) DO UPDATE"
                    " SET token_hash = excluded.token_hash, issued_at = excluded.issued_at",
-                (token_hash(token), campaign_id.hex, seat, _now()))
+                (token_hash(token), campaign_id.hex, seat, now_iso()))
 
     def seat_for_token(self, token: str) -> tuple[UUID, str] | None:
         row = self.query_one("SELECT campaign_id, seat FROM {p}seat_tokens WHERE token_hash = ?", (token_hash(token),))

@@ -273,7 +273,10 @@ class Resolution:
         seats: list[str] = []
         for side in self.sides:
             seats.extend(seat for seat in self.seats_of(side) if seat not in seats)
-        return [seat for seat in seats if may_act(seat)]
+        waiting = [seat for seat in seats if may_act(seat)]
+        if not waiting and HOUSE not in seats and may_act(HOUSE):
+            waiting = [HOUSE]  # the House plays no side, yet the unit goes on only by its move (a manual check)
+        return waiting
 
     # -- C-5, C-8: who sees what --------------------------------------------------------------------------
     def seats_of(self, side: str) -> list[str]:

@@ -95,6 +95,21 @@ def test_an_action_is_rolled_over_http_and_verify_proves_every_server_die(client
     assert client.get(f"{c}/characters/ilse", headers=t["ilse"]).json()["willpower"] == 5
 
 
+def test_in_manual_mode_the_table_waits_for_the_house_to_record_a_players_check(client):
+    c, t = new_table(client, table_dice=True, check_mode="manual")
+    r = client.post(f"{c}/actions", headers=t["ilse"], json={"difficulty": 2, "humanity": 1, "beast": 2,
+                                                              "dice": [1, 6, 6]})
+    assert r.status_code == 201, r.text
+    unit = r.json()["id"]
+    view = act(client, c, unit, t["ilse"], "keep")
+    assert view["phase"] == "check" and view["state"]["outcome"]["checks"] == {"challenger": ["beast above humanity"]}
+    # BE-7: the House records the outcome, so the unit waits for the House though it plays no side
+    assert view["waiting_for"] == ["house"]
+    assert [a["action"] for a in client.get(f"{c}/challenges/{unit}", headers=t["house"]).json()["legal_actions"]] \
+        == ["check"]
+    assert act(client, c, unit, t["house"], "check", side="challenger", outcome="held")["waiting_for"] == []
+
+
 @pytest.mark.parametrize("path, body, token, status, ruling", [
     ("/actions", {"difficulty": 1, "humanity": 1, "beast": 0}, "ilse", 422, "BE-2"),
     ("/actions", {"difficulty": 3, "humanity": 7, "beast": 0}, "ilse", 422, "BE-2"),
@@ -170,8 +185,8 @@ def test_a_revealed_roll_stays_public_after_a_rewind_marked_as_seen_before_it(cl
     assert shown["detail"]["roll"]["score"]["total"] == 1 and shown["hidden"] == []
     house = client.get(f"{c}/challenges/{unit}", headers=t["house"]).json()["legal_actions"]
     roll = next(a for a in house if a["action"] == "roll")  # C-7: the slots filled before, to enter the same
-    assert roll["fixed"] == [{"slot": ["opponent", "B", 0, 0], "value": 6}, {"slot": ["opponent", "H", 0, 0],
-                                                                              "value": 4}]
+    assert roll["fixed"] == [{"slot": ["opponent", "die", 0, 0], "value": 4},
+                             {"slot": ["opponent", "die", 1, 0], "value": 6}]
     assert all(a.get("fixed") is None for a in client.get(f"{c}/challenges/{unit}", headers=t["ilse"]).json()[
         "legal_actions"])  # the House's dice are in the House's legal actions only
     act(client, c, unit, t["house"], "roll", expect=422, humanity=1, beast=1, dice=[5, 6])  # C-7: the same dice

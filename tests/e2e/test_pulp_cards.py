@@ -113,7 +113,8 @@ def test_a_two_cycle_combat_is_played_rewound_and_verified_over_http(client, pul
         for _ in range(2):
             up = client.get(f"{c}/challenges/{cid}", headers=t["house"]).json()["state"]["up"]
             token = t["ilse"] if up == "Ilse Varn" else t["house"]
-            view = act(client, c, cid, token, action="attack", difficulty=1, cut=4)
+            cut = {"cut": 4} if up == "Ilse Varn" else {}  # C-9: the House's cut is drawn, not chosen
+            view = act(client, c, cid, token, action="attack", difficulty=1, **cut)
             attack = view["state"]["attacks"][-1]
             assert attack["cards"] and attack["attacker"] == up
             act(client, c, cid, token, action="show")

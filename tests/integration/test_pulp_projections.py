@@ -19,7 +19,7 @@ def play(stakes):
     for _ in range(2):
         up = stakes.challenge(cid, HOUSE, combat).state["up"]
         seat = ILSE if up == "Ilse" else HOUSE
-        stakes.act(cid, seat, combat, {"action": "attack", "cut": 2})
+        stakes.act(cid, seat, combat, {"action": "attack", **({"cut": 2} if seat == ILSE else {})})  # C-9
         stakes.act(cid, seat, combat, {"action": "show"})
     return cid, deal, combat
 

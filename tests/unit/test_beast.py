@@ -214,6 +214,18 @@ def test_a_rewind_restores_willpower_and_the_same_dice_come_again():
     assert again.sides["challenger"]["roll"]["dice"] == dice  # C-7: no fishing
 
 
+def test_a_roll_made_again_after_a_rewind_with_another_split_shows_the_same_faces():
+    t = BeastTable()
+    unit = t.conflict()
+    first = t.act(ILSE, unit, action="roll", humanity=3, beast=0)
+    faces = [d["chain"][0] for d in first.sides["challenger"]["roll"]["dice"]]
+    t.run(HOUSE, Rewind(unit=unit, to_step=1, reason="wrong allocation"))
+    again = t.act(ILSE, unit, action="roll", humanity=0, beast=3)
+    dice = again.sides["challenger"]["roll"]["dice"]
+    # C-7: a die's slot is its number in the roll, not its kind: the split changes, the faces do not
+    assert [d["chain"][0] for d in dice] == faces and [d["kind"] for d in dice] == ["B", "B", "B"]
+
+
 def test_an_overturned_conflict_gives_back_the_damage_and_the_humanity_lost(table):
     unit = table.conflict()
     table.act(ILSE, unit, action="roll", humanity=0, beast=2, dice=[6, 6])
@@ -261,3 +273,43 @@ def test_a_conflict_in_manual_mode_the_house_records_both_checks_and_a_rewind_gi
     done = t.act(HOUSE, unit, action="check", side="opponent", outcome="slipped")
     assert done.settled and t.sheet("ilse")["humanity"] == 7 and t.cole() == {
         "humanity": 3, "beast": 7, "willpower": 2, "willpower_max": 3}
+
+
+# -- one character in several open units: the rules count what each did at once (BE-4, BE-7, BE-9, BE-11) -------
+def test_an_antagonists_willpower_point_spent_in_one_open_conflict_is_gone_in_the_other():
+    t = BeastTable(table_dice=True, cole_willpower=1)
+    first, second = t.conflict(), t.conflict(seat=TOMAS)
+    t.act(HOUSE, first, action="roll", humanity=1, beast=0, willpower="before", dice=[1])
+    with pytest.raises(RuleViolation, match="BE-11: no Willpower can be spent at 0"):
+        t.act(HOUSE, second, action="roll", humanity=1, beast=0, willpower="before", dice=[1])
+    assert t.cole()["willpower"] == 1  # its sheet shows the point once the first conflict settles (C-5)
+    with pytest.raises(RuleViolation, match="BE-8: Sheriff Cole spent or lost Willpower in a roll or conflict"):
+        t.run(HOUSE, cmd.RestoreWillpower(amount=1, character="Sheriff Cole"))
+
+
+def test_an_antagonist_at_no_willpower_after_another_open_conflict_takes_no_damage_and_is_checked():
+    t = BeastTable(table_dice=True, cole_willpower=1)
+    first, second = t.conflict(), t.conflict(seat=TOMAS)
+    t.act(HOUSE, first, action="roll", humanity=1, beast=0, willpower="before", dice=[1])
+    t.act(TOMAS, second, action="roll", humanity=3, beast=0, dice=[9, 9, 9])
+    t.act(TOMAS, second, action="keep")
+    t.act(HOUSE, second, action="roll", humanity=1, beast=1, dice=[7, 6])
+    done = t.act(HOUSE, second, action="keep")
+    # BE-6: the loser's Willpower is 0 already (the point of the other conflict); BE-7: Beast 1 is above it
+    assert done.outcome["damage"] == {"opponent": 0}
+    assert done.outcome["checks"] == {"opponent": ["beast above willpower"]}
+
+
+def test_a_check_made_at_humanity_zero_after_another_slipped_changes_nothing_and_a_void_gives_back_one():
+    t = BeastTable(table_dice=True, ilse_humanity=1)
+    a = t.action(difficulty=2, humanity=1, beast=1, dice=[1, 6]).id
+    b = t.action(difficulty=2, humanity=1, beast=1, dice=[1, 6]).id
+    t.act(ILSE, a, action="keep")
+    t.act(ILSE, b, action="keep")
+    t.act(ILSE, a, action="check", dice=[1])
+    assert t.sheet("ilse")["humanity"] == 0
+    checked = t.act(ILSE, b, action="check")
+    assert checked.sides["challenger"]["check"]["outcome"] == "lost" and checked.effects()["challenger"]["humanity"] == 0
+    t.run(HOUSE, Overturn(unit=b, void=True, reason="never happened"))
+    t.run(HOUSE, Overturn(unit=a, void=True, reason="never happened"))
+    assert t.sheet("ilse")["humanity"] == 1  # BE-1: exactly the Humanity she had

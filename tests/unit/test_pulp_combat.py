@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from uuid import uuid4
 
 import pytest
@@ -87,8 +88,9 @@ def test_an_attack_records_its_degree_critical_and_fumble_and_the_house_its_effe
 
 def test_a_rewind_deals_the_same_cards_again_and_shown_ones_stay_public_c7_c8():
     unit = combat(table=False)
-    unit.deal_initiative("house", None, None, "house")
+    unit.deal_initiative("house", {"Ilse": 4}, None, "house")
     first = unit.up()
+    assert first == "Ilse"  # a player's attack: she gives the cut (PU-7)
     unit.attack(unit.controller(first), None, 1, 6, None, unit.controller(first))
     cards = unit.attacks[0]["cards"]
     unit.show_attack(unit.controller(first), 1, unit.controller(first))
@@ -106,11 +108,24 @@ def test_a_rewind_deals_the_same_cards_again_and_shown_ones_stay_public_c7_c8():
     assert unit.attacks[0]["cards"] == cards
 
 
+def test_the_houses_cut_is_drawn_for_the_slot_never_chosen_c9():
+    unit = combat(table=False)
+    with pytest.raises(RuleViolation, match="C-9"):
+        unit.deal_surprise("house", "Sheriff Cole", 0, 5, None, "house")
+    unit.deal_initiative("house", None, None, "house")
+    assert unit.controller(unit.up()) == "house"
+    with pytest.raises(RuleViolation, match="C-9: the House's cut is drawn"):
+        unit.attack("house", None, 0, 5, None, "house")  # it knows the secret: a cut of its choosing picks the hand
+    unit.attack("house", None, 0, None, None, "house")
+    assert unit.hands[-1]["cut_by"] == "drawn" and unit.hands[-1]["dealer"] == "house"
+
+
 def test_a_drawn_cut_is_made_again_after_a_rewind_c7():
     unit = combat(table=False)
-    unit.deal_initiative("house", None, None, "house")
+    unit.deal_initiative("house", {"Ilse": 4}, None, "house")
     first = unit.up()
     dealer = unit.controller(first)
+    assert dealer == "ilse"
     unit.attack(dealer, None, 0, None, None, dealer)
     drawn, cards = unit.hands[-1]["cut"], unit.attacks[0]["cards"]
     past = PulpCombat.__new__(PulpCombat)
@@ -149,3 +164,31 @@ def test_a_combat_has_two_to_seven_distinct_combatants_pu5():
     with pytest.raises(RuleViolation, match="PU-5"):
         PulpCombat.open(campaign_id=uuid4(), adventure=1, secret_seed=SECRET, table=False, actor="house",
                         combatants=[{"name": f"n{i}", "seat": "house"} for i in range(8)])
+
+
+def test_an_attack_every_seat_saw_stays_public_after_a_rewind_to_before_it_was_shown_c8():
+    unit = combat()
+    unit.deal_initiative("house", None, ILSE_FIRST, "house")
+    unit.attack("ilse", None, 0, None, PLAIN, "ilse")
+    past = copy.deepcopy(unit)  # the step after the attack, before it was shown
+    unit.show_attack("ilse", 1, "ilse")
+    unit.rewind(past.version, past, "misread", "house")
+    assert unit.view_for("mara")["attacks"][0]["cards"] == PLAIN  # C-8: seen by every seat, public for good
+    assert all(a["action"] != "show" for a in unit.legal_actions("ilse"))
+
+
+def test_initiative_dealt_again_after_a_rewind_deals_nobody_anothers_unshown_attack_c5_c7():
+    unit = combat(table=False)
+    before_initiative = copy.deepcopy(unit)
+    unit.deal_initiative("house", {"Ilse": 4}, None, "house")
+    unit.attack("ilse", None, 0, 6, None, "ilse")  # not shown: Ilse's alone
+    hidden = unit.attacks[0]["cards"]
+    unit.rewind(before_initiative.version, before_initiative, "wrong advantage", "house")
+    unit.deal_initiative("house", None, None, "house")
+    assert unit.up() == "Sheriff Cole"
+    attack = next(a for a in unit.legal_actions("house") if a["action"] == "attack")
+    assert "required" not in attack  # neither Ilse's cut nor her cards
+    unit.attack("house", None, 0, None, None, "house")
+    assert unit.attacks[0]["cards"] != hidden and unit.attacks[0]["slot"] == ["attack", "Sheriff Cole", 1]
+    unit.attack("ilse", None, 0, None, None, "ilse")  # her first attack again: the same cards (C-7)
+    assert unit.attacks[1]["cards"] == hidden

@@ -92,7 +92,7 @@ def _listed(unit: PulpCombat, seat: str, action: str, args: dict[str, Any]) -> b
         return name in names and 0 <= value <= 4
     if action == "attack":
         target_ok = args["target"] is None or (args["target"] in names and args["target"] != found["member"])
-        cut_ok = args["cut"] is None or 1 <= args["cut"] <= 13
+        cut_ok = args["cut"] is None or (seat != "house" and 1 <= args["cut"] <= 13)  # C-9: the House's is drawn
         return target_ok and cut_ok and found["min"] <= args["difficulty"] <= found["max"]
     if action in ("show", "effect"):
         return args["number"] in found["choices"]

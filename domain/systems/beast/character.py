@@ -96,9 +96,12 @@ class BeastCharacter(_Sheet, Aggregate):
 
 
 class BeastAntagonist(_Sheet, Aggregate):
-    """One of the House's characters (BE-1); its values are the House's secret (C-5)."""
+    """One of the House's characters (BE-1); its values are the House's secret (C-5). It keeps the open rolls
+    and conflicts it is a side of (``engaged``): what each did to it reaches its sheet only when that unit
+    settles, yet the rules count it at once (``rules.pending``)."""
 
     seat = "house"
+    engaged: tuple[str, ...] | list[str] = ()  # an antagonist stored before it kept them is in none
 
     @staticmethod
     def create_id(campaign_id: UUID, name: str, **_: Any) -> UUID:  # type: ignore[override]
@@ -130,3 +133,13 @@ class BeastAntagonist(_Sheet, Aggregate):
     @event("WillpowerRestored")
     def _restored(self, amount: int, actor: str) -> None:
         self.willpower += amount
+
+    @event("Engaged")
+    def engage(self, unit: str, actor: str) -> None:
+        """It became a side of the open roll or conflict ``unit``."""
+        self.engaged = [*self.engaged, unit]
+
+    @event("Released")
+    def release(self, unit: str, actor: str) -> None:
+        """The roll or conflict ``unit`` settled: what it did is on the sheet now."""
+        self.engaged = [u for u in self.engaged if u != unit]

@@ -74,8 +74,12 @@ class Moves:
             raise RuleViolation("Willpower is spent 'before' the roll here, or after it with a reroll", ruling="BE-4")
         if willpower == "before" and sheet["willpower"] < 1:
             raise RuleViolation("no Willpower can be spent at 0", ruling="BE-11")
-        bases = [[side, "H", i] for i in range(h)] + [[side, "B", i] for i in range(b)]
-        dice = [{"kind": base[1], "chain": chain, "base": base} for base, chain in zip(bases, self.chains(bases, entered))]
+        # C-7: a die's slot is its number in the roll, whatever its kind (Humanity dice first), so a roll made
+        # again after a rewind shows the same faces even when the dice are split otherwise
+        bases = [[side, "die", i] for i in range(h + b)]
+        kinds = ["H"] * h + ["B"] * b
+        dice = [{"kind": kind, "chain": chain, "base": base}
+                for kind, base, chain in zip(kinds, bases, self.chains(bases, entered), strict=True)]
         bonus = 1 if willpower == "before" else 0
         return {"humanity": h, "beast": b, "willpower_before": bool(bonus), "dice": dice,
                 "score": rules.tally(dice, bonus), "reroll": None, "entered": self.table}
@@ -136,6 +140,18 @@ class Moves:
         """``auto``: one d10 per point of current Humanity, and with no 7 or more one Humanity die becomes a
         Beast die; ``manual``: the House records ``held`` or ``slipped`` (BE-7, BE-12)."""
         self.check_check(side)
+        if sheet["humanity"] == 0:
+            # lost to the Beast already (a check of another unit slipped first, BE-9): no Humanity die is left to
+            # roll or to lose; the check records it and changes nothing
+            if self.check_mode == "manual" and not by_house:
+                raise RuleViolation("in manual mode the House records the outcome of a Humanity check", ruling="BE-7")
+            if outcome not in ((None, "held", "slipped") if self.check_mode == "manual" else (None,)):
+                raise RuleViolation("the House records 'held' or 'slipped' in manual mode; in auto mode no outcome "
+                                    "is given", ruling="BE-7")
+            if entered:
+                raise RuleViolation("a character lost to the Beast has no Humanity die to roll", ruling="BE-9")
+            return {"mode": self.check_mode, "dice": [], "outcome": "lost", "humanity": 0, "lost": True,
+                    "entered": False}
         if self.check_mode == "manual":
             if not by_house:
                 raise RuleViolation("in manual mode the House records the outcome of a Humanity check", ruling="BE-7")

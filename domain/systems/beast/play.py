@@ -71,7 +71,13 @@ def create_antagonist(app: StakesApplication, ctx: Context, command: cmd.CreateA
 
 @handles(cmd.RestoreWillpower)
 def restore_willpower(app: StakesApplication, ctx: Context, command: cmd.RestoreWillpower) -> None:
-    one = anyone(app, app.campaign(ctx.campaign_id), command.character)
+    campaign = app.campaign(ctx.campaign_id)
+    one = anyone(app, campaign, command.character)
+    if isinstance(one, BeastAntagonist) and rules.pending(_engaged(app, one), one.id.hex)["willpower"]:
+        # its sheet shows a point spent or damage taken in an open unit only once that settles (C-5); a
+        # restore now would be undone by it
+        raise RuleViolation(f"{one.name} spent or lost Willpower in a roll or conflict still open: restore it "
+                            "once that settles", ruling="BE-8")
     one.restore(command.amount, ctx.actor.name)
     app.save(one)
 
@@ -117,9 +123,13 @@ def open_conflict(app: StakesApplication, ctx: Context, command: cmd.OpenConflic
                             "House opens one that does", ruling="BE-2")
     unit = _open(app, ctx, campaign, "conflict", sides, None,
                  {"humanity": command.min_humanity, "beast": command.min_beast})
+    others = _others(app, unit, sides)
     for side, one in sides.items():  # BE-9, BE-2: no conflict a side could never roll in
-        unit.check_can_ever_roll(side, _values(unit, {side: one})[side], one.name)
-    app.save(unit)
+        unit.check_can_ever_roll(side, _values(unit, {side: one}, others)[side], one.name)
+    against = sides[OPPONENT]
+    if isinstance(against, BeastAntagonist):
+        against.engage(unit.id.hex, ctx.actor.name)
+    app.save(unit, against)
     return unit.id
 
 
@@ -147,15 +157,29 @@ def _mirror(unit: BeastRoll, ones: dict[str, Sheet], before: dict[str, dict[str,
     return touched
 
 
-def _values(unit: BeastRoll, ones: dict[str, Sheet]) -> dict[str, dict[str, int]]:
-    """Each side's values as the rules see them now: its sheet, and what this unit did to an antagonist that
-    its sheet shows only once the unit settles (a Willpower point spent: BE-4, BE-12)."""
+def _engaged(app: StakesApplication, one: BeastAntagonist, but: UUID | None = None) -> list[BeastRoll]:
+    """The open rolls and conflicts ``one`` is a side of, but ``but``."""
+    return [app.repository.get(UUID(unit)) for unit in one.engaged if but is None or unit != but.hex]
+
+
+def _others(app: StakesApplication, unit: BeastRoll, ones: dict[str, Sheet]) -> dict[str, dict[str, int]]:
+    """Per antagonist side of ``unit``: what the OTHER open units it is a side of did to it (C-5)."""
+    return {side: rules.pending(_engaged(app, one, unit.id), one.id.hex) for side, one in ones.items()
+            if isinstance(one, BeastAntagonist)}
+
+
+def _values(unit: BeastRoll, ones: dict[str, Sheet],
+            others: dict[str, dict[str, int]] | None = None) -> dict[str, dict[str, int]]:
+    """Each side's values as the rules see them now: its sheet, and what this unit (and ``others``, other open
+    units) did to an antagonist that its sheet shows only once each unit settles (a Willpower point spent, a
+    Humanity check: BE-4, BE-7, BE-12)."""
     full, shown = unit.effects(), unit.shown_effects()
     out = {}
     for side, one in ones.items():
         values = dict(one.values())
-        willpower = values["willpower"] + full[side]["willpower"] - shown[side]["willpower"]
-        humanity = values["humanity"] + full[side]["humanity"] - shown[side]["humanity"]
+        extra = (others or {}).get(side, {"willpower": 0, "humanity": 0})
+        willpower = values["willpower"] + full[side]["willpower"] - shown[side]["willpower"] + extra["willpower"]
+        humanity = values["humanity"] + full[side]["humanity"] - shown[side]["humanity"] + extra["humanity"]
         values["willpower"] = max(0, min(willpower, values["willpower_max"]))
         values["humanity"] = max(0, min(humanity, rules.DICE))
         values["beast"] = rules.DICE - values["humanity"]
@@ -163,12 +187,14 @@ def _values(unit: BeastRoll, ones: dict[str, Sheet]) -> dict[str, dict[str, int]
     return out
 
 
-def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why: str = "roll") -> list[Any]:
+def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why: str = "roll",
+          others: dict[str, dict[str, int]] | None = None) -> list[Any]:
     """One move, mirrored onto the sheets; a player who can no longer reroll keeps his dice at once; the
-    unit resolves when every side has decided, and its damage is mirrored too (BE-4 … BE-7)."""
+    unit resolves when every side has decided, and its damage is mirrored too (BE-4 … BE-7). ``others``: what
+    other open units did to an antagonist side (``_others``)."""
     actor = ctx.actor.name
     before = unit.shown_effects()
-    move(_values(unit, ones))
+    move(_values(unit, ones, others))
     touched = _mirror(unit, ones, before, why, actor)
     for side, data in unit.sides.items():
         if data["roll"] is not None and not data["antagonist"] and not data["decided"]:
@@ -178,7 +204,7 @@ def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why:
                 unit.decide(side, ones[side].values(), None, None, actor)
     if unit.ready():
         before = unit.shown_effects()
-        unit.resolve(_values(unit, ones), actor)
+        unit.resolve(_values(unit, ones, others), actor)
         touched += _mirror(unit, ones, before, "conflict damage", actor)
     return list({id(t): t for t in touched}.values())
 
@@ -208,15 +234,28 @@ def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRo
     if isinstance(command, cmd.Reveal):
         unit.reveal(side, actor)
         return [unit]
-    if is_check:
+    others = _others(app, unit, ones)
+    touched = _play(unit, ones, ctx, command, side, others)
+    if unit.settled:  # what it did is on the antagonist's sheet now
+        for one in ones.values():
+            if isinstance(one, BeastAntagonist) and unit.id.hex in one.engaged:
+                one.release(unit.id.hex, actor)
+                touched.append(one)
+    return list({id(t): t for t in touched}.values())
+
+
+def _play(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, command: Any, side: str,
+          others: dict[str, dict[str, int]]) -> list[Any]:
+    actor = ctx.actor.name
+    if isinstance(command, cmd.Check):
         return _move(unit, ones, ctx, lambda s: unit.check(side, s[side], command.outcome, ctx.actor.is_house,
-                                                           command.dice, actor), "Humanity check")
+                                                           command.dice, actor), "Humanity check", others)
     if isinstance(command, cmd.Roll):
         return _move(unit, ones, ctx, lambda s: unit.roll(side, s[side], command.humanity, command.beast,
-                                                          command.willpower, command.dice, actor))
+                                                          command.willpower, command.dice, actor), others=others)
     die = command.die if isinstance(command, cmd.Reroll) else None
     dice = command.dice if isinstance(command, cmd.Reroll) else None
-    return _move(unit, ones, ctx, lambda s: unit.decide(side, s[side], die, dice, actor))
+    return _move(unit, ones, ctx, lambda s: unit.decide(side, s[side], die, dice, actor), others=others)
 
 
 # -- C-6: undo ---------------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ event records (BE-1 … BE-12).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from domain.errors import RuleViolation
@@ -104,3 +104,18 @@ def die_text(die: Mapping[str, Any]) -> str:
         return f"{'→'.join(map(str, chain))} {marks or '✗'}"
     text = f"{die['kind']} {one(die['chain'])}"
     return f"{text} (was {one(die['was'])})" if die.get("was") is not None else text
+
+
+def pending(units: Iterable[Any], character_hex: str) -> dict[str, int]:
+    """C-5: what open ``units`` did to an antagonist (a Willpower point spent, damage, a check slipped) that its
+    sheet shows only once each settles; the rules count it at once (BE-4, BE-6, BE-7, BE-9, BE-11)."""
+    out = {"willpower": 0, "humanity": 0}
+    for unit in units:
+        if unit.settled:
+            continue
+        full, shown = unit.effects(), unit.shown_effects()
+        for side, data in unit.sides.items():
+            if data["antagonist"] and data["character"] == character_hex:
+                for key in out:
+                    out[key] += full[side][key] - shown[side][key]
+    return out

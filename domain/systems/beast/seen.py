@@ -101,8 +101,8 @@ class Seen:
         return outcome
 
     def _fixed_before(self, side: str, kinds: tuple[str, ...]) -> dict[str, Any]:
-        """C-7, table dice: the slots of this side's move that showed a die before a rewind, ``[side, kind,
-        die, roll]`` (a reroll's ``[side, "reroll", roll]``) with its value, to be entered the same again."""
+        """C-7, table dice: the slots of this side's move that showed a die before a rewind, ``[side, "die",
+        number, roll]`` (a reroll's ``[side, "reroll", roll]``) with its value, to be entered the same again."""
         if not self.table:  # type: ignore[attr-defined]
             return {}
         slots = [ast.literal_eval(k) for k in self.filled]  # type: ignore[attr-defined]
@@ -128,7 +128,7 @@ class Seen:
                                 "choices": [{"humanity": [low["humanity"], sheet["humanity"]],
                                              "beast": [low["beast"], sheet["beast"]],
                                              "willpower": [None, "before"] if sheet["willpower"] else [None]}],
-                                **self._fixed_before(side, ("H", "B"))})
+                                **self._fixed_before(side, ("die",))})
             if _passes(self.check_reroll, side, sheet):  # type: ignore[attr-defined]
                 count = len(self.sides[side]["roll"]["dice"])
                 out.append({"action": "reroll", "member": side, "choices": list(range(1, count + 1)),

@@ -1,8 +1,8 @@
 """A Pulp combat (PU-5, PU-9): an optional surprise deal, initiative, attacks in order, cycle after cycle.
 
 One unit of resolution (C-1) with one secret seed. Each deal has its slot (C-7): ``["surprise"]``,
-``["initiative", cycle]``, ``["attack", number]``; a rewind of an open combat brings the same cards for the
-same slots. The surprise deal and initiative are dealt in the open; an attack is seen by its dealer (the
+``["initiative", cycle]``, ``["attack", attacker, k]`` (his k-th attack); a rewind of an open combat brings
+the same cards for the same slots. The surprise deal and initiative are dealt in the open; an attack is seen by its dealer (the
 player, or the House for its own characters) until he shows it (C-5); a shown attack stays public through a
 rewind (C-8). Ending the combat reveals every card and the secret seed (C-4).
 """
@@ -18,7 +18,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation
 from domain.fairness import commitment
-from domain.kernel.resolution import HOUSE, slot_key
+from domain.kernel.resolution import HOUSE
 from domain.systems.pulp_cards import rules
 from domain.systems.pulp_cards.combat_rules import CombatRules
 from domain.systems.pulp_cards.dealing import Dealing, passes
@@ -116,7 +116,8 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         self.record_hand(hand)
         self.slots = [*self.slots, hand["slot"]]
         self.attacks = [*self.attacks, {
-            "number": number, "cycle": self.cycle, "dealer": seat, "attacker": attacker, "target": target,
+            "number": number, "slot": list(hand["slot"]), "cycle": self.cycle, "dealer": seat, "attacker": attacker,
+            "target": target,
             "free": free, "difficulty": difficulty, "cut": hand["cut"], "cards": list(hand["cards"]),
             "result": dict(result), "shown": False, "effect": None}]
         if free:
@@ -130,8 +131,9 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
     def _attack_shown(self, number: int, cards: list[str], result: dict[str, Any], actor: str) -> None:
         attack = self.attacks[number - 1]
         self.attacks = [*self.attacks[:number - 1], {**attack, "shown": True}, *self.attacks[number:]]
-        self.mark_seen(["attack", number], {"slot": ["attack", number], "attacker": attack["attacker"],
-                                            "cards": list(cards), "result": dict(result)})
+        slot = self.slot_of(attack)
+        self.mark_seen(slot, {"slot": slot, "attacker": attack["attacker"], "cards": list(cards),
+                              "result": dict(result)})
 
     @event("EffectRecorded")
     def _effect_recorded(self, number: int, effect: str, actor: str) -> None:
@@ -154,7 +156,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
 
     # -- C-5: what a seat may see --------------------------------------------------------------------------
     def sees_attack(self, seat: str, attack: Mapping[str, Any], reveal: bool = False) -> bool:
-        return self.revealed or reveal or attack["shown"] or seat == attack["dealer"]
+        return self.revealed or reveal or self.attack_public(attack) or seat == attack["dealer"]
 
     def view_for(self, seat: str, reveal: bool = False, settled: bool = False) -> dict[str, Any]:
         attacks = []
@@ -179,6 +181,11 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             "seen_before_the_rewind": self.seen_before_rewind(self.slots),
         }
 
+    def _required(self, slot: list[Any], seat: str) -> dict[str, Any]:
+        """Dealt before a rewind: the same cards, or the same cut, to a seat that may know them (C-5, C-7)."""
+        found = self.required_for(slot, seat)
+        return {"required": found} if found is not None else {}
+
     def legal_actions(self, seat: str) -> list[dict[str, Any]]:
         """The moves ``seat`` may make now, each found by the verify function that would refuse it."""
         out: list[dict[str, Any]] = []
@@ -186,17 +193,16 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         if side is not None and passes(self.check_seed, side):
             out.append({"action": "seed"})
         if passes(self.verify_surprise, seat, self.combatants[0]["name"], None):
-            out.append({"action": "surprise", "choices": [c["name"] for c in self.combatants]})
-        if passes(self.verify_initiative, seat, {}, None):
-            out.append({"action": "initiative", "min": 0, "max": 4, "field": "advantage"})  # each advantage granted
+            move = {"action": "surprise", "choices": [c["name"] for c in self.combatants]}
+            out.append({**move, **self._required(["surprise"], seat)})
+        if passes(self.verify_initiative, seat, {}, None):  # each advantage granted
+            move = {"action": "initiative", "min": 0, "max": 4, "field": "advantage"}
+            out.append({**move, **self._required(["initiative", self.cycle + 1], seat)})
         if passes(self.verify_keep, seat):
             out.append({"action": "keep"})
         if passes(self.verify_attack, seat, None, 0, None, None):
             move: dict[str, Any] = {"action": "attack", "member": self.up(), "min": -4, "max": 4, "field": "difficulty"}
-            slot = ["attack", len(self.attacks) + 1]
-            if slot_key(slot) in self.filled:  # dealt before a rewind: the same cards, or the same cut (C-7)
-                move["required"] = list(self.filled[slot_key(slot)]) if self.table else [self.cut_before(slot)]
-            out.append(move)
+            out.append({**move, **self._required(self.attack_slot(self.up()), seat)})
         shows = [a["number"] for a in self.attacks if passes(self.verify_show, seat, a["number"])]
         if shows:
             out.append({"action": "show", "choices": shows})

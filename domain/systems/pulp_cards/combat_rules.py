@@ -64,7 +64,7 @@ class CombatRules:
                       entered: Sequence[str] | None, actor: str) -> None:
         """The ambusher's standard deal against the surprised; on a success, a free attack (PU-5)."""
         name, diff = self.verify_surprise(seat, ambusher, difficulty)
-        hand = self.draw_hand(["surprise"], cut, entered)  # type: ignore[attr-defined]
+        hand = self.draw_hand(["surprise"], cut, entered, seat)  # type: ignore[attr-defined]
         self._surprise_dealt(ambusher=name, difficulty=diff, hand=hand,  # type: ignore[attr-defined]
                              result=rules.judge(hand["cards"], diff), actor=actor)
 
@@ -124,7 +124,7 @@ class CombatRules:
         """A standard deal; its degree, critical or fumble are recorded (PU-5)."""
         name, diff = self.verify_attack(seat, target, difficulty, cut, entered)
         number = len(self.attacks) + 1
-        hand = self.draw_hand(["attack", number], cut, entered)  # type: ignore[attr-defined]
+        hand = self.draw_hand(self.attack_slot(self.up()), cut, entered, seat)  # type: ignore[attr-defined]
         self._attacked(number=number, seat=seat, attacker=self.up(), target=name,  # type: ignore[attr-defined]
                        free=self.phase == "free-attack", difficulty=diff, hand=hand,
                        result=rules.judge(hand["cards"], diff), actor=actor)
@@ -136,15 +136,29 @@ class CombatRules:
 
     def verify_show(self, seat: str, number: object) -> dict[str, Any]:
         attack = self._attack(number)
-        if self.phase == "settled" or attack["shown"]:
+        if self.phase == "settled" or self.attack_public(attack):
             raise RuleViolation(f"attack {number} is shown already", ruling="C-5")
         if seat not in (attack["dealer"], HOUSE):
             raise RuleViolation("only the dealer (or the House) shows an attack", ruling="C-5")
         return attack
 
+    def attack_slot(self, attacker: str | None) -> list[Any]:
+        """C-7: an attack's slot is its attacker's k-th attack in the combat, ``["attack", attacker, k]``: the
+        same cards come to him again after a rewind, whatever the order, and never another's (C-5)."""
+        return ["attack", attacker, 1 + sum(1 for a in self.attacks if a["attacker"] == attacker)]
+
+    @staticmethod
+    def slot_of(attack: Mapping[str, Any]) -> list[Any]:
+        """The slot an attack was dealt in (attacks recorded before 2026-11-26: ``["attack", number]``)."""
+        return list(attack.get("slot") or ["attack", attack["number"]])
+
+    def attack_public(self, attack: Mapping[str, Any]) -> bool:
+        """Shown, now or before a rewind (the same slot deals the same cards, C-7): public for good (C-8)."""
+        return bool(attack["shown"]) or self.seen_slot(self.slot_of(attack))  # type: ignore[attr-defined]
+
     def latest_unshown(self, seat: str) -> int | None:
         return next((a["number"] for a in reversed(self.attacks)
-                     if seat in (a["dealer"], HOUSE) and not a["shown"]), None)
+                     if seat in (a["dealer"], HOUSE) and not self.attack_public(a)), None)
 
     def show_attack(self, seat: str, number: int | None, actor: str) -> None:
         number = self.latest_unshown(seat) if number is None else number
@@ -155,7 +169,7 @@ class CombatRules:
     def verify_effect(self, seat: str, number: object, effect: object) -> str:
         self._house(seat, "records an attack's effect")
         attack = self._attack(number)
-        if not attack["shown"] and self.phase != "settled":
+        if not self.attack_public(attack) and self.phase != "settled":
             raise RuleViolation(f"attack {number} is not shown yet", ruling="C-5")
         if attack["effect"] is not None:
             raise RuleViolation(f"attack {number}'s effect is recorded already", ruling="PU-5")

@@ -57,7 +57,10 @@ class PulpDeal(Dealing, Aggregate):
         probe = cls.__new__(cls)  # the kernel's helpers, before the event exists
         probe.table, probe.secret_seed = table, secret_seed
         probe.sides = {"dealer": {"seats": [seat], "seed": seed}}
-        hand = probe.draw_hand(SLOT, cut, entered)
+        if seat == HOUSE and seed and not table:
+            raise RuleViolation("the House runs the service and can know its secret seed: it adds no seed of its "
+                                "own to a deal", ruling="C-9")
+        hand = probe.draw_hand(SLOT, cut, entered, seat)
         return cls(campaign_id=campaign_id, adventure=adventure, seat=seat, character=character, kind=kind,
                    difficulty=diff, seed_hash=commitment(secret_seed), secret_seed=secret_seed, seed=seed,
                    table=table, hand=hand, result=rules.judge(hand["cards"], diff), actor=actor)

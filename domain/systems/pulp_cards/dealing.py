@@ -16,7 +16,7 @@ from typing import Any
 
 from domain.errors import RuleViolation
 from domain.fairness import derive_die, derive_shuffle
-from domain.kernel.resolution import Resolution, slot_key
+from domain.kernel.resolution import HOUSE, Resolution, slot_key
 from domain.systems.pulp_cards import rules
 
 
@@ -37,8 +37,10 @@ class Dealing(Resolution):
     seen: Mapping[str, dict[str, Any]] = MappingProxyType({})
     hands: Sequence[dict[str, Any]] = ()
 
-    def draw_hand(self, slot: Sequence[Any], cut: object, entered: Sequence[str] | None) -> dict[str, Any]:
-        """The hand for ``slot`` as it will be recorded; verify only (PU-2, PU-7, C-3, C-7)."""
+    def draw_hand(self, slot: Sequence[Any], cut: object, entered: Sequence[str] | None,
+                  dealer: str) -> dict[str, Any]:
+        """The hand ``dealer`` (a seat) deals for ``slot`` as it will be recorded; verify only (PU-2, PU-7, C-3,
+        C-7, C-9)."""
         if self.table:
             if cut is not None:
                 raise RuleViolation("with table cards the cut is made at the table: enter the cards as dealt",
@@ -46,20 +48,44 @@ class Dealing(Resolution):
             if entered is not None:
                 rules.check_hand(entered)
             cards = self.shuffle(slot, rules.DECK, entered)
-            return {"slot": list(slot), "cut": None, "cut_by": "table", "deck": None, "cards": cards}
+            return {"slot": list(slot), "cut": None, "cut_by": "table", "deck": None, "cards": cards,
+                    "dealer": dealer}
         before = self.cut_before(slot)
         if cut is not None:
+            if dealer == HOUSE:
+                # C-9: the House runs the service and can know its secret seed; a cut of its choosing, given
+                # after the players' seeds, would pick the hand. Its cut is drawn for the slot.
+                raise RuleViolation("the House's cut is drawn for the slot, not chosen: leave it out", ruling="C-9")
             k = rules.cut_value(cut)
             if before is not None and before != k:
-                raise RuleViolation(f"this deal was cut at {before} before the rewind; the same cut is made",
-                                    ruling="C-7")
+                # the earlier cut is not spelt out: another seat may have dealt this slot (C-5)
+                raise RuleViolation("this deal was cut otherwise before the rewind: leave the cut out and the same "
+                                    "cut is made", ruling="C-7")
             by = "dealer"
         elif before is not None:
             k, by = before, "dealer"
         else:
             k, by = derive_die(self.secret_seed, self.side_seeds(), [*slot, "cut"], len(rules.DECK) - 1), "drawn"
         deck = self.shuffle(slot, rules.DECK, entered)
-        return {"slot": list(slot), "cut": k, "cut_by": by, "deck": deck, "cards": rules.cut(deck, k)[:rules.HAND]}
+        return {"slot": list(slot), "cut": k, "cut_by": by, "deck": deck, "cards": rules.cut(deck, k)[:rules.HAND],
+                "dealer": dealer}
+
+    def required_for(self, slot: Sequence[Any], seat: str) -> list[Any] | None:
+        """C-7: what ``seat`` must deal again in ``slot`` after a rewind (the cards in table mode, else the cut),
+        when it may know it: it dealt that hand itself, or every seat saw it (C-5, C-8)."""
+        if slot_key(slot) not in self.filled and self.cut_before(slot) is None:
+            return None
+        before = next((h for h in reversed(self.hands) if list(h["slot"]) == list(slot)), None)
+        if slot_key(slot) not in self.seen and (before is None or before.get("dealer") != seat):
+            return None
+        if self.table:
+            found = self.filled.get(slot_key(slot))
+            return list(found) if found is not None else None
+        return [self.cut_before(slot)]
+
+    def seen_slot(self, slot: Sequence[Any]) -> bool:
+        """Whether every seat has seen the hand dealt in ``slot``, before a rewind or since (C-8)."""
+        return slot_key(slot) in self.seen
 
     def cut_before(self, slot: Sequence[Any]) -> int | None:
         """The cut this slot was dealt with before a rewind, given or drawn: it is made again (C-7)."""
@@ -74,7 +100,7 @@ class Dealing(Resolution):
             self.record_result([*slot, "cut"], hand["cut"], False, faces=len(rules.DECK) - 1)
         elif hand["cut_by"] == "dealer":
             self._own("cuts").setdefault(slot_key(slot), hand["cut"])
-        self.hands = [*self.hands, {k: hand[k] for k in ("slot", "cut", "cut_by", "cards")}]
+        self.hands = [*self.hands, {k: hand[k] for k in ("slot", "cut", "cut_by", "cards", "dealer") if k in hand}]
 
     def mark_seen(self, slot: Sequence[Any], shown: Mapping[str, Any]) -> None:
         """Mutator: every seat has seen this hand; it stays public through a rewind (C-8)."""
