@@ -132,7 +132,7 @@ def test_a_challenge_refusal_over_http_names_its_ruling_and_stores_nothing(clien
     for token, body, ruling in (
         (t["ilse"], {"action": "check"}, "PA-9"),
         (t["house"], {"action": "raise", "amount": 3}, "PA-9"),
-        (t["house"], {"action": "raise", "amount": 400}, "PA-9"),
+        (t["house"], {"action": "raise", "amount": 400}, "PA-17"),  # beyond the stake (its whole purse)
         (t["house"], {"action": "circumstance", "text": "x"}, "PA-7"),
         (t["tomas"], {"action": "lend", "borrower": "ilse", "amount": 31}, "PA-14"),
         (t["tomas"], {"action": "bid", "member": "ilse", "amount": 1}, "PA-15"),
@@ -178,3 +178,16 @@ def test_an_offer_of_an_earlier_betting_round_is_never_advertised_once_its_round
     first = view["loan_offers"][0]["loan_id"]
     r = client.post(f"{c}/loans/{first}/accept", headers=t["ilse"])
     assert r.status_code == 422 and r.json()["ruling"] == "PA-14"
+
+
+def test_an_antagonist_named_like_a_players_seat_lends_that_player_neither_its_purse_nor_its_secrets(client, table):
+    c, t = table
+    r = client.post(f"{c}/antagonists", headers=t["house"], json={"name": "tomas", "characteristics": ["Hidden Blade"]})
+    assert r.status_code == 201, r.text
+    r = client.post(f"{c}/challenges", headers=t["tomas"], json={
+        "challenger": {"players": ["tomas"]}, "opponent": {"players": ["ilse"]}, "ante": 1})
+    assert r.status_code == 201, r.text
+    view = client.get(f"{c}/challenges/{r.json()['id']}", headers=t["tomas"]).json()
+    declare = next(a for a in view["legal_actions"] if a["action"] == "declare")
+    assert declare["choices"] == ["Love Conquers All"]  # his own list only: the antagonist's stays hidden (C-5)
+    assert "Hidden Blade" not in json.dumps(view)

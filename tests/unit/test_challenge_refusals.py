@@ -44,7 +44,18 @@ def test_a_check_facing_a_raise_is_refused(betting):
 
 
 def test_a_bet_above_the_pile_is_refused(betting):
-    refused(betting, "house", "raise", "PA-9: a bet of 40 is above", amount=40)
+    betting.act("house", "check")
+    refused(betting, "ilse", "raise", "PA-9: a bet of 40 is above", amount=40)
+
+
+def test_a_challenge_the_house_issues_without_naming_a_stake_devotes_the_antagonists_whole_purse_pa17():
+    game = Game(new_app())
+    game.announce("house", SEN, ILSE, 1)
+    assert game.state.stake == game.pile("Lady Sen") == 40  # all it holds (the ante is paid at the roll)
+    open_round(game, "house", "ilse")
+    game.act("house", "check")
+    game.act("ilse", "raise", amount=20)
+    refused(game, "house", "all-in", "PA-17: the House cannot go all-in")
 
 
 def test_the_house_cannot_go_all_in_in_an_indirect_challenge():

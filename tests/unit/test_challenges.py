@@ -297,3 +297,32 @@ def test_a_campaign_can_play_every_challenge_with_table_dice():
     app.start_adventure(cid, Seat.house())
     challenge_id = app.announce_challenge(cid, Seat("ilse"), ILSE, TOMAS, 1, "secret")
     assert app.repository.get(challenge_id).table
+
+
+def test_a_bid_for_a_bankrupt_with_no_characteristic_left_is_refused_pa24():
+    from domain.seats import Seat
+
+    app = new_app()
+    seats = {s: Seat(s) for s in ("ilse", "tomas", "mara")} | {"house": Seat.house()}
+    cid = app.create_campaign("C", "penny-ante", {"table_dice": True})
+    for seat, characteristic in (("ilse", "Quick"), ("tomas", "Big"), ("mara", "Sly")):
+        app.add_player(cid, seats["house"], seat, seat.title(), characteristic)
+    app.start_adventure(cid, seats["house"])
+
+    def lose(ante: int):
+        unit = app.announce_challenge(cid, seats["ilse"], ILSE, TOMAS, ante, "ab" * 32)
+        for seat, action, args in (("ilse", "declare", {"characteristics": []}),
+                                   ("tomas", "declare", {"characteristics": []}), ("ilse", "roll", {"dice": [1]}),
+                                   ("tomas", "roll", {"dice": [6]}), ("ilse", "keep", {"cup": []}),
+                                   ("tomas", "keep", {"cup": []}), ("ilse", "check", {}), ("tomas", "check", {}),
+                                   ("ilse", "roll", {"dice": []}), ("tomas", "roll", {"dice": []}),
+                                   ("ilse", "check", {}), ("tomas", "check", {})):
+            app.act(cid, seats[seat], unit, action, args)
+        return unit
+
+    first = lose(25)  # bankrupt: she takes the House's one-penny bid and gives up her only characteristic
+    app.act(cid, seats["ilse"], first, "buyout", {"give_up": "Quick"})
+    second = lose(1)  # bankrupt again, with nothing left to give up
+    assert app.repository.get(second).phase == "bankruptcy"
+    with pytest.raises(RuleViolation, match="PA-24: ilse has no characteristic to give up"):
+        app.act(cid, seats["mara"], second, "bid", {"member": "ilse", "amount": 3})

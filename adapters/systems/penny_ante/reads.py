@@ -125,21 +125,24 @@ def debts(stakes: Any, campaign_id: UUID, viewer: Seat, page: Page) -> schemas.D
 def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.ChallengeView:
     """The challenge as the viewer's seat may see it (C-5), with the moves it may make now."""
     views, cid = stakes.views, campaign_id.hex
-    piles = {r["seat"]: r["pile"] for r in views.query("SELECT seat, pile FROM {p}characters WHERE campaign_id = ?",
-                                                        (cid,))}
-    lists: dict[str, list[str]] = {}
+    players = {r["seat"]: r["pile"] for r in views.query("SELECT seat, pile FROM {p}characters WHERE campaign_id = ?",
+                                                          (cid,))}
+    piles, lists = dict(players), {}  # keyed by member: a player's seat, or the name of this unit's antagonist
+    antagonists = {m for side in unit.sides.values() if side["kind"] == "antagonist" for m in side["members"]}
     for r in views.query("SELECT name, pennies, characteristics FROM {p}antagonists WHERE campaign_id = ?", (cid,)):
-        piles[r["name"]] = r["pennies"]
-        lists[r["name"]] = json.loads(r["characteristics"])
+        if r["name"] in antagonists:  # another antagonist, even one named like a player's seat, is not in it (C-5)
+            piles[r["name"]] = r["pennies"]
+            lists[r["name"]] = json.loads(r["characteristics"])
     for r in views.query("SELECT ch.seat, c.name FROM {p}characteristics c JOIN {p}characters ch"
                          " ON ch.character_id = c.character_id WHERE ch.campaign_id = ? ORDER BY c.position", (cid,)):
-        lists.setdefault(r["seat"], []).append(r["name"])
+        if r["seat"] not in antagonists:
+            lists.setdefault(r["seat"], []).append(r["name"])
     mine = unit.side_of(viewer.name)
     side_lists = {}
     if mine is not None:  # only a side's own seats see what it may still name (C-5)
         side_lists[mine] = [n for m in unit.sides[mine]["members"] for n in lists.get(m, [])]
     house_pile = budget(stakes, campaign_id, Seat.house()).pile if viewer.is_house else 0
-    seat_pile = house_pile if viewer.is_house else piles.get(viewer.name, 0)
+    seat_pile = house_pile if viewer.is_house else players.get(viewer.name, 0)
     own = {m: lists.get(m, []) for m in unit.bankrupts}  # a bankrupt without one is offered no buyout (PA-24)
     from domain.systems.penny_ante.loan import offer_moves  # here: the CLI imports this package without the domain
 

@@ -206,7 +206,8 @@ class AnnounceChallenge(Command):
     challenger: Side = Field(description="ilse, ilse+tomas (an alliance) or house:Lady Sen.")
     opponent: Side = Field(description="The other side, written the same way.")
     ante: Int = Field(description="PA-6: a whole number of at least 1; raises are multiples of it.")
-    stake: Int | None = Field(None, description="PA-17: the House's devoted stake for an indirect challenge.")
+    stake: Int | None = Field(None, description="PA-17: the House's devoted stake for an indirect challenge "
+                                                "(the antagonist's whole purse when not given).")
     table: Bool = Field(False, description="C-3: dice are rolled at the table and entered by hand.")
     circumstance: str | None = text(200, "PA-7: the challenger's first circumstance.", default=None)
 

@@ -132,15 +132,18 @@ def announce(app: StakesApplication, ctx: Context, command: cmd.AnnounceChalleng
         if antagonist.engaged:
             raise RuleViolation(f"{antagonist.name} is already in a challenge", ruling="PA-5")
     whole_pennies(command.ante, "the ante", minimum=1, ruling="PA-6")
+    stake = command.stake
+    if stake is None and first["kind"] == ANTAGONIST:  # PA-17: the House devotes a stake; unnamed, the whole purse
+        stake = antagonists[0].pennies
     announced = Challenge.announce(
         campaign_id=campaign.id, adventure=campaign.adventure, challenger=first, opponent=second,
-        ante=command.ante, stake=command.stake, table=command.table or bool(campaign.settings.get("table_dice")),
+        ante=command.ante, stake=stake, table=command.table or bool(campaign.settings.get("table_dice")),
         seed_hash=commitment(secret_seed), secret_seed=secret_seed, circumstance=command.circumstance,
         antagonist_pennies=antagonists[0].pennies if antagonists else None, actor=actor.name,
     )
     campaign.open_challenge(announced.id, actor.name)
     for antagonist in antagonists:
-        antagonist.enter_challenge(announced.id.hex, command.stake, actor.name)
+        antagonist.enter_challenge(announced.id.hex, stake, actor.name)
     app.save(campaign, announced, *antagonists)
     return announced.id
 
@@ -214,7 +217,7 @@ def _bid(app: StakesApplication, table: Table, actor: Seat, command: cmd.Bid) ->
     bidder = economy.character(app, table.campaign, actor.name)
     member = player_handle(command.member)
     table.challenge.bid(actor.name, member, command.amount, bidder.pile, actor.name,
-                        characteristics=table.characteristics())
+                        characteristics=table.characteristics().get(member, []))  # the bankrupt's own (PA-24)
 
 
 def _bankruptcy(app: StakesApplication, table: Table, actor: Seat, command: cmd.TakeDebt | cmd.Buyout) -> None:
