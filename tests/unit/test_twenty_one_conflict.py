@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import NotPermitted, RuleViolation
+from domain.systems.twenty_one import cards
 from tests.unit.twenty_one_game import Game, stacked
 
 # ilse is dealt the first three cards, tomas the next three; the deck goes on from the seventh.
@@ -231,3 +232,67 @@ def test_only_engaged_characters_play_and_the_house_never_lays_cards():  # TO-2
     with pytest.raises(NotPermitted) as house:
         game.act("house", "lay", cards=["AS", "2S"])
     assert house.value.ruling == "TO-2"
+
+
+def test_the_order_is_listed_for_every_actor_with_a_card_though_another_holds_none():  # TO-3
+    game = Game(seats=("ilse", "tomas", "vera", "otto"), table=False)
+    game.act("house", "deal")
+    for _ in range(3):  # ilse and tomas lay their whole hands for three orders nobody acts on
+        game.act("house", "order", actors=["ilse", "tomas"])
+        for seat in ("ilse", "tomas"):
+            game.act(seat, "order-card", card=game.conflict.hands[seat][0])
+    assert game.conflict.hands["ilse"] == [] and game.conflict.hands["tomas"] == []
+    order = next(a for a in game.conflict.legal_actions("house") if a["action"] == "order")
+    assert order["choices"] == ["vera", "otto"]  # the two who may lay; the empty-handed are not offered
+    assert game.act("house", "order").ordering["actors"] == ["vera", "otto"]
+
+
+def test_cards_laid_for_the_order_stay_out_of_a_reshuffle_the_tie_needs():  # TO-14, TO-15
+    game = Game(seats=("ilse", "tomas"), table=False, secret="t412")
+    game.act("house", "deal")
+    while True:  # plain play until a round starts with fewer than 2 cards in the deck and a pair to tie with
+        conflict = game.conflict
+        if not conflict.acted and len(conflict.deck) < 2:
+            pairs = [(a, b) for a in conflict.hands["ilse"] for b in conflict.hands["tomas"]
+                     if cards.rank_of(a) == cards.rank_of(b)]
+            if pairs:
+                break
+        seat = next(s for s in conflict.seats if s not in conflict.acted)
+        game.act(seat, "lay", cards=conflict.hands[seat][:2])
+        while game.conflict.action and cards.total(game.conflict.action["laid"]) < 15 and game.conflict.deck:
+            game.act(seat, "draw")
+        if game.conflict.action:
+            game.act(seat, "stand")
+    a, b = pairs[0]
+    game.act("house", "order")
+    game.act("ilse", "order-card", card=a)
+    conflict = game.act("tomas", "order-card", card=b)
+    ties = [x for dealt in conflict.last_order["ties"] for x in dealt.values()]
+    assert ties and a not in ties and b not in ties  # never dealt again as tie cards
+    assert a not in conflict.shuffles[-1]["deck"] and b not in conflict.shuffles[-1]["deck"]
+    everywhere = conflict.deck + conflict.discard + [x for h in conflict.hands.values() for x in h]
+    assert sorted(everywhere) == sorted(cards.DECK)  # no card in two places
+
+
+def test_an_order_settled_before_held_was_recorded_still_loads():  # the old shape: no `held` (events.md)
+    import json
+
+    from eventsourcing.persistence import StoredEvent
+
+    game = dealt("KS", "5S", "9S", "QH", "5H", "4H")
+    game.act("house", "order")
+    game.act("ilse", "order-card", card="KS")
+    now = game.act("tomas", "order-card", card="QH")
+    mapper, stored = game.app.mapper, game.app.recorder.select_events(game.unit)
+    old = []
+    for s in stored:
+        if s.topic.endswith("Conflict.OrderSettled"):
+            state = json.loads(s.state)
+            assert state.pop("held") is True
+            s = StoredEvent(originator_id=s.originator_id, originator_version=s.originator_version, topic=s.topic,
+                            state=json.dumps(state).encode())
+        old.append(s)
+    loaded = None
+    for s in old:
+        loaded = mapper.to_domain_event(s).mutate(loaded)
+    assert loaded.discard == now.discard and loaded.turn_order == now.turn_order == ["ilse", "tomas"]

@@ -78,17 +78,33 @@ class ConflictChecks:
         return deck
 
     # -- TO-3, TO-15: the order of play --------------------------------------------------------------------
+    def check_orderer(self, seat: str) -> None:
+        """``seat`` may be named to lay a card for the order: in the conflict, yet to act, holding a card."""
+        self.engaged(seat)
+        if seat in self.acted:
+            raise RuleViolation(f"{seat} has acted this round", ruling="TO-14")
+        if not self.hands[seat]:
+            raise RuleViolation(f"{seat} holds no card to lay for the order", ruling="TO-3")
+
+    def orderers(self) -> list[str]:
+        """Every seat that may be named for the order now, in seat order (TO-3)."""
+        found = []
+        for seat in self.seats:
+            try:
+                self.check_orderer(seat)
+            except RuleViolation:
+                continue
+            found.append(seat)
+        return found
+
     def check_order(self, actors: Sequence[str] | None) -> list[str]:
+        """The actors who lay for the order (TO-3); ``None``: every seat that may."""
         self._phase("play", doing="calling for the order of play")
-        chosen = [s for s in self.seats if s not in self.acted] if actors is None else list(actors)
+        chosen = self.orderers() if actors is None else list(actors)
         if len(set(chosen)) != len(chosen):
             raise RuleViolation("an actor is named twice", ruling="TO-3")
         for seat in chosen:
-            self.engaged(seat)
-            if seat in self.acted:
-                raise RuleViolation(f"{seat} has acted this round", ruling="TO-14")
-            if not self.hands[seat]:
-                raise RuleViolation(f"{seat} holds no card to lay for the order", ruling="TO-3")
+            self.check_orderer(seat)
         if len(chosen) < 2:
             raise RuleViolation("the order of play is laid by two actors or more", ruling="TO-3")
         return [s for s in self.seats if s in chosen]

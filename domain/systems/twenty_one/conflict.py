@@ -124,15 +124,18 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         laid = {**self.ordering["laid"], seat: code}
         done = len(laid) == len(self.ordering["actors"])
         if done:
-            sim.discard += [laid[s] for s in self.seats if s in laid]
             first, ties = c.play_order(laid, self.seats)
             order, rounds = list(first), []
             for group in ties:
                 order += self._settle_tie(group, sim, rounds)
+            # TO-14, TO-15: the cards laid and the tie cards dealt lie on the table until the order is settled,
+            # so a reshuffle the ties need leaves them out; then they are discarded
+            sim.discard += [laid[s] for s in self.seats if s in laid] + [x for r in rounds for x in r.values()]
         sim.done()  # every order card: a reshuffle entered with one is refused, not ignored (C-3)
         self._order_card_laid(seat=seat, card=code, actor=actor)
         if done:
-            self._order_settled(cards=laid, ties=rounds, order=order, reshuffles=sim.reshuffles, actor=actor)
+            self._order_settled(cards=laid, ties=rounds, order=order, reshuffles=sim.reshuffles, actor=actor,
+                                held=True)
 
     @event("OrderCardLaid")
     def _order_card_laid(self, seat: str, card: str, actor: str) -> None:
@@ -142,16 +145,22 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
 
     @event("OrderSettled")
     def _order_settled(self, cards: dict[str, str], ties: list[dict[str, str]], order: list[str],
-                       reshuffles: list[dict[str, Any]], actor: str) -> None:
+                       reshuffles: list[dict[str, Any]], actor: str, held: bool = False) -> None:
+        """``held``: the cards laid and dealt stayed out of any reshuffle until now (TO-14, TO-15); an order
+        settled before 2026-11-26 discarded them as they came (its reshuffles were recorded so)."""
         laid = [cards[s] for s in self.seats if s in cards]
         self._show(laid)
-        self.discard += laid
+        if not held:
+            self.discard += laid
         pending = copy.deepcopy(reshuffles)
         for dealt in ties:
             drawn = list(dealt.values())
             self._take(drawn, pending)
             self._show(drawn)
-            self.discard += drawn
+            if not held:
+                self.discard += drawn
+        if held:
+            self.discard += laid + [x for dealt in ties for x in dealt.values()]
         self.phase, self.ordering, self.turn_order = "play", None, list(order)
         self.last_order = {"cards": dict(cards), "ties": copy.deepcopy(ties), "order": list(order)}
 

@@ -82,8 +82,7 @@ class ConflictDeck:
         if sim.available() < len(group) or (self.table and len(sim.deck) < len(group)):
             return list(group)
         dealt = dict(zip(group, sim.draw(len(group)), strict=True))
-        rounds.append(dealt)
-        sim.discard += list(dealt.values())
+        rounds.append(dealt)  # on the table with the order cards until the order is settled (TO-15)
         first, ties = c.play_order(dealt, self.seats)
         return first + [s for g in ties for s in self._settle_tie(g, sim, rounds)]
 
