@@ -70,17 +70,22 @@ def replay(stakes: Any, campaign_id: UUID, viewer: Seat, challenge_id: UUID, ste
     if not events or type(events[0]).__qualname__.split(".")[0] not in unit_kinds() \
             or events[0].campaign_id != campaign_id:
         raise NotFound(f"no challenge {challenge_id} in this campaign")
-    final, shown_until = None, -1
+    final, branch, shown = None, [], set()
     for i, e in enumerate(events):
         final = e.mutate(final)
+        if type(e).__qualname__.endswith(".Rewound"):  # the steps after ``to_step`` are abandoned
+            branch = [j for j in branch if events[j].originator_version <= e.to_step]
+        branch.append(i)
         if final.revealed:
-            shown_until = i  # C-8: every step up to here was shown to every seat, whatever a rewind did since
+            # C-8: every step of the unit as it stood was shown to every seat, whatever a rewind did since;
+            # a step a rewind abandoned before that stays hidden until the unit is settled (C-5)
+            shown.update(branch)
     settled = final.settled
     steps: list[schemas.ReplayStep] = []
     state, before = None, {}
     for i, e in enumerate(events):
         state = e.mutate(state)
-        reveal = final.revealed or i <= shown_until
+        reveal = settled or i in shown
         view = copy.deepcopy(state.view_for(viewer.name, reveal=reveal, settled=settled))
         seen = censor(event_detail(e), event_visibility(e, state), viewer.name, reveal, settled)
         detail, hidden = seen if seen is not None else ({}, ["*"])

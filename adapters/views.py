@@ -32,6 +32,13 @@ from domain.kernel.registry import supported
 
 #: How a log entry's seat rules say that they hold until the unit is settled (``json.dumps`` of the rules).
 UNTIL_SETTLED = '"until": "settled"'
+#: How they say that a rewind abandoned the step before every seat saw it (``ViewsMixin._abandon``).
+ABANDONED = '"abandoned": true'
+
+
+def _abandoned(visibility: str) -> str:
+    """The seat rules ``visibility`` (JSON, not ``{}``) marked as abandoned by a rewind."""
+    return "{" + ABANDONED + ", " + visibility[1:]
 
 #: The shared read models; each system adds its own (``adapters/systems/<package>.py``).
 SHARED_TABLES = ("campaigns", "streams", "event_log", "challenges", "repairs")
@@ -114,11 +121,17 @@ def ddl() -> tuple[str, ...]:
     return (*SHARED_DDL, *(s for edge in edges() for s in edge.PROJECTION.ddl))
 
 
+#: Raised when what the rows hold changes while their tables' definitions do not, so that a store projects
+#: anew: 2, the log marks the entries a rewind abandoned before every seat saw them (C-5, C-8).
+ROWS = "2"
+
+
 def shape() -> str:
-    """A digest of every projection table's definition: when it changes, the rows are projected anew."""
+    """A digest of every projection table's definition (and ``ROWS``): when it changes, the rows are
+    projected anew."""
     tables = projection_tables()
     defined = [s for s in (*ddl(), *SHARED_INDEXES) if any(f"{{p}}{t} " in s for t in tables)]
-    return hashlib.sha256("\n".join(defined).encode()).hexdigest()[:16]
+    return hashlib.sha256("\n".join([f"rows {ROWS}", *defined]).encode()).hexdigest()[:16]
 
 
 def handlers() -> dict[str, Callable[..., None]]:
@@ -131,7 +144,7 @@ Row = dict[str, Any]
 def censor(detail: dict[str, Any], visibility: dict[str, Any], seat: str, revealed: bool,
            settled: bool) -> tuple[dict, list[str]] | None:
     """An event's detail as ``seat`` may read it (C-5): None when the whole entry is hidden."""
-    if settled or (revealed and visibility.get("until") != "settled"):
+    if settled or (revealed and visibility.get("until") != "settled" and not visibility.get("abandoned")):
         return detail, []
     entry = visibility.get("entry")
     if entry is not None and seat not in entry:
@@ -528,16 +541,37 @@ class ViewsMixin:
             seen = "{}"  # what event_visibility gives an event no rule names, once its empty "fields" go
         rows.append((nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}", name.split(".", 1)[1],
                      event_detail_json(e), seen, oid if challenge is not None else None))
+        if challenge is not None and name.endswith(".Rewound"):
+            self._abandon(c, rows, oid, e.to_step, nid)
         if challenge is not None and challenge.revealed:
             # C-8, every system: what was shown to every seat stays public, even after a rewind re-hides the
-            # unit. Its entries so far lose their seat rules (what waits for the settlement keeps waiting):
-            # those the batch still holds here, those of earlier batches in the table.
+            # unit. Its entries so far lose their seat rules (what waits for the settlement keeps waiting, and
+            # so does what a rewind abandoned before anyone saw it): those the batch still holds here, those of
+            # earlier batches in the table.
             for i, row in enumerate(rows):
-                if row[8] == oid and row[7] != "{}" and UNTIL_SETTLED not in row[7]:
+                if row[8] == oid and row[7] != "{}" and UNTIL_SETTLED not in row[7] and ABANDONED not in row[7]:
                     rows[i] = (*row[:7], "{}", row[8])
             self._x(c, "UPDATE {p}event_log SET visibility = ? WHERE challenge_id = ? AND notification_id <= ?"
-                       " AND visibility <> ? AND visibility NOT LIKE ?", ("{}", oid, nid, "{}", f"%{UNTIL_SETTLED}%"))
+                       " AND visibility <> ? AND visibility NOT LIKE ? AND visibility NOT LIKE ?",
+                    ("{}", oid, nid, "{}", f"%{UNTIL_SETTLED}%", f"%{ABANDONED}%"))
         return campaign
+
+    def _abandon(self, c: Any, rows: list[tuple[Any, ...]], oid: str, to_step: int, nid: int) -> None:
+        """C-5, C-8: a rewind to ``to_step`` abandons the unit's later steps. What they hid stays hidden when the
+        unit is later shown to every seat (only what every seat saw before stays public) until it is settled:
+        their entries are marked. The unit's k-th entry is its k-th step (every step has one)."""
+        c.execute(self._sql("SELECT notification_id FROM {p}event_log WHERE challenge_id = ? ORDER BY notification_id"),
+                  (oid,))
+        steps = [r["notification_id"] for r in c.fetchall()] + [r[0] for r in rows if r[8] == oid and r[0] != nid]
+        if len(steps) <= to_step:
+            return
+        after = steps[to_step]  # the first abandoned step
+        for i, row in enumerate(rows):
+            if row[8] == oid and after <= row[0] < nid and row[7] != "{}" and ABANDONED not in row[7]:
+                rows[i] = (*row[:7], _abandoned(row[7]), row[8])
+        self._x(c, "UPDATE {p}event_log SET visibility = ? || substr(visibility, 2) WHERE challenge_id = ?"
+                   " AND notification_id >= ? AND notification_id < ? AND visibility <> ? AND visibility NOT LIKE ?",
+                ("{" + ABANDONED + ", ", oid, after, nid, "{}", f"%{ABANDONED}%"))
 
     #: Streams remembered per process: which campaign and kind an aggregate belongs to is a fact of the log
     #: (its first event says it) and never changes, so it is kept even if the batch that read it rolls back.

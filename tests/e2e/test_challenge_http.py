@@ -191,3 +191,34 @@ def test_an_antagonist_named_like_a_players_seat_lends_that_player_neither_its_p
     declare = next(a for a in view["legal_actions"] if a["action"] == "declare")
     assert declare["choices"] == ["Love Conquers All"]  # his own list only: the antagonist's stays hidden (C-5)
     assert "Hidden Blade" not in json.dumps(view)
+
+
+def test_dice_a_rewind_abandoned_unseen_stay_hidden_in_the_log_and_replay_when_the_challenge_is_shown(client):
+    created = client.post("/campaigns", json={"name": "Jade", "settings": {"table_dice": True}}).json()
+    c, house = f"/campaigns/{created['campaign']['id']}", bearer(created["house_token"])
+    t = {"house": house}
+    for seat, trait in (("ilse", "Quick"), ("tomas", "Big")):
+        t[seat] = player_headers(client, client.post(f"{c}/players", headers=house, json={
+            "seat": seat, "character": seat.title(), "characteristic": trait}).json())
+    client.post(f"{c}/adventures", headers=house, json={})
+    ch = client.post(f"{c}/challenges", headers=t["ilse"], json={
+        "challenger": {"players": ["ilse"]}, "opponent": {"players": ["tomas"]}, "ante": 25}).json()["id"]
+    act(client, c, ch, t["ilse"], "declare", characteristics=["Quick"])
+    act(client, c, ch, t["tomas"], "declare", characteristics=[])
+    act(client, c, ch, t["ilse"], "roll", dice=[1, 5])  # under her cup: the 5 is hers alone (C-5)
+    act(client, c, ch, t["tomas"], "roll", dice=[6])
+    assert client.post(f"{c}/challenges/{ch}/rewind", headers=house, json={"to_step": 1, "reason": "redo"}
+                       ).status_code == 200
+    for seat, action, args in (("ilse", "declare", {"characteristics": []}), ("tomas", "declare", {"characteristics": []}),
+                               ("ilse", "roll", {"dice": [1]}), ("tomas", "roll", {"dice": [6]}),
+                               ("ilse", "keep", {"cup": []}), ("tomas", "keep", {"cup": []}), ("ilse", "check", {}),
+                               ("tomas", "check", {}), ("ilse", "roll", {}), ("tomas", "roll", {}),
+                               ("ilse", "check", {}), ("tomas", "check", {})):
+        view = act(client, c, ch, t[seat], action, **args)
+    assert view["phase"] == "bankruptcy"  # shown to every seat (the showdown), not settled: it may be rewound
+    log = client.get(f"{c}/log?limit=500", headers=t["tomas"]).json()["entries"]
+    rolled = [e["detail"].get("dice") for e in log if e["event"] == "DiceRolled" and e["detail"].get("side") == "challenger"]
+    assert rolled == [None, [1]]  # the abandoned roll [1, 5] stays hers; the shown one is public (C-8)
+    replay = client.get(f"{c}/challenges/{ch}/replay", headers=t["tomas"]).json()["steps"]
+    first = [s for s in replay if s["event"] == "DiceRolled"][0]["state"]["sides"]["challenger"]["dice"]
+    assert len(first) == 2 and all(d["value"] is None for d in first), first
