@@ -268,3 +268,24 @@ def test_a_rewind_to_the_step_between_the_last_decision_and_its_result_is_refuse
     assert r.status_code == 422 and r.json()["ruling"] == "C-6", r.text
     r = client.post(f"{c}/challenges/{unit}/rewind", headers=t["house"], json={"to_step": inside - 1, "reason": "x"})
     assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("willpower", [1, 2, 9])
+def test_whether_an_antagonists_willpower_set_off_its_check_leaks_to_no_player_while_the_conflict_is_open(
+        client, monkeypatch, willpower):
+    """C-5: the antagonist's check (auto mode) is made with the result, in the House's part of it; players see
+    the same steps, entries and waits whatever its secret Willpower."""
+    monkeypatch.setattr("adapters.randomness.new_secret_seed", lambda: "f1x3d" * 12)
+    seen = []
+    for cole in ({"humanity": 6, "willpower": 9}, {"humanity": 6, "willpower": willpower}):
+        c, t = new_table(client, cole=cole)
+        unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
+        # its faces are 1 7 6 9 | 8 7: Humanity 2, Beast 2 successes, so only a Willpower below 2 sets it off
+        act(client, c, unit, t["house"], "roll", humanity=4, beast=2)
+        act(client, c, unit, t["house"], "keep")
+        act(client, c, unit, t["ilse"], "roll", humanity=0, beast=4)
+        view = act(client, c, unit, t["ilse"], "keep")
+        assert view["phase"] == "check" and "ilse" in view["waiting_for"]  # her own check keeps it open
+        seen.append({seat: (_reads(client, c, unit, t[seat]), _shape(client, c, unit, t[seat]))
+                     for seat in ("ilse", "tomas")})
+    assert seen[0] == seen[1]

@@ -45,7 +45,7 @@ def table(client: Any, system: str) -> tuple[str, dict[str, dict[str, str]]]:
     return c, t
 
 
-def announce(client: Any, system: str, c: str, t: dict[str, dict[str, str]], rng: random.Random) -> str:
+def announce(client: Any, system: str, c: str, t: dict[str, dict[str, str]], rng: random.Random) -> str | None:
     seat, path, body = {
         "penny-ante": rng.choice([("ilse", "/challenges", {"challenger": {"players": ["ilse"]},
                                                            "opponent": {"players": ["tomas"]}, "ante": 1}),
@@ -58,8 +58,8 @@ def announce(client: Any, system: str, c: str, t: dict[str, dict[str, str]], rng
         "pulp-cards": ("house", "/combats", {"combatants": ["ilse", "tomas", "Sheriff Cole"]}),
     }[system]
     r = client.post(f"{c}{path}", headers=t[seat], json=body)
-    assert r.status_code == 201, r.text
-    return r.json()["id"]
+    assert r.status_code == 201 or (r.status_code == 422 and r.json()["ruling"]), r.text
+    return r.json()["id"] if r.status_code == 201 else None  # e.g. an antagonist lost to the Beast (BE-9)
 
 
 def schemas(client: Any) -> dict[str, dict[str, Any]]:
@@ -130,10 +130,13 @@ def test_random_legal_play_never_fails_and_never_leaves_a_unit_nobody_can_move(c
     c, t = table(client, system)
     found = schemas(client)
     unit, moves, accepted = announce(client, system, c, t, rng), 0, 0
+    assert unit is not None
     while moves < MOVES:
         views = {seat: client.get(f"{c}/challenges/{unit}", headers=headers).json() for seat, headers in t.items()}
         if next(iter(views.values()))["phase"] == "settled":
             unit = announce(client, system, c, t, rng)
+            if unit is None:  # a unit the table can no longer open: the game is over
+                break
             continue
         options = [(seat, a) for seat, view in views.items() for a in view["legal_actions"] if a.get("loan") is None]
         assert options, f"{system}: a unit nobody can move on: {views['house']}"
@@ -150,4 +153,4 @@ def test_random_legal_play_never_fails_and_never_leaves_a_unit_nobody_can_move(c
         assert r.status_code < 500, r.text
         assert r.status_code != 422 or r.json().get("ruling"), r.text  # a refusal names its ruling
         moves, accepted = moves + 1, accepted + (r.status_code == 200)
-    assert accepted > MOVES // 4, f"{system}: {accepted} of {moves} moves built from legal actions accepted"
+    assert accepted > moves // 4, f"{system}: {accepted} of {moves} moves built from legal actions accepted"

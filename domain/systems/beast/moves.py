@@ -112,6 +112,11 @@ class Moves:
         """The outcome once every side has decided; ``sheets``: each side's values now (after any point spent)."""
         score = {s: d["roll"]["score"] for s, d in self.sides.items()}
         checks = {s: found for s in self.sides if (found := rules.triggers(score[s], sheets[s]["willpower"]))}
+        # C-5: an antagonist's check is rolled with the result, in the House's part of it, so no step, entry or
+        # wait tells players that its Willpower or Humanity set one off (auto mode, the service's dice)
+        made = {s: self.roll_check(s, sheets[s], None) for s in checks
+                if self.sides[s]["antagonist"] and self.check_mode == "auto" and not self.table
+                and sheets[s]["humanity"] > 0}
         if self.kind == "action":
             total = score[CHALLENGER]["total"]
             return {"success": total >= self.difficulty, "total": total, "more": score[CHALLENGER]["more"],
@@ -123,7 +128,7 @@ class Moves:
             loser = self.other(winner)
             damage = {loser: min(abs(a - b), sheets[loser]["willpower"])}  # BE-6: never below 0
         return {"success": None, "winner": winner, "difference": abs(a - b), "damage": damage, "checks": checks,
-                "more": {s: score[s]["more"] for s in self.sides}}
+                "more": {s: score[s]["more"] for s in self.sides}, **({"checked": made} if made else {})}
 
 
     def other(self, side: str) -> str:
@@ -163,9 +168,17 @@ class Moves:
         else:
             if outcome is not None:
                 raise RuleViolation("in auto mode the dice decide the check; no outcome is given", ruling="BE-7")
-            dice = self.draw_dice([[side, "check", j] for j in range(sheet["humanity"])], entered, faces=10,  # type: ignore[attr-defined]
-                                  what="d10s, one per point of Humanity")
-            outcome = "held" if any(v >= rules.TARGET["H"] for v in dice) else "slipped"
+            return self.roll_check(side, sheet, entered)
+        humanity = sheet["humanity"] - (outcome == "slipped")
+        return {"mode": self.check_mode, "dice": dice, "outcome": outcome, "humanity": humanity,
+                "lost": humanity == 0, "entered": self.table and bool(dice)}
+
+    def roll_check(self, side: str, sheet: Mapping[str, int], entered: Sequence[int] | None) -> dict[str, Any]:
+        """BE-12, auto mode: one d10 per point of current Humanity; with no 7 or more, one Humanity die
+        becomes a Beast die."""
+        dice = self.draw_dice([[side, "check", j] for j in range(sheet["humanity"])], entered, faces=10,  # type: ignore[attr-defined]
+                              what="d10s, one per point of Humanity")
+        outcome = "held" if any(v >= rules.TARGET["H"] for v in dice) else "slipped"
         humanity = sheet["humanity"] - (outcome == "slipped")
         return {"mode": self.check_mode, "dice": dice, "outcome": outcome, "humanity": humanity,
                 "lost": humanity == 0, "entered": self.table and bool(dice)}

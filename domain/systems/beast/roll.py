@@ -165,8 +165,11 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
         self.outcome = copy.deepcopy(outcome)
         for side, found in outcome["checks"].items():
             self.sides[side]["check"] = {"triggers": list(found), "dice": None, "outcome": None}
+        for side, check in outcome.get("checked", {}).items():  # an antagonist's, made with the result (C-5)
+            self._record_check(side, check)
         self.show()
-        self.phase = "check" if outcome["checks"] else "settled"
+        self.phase = "check" if any(d["check"] is not None and d["check"]["outcome"] is None
+                                    for d in self.sides.values()) else "settled"
 
     # -- BE-7: the Humanity check ---------------------------------------------------------------------
     def check(self, side: str, sheet: Mapping[str, int], outcome: object, by_house: bool,

@@ -65,8 +65,9 @@ class Seen:
                     view["roll"]["seen_before_rewind"] = True
                 elif view["roll"] is not None:
                     view["roll"] = {"hidden": True}
-            if data["antagonist"] and check and not (done or seat == HOUSE):
-                view["check"] = {"hidden": True}  # its triggers and dice tell of its Willpower and Humanity
+            if data["antagonist"] and self.outcome is not None and not (done or seat == HOUSE):
+                # its triggers and dice tell of its Willpower and Humanity; whether it has one at all, too
+                view["check"] = {"hidden": True}
             if view["roll"] and "dice" in view["roll"]:
                 for die in view["roll"]["dice"]:
                     die["text"] = rules.die_text(die)
@@ -96,8 +97,8 @@ class Seen:
             if data["antagonist"]:
                 if side in outcome["damage"]:
                     outcome["damage"][side] = "hidden"
-                if side in outcome["checks"]:
-                    outcome["checks"][side] = ["hidden"]
+                outcome["checks"][side] = ["hidden"]  # whether it has one or not (C-5)
+        outcome.pop("checked", None)
         return outcome
 
     def _fixed_before(self, side: str, kinds: tuple[str, ...]) -> dict[str, Any]:
