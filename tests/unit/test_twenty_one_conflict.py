@@ -296,3 +296,36 @@ def test_an_order_settled_before_held_was_recorded_still_loads():  # the old sha
     for s in old:
         loaded = mapper.to_domain_event(s).mutate(loaded)
     assert loaded.discard == now.discard and loaded.turn_order == now.turn_order == ["ilse", "tomas"]
+
+
+def test_a_reshuffle_made_from_another_pile_after_a_rewind_shows_nobody_where_the_cards_seen_before_lie():
+    # C-5, C-8: what every seat saw came from one reshuffle's order; the same slot reshuffled from another
+    # pile is another order, and nothing seen in the first tells where a card now lies
+    game = Game(seats=("ilse", "tomas"), table=True)
+    game.act("house", "deal", deck=stacked())
+
+    def low_first(pile):
+        return sorted(pile, key=cards.value)
+
+    while True:  # plain play until an action is under way with an empty deck
+        conflict = game.conflict
+        if conflict.phase == "reshuffle":
+            game.act("house", "reshuffle", reshuffle=low_first(conflict.discard))
+            continue
+        seat = next(s for s in conflict.seats if s not in conflict.acted)
+        game.act(seat, "lay", cards=conflict.hands[seat][:2])
+        while game.conflict.action is not None and game.conflict.deck and \
+                cards.total(game.conflict.action["laid"]) < 12:
+            game.act(seat, "draw")
+        if game.conflict.action is not None and not game.conflict.deck:
+            break
+        if game.conflict.action is not None:
+            game.act(seat, "stand")
+    before = game.conflict.version
+    game.act(seat, "draw", reshuffle=low_first(game.conflict.discard))  # a card every seat sees, face up
+    game.rewind(before)
+    other = "tomas" if seat == "ilse" else "ilse"
+    game.act(other, "assist", replace_with=game.conflict.hands[other][0])  # the pile is another one now
+    game.act(seat, "draw", reshuffle=sorted(game.conflict.discard, key=lambda x: -cards.value(x)))
+    for viewer in ("house", other):
+        assert game.conflict.view_for(viewer)["deck_known"] == []

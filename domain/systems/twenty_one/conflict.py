@@ -4,9 +4,10 @@
 Seeds, the slot-derived shuffles (or decks entered at the table), verification and rewinds come from the
 resolution kernel. Each public method runs its checks (``checks.py``), works out every card it will draw on
 copies of the deck (``draws.py``), then records events; each event's mutator only applies what it records,
-so a replay never shuffles again. Cards drawn from the deck carry the number of the shuffle they came from
-(``epochs``); a card shown to every seat is remembered as ``card@epoch`` in ``seen``, which a rewind keeps,
-so it stays public, marked as seen before the rewind (C-8).
+so a replay never shuffles again. Cards drawn from the deck carry the shuffle they came from (``epochs``: the
+deal, or a reshuffle's number and the order it made); a card shown to every seat is remembered as
+``card@epoch`` in ``seen``, which a rewind keeps, so it stays public, marked as seen before the rewind (C-8),
+while the same reshuffle made from another pile after a rewind is another epoch (C-5).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         self.deck: list[str] = []
         self.discard: list[str] = []
         self.hands: dict[str, list[str]] = {s: [] for s in seats}
-        self.epochs: dict[str, int] = {}
+        self.epochs: dict[str, int | str] = {}
         self.phase, self.round, self.shuffled = "seeding", 1, 0
         self.acted: list[str] = []
         self.assisted: list[str] = []

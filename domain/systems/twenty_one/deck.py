@@ -7,6 +7,7 @@ verify-side planning of draws (``_draws``, ``_settle_tie``, ``_after``), the mut
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,7 +23,7 @@ class ConflictDeck:
     deck: list[str]
     discard: list[str]
     hands: dict[str, list[str]]
-    epochs: dict[str, int]
+    epochs: dict[str, int | str]  # per card: the deal (0), or the reshuffle and the order it made
     seen: list[str]
     seats: list[str]
     shuffled: int
@@ -60,7 +61,10 @@ class ConflictDeck:
                 self.record_shuffle(r["slot"], r["cards"], r["order"], r["entered"])
                 self.deck, self.discard = list(r["order"]), []
                 self.shuffled = r["slot"][1]
-                self.epochs.update({x: self.shuffled for x in self.deck})
+                # C-8 holds for this very order: a slot reshuffled from another pile after a rewind is another
+                # epoch, and what was seen in the first says nothing of where the cards lie now (C-5)
+                order = hashlib.sha256(",".join(r["order"]).encode()).hexdigest()[:12]
+                self.epochs.update({x: f"{self.shuffled}:{order}" for x in self.deck})
             assert self.deck[0] == card, "recorded draw does not match the deck"
             self.deck.pop(0)
 
