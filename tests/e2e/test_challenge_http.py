@@ -222,3 +222,29 @@ def test_dice_a_rewind_abandoned_unseen_stay_hidden_in_the_log_and_replay_when_t
     replay = client.get(f"{c}/challenges/{ch}/replay", headers=t["tomas"]).json()["steps"]
     first = [s for s in replay if s["event"] == "DiceRolled"][0]["state"]["sides"]["challenger"]["dice"]
     assert len(first) == 2 and all(d["value"] is None for d in first), first
+
+
+def test_a_loan_offered_into_a_round_is_not_listed_for_acceptance_once_the_lender_cannot_cover_it(client):
+    created = client.post("/campaigns", json={"name": "Jade", "settings": {"table_dice": True}}).json()
+    c, house = f"/campaigns/{created['campaign']['id']}", bearer(created["house_token"])
+    t = {"house": house}
+    for seat in ("ilse", "tomas", "mara", "bo"):
+        t[seat] = player_headers(client, client.post(f"{c}/players", headers=house, json={
+            "seat": seat, "character": seat.title(), "characteristic": "Sly"}).json())
+    client.post(f"{c}/adventures", headers=house, json={})
+    ch = client.post(f"{c}/challenges", headers=t["ilse"], json={
+        "challenger": {"players": ["ilse"]}, "opponent": {"players": ["tomas"]}, "ante": 1}).json()["id"]
+    for seat, action, args in (("ilse", "declare", {"characteristics": []}), ("tomas", "declare", {"characteristics": []}),
+                               ("ilse", "roll", {"dice": [1]}), ("tomas", "roll", {"dice": [6]}),
+                               ("ilse", "keep", {"cup": []}), ("tomas", "keep", {"cup": []})):
+        act(client, c, ch, t[seat], action, **args)
+    act(client, c, ch, t["mara"], "lend", borrower="ilse", amount=25)  # all she holds
+    listed = [a for a in client.get(f"{c}/challenges/{ch}", headers=t["ilse"]).json()["legal_actions"]
+              if a["action"] == "accept-loan"]
+    assert [a["amount"] for a in listed] == [25]
+    loan = client.post(f"{c}/loans", headers=t["mara"], json={"borrower": "bo", "amount": 10}).json()["loan_id"]
+    assert client.post(f"{c}/loans/{loan}/accept", headers=t["bo"]).status_code < 300
+    view = client.get(f"{c}/challenges/{ch}", headers=t["ilse"]).json()
+    assert all(a["action"] != "accept-loan" for a in view["legal_actions"])  # PA-14: 15 left, not 25
+    r = client.post(f"{c}/loans/{listed[0]['loan']}/accept", headers=t["ilse"])
+    assert r.status_code == 422 and r.json()["ruling"] == "PA-14"

@@ -149,7 +149,8 @@ def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schema
     legal = unit.legal_actions(viewer.name, piles, seat_pile, side_lists, characteristics=own)
     offers = loan_offers(stakes, campaign_id, unit)
     for offer in offers:
-        for move in offer_moves("offered", offer.lender, offer.borrower, viewer.name, round_open=offer.open):
+        for move in offer_moves("offered", offer.lender, offer.borrower, viewer.name, round_open=offer.open,
+                                affordable=offer.amount <= players.get(offer.lender, 0)):
             legal.append({"action": move, "loan": offer.loan_id, "lender": offer.lender, "amount": offer.amount})
     return schemas.ChallengeView(id=unit.id, campaign_id=campaign_id, legal_actions=legal, loan_offers=offers,
                                  **unit.view_for(viewer.name))

@@ -19,14 +19,16 @@ OUTSTANDING = (ACTIVE, DEFAULTED)
 OFFER_MOVES = {"accept-loan": "borrower", "decline-loan": "borrower", "withdraw-loan": "lender"}
 
 
-def offer_moves(status: str, lender: str, borrower: str, seat: str, *, round_open: bool = True) -> list[str]:
+def offer_moves(status: str, lender: str, borrower: str, seat: str, *, round_open: bool = True,
+                affordable: bool = True) -> list[str]:
     """The moves ``seat`` may make on a loan now (PA-14): only an offer is answered, the borrower accepts or
-    declines it, the lender withdraws it; one offered during a betting round is accepted inside that round."""
+    declines it, the lender withdraws it; one offered during a betting round is accepted inside that round,
+    and only while the lender's pile still holds the amount (``affordable``)."""
     if status != OFFERED:
         return []
     parties = {"borrower": borrower, "lender": lender}
     moves = [move for move, party in OFFER_MOVES.items() if parties[party] == seat]
-    return [m for m in moves if m != "accept-loan" or round_open]
+    return [m for m in moves if m != "accept-loan" or (round_open and affordable)]
 
 
 class Loan(Aggregate):
