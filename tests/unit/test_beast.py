@@ -313,3 +313,27 @@ def test_a_check_made_at_humanity_zero_after_another_slipped_changes_nothing_and
     t.run(HOUSE, Overturn(unit=b, void=True, reason="never happened"))
     t.run(HOUSE, Overturn(unit=a, void=True, reason="never happened"))
     assert t.sheet("ilse")["humanity"] == 1  # BE-1: exactly the Humanity she had
+
+
+def test_an_antagonists_check_made_with_the_result_is_not_shown_by_a_rewind_before_it():  # C-5, C-8
+    t = BeastTable(cole_humanity=4)
+    unit = t.conflict()
+    t.act(HOUSE, unit, action="roll", humanity=0, beast=6)
+    kept = t.act(HOUSE, unit, action="keep").version
+    t.act(ILSE, unit, action="roll", humanity=0, beast=3)
+    done = t.act(ILSE, unit, action="keep")
+    assert done.sides["opponent"]["check"]["dice"] and done.phase == "check"  # its check, made in Resolved
+    t.run(HOUSE, Rewind(unit=unit, to_step=kept, reason="a ruling"))
+    seen = t.unit(unit).view_for("tomas")["seen_before_rewind"]
+    assert seen and all(s["slot"][1] != "check" for s in seen)  # the dice every seat saw; not its check's
+
+
+def test_a_player_opening_a_conflict_learns_nothing_of_an_antagonists_hidden_check_in_another():  # C-5
+    t = BeastTable(cole_humanity=1)
+    first = t.conflict()
+    t.act(HOUSE, first, action="roll", humanity=0, beast=9)
+    t.act(HOUSE, first, action="keep")
+    t.act(ILSE, first, action="roll", humanity=0, beast=3)
+    done = t.act(ILSE, first, action="keep")
+    assert done.phase == "check" and done.sides["opponent"]["check"]["humanity"] == 0  # Cole slipped, in secret
+    t.conflict(seat=TOMAS)  # not refused: his sheet still says Humanity 1 to everyone but the House

@@ -192,3 +192,19 @@ def test_initiative_dealt_again_after_a_rewind_deals_nobody_anothers_unshown_att
     assert unit.attacks[0]["cards"] != hidden and unit.attacks[0]["slot"] == ["attack", "Sheriff Cole", 1]
     unit.attack("ilse", None, 0, None, None, "ilse")  # her first attack again: the same cards (C-7)
     assert unit.attacks[1]["cards"] == hidden
+
+
+def test_after_a_rewind_the_house_is_offered_no_cut_to_repeat_and_initiative_no_required_c7_c9():
+    unit = combat(table=False)
+    opened = copy.deepcopy(unit)
+    unit.deal_surprise("house", "Sheriff Cole", 0, None, None, "house")
+    cards = unit.surprise["cards"]
+    unit.rewind(opened.version, opened, "misread", "house")
+    surprise = next(a for a in unit.legal_actions("house") if a["action"] == "surprise")
+    assert "required" not in surprise  # its cut is drawn: made again for it, nothing to enter
+    unit.deal_surprise("house", "Sheriff Cole", 0, None, None, "house")
+    assert unit.surprise["cards"] == cards and unit.hands[-1]["cut_by"] == "drawn"
+    before = copy.deepcopy(unit)
+    unit.deal_initiative("house", None, None, "house")
+    unit.rewind(before.version, before, "misread", "house")
+    assert "required" not in next(a for a in unit.legal_actions("house") if a["action"] == "initiative")

@@ -115,8 +115,7 @@ class Moves:
         # C-5: an antagonist's check is rolled with the result, in the House's part of it, so no step, entry or
         # wait tells players that its Willpower or Humanity set one off (auto mode, the service's dice)
         made = {s: self.roll_check(s, sheets[s], None) for s in checks
-                if self.sides[s]["antagonist"] and self.check_mode == "auto" and not self.table
-                and sheets[s]["humanity"] > 0}
+                if self.sides[s]["antagonist"] and self.check_mode == "auto" and not self.table}
         if self.kind == "action":
             total = score[CHALLENGER]["total"]
             return {"success": total >= self.difficulty, "total": total, "more": score[CHALLENGER]["more"],
@@ -146,17 +145,12 @@ class Moves:
         Beast die; ``manual``: the House records ``held`` or ``slipped`` (BE-7, BE-12)."""
         self.check_check(side)
         if sheet["humanity"] == 0:
-            # lost to the Beast already (a check of another unit slipped first, BE-9): no Humanity die is left to
-            # roll or to lose; the check records it and changes nothing
             if self.check_mode == "manual" and not by_house:
                 raise RuleViolation("in manual mode the House records the outcome of a Humanity check", ruling="BE-7")
             if outcome not in ((None, "held", "slipped") if self.check_mode == "manual" else (None,)):
                 raise RuleViolation("the House records 'held' or 'slipped' in manual mode; in auto mode no outcome "
                                     "is given", ruling="BE-7")
-            if entered:
-                raise RuleViolation("a character lost to the Beast has no Humanity die to roll", ruling="BE-9")
-            return {"mode": self.check_mode, "dice": [], "outcome": "lost", "humanity": 0, "lost": True,
-                    "entered": False}
+            return self.roll_check(side, sheet, entered)
         if self.check_mode == "manual":
             if not by_house:
                 raise RuleViolation("in manual mode the House records the outcome of a Humanity check", ruling="BE-7")
@@ -175,7 +169,13 @@ class Moves:
 
     def roll_check(self, side: str, sheet: Mapping[str, int], entered: Sequence[int] | None) -> dict[str, Any]:
         """BE-12, auto mode: one d10 per point of current Humanity; with no 7 or more, one Humanity die
-        becomes a Beast die."""
+        becomes a Beast die. At Humanity 0 (lost to the Beast already, a check of another unit having slipped
+        first, BE-9) no die is left to roll or to lose: the check records ``lost`` and changes nothing."""
+        if sheet["humanity"] == 0:
+            if entered:
+                raise RuleViolation("a character lost to the Beast has no Humanity die to roll", ruling="BE-9")
+            return {"mode": self.check_mode, "dice": [], "outcome": "lost", "humanity": 0, "lost": True,
+                    "entered": False}
         dice = self.draw_dice([[side, "check", j] for j in range(sheet["humanity"])], entered, faces=10,  # type: ignore[attr-defined]
                               what="d10s, one per point of Humanity")
         outcome = "held" if any(v >= rules.TARGET["H"] for v in dice) else "slipped"

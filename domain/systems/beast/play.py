@@ -123,7 +123,9 @@ def open_conflict(app: StakesApplication, ctx: Context, command: cmd.OpenConflic
                             "House opens one that does", ruling="BE-2")
     unit = _open(app, ctx, campaign, "conflict", sides, None,
                  {"humanity": command.min_humanity, "beast": command.min_beast})
-    others = _others(app, unit, sides)
+    # what other open conflicts did to an antagonist is the House's until they settle (C-5): a player's
+    # request is judged on its sheet alone, or the refusal would tell him
+    others = _others(app, unit, sides) if ctx.actor.is_house else {}
     for side, one in sides.items():  # BE-9, BE-2: no conflict a side could never roll in
         unit.check_can_ever_roll(side, _values(unit, {side: one}, others)[side], one.name)
     against = sides[OPPONENT]

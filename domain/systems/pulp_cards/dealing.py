@@ -62,8 +62,8 @@ class Dealing(Resolution):
                 raise RuleViolation("this deal was cut otherwise before the rewind: leave the cut out and the same "
                                     "cut is made", ruling="C-7")
             by = "dealer"
-        elif before is not None:
-            k, by = before, "dealer"
+        elif before is not None:  # the same cut again (C-7), given by its dealer or drawn
+            k, by = before, "dealer" if slot_key(slot) in self.cuts else "drawn"
         else:
             k, by = derive_die(self.secret_seed, self.side_seeds(), [*slot, "cut"], len(rules.DECK) - 1), "drawn"
         deck = self.shuffle(slot, rules.DECK, entered)
@@ -81,7 +81,8 @@ class Dealing(Resolution):
         if self.table:
             found = self.filled.get(slot_key(slot))
             return list(found) if found is not None else None
-        return [self.cut_before(slot)]
+        cut = self.cut_before(slot)  # the House gives none (C-9): its cut is made again for it
+        return [cut] if cut is not None and seat != HOUSE else None
 
     def seen_slot(self, slot: Sequence[Any]) -> bool:
         """Whether every seat has seen the hand dealt in ``slot``, before a rewind or since (C-8)."""
