@@ -97,7 +97,9 @@ def test_every_beast_table_reads_as_text_and_not_as_python(cli):
     assert "Seen by every seat before the rewind (C-8): 4 6" in shown
     readable(cli("conflict", "roll", "--humanity", "1", "--beast", "1", "--dice", "4,6"))
     readable(cli("challenge", "show", "--as", "ilse"))
-    assert cli.json("challenge", "show", "--as", "ilse")["state"]["sides"]["opponent"]["roll"]["seen_before_rewind"]
+    state = cli.json("challenge", "show", "--as", "ilse")["state"]
+    assert state["sides"]["opponent"]["roll"] == {"hidden": True}  # its new split is the House's (C-5) …
+    assert [s["value"] for s in state["seen_before_rewind"]] == [4, 6]  # … the faces seen stay public (C-8)
     readable(cli("willpower", "keep", "--as", "ilse"))
     done = readable(cli("willpower", "keep"))
     assert "Winner: none (a tie does no harm)" in done and "Humanity check due" in done

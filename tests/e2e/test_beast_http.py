@@ -191,8 +191,10 @@ def test_a_revealed_roll_stays_public_after_a_rewind_marked_as_seen_before_it(cl
         "legal_actions"])  # the House's dice are in the House's legal actions only
     act(client, c, unit, t["house"], "roll", expect=422, humanity=1, beast=1, dice=[5, 6])  # C-7: the same dice
     act(client, c, unit, t["house"], "roll", humanity=1, beast=1, dice=[4, 6])
-    roll = client.get(f"{c}/challenges/{unit}", headers=t["tomas"]).json()["state"]["sides"]["opponent"]["roll"]
-    assert roll["seen_before_rewind"] is True and roll["dice"][1]["text"] == "B 6 ✓"
+    state = client.get(f"{c}/challenges/{unit}", headers=t["tomas"]).json()["state"]
+    # the faces seen before stay public (C-8); the new roll's split and choices are the House's (C-5)
+    assert state["sides"]["opponent"]["roll"] == {"hidden": True}
+    assert [s["value"] for s in state["seen_before_rewind"]] == [4, 6]
 
 
 def test_an_antagonists_humanity_check_leaks_to_no_player_before_the_conflict_settles(client):
@@ -286,6 +288,28 @@ def test_whether_an_antagonists_willpower_set_off_its_check_leaks_to_no_player_w
         act(client, c, unit, t["ilse"], "roll", humanity=0, beast=4)
         view = act(client, c, unit, t["ilse"], "keep")
         assert view["phase"] == "check" and "ilse" in view["waiting_for"]  # her own check keeps it open
+        seen.append({seat: (_reads(client, c, unit, t[seat]), _shape(client, c, unit, t[seat]))
+                     for seat in ("ilse", "tomas")})
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("mode", [{"check_mode": "manual"}, {"table_dice": True}])
+def test_with_a_check_the_house_makes_as_a_move_players_cannot_tell_whether_its_antagonist_had_one(client, mode):
+    """C-5: in manual mode or with table dice the House makes (or confirms) a check for its antagonist after
+    every conflict, due or not, so the step, its entry and the wait are the same whatever its Willpower."""
+    seen = []
+    for willpower in (3, 1):  # Cole rolls Beast 2, Humanity 2: a check only below Willpower 2 (BE-7)
+        c, t = new_table(client, cole={"humanity": 4, "willpower": willpower}, **{"table_dice": True, **mode})
+        unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
+        act(client, c, unit, t["ilse"], "roll", humanity=0, beast=2, dice=[6, 6])
+        act(client, c, unit, t["ilse"], "keep")
+        act(client, c, unit, t["house"], "roll", humanity=2, beast=2, dice=[7, 7, 6, 6])
+        view = act(client, c, unit, t["house"], "keep")
+        assert view["phase"] == "check" and "house" in view["waiting_for"]
+        legal = client.get(f"{c}/challenges/{unit}", headers=t["house"]).json()["legal_actions"]
+        check = next(a for a in legal if a["action"] == "check" and a["member"] == "opponent")
+        body = {"outcome": "held"} if "check_mode" in mode else {"dice": [1] * check["dice"]}
+        act(client, c, unit, t["house"], "check", side="opponent", **body)
         seen.append({seat: (_reads(client, c, unit, t[seat]), _shape(client, c, unit, t[seat]))
                      for seat in ("ilse", "tomas")})
     assert seen[0] == seen[1]

@@ -122,8 +122,12 @@ def test_the_loser_loses_the_difference_in_willpower_never_below_zero(table):
     table.act(HOUSE, unit, action="roll", humanity=1, beast=0, dice=[1])
     done = table.act(HOUSE, unit, action="keep")
     assert done.outcome["winner"] == "challenger" and done.outcome["difference"] == 5
-    assert done.outcome["damage"] == {"opponent": 3} and table.cole()["willpower"] == 0
-    assert done.settled
+    assert done.outcome["damage"] == {"opponent": 3} and not done.settled
+    # C-5, table dice: the House confirms its antagonist's check, due or not (this one is not: no die)
+    assert next(a for a in done.legal_actions("house", {"opponent": table.cole(), "challenger": table.sheet("ilse")})
+                if a["action"] == "check") == {"action": "check", "member": "opponent", "dice": 0}
+    done = table.act(HOUSE, unit, action="check", side="opponent")
+    assert done.settled and done.sides["opponent"]["check"]["outcome"] == "none" and table.cole()["willpower"] == 0
 
 
 def test_a_tie_does_no_harm_and_difficulty_plays_no_part_in_a_conflict(table):
@@ -234,6 +238,7 @@ def test_an_overturned_conflict_gives_back_the_damage_and_the_humanity_lost(tabl
     done = table.act(HOUSE, unit, action="keep")
     assert done.outcome["damage"] == {"challenger": 2}
     table.act(ILSE, unit, action="check", dice=[1] * 7)
+    table.act(HOUSE, unit, action="check", side="opponent")  # confirmed, not due (C-5)
     assert table.sheet("ilse") == {"humanity": 6, "beast": 4, "willpower": 4, "willpower_max": 6}
     table.run(HOUSE, Overturn(unit=unit, void=True, reason="the sheriff was not there"))
     assert table.sheet("ilse") == {"humanity": 7, "beast": 3, "willpower": 6, "willpower_max": 6}
@@ -247,6 +252,7 @@ def test_an_overturned_conflict_with_a_new_winner_moves_the_damage(table):
     table.act(ILSE, unit, action="keep")
     table.act(HOUSE, unit, action="roll", humanity=1, beast=0, dice=[1])
     table.act(HOUSE, unit, action="keep")
+    table.act(HOUSE, unit, action="check", side="opponent")  # confirmed, not due (C-5)
     assert table.cole()["willpower"] == 2
     table.run(HOUSE, Overturn(unit=unit, winner="opponent", reason="the sheriff cheated"))
     assert table.cole()["willpower"] == 3 and table.sheet("ilse")["willpower"] == 5
@@ -275,29 +281,24 @@ def test_a_conflict_in_manual_mode_the_house_records_both_checks_and_a_rewind_gi
         "humanity": 3, "beast": 7, "willpower": 2, "willpower_max": 3}
 
 
-# -- one character in several open units: the rules count what each did at once (BE-4, BE-7, BE-9, BE-11) -------
-def test_an_antagonists_willpower_point_spent_in_one_open_conflict_is_gone_in_the_other():
+# -- one character in several open units (BE-6, BE-8, BE-9, C-5) ------------------------------------------------
+def test_an_antagonist_is_in_one_open_conflict_at_a_time_and_its_willpower_is_restored_when_it_settles():
     t = BeastTable(table_dice=True, cole_willpower=1)
-    first, second = t.conflict(), t.conflict(seat=TOMAS)
+    first = t.conflict()
     t.act(HOUSE, first, action="roll", humanity=1, beast=0, willpower="before", dice=[1])
-    with pytest.raises(RuleViolation, match="BE-11: no Willpower can be spent at 0"):
-        t.act(HOUSE, second, action="roll", humanity=1, beast=0, willpower="before", dice=[1])
-    assert t.cole()["willpower"] == 1  # its sheet shows the point once the first conflict settles (C-5)
+    # what the open conflict did to Cole is on no sheet yet (C-5): a second conflict would count it or show it
+    with pytest.raises(RuleViolation, match="BE-6: Sheriff Cole is in a conflict still open"):
+        t.conflict(seat=TOMAS)
+    assert t.cole()["willpower"] == 1
     with pytest.raises(RuleViolation, match="BE-8: Sheriff Cole spent or lost Willpower in a roll or conflict"):
         t.run(HOUSE, cmd.RestoreWillpower(amount=1, character="Sheriff Cole"))
-
-
-def test_an_antagonist_at_no_willpower_after_another_open_conflict_takes_no_damage_and_is_checked():
-    t = BeastTable(table_dice=True, cole_willpower=1)
-    first, second = t.conflict(), t.conflict(seat=TOMAS)
-    t.act(HOUSE, first, action="roll", humanity=1, beast=0, willpower="before", dice=[1])
-    t.act(TOMAS, second, action="roll", humanity=3, beast=0, dice=[9, 9, 9])
-    t.act(TOMAS, second, action="keep")
-    t.act(HOUSE, second, action="roll", humanity=1, beast=1, dice=[7, 6])
-    done = t.act(HOUSE, second, action="keep")
-    # BE-6: the loser's Willpower is 0 already (the point of the other conflict); BE-7: Beast 1 is above it
-    assert done.outcome["damage"] == {"opponent": 0}
-    assert done.outcome["checks"] == {"opponent": ["beast above willpower"]}
+    t.act(HOUSE, first, action="keep")
+    t.act(ILSE, first, action="roll", humanity=1, beast=0, dice=[1])
+    t.act(ILSE, first, action="keep")
+    t.act(HOUSE, first, action="check", side="opponent")  # table dice: the House confirms it (C-5)
+    assert t.unit(first).settled and t.cole()["willpower"] == 0
+    t.conflict(seat=TOMAS)  # settled: Cole may face another
+    t.run(HOUSE, cmd.RestoreWillpower(amount=1, character="Sheriff Cole"))
 
 
 def test_a_check_made_at_humanity_zero_after_another_slipped_changes_nothing_and_a_void_gives_back_one():
@@ -336,4 +337,6 @@ def test_a_player_opening_a_conflict_learns_nothing_of_an_antagonists_hidden_che
     t.act(ILSE, first, action="roll", humanity=0, beast=3)
     done = t.act(ILSE, first, action="keep")
     assert done.phase == "check" and done.sides["opponent"]["check"]["humanity"] == 0  # Cole slipped, in secret
-    t.conflict(seat=TOMAS)  # not refused: his sheet still says Humanity 1 to everyone but the House
+    with pytest.raises(RuleViolation, match="BE-6: Sheriff Cole is in a conflict still open") as refused:
+        t.conflict(seat=TOMAS)  # what everyone knows (the open conflict), not what only the House knows
+    assert "BE-9" not in str(refused.value)

@@ -163,17 +163,7 @@ def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schema
                                      " WHERE character_id = ?", (data["character"],))
         sheets[side] = {"humanity": row["humanity"], "beast": _rules().DICE - row["humanity"], "willpower": row["willpower"],
                         "willpower_max": row["willpower_max"]}
-    antagonists = {side: data["character"] for side, data in unit.sides.items() if data["antagonist"]}
-    if viewer.is_house and antagonists:  # only the House plays them, and only the House may know (C-5)
-        rows = stakes.views.query("SELECT challenge_id FROM {p}challenges WHERE campaign_id = ? AND phase <> 'settled'",
-                                  (campaign_id.hex,))
-        units = [unit if r["challenge_id"] == unit.id.hex else stakes.views.load_challenge(UUID(r["challenge_id"]))
-                 for r in rows]
-        for side, character in antagonists.items():  # what open units did that its sheet shows once they settle
-            extra, sheet = _rules().pending([u for u in units if hasattr(u, "effects")], character), sheets[side]
-            sheet["willpower"] = max(0, min(sheet["willpower"] + extra["willpower"], sheet["willpower_max"]))
-            sheet["humanity"] = max(0, min(sheet["humanity"] + extra["humanity"], _rules().DICE))
-            sheet["beast"] = _rules().DICE - sheet["humanity"]
+    sheets = unit.values_now(sheets)  # what this unit did to an antagonist, before its sheet shows it (C-5)
     return schemas.BeastView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
                                  state=unit.view_for(viewer.name), legal_actions=unit.legal_actions(viewer.name, sheets))
 

@@ -126,8 +126,13 @@ class Moves:
         if winner is not None:
             loser = self.other(winner)
             damage = {loser: min(abs(a - b), sheets[loser]["willpower"])}  # BE-6: never below 0
+        # C-5: with table dice or in manual mode the House makes or records an antagonist's check as a move; it
+        # makes one for every antagonist, due or not, so the step and its entry tell players nothing
+        confirm = [s for s, d in self.sides.items() if d["antagonist"] and s not in checks
+                   and (self.check_mode == "manual" or self.table)]
         return {"success": None, "winner": winner, "difference": abs(a - b), "damage": damage, "checks": checks,
-                "more": {s: score[s]["more"] for s in self.sides}, **({"checked": made} if made else {})}
+                "more": {s: score[s]["more"] for s in self.sides}, **({"checked": made} if made else {}),
+                **({"confirm": confirm} if confirm else {})}
 
 
     def other(self, side: str) -> str:
@@ -144,6 +149,13 @@ class Moves:
         """``auto``: one d10 per point of current Humanity, and with no 7 or more one Humanity die becomes a
         Beast die; ``manual``: the House records ``held`` or ``slipped`` (BE-7, BE-12)."""
         self.check_check(side)
+        if not self.sides[side]["check"]["triggers"]:  # an antagonist's check that is not due (C-5: confirmed)
+            if outcome not in (None, "held"):
+                raise RuleViolation("no Humanity check is due on this side: nothing slips", ruling="BE-7")
+            if entered:
+                raise RuleViolation("no Humanity check is due on this side: no die is rolled", ruling="BE-7")
+            return {"mode": self.check_mode, "dice": [], "outcome": "none", "humanity": sheet["humanity"],
+                    "lost": sheet["humanity"] == 0, "entered": False}
         if sheet["humanity"] == 0:
             if self.check_mode == "manual" and not by_house:
                 raise RuleViolation("in manual mode the House records the outcome of a Humanity check", ruling="BE-7")
@@ -224,6 +236,22 @@ class Moves:
                 if overturned["void"]:
                     spent = slipped = 0
             out[side] = {"willpower": -(spent + damage), "humanity": -slipped}
+        return out
+
+    def values_now(self, sheets: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, int]]:
+        """Each side's values as the rules see them now: its sheet (``sheets``), and what this unit did to an
+        antagonist that its sheet shows only once the unit settles (a Willpower point spent, a Humanity check:
+        BE-4, BE-7, BE-12). An antagonist is in one open conflict at a time, so no other unit holds one back."""
+        full, shown = self.effects(), self.shown_effects()
+        out = {}
+        for side, sheet in sheets.items():
+            values = dict(sheet)
+            willpower = values["willpower"] + full[side]["willpower"] - shown[side]["willpower"]
+            humanity = values["humanity"] + full[side]["humanity"] - shown[side]["humanity"]
+            values["willpower"] = max(0, min(willpower, values["willpower_max"]))
+            values["humanity"] = max(0, min(humanity, rules.DICE))
+            values["beast"] = rules.DICE - values["humanity"]
+            out[side] = values
         return out
 
     def shown_effects(self) -> dict[str, dict[str, int]]:

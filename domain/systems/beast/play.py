@@ -123,12 +123,14 @@ def open_conflict(app: StakesApplication, ctx: Context, command: cmd.OpenConflic
                             "House opens one that does", ruling="BE-2")
     unit = _open(app, ctx, campaign, "conflict", sides, None,
                  {"humanity": command.min_humanity, "beast": command.min_beast})
-    # what other open conflicts did to an antagonist is the House's until they settle (C-5): a player's
-    # request is judged on its sheet alone, or the refusal would tell him
-    others = _others(app, unit, sides) if ctx.actor.is_house else {}
-    for side, one in sides.items():  # BE-9, BE-2: no conflict a side could never roll in
-        unit.check_can_ever_roll(side, _values(unit, {side: one}, others)[side], one.name)
     against = sides[OPPONENT]
+    if isinstance(against, BeastAntagonist) and against.engaged:
+        # one open conflict at a time: what one does to it reaches its sheet when it settles (C-5), and a second
+        # would either count a change nobody may see yet or show it in its own result
+        raise RuleViolation(f"{against.name} is in a conflict still open; open this one when it settles",
+                            ruling="BE-6")
+    for side, one in sides.items():  # BE-9, BE-2: no conflict a side could never roll in
+        unit.check_can_ever_roll(side, _values(unit, {side: one})[side], one.name)
     if isinstance(against, BeastAntagonist):
         against.engage(unit.id.hex, ctx.actor.name)
     app.save(unit, against)
@@ -159,44 +161,22 @@ def _mirror(unit: BeastRoll, ones: dict[str, Sheet], before: dict[str, dict[str,
     return touched
 
 
-def _engaged(app: StakesApplication, one: BeastAntagonist, but: UUID | None = None) -> list[BeastRoll]:
-    """The open rolls and conflicts ``one`` is a side of, but ``but``."""
-    return [app.repository.get(UUID(unit)) for unit in one.engaged if but is None or unit != but.hex]
+def _engaged(app: StakesApplication, one: BeastAntagonist) -> list[BeastRoll]:
+    """The open conflicts ``one`` is a side of (one at most, since this rule; several in older stores)."""
+    return [app.repository.get(UUID(unit)) for unit in one.engaged]
 
 
-def _others(app: StakesApplication, unit: BeastRoll, ones: dict[str, Sheet]) -> dict[str, dict[str, int]]:
-    """Per antagonist side of ``unit``: what the OTHER open units it is a side of did to it (C-5)."""
-    return {side: rules.pending(_engaged(app, one, unit.id), one.id.hex) for side, one in ones.items()
-            if isinstance(one, BeastAntagonist)}
+def _values(unit: BeastRoll, ones: dict[str, Sheet]) -> dict[str, dict[str, int]]:
+    """Each side's values as the rules see them now (``BeastRoll.values_now``)."""
+    return unit.values_now({side: one.values() for side, one in ones.items()})
 
 
-def _values(unit: BeastRoll, ones: dict[str, Sheet],
-            others: dict[str, dict[str, int]] | None = None) -> dict[str, dict[str, int]]:
-    """Each side's values as the rules see them now: its sheet, and what this unit (and ``others``, other open
-    units) did to an antagonist that its sheet shows only once each unit settles (a Willpower point spent, a
-    Humanity check: BE-4, BE-7, BE-12)."""
-    full, shown = unit.effects(), unit.shown_effects()
-    out = {}
-    for side, one in ones.items():
-        values = dict(one.values())
-        extra = (others or {}).get(side, {"willpower": 0, "humanity": 0})
-        willpower = values["willpower"] + full[side]["willpower"] - shown[side]["willpower"] + extra["willpower"]
-        humanity = values["humanity"] + full[side]["humanity"] - shown[side]["humanity"] + extra["humanity"]
-        values["willpower"] = max(0, min(willpower, values["willpower_max"]))
-        values["humanity"] = max(0, min(humanity, rules.DICE))
-        values["beast"] = rules.DICE - values["humanity"]
-        out[side] = values
-    return out
-
-
-def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why: str = "roll",
-          others: dict[str, dict[str, int]] | None = None) -> list[Any]:
+def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why: str = "roll") -> list[Any]:
     """One move, mirrored onto the sheets; a player who can no longer reroll keeps his dice at once; the
-    unit resolves when every side has decided, and its damage is mirrored too (BE-4 … BE-7). ``others``: what
-    other open units did to an antagonist side (``_others``)."""
+    unit resolves when every side has decided, and its damage is mirrored too (BE-4 … BE-7)."""
     actor = ctx.actor.name
     before = unit.shown_effects()
-    move(_values(unit, ones, others))
+    move(_values(unit, ones))
     touched = _mirror(unit, ones, before, why, actor)
     for side, data in unit.sides.items():
         if data["roll"] is not None and not data["antagonist"] and not data["decided"]:
@@ -206,7 +186,7 @@ def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why:
                 unit.decide(side, ones[side].values(), None, None, actor)
     if unit.ready():
         before = unit.shown_effects()
-        unit.resolve(_values(unit, ones, others), actor)
+        unit.resolve(_values(unit, ones), actor)
         touched += _mirror(unit, ones, before, "conflict damage", actor)
     return list({id(t): t for t in touched}.values())
 
@@ -236,8 +216,7 @@ def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRo
     if isinstance(command, cmd.Reveal):
         unit.reveal(side, actor)
         return [unit]
-    others = _others(app, unit, ones)
-    touched = _play(unit, ones, ctx, command, side, others)
+    touched = _play(unit, ones, ctx, command, side)
     if unit.settled:  # what it did is on the antagonist's sheet now
         for one in ones.values():
             if isinstance(one, BeastAntagonist) and unit.id.hex in one.engaged:
@@ -246,18 +225,17 @@ def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRo
     return list({id(t): t for t in touched}.values())
 
 
-def _play(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, command: Any, side: str,
-          others: dict[str, dict[str, int]]) -> list[Any]:
+def _play(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, command: Any, side: str) -> list[Any]:
     actor = ctx.actor.name
     if isinstance(command, cmd.Check):
         return _move(unit, ones, ctx, lambda s: unit.check(side, s[side], command.outcome, ctx.actor.is_house,
-                                                           command.dice, actor), "Humanity check", others)
+                                                           command.dice, actor), "Humanity check")
     if isinstance(command, cmd.Roll):
         return _move(unit, ones, ctx, lambda s: unit.roll(side, s[side], command.humanity, command.beast,
-                                                          command.willpower, command.dice, actor), others=others)
+                                                          command.willpower, command.dice, actor))
     die = command.die if isinstance(command, cmd.Reroll) else None
     dice = command.dice if isinstance(command, cmd.Reroll) else None
-    return _move(unit, ones, ctx, lambda s: unit.decide(side, s[side], die, dice, actor), others=others)
+    return _move(unit, ones, ctx, lambda s: unit.decide(side, s[side], die, dice, actor))
 
 
 # -- C-6: undo ---------------------------------------------------------------------------------------------------

@@ -165,6 +165,8 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
         self.outcome = copy.deepcopy(outcome)
         for side, found in outcome["checks"].items():
             self.sides[side]["check"] = {"triggers": list(found), "dice": None, "outcome": None}
+        for side in outcome.get("confirm", []):  # an antagonist's check the House confirms, not due (C-5)
+            self.sides[side]["check"] = {"triggers": [], "dice": None, "outcome": None}
         self.show()  # the dice rolled so far, every side's: not the antagonist's check, whose dice stay its own
         for side, check in outcome.get("checked", {}).items():  # an antagonist's, made with the result (C-5)
             self._record_check(side, check)

@@ -58,13 +58,12 @@ class Seen:
         sides = {}
         for side, data in self.sides.items():
             view = copy.deepcopy(data)
-            check = view["check"]
-            if data["antagonist"] and not show_all:
-                slots = _slots(data["roll"])
-                if slots and all(self.was_shown(s) for s in slots):  # type: ignore[attr-defined]
-                    view["roll"]["seen_before_rewind"] = True
-                elif view["roll"] is not None:
-                    view["roll"] = {"hidden": True}
+            if data["antagonist"] and not show_all and view["roll"] is not None:
+                # its split, its Willpower choice and the die it rerolls are choices of this roll, even when
+                # its faces were seen before a rewind (C-7 brings them again): those faces are listed with the
+                # unit's ``seen_before_rewind``, whatever this roll is (C-8), the roll stays hidden (C-5)
+                current = {k for k in current if ast.literal_eval(k)[0] != side}
+                view["roll"] = {"hidden": True}
             if data["antagonist"] and self.outcome is not None and not (done or seat == HOUSE):
                 # its triggers and dice tell of its Willpower and Humanity; whether it has one at all, too
                 view["check"] = {"hidden": True}
@@ -99,6 +98,7 @@ class Seen:
                     outcome["damage"][side] = "hidden"
                 outcome["checks"][side] = ["hidden"]  # whether it has one or not (C-5)
         outcome.pop("checked", None)
+        outcome.pop("confirm", None)
         return outcome
 
     def _fixed_before(self, side: str, kinds: tuple[str, ...]) -> dict[str, Any]:
@@ -139,12 +139,13 @@ class Seen:
         for side in self.sides:
             mine = side in own or seat == HOUSE
             if mine and _passes(self.check_check, side):  # type: ignore[attr-defined]
+                due = bool(self.sides[side]["check"]["triggers"])
                 if self.check_mode == "manual" and seat == HOUSE:  # type: ignore[attr-defined]
-                    out.append({"action": "check", "member": side, "choices": ["held", "slipped"]})
+                    out.append({"action": "check", "member": side, "choices": ["held", "slipped"] if due else ["held"]})
                 elif self.check_mode == "auto":  # type: ignore[attr-defined]
                     entry: dict[str, Any] = {"action": "check", "member": side}
                     if self.table:  # type: ignore[attr-defined]  # C-3: one d10 per point of Humanity (BE-12)
-                        slots = [[side, "check", j] for j in range(sheets[side]["humanity"])]
+                        slots = [[side, "check", j] for j in range(sheets[side]["humanity"] if due else 0)]
                         entry["dice"] = len(slots)
                         fixed = self.fixed_before(slots)  # type: ignore[attr-defined]  # C-7
                         if fixed is not None:
