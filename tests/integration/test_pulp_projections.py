@@ -3,6 +3,9 @@ rewind (marked, C-8) and an overturn (void, C-6)."""
 
 from __future__ import annotations
 
+import pytest
+
+from domain.errors import RuleViolation
 from domain.seats import Seat
 
 HOUSE, ILSE = Seat.house(), Seat("ilse")
@@ -41,3 +44,22 @@ def test_the_sheet_follows_a_rewind_and_an_overturn_c6_c8(stakes):
     stakes.run(cid, HOUSE, "overturn", unit=str(deal), void=True, reason="wrong skill")
     lines = {(d.kind, d.void, d.seen_before_the_rewind) for d in stakes.sheet(cid, ILSE).deals}
     assert lines == {("attack", False, True), ("standard", True, False)}
+
+
+def test_an_ended_combat_is_overturned_its_attacks_stay_on_the_sheet_marked_void_c6(stakes):
+    cid, deal, combat = play(stakes)
+    with pytest.raises(RuleViolation, match="C-6: only an ended combat is overturned; rewind an open one"):
+        stakes.run(cid, HOUSE, "overturn", unit=str(combat), void=True, reason="too soon")
+    stakes.act(cid, HOUSE, combat, {"action": "end", "reason": "Cole ran"})
+    with pytest.raises(RuleViolation, match="C-6: a combat has no winner to name"):
+        stakes.run(cid, HOUSE, "overturn", unit=str(combat), winner="challenger", reason="x")
+    stakes.run(cid, HOUSE, "overturn", unit=str(combat), void=True, reason="the sheriff was never there")
+    assert stakes.challenge(cid, ILSE, combat).state["overturned"] == {"reason": "the sheriff was never there",
+                                                                      "void": True}
+    attacks = [d for d in stakes.sheet(cid, ILSE).deals if d.kind == "attack"]
+    assert attacks and all(d.void for d in attacks)
+    with pytest.raises(RuleViolation, match="C-6: this combat was overturned already"):
+        stakes.run(cid, HOUSE, "overturn", unit=str(combat), void=True, reason="again")
+    incremental = stakes.views.dump()
+    stakes.rebuild()
+    assert stakes.views.dump() == incremental

@@ -67,7 +67,9 @@ def _deal_shown(v: Any, c, e, oid, campaign, at, nid) -> None:
 
 
 @PROJECTION.on("PulpDeal.Overturned")
-def _deal_overturned(v: Any, c, e, oid, *_: Any) -> None:
+@PROJECTION.on("PulpCombat.Overturned")
+def _overturned(v: Any, c, e, oid, *_: Any) -> None:
+    """A deal, or every attack of a combat, voided (C-6): still on the sheet, marked void."""
     v._x(c, "UPDATE {p}pulp_deals SET void = 1 WHERE resolution_id = ?", (oid,))
 
 

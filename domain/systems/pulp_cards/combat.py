@@ -22,6 +22,7 @@ from domain.kernel.resolution import HOUSE
 from domain.systems.pulp_cards import rules
 from domain.systems.pulp_cards.combat_rules import CombatRules
 from domain.systems.pulp_cards.dealing import Dealing, passes
+from domain.text import clean_text
 
 
 class PulpCombat(CombatRules, Dealing, Aggregate):
@@ -154,6 +155,25 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         reason, state = self.verify_rewind(to_step, past, reason)
         self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
 
+    # -- C-6: an ended combat is overturned (voided) ---------------------------------------------------
+    overturned: dict[str, Any] | None = None  # a combat stored before it could be overturned was not
+
+    def verify_overturn(self, reason: object) -> str:
+        text = clean_text(reason, "a reason", max_length=500, ruling="C-6")
+        if not self.settled:
+            raise RuleViolation("only an ended combat is overturned; rewind an open one", ruling="C-6")
+        if self.overturned:
+            raise RuleViolation("this combat was overturned already", ruling="C-6")
+        return text
+
+    def overturn(self, reason: object, actor: str) -> None:
+        """The House voids an ended combat: its attacks stay in the record and on the sheets, marked void."""
+        self._overturned(reason=self.verify_overturn(reason), actor=actor)
+
+    @event("Overturned")
+    def _overturned(self, reason: str, actor: str) -> None:
+        self.overturned = {"reason": reason, "void": True}
+
     # -- C-5: what a seat may see --------------------------------------------------------------------------
     def sees_attack(self, seat: str, attack: Mapping[str, Any], reveal: bool = False) -> bool:
         return self.revealed or reveal or self.attack_public(attack) or seat == attack["dealer"]
@@ -179,6 +199,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             "seed_hash": self.seed_hash, "seeds": {s: self.seed_of(s) for s in self.SEED_SIDES},
             "secret_seed": self.secret_seed if self.settled or settled else None,
             "seen_before_the_rewind": self.seen_before_rewind(self.slots),
+            "overturned": copy.deepcopy(self.overturned),
         }
 
     def _required(self, slot: list[Any], seat: str) -> dict[str, Any]:

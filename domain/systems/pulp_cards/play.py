@@ -125,10 +125,8 @@ def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, 
 
 def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None, void: bool,
              reason: str) -> list[Any]:
-    if isinstance(unit, PulpCombat):
-        raise RuleViolation("a combat is not overturned; rewind it while it is open, and overturn its deals "
-                            "by their effects", ruling="C-6")
     if winner is not None:
-        raise RuleViolation("a deal has no winner to name; overturning it voids it", ruling="C-6")
+        raise RuleViolation(f"a {'combat' if isinstance(unit, PulpCombat) else 'deal'} has no winner to name; "
+                            "overturning it voids it", ruling="C-6")
     unit.overturn(reason, ctx.actor.name)
     return [unit]
