@@ -183,7 +183,7 @@ def test_at_humanity_zero_the_character_is_lost_and_refuses_to_roll():
     roll = t.act(ILSE, t.action(difficulty=2, humanity=0, beast=1, dice=[6]).id, action="keep")
     done = t.act(ILSE, roll.id, action="check", dice=[3])
     assert done.sides["challenger"]["check"]["lost"] is True and t.sheet("ilse")["humanity"] == 0
-    with pytest.raises(RuleViolation, match="BE-9: a character lost to the Beast cannot roll"):
+    with pytest.raises(RuleViolation, match="BE-9: Ilse is lost to the Beast \(Humanity 0\) and cannot roll"):
         t.action(difficulty=2, humanity=0, beast=1, dice=[6])
 
 
@@ -340,3 +340,28 @@ def test_a_player_opening_a_conflict_learns_nothing_of_an_antagonists_hidden_che
     with pytest.raises(RuleViolation, match="BE-6: Sheriff Cole is in a conflict still open") as refused:
         t.conflict(seat=TOMAS)  # what everyone knows (the open conflict), not what only the House knows
     assert "BE-9" not in str(refused.value)
+
+
+def test_a_player_lost_to_the_beast_while_his_conflict_is_open_rolls_no_die_and_the_conflict_goes_on():  # BE-9
+    t = BeastTable(table_dice=True, ilse_humanity=1)
+    unit = t.conflict()
+    action = t.action(difficulty=2, humanity=1, beast=9, dice=[1] + [9] * 9).id
+    t.act(ILSE, action, action="keep")
+    t.act(ILSE, action, action="check", dice=[1])  # slipped: Humanity 0, lost to the Beast
+    assert t.sheet("ilse")["humanity"] == 0
+    with pytest.raises(RuleViolation, match="BE-9: Ilse is lost to the Beast"):
+        t.action(difficulty=2, humanity=0, beast=1, dice=[9])
+    conflict = t.unit(unit)
+    roll = next(a for a in conflict.legal_actions("ilse", {"challenger": t.sheet("ilse"), "opponent": t.cole()})
+                if a["action"] == "roll")
+    assert (roll["min"], roll["max"]) == (0, 0)
+    with pytest.raises(RuleViolation, match="BE-9: a character lost to the Beast cannot roll"):
+        t.act(ILSE, unit, action="roll", humanity=0, beast=3, dice=[9, 9, 9])
+    rolled = t.act(ILSE, unit, action="roll", humanity=0, beast=0)
+    assert rolled.sides["challenger"]["roll"]["dice"] == [] and rolled.sides["challenger"]["decided"]
+    t.act(HOUSE, unit, action="roll", humanity=1, beast=0, dice=[8])
+    done = t.act(HOUSE, unit, action="keep")
+    assert done.outcome["winner"] == "opponent"
+    t.act(HOUSE, unit, action="check", side="opponent")  # table dice: confirmed (C-5)
+    assert t.unit(unit).settled
+    t.conflict(seat=TOMAS)  # Cole was released: he faces the next conflict (BE-6)

@@ -53,8 +53,6 @@ class Moves:
     def check_roll(self, side: str, sheet: Mapping[str, int]) -> None:
         if self.phase != "rolling" or self.sides[side]["roll"] is not None:
             raise RuleViolation("this side has rolled", ruling="BE-2")
-        if sheet["humanity"] == 0:
-            raise RuleViolation("a character lost to the Beast cannot roll", ruling="BE-9")
 
     def check_can_ever_roll(self, side: str, sheet: Mapping[str, int], name: str) -> None:
         """BE-9, BE-2: a side that could never roll in this unit is refused when the unit opens, instead of
@@ -69,6 +67,14 @@ class Moves:
     def verify_roll(self, side: str, sheet: Mapping[str, int], humanity: object, beast: object, willpower: object,
                     entered: Sequence[int] | None) -> dict[str, Any]:
         self.check_roll(side, sheet)
+        if sheet["humanity"] == 0:
+            # BE-9: lost to the Beast while this unit was open (a check elsewhere slipped): it cannot roll, so its
+            # side puts no die in, and the unit goes on instead of waiting for a roll nobody may make
+            if humanity not in (None, 0) or beast not in (None, 0) or willpower is not None or entered:
+                raise RuleViolation("a character lost to the Beast cannot roll: its side rolls no die (humanity 0, "
+                                    "beast 0)", ruling="BE-9")
+            return {"humanity": 0, "beast": 0, "willpower_before": False, "dice": [], "score": rules.tally([], 0),
+                    "reroll": None, "entered": self.table}
         h, b = rules.allocation(humanity, beast, sheet, self.minimum)
         if willpower not in (None, "before"):
             raise RuleViolation("Willpower is spent 'before' the roll here, or after it with a reroll", ruling="BE-4")
@@ -92,6 +98,8 @@ class Moves:
 
     def check_reroll(self, side: str, sheet: Mapping[str, int]) -> None:
         self.check_decide(side)
+        if not self.sides[side]["roll"]["dice"]:
+            raise RuleViolation("no die was rolled to roll again", ruling="BE-4")
         if self.sides[side]["roll"]["willpower_before"]:
             raise RuleViolation("one Willpower point per roll: this roll had its point before", ruling="BE-11")
         if sheet["willpower"] < 1:

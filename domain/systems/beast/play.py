@@ -97,6 +97,7 @@ def act(app: StakesApplication, ctx: Context, command: cmd.Act) -> UUID:
     roller = character(app, campaign, ctx.actor.name)
     unit = _open(app, ctx, campaign, "action", {CHALLENGER: roller}, command.difficulty,
                  {"humanity": command.min_humanity, "beast": command.min_beast})
+    unit.check_can_ever_roll(CHALLENGER, roller.values(), roller.name)  # BE-9: a lost character acts no more
     if command.seed:
         unit.add_seed(CHALLENGER, command.seed, ctx.actor.name)
     touched = _move(unit, {CHALLENGER: roller}, ctx, lambda sheets: unit.roll(
