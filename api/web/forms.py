@@ -77,7 +77,7 @@ def fields(cls: type[Command], skip: tuple[str, ...] = ("action",), limits: dict
                 f.value = str(limits["min"])
         if kind == "numbers" and limits.get("dice"):
             f.help = f"{limits['dice']} dice, e.g. 3,5" + (f" — {f.help}" if f.help else "")
-        if limits.get("member") and name in ("member", "seat"):
+        if limits.get("member") and name in ("member", "seat", "side"):  # whose move it is (a House check)
             f.value = str(limits["member"])
         out.append(f)
     return out

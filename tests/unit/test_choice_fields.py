@@ -51,3 +51,16 @@ def test_the_field_is_added_to_legal_actions_with_choices_only() -> None:
     legal = [LegalAction(action="choose", choices=["narrate"]), LegalAction(action="roll", min=2)]
     named = with_choice_fields(legal, lambda name: action("pool", name))
     assert [a.field for a in named] == ["choice", None]
+
+
+def test_a_web_form_sets_the_side_whose_move_it_is_when_the_legal_action_names_it():
+    from api.web import forms
+    from domain.systems.beast import commands as beast
+
+    fields = {f.name: f for f in forms.fields(beast.Check, limits={"action": "check", "member": "challenger",
+                                                                   "choices": ["held", "slipped"], "field": "outcome"})}
+    assert fields["side"].value == "challenger" and fields["outcome"].options == ["held", "slipped"]
+    from api.web.pages import templates
+
+    html = str(templates.env.get_template("_form.html").module.fields_of(list(fields.values()), "check"))
+    assert '<option value="challenger" selected>' in html and '<option value="opponent">' in html
