@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from domain.errors import RuleViolation
 
-
 #: No table plays for more; it keeps every sum well inside a 64-bit column.
 MAXIMUM = 1_000_000_000
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class StakesError(Exception):
     """Base class of every error the domain raises on purpose."""
@@ -40,3 +42,13 @@ class StaleState(Exception):
 
 class ConcurrencyConflict(StakesError):
     """Another command changed the same aggregate first, and retrying did not help."""
+
+
+def passes(check: Any, *args: Any, **kwargs: Any) -> bool:
+    """Whether ``check`` refuses nothing: every system lists its legal actions from the very checks that
+    refuse moves (a listed move is accepted; a refused one is not listed)."""
+    try:
+        check(*args, **kwargs)
+    except StakesError:
+        return False
+    return True

@@ -96,9 +96,9 @@ class BeastCharacter(_Sheet, Aggregate):
 
 
 class BeastAntagonist(_Sheet, Aggregate):
-    """One of the House's characters (BE-1); its values are the House's secret (C-5). It keeps the open rolls
-    and conflicts it is a side of (``engaged``): what each did to it reaches its sheet only when that unit
-    settles, yet the rules count it at once (``rules.pending``)."""
+    """One of the House's characters (BE-1); its values are the House's secret (C-5). It keeps the open
+    conflict it is a side of (``engaged``; one at a time, BE-6): what that did to it reaches its sheet only
+    when it settles (``BeastRoll.values_now`` counts it meanwhile)."""
 
     seat = "house"
     engaged: tuple[str, ...] | list[str] = ()  # an antagonist stored before it kept them is in none

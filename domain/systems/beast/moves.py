@@ -120,10 +120,6 @@ class Moves:
         """The outcome once every side has decided; ``sheets``: each side's values now (after any point spent)."""
         score = {s: d["roll"]["score"] for s, d in self.sides.items()}
         checks = {s: found for s in self.sides if (found := rules.triggers(score[s], sheets[s]["willpower"]))}
-        # C-5: an antagonist's check is rolled with the result, in the House's part of it, so no step, entry or
-        # wait tells players that its Willpower or Humanity set one off (auto mode, the service's dice)
-        made = {s: self.roll_check(s, sheets[s], None) for s in checks
-                if self.sides[s]["antagonist"] and self.check_mode == "auto" and not self.table}
         if self.kind == "action":
             total = score[CHALLENGER]["total"]
             return {"success": total >= self.difficulty, "total": total, "more": score[CHALLENGER]["more"],
@@ -134,7 +130,11 @@ class Moves:
         if winner is not None:
             loser = self.other(winner)
             damage = {loser: min(abs(a - b), sheets[loser]["willpower"])}  # BE-6: never below 0
-        # C-5: with table dice or in manual mode the House makes or records an antagonist's check as a move; it
+        # C-5: an antagonist's check is rolled with the result, in the House's part of it, so no step, entry or
+        # wait tells players that its Willpower or Humanity set one off (auto mode, the service's dice) …
+        made = {s: self.roll_check(s, sheets[s], None) for s in checks
+                if self.sides[s]["antagonist"] and self.check_mode == "auto" and not self.table}
+        # … with table dice or in manual mode the House makes or records an antagonist's check as a move; it
         # makes one for every antagonist, due or not, so the step and its entry tell players nothing
         confirm = [s for s, d in self.sides.items() if d["antagonist"] and s not in checks
                    and (self.check_mode == "manual" or self.table)]

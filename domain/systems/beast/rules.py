@@ -108,7 +108,7 @@ def die_text(die: Mapping[str, Any]) -> str:
 
 def pending(units: Iterable[Any], character_hex: str) -> dict[str, int]:
     """C-5: what open ``units`` did to an antagonist (a Willpower point spent, damage, a check slipped) that its
-    sheet shows only once each settles; the rules count it at once (BE-4, BE-6, BE-7, BE-9, BE-11)."""
+    sheet shows only once each settles: a restore waits for it (BE-8)."""
     out = {"willpower": 0, "humanity": 0}
     for unit in units:
         if unit.settled:

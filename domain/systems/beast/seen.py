@@ -10,20 +10,12 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from domain.errors import RuleViolation
+from domain.errors import passes
 from domain.kernel.resolution import HOUSE, slot_key
 from domain.systems.beast import rules
-
-
-def _passes(check: Callable[..., Any], *args: Any) -> bool:
-    try:
-        check(*args)
-    except RuleViolation:
-        return False
-    return True
 
 
 def _slots(roll: Mapping[str, Any] | None) -> list[list[Any]]:
@@ -118,13 +110,13 @@ class Seen:
         own = self.sides_of(seat)
         for side in own:
             sheet = sheets[side]
-            if _passes(self.check_seed, side):  # type: ignore[attr-defined]
+            if passes(self.check_seed, side):  # type: ignore[attr-defined]
                 out.append({"action": "seed", "member": side})
-            if _passes(self.check_roll, side, sheet) and sheet["humanity"] == 0:  # type: ignore[attr-defined]
+            if passes(self.check_roll, side, sheet) and sheet["humanity"] == 0:  # type: ignore[attr-defined]
                 # BE-9: lost to the Beast since the unit opened; its side rolls no die
                 out.append({"action": "roll", "member": side, "min": 0, "max": 0,
                             "choices": [{"humanity": [0, 0], "beast": [0, 0], "willpower": [None]}]})
-            elif _passes(self.check_roll, side, sheet):  # type: ignore[attr-defined]
+            elif passes(self.check_roll, side, sheet):  # type: ignore[attr-defined]
                 low = {k: self.minimum.get(k, 0) for k in ("humanity", "beast")}  # type: ignore[attr-defined]
                 if low["humanity"] <= sheet["humanity"] and low["beast"] <= sheet["beast"] and \
                         sheet["humanity"] + sheet["beast"] >= 1:
@@ -134,15 +126,15 @@ class Seen:
                                              "beast": [low["beast"], sheet["beast"]],
                                              "willpower": [None, "before"] if sheet["willpower"] else [None]}],
                                 **self._fixed_before(side, ("die",))})
-            if _passes(self.check_reroll, side, sheet):  # type: ignore[attr-defined]
+            if passes(self.check_reroll, side, sheet):  # type: ignore[attr-defined]
                 count = len(self.sides[side]["roll"]["dice"])
                 out.append({"action": "reroll", "member": side, "choices": list(range(1, count + 1)),
                             **self._fixed_before(side, ("reroll",))})
-            if _passes(self.check_decide, side):  # type: ignore[attr-defined]
+            if passes(self.check_decide, side):  # type: ignore[attr-defined]
                 out.append({"action": "keep", "member": side})
         for side in self.sides:
             mine = side in own or seat == HOUSE
-            if mine and _passes(self.check_check, side):  # type: ignore[attr-defined]
+            if mine and passes(self.check_check, side):  # type: ignore[attr-defined]
                 due = bool(self.sides[side]["check"]["triggers"])
                 if self.check_mode == "manual" and seat == HOUSE:  # type: ignore[attr-defined]
                     out.append({"action": "check", "member": side, "choices": ["held", "slipped"] if due else ["held"]})
@@ -156,5 +148,5 @@ class Seen:
                             entry["fixed"] = fixed
                     out.append(entry)
         if seat == HOUSE:
-            out += [{"action": "reveal", "member": s} for s in own if _passes(self.verify_reveal, s)]  # type: ignore[attr-defined]
+            out += [{"action": "reveal", "member": s} for s in own if passes(self.verify_reveal, s)]  # type: ignore[attr-defined]
         return out

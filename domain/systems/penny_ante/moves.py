@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from domain.errors import RuleViolation
+from domain.errors import RuleViolation, passes
 from domain.systems.penny_ante.money import draw, split
 from domain.text import clean_text
 
@@ -48,14 +48,6 @@ def penny_order(draws: Mapping[str, int], members: Sequence[str]) -> list[str]:
     for r in range(rounds):
         out += [m for m in members if draws.get(m, 0) > r]
     return out
-
-
-def passes(verify: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
-    try:
-        verify(*args, **kwargs)
-    except RuleViolation:
-        return False
-    return True
 
 
 class ChallengeRules:

@@ -16,7 +16,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.errors import RuleViolation
+from domain.errors import RuleViolation, passes
 from domain.fairness import commitment
 from domain.kernel.resolution import HOUSE, Resolution, enter_or_derive
 from domain.systems.pool import rules
@@ -34,14 +34,6 @@ def _count(count: object, pool: int) -> int:
     if count > pool:
         raise RuleViolation(f"a roll takes at most the pool's {pool} dice, not {count}", ruling="PL-2")
     return count
-
-
-def _passes(verify: Any, *args: Any) -> bool:
-    try:
-        verify(*args)
-    except RuleViolation:
-        return False
-    return True
 
 
 class PoolRoll(Resolution, Aggregate):
@@ -154,7 +146,7 @@ class PoolRoll(Resolution, Aggregate):
 
     def legal_actions(self, seat: str, pool: int) -> list[dict[str, Any]]:
         """The roller's PL-4 choice, while it is pending (built from ``verify_choice``)."""
-        choices = [c for c in ("narrate", "house") if _passes(self.verify_choice, c)]
+        choices = [c for c in ("narrate", "house") if passes(self.verify_choice, c)]
         return [{"action": "choose", "choices": choices}] if seat == self.roller and choices else []
 
     def view_for(self, seat: str, reveal: bool = False, settled: bool = False) -> dict[str, Any]:
@@ -335,14 +327,14 @@ class PoolContest(Resolution, Aggregate):
     def legal_actions(self, seat: str, pool: int) -> list[dict[str, Any]]:
         """The moves ``seat`` may make now, built from the verify functions; ``pool``: the seat's pool."""
         if seat == HOUSE:
-            return [{"action": a} for a in ("reroll", "interrupt") if _passes(self.verify_tie, a)]
+            return [{"action": a} for a in ("reroll", "interrupt") if passes(self.verify_tie, a)]
         side = self.side_of(seat)
         if side is None:
             return []
         out: list[dict[str, Any]] = []
-        if _passes(self.check_seed, side):
+        if passes(self.check_seed, side):
             out.append({"action": "seed"})
-        if _passes(self.check_roll, side) and _passes(_count, 2, pool):
+        if passes(self.check_roll, side) and passes(_count, 2, pool):
             entry: dict[str, Any] = {"action": "roll", "min": 2, "max": pool}
             if self.table:  # C-7: the dice this round showed before a rewind, die by die, entered the same again
                 fixed = self.fixed_before([["round", self.round, side, i] for i in range(pool)])
@@ -351,7 +343,7 @@ class PoolContest(Resolution, Aggregate):
                         fixed.pop()
                     entry["fixed"] = fixed
             out.append(entry)
-        out += [{"action": a} for a in ("fold", "push") if _passes(self.verify_answer, side, a)]
+        out += [{"action": a} for a in ("fold", "push") if passes(self.verify_answer, side, a)]
         return out
 
     def view_for(self, seat: str, reveal: bool = False, settled: bool = False) -> dict[str, Any]:

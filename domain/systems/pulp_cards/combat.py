@@ -16,13 +16,12 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.errors import RuleViolation
+from domain.errors import RuleViolation, passes
 from domain.fairness import commitment
 from domain.kernel.resolution import HOUSE
 from domain.systems.pulp_cards import rules
 from domain.systems.pulp_cards.combat_rules import CombatRules
-from domain.systems.pulp_cards.dealing import Dealing, passes
-from domain.text import clean_text
+from domain.systems.pulp_cards.dealing import Dealing
 
 
 class PulpCombat(CombatRules, Dealing, Aggregate):
@@ -155,20 +154,9 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         reason, state = self.verify_rewind(to_step, past, reason)
         self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
 
-    # -- C-6: an ended combat is overturned (voided) ---------------------------------------------------
-    overturned: dict[str, Any] | None = None  # a combat stored before it could be overturned was not
-
-    def verify_overturn(self, reason: object) -> str:
-        text = clean_text(reason, "a reason", max_length=500, ruling="C-6")
-        if not self.settled:
-            raise RuleViolation("only an ended combat is overturned; rewind an open one", ruling="C-6")
-        if self.overturned:
-            raise RuleViolation("this combat was overturned already", ruling="C-6")
-        return text
-
-    def overturn(self, reason: object, actor: str) -> None:
-        """The House voids an ended combat: its attacks stay in the record and on the sheets, marked void."""
-        self._overturned(reason=self.verify_overturn(reason), actor=actor)
+    # -- C-6: an ended combat is overturned (voided): ``Dealing.overturn`` ------------------------------------
+    OPEN_OVERTURN = "only an ended combat is overturned; rewind an open one"
+    NOUN = "combat"
 
     @event("Overturned")
     def _overturned(self, reason: str, actor: str) -> None:

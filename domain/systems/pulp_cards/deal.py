@@ -14,11 +14,11 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.errors import RuleViolation
+from domain.errors import RuleViolation, passes
 from domain.fairness import commitment
 from domain.kernel.resolution import HOUSE
 from domain.systems.pulp_cards import rules
-from domain.systems.pulp_cards.dealing import Dealing, passes
+from domain.systems.pulp_cards.dealing import Dealing
 from domain.text import clean_text
 
 KINDS = ("standard", "resistance")
@@ -85,17 +85,9 @@ class PulpDeal(Dealing, Aggregate):
         self.phase = "settled"
         self.mark_seen(SLOT, {"slot": list(SLOT), "cards": self.cards, "result": self.result})
 
-    # -- C-6: overturn -------------------------------------------------------------------------------
-    def verify_overturn(self, reason: object) -> str:
-        reason = clean_text(reason, "a reason", max_length=500, ruling="C-6")
-        if self.phase != "settled":
-            raise RuleViolation("only a shown deal is overturned", ruling="C-6")
-        if self.overturned:
-            raise RuleViolation("this deal was overturned already", ruling="C-6")
-        return reason
-
-    def overturn(self, reason: object, actor: str) -> None:
-        self._overturned(reason=self.verify_overturn(reason), actor=actor)
+    # -- C-6: overturn (``Dealing.overturn``) -----------------------------------------------------------
+    OPEN_OVERTURN = "only a shown deal is overturned"
+    NOUN = "deal"
 
     @event("Overturned")
     def _overturned(self, reason: str, actor: str) -> None:

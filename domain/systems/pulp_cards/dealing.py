@@ -18,14 +18,7 @@ from domain.errors import RuleViolation
 from domain.fairness import derive_die, derive_shuffle
 from domain.kernel.resolution import HOUSE, Resolution, slot_key
 from domain.systems.pulp_cards import rules
-
-
-def passes(verify: Any, *args: Any, **kwargs: Any) -> bool:
-    try:
-        verify(*args, **kwargs)
-    except RuleViolation:
-        return False
-    return True
+from domain.text import clean_text
 
 
 class Dealing(Resolution):
@@ -83,6 +76,24 @@ class Dealing(Resolution):
             return list(found) if found is not None else None
         cut = self.cut_before(slot)  # the House gives none (C-9): its cut is made again for it
         return [cut] if cut is not None and seat != HOUSE else None
+
+    # -- C-6: a settled unit is overturned (voided); each unit records its own ``Overturned`` -------------
+    overturned: dict[str, Any] | None = None  # a unit stored before it could be overturned was not
+    #: The refusal for a unit not settled yet, and the unit's name in refusals.
+    OPEN_OVERTURN = ""
+    NOUN = ""
+
+    def verify_overturn(self, reason: object) -> str:
+        text = clean_text(reason, "a reason", max_length=500, ruling="C-6")
+        if not self.settled:  # type: ignore[attr-defined]
+            raise RuleViolation(self.OPEN_OVERTURN, ruling="C-6")
+        if self.overturned:
+            raise RuleViolation(f"this {self.NOUN} was overturned already", ruling="C-6")
+        return text
+
+    def overturn(self, reason: object, actor: str) -> None:
+        """Void it: what it dealt stays in the record and on the sheets, marked void."""
+        self._overturned(reason=self.verify_overturn(reason), actor=actor)  # type: ignore[attr-defined]
 
     def seen_slot(self, slot: Sequence[Any]) -> bool:
         """Whether every seat has seen the hand dealt in ``slot``, before a rewind or since (C-8)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.errors import NotPermitted, RuleViolation
+from domain.errors import NotPermitted, RuleViolation, passes
 from domain.systems.twenty_one import cards as c
 from domain.systems.twenty_one.draws import check_reshuffle, reshuffle_needed
 from domain.text import clean_text
@@ -88,14 +88,7 @@ class ConflictChecks:
 
     def orderers(self) -> list[str]:
         """Every seat that may be named for the order now, in seat order (TO-3)."""
-        found = []
-        for seat in self.seats:
-            try:
-                self.check_orderer(seat)
-            except RuleViolation:
-                continue
-            found.append(seat)
-        return found
+        return [seat for seat in self.seats if passes(self.check_orderer, seat)]
 
     def check_order(self, actors: Sequence[str] | None) -> list[str]:
         """The actors who lay for the order (TO-3); ``None``: every seat that may."""

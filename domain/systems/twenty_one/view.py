@@ -12,7 +12,7 @@ import copy
 import itertools
 from typing import Any
 
-from domain.errors import StakesError
+from domain.errors import passes
 from domain.kernel.resolution import HOUSE
 from domain.systems.twenty_one import cards as c
 
@@ -61,14 +61,6 @@ def view_for(conflict: Any, seat: str, reveal: bool = False, settled: bool = Fal
     }
 
 
-def _passes(check: Any, *args: Any) -> bool:
-    try:
-        check(*args)
-    except StakesError:
-        return False
-    return True
-
-
 def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, Any]]:
     """The moves ``seat`` may make now, each built from the check that would refuse it; ``holds``: the seat's."""
     out: list[dict[str, Any]] = []
@@ -77,35 +69,35 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
             # table cards (C-3): every card of the deck, to be entered once each in the order shuffled
             out.append({"action": "deal", **({"dice": len(c.DECK), "choices": list(c.DECK), "min": len(c.DECK),
                                               "max": len(c.DECK)} if conflict.table else {})})
-        if _passes(conflict.check_order, None):
+        if passes(conflict.check_order, None):
             out.append({"action": "order", "choices": conflict.check_order(None), "min": 2})  # TO-3: two or more
-        if _passes(conflict.check_modifier, 1, "x"):
+        if passes(conflict.check_modifier, 1, "x"):
             out.append({"action": "modifier", "choices": [-1, 1]})
-        if _passes(conflict.check_reshuffle_entered, list(conflict.discard)):  # C-3, TO-9: the refill waits
+        if passes(conflict.check_reshuffle_entered, list(conflict.discard)):  # C-3, TO-9: the refill waits
             out.append({"action": "reshuffle", "required": ["reshuffle"], "reshuffle": list(conflict.discard)})
-        if _passes(conflict.check_end):
+        if passes(conflict.check_end):
             out.append({"action": "end"})
         return out
     if seat not in conflict.seats:
         return out
     hand = list(conflict.hands[seat])
-    if _passes(conflict.check_seed, seat):
+    if passes(conflict.check_seed, seat):
         out.append({"action": "seed"})
-    cards = [x for x in hand if _passes(conflict.check_order_card, seat, x)]
+    cards = [x for x in hand if passes(conflict.check_order_card, seat, x)]
     if cards:
         out.append({"action": "order-card", "choices": cards})
     count = min(2, len(hand))
-    if any(_passes(conflict.check_lay, seat, list(pair)) for pair in itertools.combinations(hand, count)):
+    if any(passes(conflict.check_lay, seat, list(pair)) for pair in itertools.combinations(hand, count)):
         out.append({"action": "lay", "choices": hand, "min": count, "max": count})
     for name, check in (("draw", conflict.check_draw), ("stand", conflict.check_stand)):
-        if _passes(check, seat):
+        if passes(check, seat):
             out.append({"action": name})
-    uses = [u for u in ("set-aside", "draw") if _passes(conflict.check_hold, seat, u, holds)]
+    uses = [u for u in ("set-aside", "draw") if passes(conflict.check_hold, seat, u, holds)]
     if uses:
         out.append({"action": "hold", "choices": uses})
-    if _passes(conflict.check_keep, seat):
+    if passes(conflict.check_keep, seat):
         out.append({"action": "keep", "choices": [True, False]})
-    helping = [x for x in hand if _passes(conflict.check_replace, seat, x)]
+    helping = [x for x in hand if passes(conflict.check_replace, seat, x)]
     if helping:
         out += [{"action": "assist", "choices": helping}, {"action": "hinder", "choices": helping}]
     if conflict.table and len(conflict.deck) < 2 and conflict.discard:
