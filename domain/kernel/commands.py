@@ -178,11 +178,13 @@ class Handlers:
 
     def __init__(self) -> None:
         self.by_type: dict[type[Command], Handler] = {}
+        self._verbs: dict[str, type[Command]] | None = None
 
     def __call__(self, *commands: type[Command]) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
             for command in commands:
                 self.by_type[command] = handler
+            self._verbs = None
             return handler
 
         return register
@@ -191,6 +193,18 @@ class Handlers:
         """A system's own inputs for a shared command, run by the shared handler."""
         for command in commands:
             self.by_type[command] = None  # type: ignore[assignment]
+        self._verbs = None
 
     def commands(self) -> tuple[type[Command], ...]:
         return tuple(self.by_type)
+
+    def campaign_command(self, verb: str) -> type[Command] | None:
+        """The first campaign command (not a unit action) registered for ``verb``: asked on every request,
+        so looked up in a table made once (issue 15)."""
+        if self._verbs is None:
+            verbs: dict[str, type[Command]] = {}
+            for command in self.by_type:
+                if command.action_name() is None:
+                    verbs.setdefault(command.verb, command)
+            self._verbs = verbs
+        return self._verbs.get(verb)

@@ -106,7 +106,7 @@ class RuleSystem:
         return found
 
     def command(self, verb: str) -> type[Command] | None:
-        return next((c for c in self.commands() if c.verb == verb), None)
+        return self.handlers.campaign_command(verb)
 
 
 class PlannedSystem(RuleSystem):

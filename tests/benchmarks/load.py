@@ -6,12 +6,15 @@ Every figure comes from one run on one store, interleaved, so the ratios compare
   from concurrent clients, each a player of its own (one command: load, check PA-2, save, project);
 - **naive peer** (``naive_peer.py``): a FastAPI endpoint that loads one aggregate and saves one event;
 - **raw saves**: eventsourcing ``Application.save`` from concurrent writer threads, in process;
+- **web floor**: the naive peer's process answering the same request shape with no store at all: what any
+  FastAPI endpoint costs on this machine, with this client;
 - **rebuild / audit / export** of a generated campaign against the raw read-and-decode rate of its log.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -42,6 +45,9 @@ class Run:
     seconds: float
     latencies: list[float] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
+    #: CPU seconds the server's processes (None: no server, in process) and this client process spent.
+    server_cpu: float | None = None
+    client_cpu: float = 0.0
 
     @property
     def done(self) -> int:
@@ -57,13 +63,19 @@ class Run:
         ordered = sorted(self.latencies)
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
 
+    def cpu_ms(self, seconds: float | None) -> float | None:
+        """CPU milliseconds per answered request."""
+        return None if seconds is None or not self.done else seconds * 1000 / self.done
+
     @property
     def server_errors(self) -> int:
         return sum(n for status, n in self.statuses.items() if status >= 500 or status == 0)
 
 
-def hammer(name: str, clients: int, seconds: float, request: Callable[[int, int], int]) -> Run:
-    """``clients`` threads call ``request(client, i)`` for ``seconds``; each call returns its status."""
+def hammer(name: str, clients: int, seconds: float, request: Callable[[int, int], int],
+           server: int | None = None) -> Run:
+    """``clients`` threads call ``request(client, i)`` for ``seconds``; each call returns its status. With
+    ``server`` (a process id), the CPU its processes spend meanwhile is measured too."""
     run = Run(name, seconds)
     lock = threading.Lock()
     deadline = time.perf_counter() + seconds
@@ -84,11 +96,37 @@ def hammer(name: str, clients: int, seconds: float, request: Callable[[int, int]
             i += 1
 
     threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+    began, served = own_cpu(), process_cpu(server) if server else 0.0
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    run.client_cpu = own_cpu() - began
+    if server:
+        run.server_cpu = process_cpu(server) - served
     return run
+
+
+def own_cpu() -> float:
+    """CPU seconds this process has spent, every thread together."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds a process and its live descendants (uvicorn's workers) have spent (Linux ``/proc``)."""
+    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pending += [int(c) for c in (task / "children").read_text().split()]
+        except (FileNotFoundError, ProcessLookupError):  # a worker that ended meanwhile
+            continue
+    return total
 
 
 class Served(str):
@@ -139,7 +177,7 @@ def naive_server(env: dict[str, str], log: Path):
     return process([sys.executable, "-m", "tests.benchmarks.naive_peer"], env, log)
 
 
-def stakes_load(url: str, clients: int, seconds: float) -> Run:
+def stakes_load(url: Served, clients: int, seconds: float) -> Run:
     """Each client is a player of its own buying characteristics (PA-2), one command per request."""
     with httpx.Client(base_url=url, timeout=30) as http:
         created = http.post("/campaigns", json={"name": "Load", "system": "penny-ante",
@@ -156,7 +194,7 @@ def stakes_load(url: str, clients: int, seconds: float) -> Run:
             return sessions[k].post(f"/campaigns/{cid}/characters/p{k}/characteristics", headers=headers[k],
                                     json={"name": f"Trick {i}"}).status_code
 
-        return hammer("stakes", clients, seconds, buy)
+        return hammer("stakes", clients, seconds, buy, url.pid)
     finally:
         for s in sessions:
             s.close()
@@ -168,13 +206,26 @@ def seat_token(http: httpx.Client, added: dict) -> str:
     return player_token(http, added)
 
 
-def naive_load(url: str, clients: int, seconds: float) -> Run:
+def naive_load(url: Served, clients: int, seconds: float) -> Run:
     sessions = [httpx.Client(base_url=url, timeout=30) for _ in range(clients)]
     try:
         def increment(k: int, i: int) -> int:
             return sessions[k].post(f"/counters/c{k}/increment", json={"by": 1}).status_code
 
-        return hammer("naive peer", clients, seconds, increment)
+        return hammer("naive peer", clients, seconds, increment, url.pid)
+    finally:
+        for s in sessions:
+            s.close()
+
+
+def floor_load(url: Served, clients: int, seconds: float) -> Run:
+    """The naive peer's ``/floor``: the same request and answer as its command, and no store."""
+    sessions = [httpx.Client(base_url=url, timeout=30) for _ in range(clients)]
+    try:
+        def answer(k: int, i: int) -> int:
+            return sessions[k].post(f"/floor/c{k}", json={"by": 1}).status_code
+
+        return hammer("web floor", clients, seconds, answer, url.pid)
     finally:
         for s in sessions:
             s.close()

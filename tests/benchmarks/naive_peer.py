@@ -83,6 +83,14 @@ def create_app() -> FastAPI:
         application.save(counter)
         return {"name": name, "count": counter.count}
 
+    @app.post("/floor/{name}", status_code=201)
+    def floor(name: str, body: dict) -> dict:
+        """The web stack alone: the same route shape, body and answer, no store (the floor of any endpoint)."""
+        by = body.get("by")
+        if type(by) is not int:
+            raise HTTPException(422, "by must be an integer")
+        return {"name": name, "count": by}
+
     @app.get("/health")
     def health() -> dict:
         return {"status": "ok"}

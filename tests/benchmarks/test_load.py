@@ -134,6 +134,8 @@ def throughput_rows(settings: Settings, env: dict[str, str], tmp: Path, clients:
     for workers in worker_counts:
         with load.stakes_server(env, tmp / f"stakes-{workers}.log", workers) as url:
             rows.append((f"Stakes, {clients} clients, {workers} worker(s)", load.stakes_load(url, clients, seconds)))
+    with load.naive_server(env, tmp / "floor.log") as url:
+        rows.append((f"web floor (no store), {clients} clients", load.floor_load(url, clients, seconds)))
     rows.append((f"raw eventsourcing saves, {clients} writers", load.raw_saves(env, clients, seconds)))
     return rows
 
@@ -142,11 +144,16 @@ def render(store: str, rows: list[tuple[str, load.Run]], rates: dict[str, float]
     naive = next(r for name, r in rows if name.startswith("naive")).throughput or 1.0
     raw = next(r for name, r in rows if name.startswith("raw")).throughput or 1.0
     lines = [f"### {store}", "",
-             "| measure | per second | p50 ms | p99 ms | 5xx | × naive peer | × raw saves |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+             ("| measure | per second | p50 ms | p99 ms | 5xx | × naive peer | × raw saves | server CPU ms | "
+              "client CPU ms |"),
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, run in rows:
+        server, client = run.cpu_ms(run.server_cpu), run.cpu_ms(run.client_cpu)
         lines.append(f"| {name} | {run.throughput:.0f} | {run.percentile(50):.1f} | {run.percentile(99):.1f} "
-                     f"| {run.server_errors} | {run.throughput / naive:.2f} | {run.throughput / raw:.2f} |")
+                     f"| {run.server_errors} | {run.throughput / naive:.2f} | {run.throughput / raw:.2f} "
+                     f"| {'–' if server is None else f'{server:.2f}'} | {client:.2f} |")
+    lines += ["", ("CPU milliseconds are per answered request: the server's processes (every worker), and the "
+                   "load's own process (the clients; for raw saves, the saves themselves, in process).")]
     decode = rates["raw decode"] or 1.0
     lines += ["", f"Ledger tools on a generated campaign of {rates['campaign events']:,.0f} events, alone in its store "
                   "(raw decode, rebuild, audit, export, disk):", "",
@@ -184,7 +191,7 @@ def test_load_against_the_naive_peer_and_raw_saves(benchmark, settings, env_for,
     seconds = float(os.environ.get("STAKES_BENCH_SECONDS", 10)) if measuring else 1.0
     events = _int("STAKES_BENCH_CAMPAIGN_EVENTS", 10_000) if measuring else 200
     env = env_for(settings)
-    workers = [1, 4] if settings.store == "postgres" and measuring else [1]
+    workers = ([1, 4] if settings.store == "postgres" else [1, 2]) if measuring else [1]
 
     def measure():
         rows = throughput_rows(settings, env, tmp_path, clients, seconds, workers)

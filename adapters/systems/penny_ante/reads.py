@@ -32,7 +32,7 @@ def _loan_lines(stakes: Any, *queries: tuple[str, tuple[Any, ...]]) -> list[sche
     """The loans each ``(where, params)`` finds, together, in offer order."""
     rows = _in_offer_order([r for where, params in queries
                             for r in stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where}", params)])
-    return [schemas.LoanLine(**{k: r[k] for k in schemas.LoanLine.model_fields}) for r in rows]
+    return [schemas.LoanLine.model_validate(r) for r in rows]
 
 
 def sheet(stakes: Any, campaign_id: UUID, seat: str) -> schemas.Sheet:
@@ -47,7 +47,7 @@ def sheet(stakes: Any, campaign_id: UUID, seat: str) -> schemas.Sheet:
     outstanding = "status IN ('active', 'defaulted')"
     return schemas.Sheet(
         seat=row["seat"], name=row["name"], pile=row["pile"], in_play=row["in_play"], spent=row["spent"],
-        characteristics=[schemas.Characteristic(**t) for t in traits],
+        characteristics=traits,  # validated as one list (issue 15: a sheet of many is one call)
         owes=_loan_lines(stakes, (f"campaign_id = ? AND borrower = ? AND {outstanding}", (cid, seat))),
         owed=_loan_lines(stakes, (f"campaign_id = ? AND lender = ? AND {outstanding}", (cid, seat))),
         offers=_loan_lines(
