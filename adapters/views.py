@@ -640,8 +640,8 @@ class ViewsMixin:
     def store_token(self, token: str, campaign_id: UUID, seat: str, c: Any = None) -> None:
         """The seat's token, replacing its old one; in the caller's transaction ``c`` if given."""
         if c is None:
-            with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
-                self.store_token(token, campaign_id, seat, c)
+            with self.datastore.transaction(commit=True) as own:  # type: ignore[attr-defined]
+                self.store_token(token, campaign_id, seat, own)
             return
         self._x(c, "INSERT INTO {p}seat_tokens VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat) DO UPDATE"
                    " SET token_hash = excluded.token_hash, issued_at = excluded.issued_at",

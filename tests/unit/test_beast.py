@@ -183,7 +183,7 @@ def test_at_humanity_zero_the_character_is_lost_and_refuses_to_roll():
     roll = t.act(ILSE, t.action(difficulty=2, humanity=0, beast=1, dice=[6]).id, action="keep")
     done = t.act(ILSE, roll.id, action="check", dice=[3])
     assert done.sides["challenger"]["check"]["lost"] is True and t.sheet("ilse")["humanity"] == 0
-    with pytest.raises(RuleViolation, match="BE-9: Ilse is lost to the Beast \(Humanity 0\) and cannot roll"):
+    with pytest.raises(RuleViolation, match=r"BE-9: Ilse is lost to the Beast \(Humanity 0\) and cannot roll"):
         t.action(difficulty=2, humanity=0, beast=1, dice=[6])
 
 
