@@ -88,13 +88,13 @@ def best_of_three(fn) -> float:
 
 
 @contextmanager
-def own_store(settings: Settings, tmp: Path) -> Iterator[Settings]:
+def own_store(settings: Settings, tmp: Path, name: str = "ledger") -> Iterator[Settings]:
     """A store that holds the generated campaign alone, so its bytes per event are a campaign's and not the
     load runs' (8 characters buying a characteristic a request, snapshotted with every one they hold)."""
     if settings.store == "sqlite":
-        yield settings.model_copy(update={"sqlite_path": tmp / "ledger" / "stakes.sqlite"})
+        yield settings.model_copy(update={"sqlite_path": tmp / name / "stakes.sqlite"})
         return
-    schema = settings.postgres_schema + "_ledger"
+    schema = f"{settings.postgres_schema}_{name}"
     try:
         yield settings.model_copy(update={"postgres_schema": schema})
     finally:
