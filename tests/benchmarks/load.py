@@ -207,25 +207,22 @@ def seat_token(http: httpx.Client, added: dict) -> str:
 
 
 def naive_load(url: Served, clients: int, seconds: float) -> Run:
-    sessions = [httpx.Client(base_url=url, timeout=30) for _ in range(clients)]
-    try:
-        def increment(k: int, i: int) -> int:
-            return sessions[k].post(f"/counters/c{k}/increment", json={"by": 1}).status_code
-
-        return hammer("naive peer", clients, seconds, increment, url.pid)
-    finally:
-        for s in sessions:
-            s.close()
+    return _counter_load(url, clients, seconds, "naive peer", "/counters/c{k}/increment")
 
 
 def floor_load(url: Served, clients: int, seconds: float) -> Run:
     """The naive peer's ``/floor``: the same request and answer as its command, and no store."""
+    return _counter_load(url, clients, seconds, "web floor", "/floor/c{k}")
+
+
+def _counter_load(url: Served, clients: int, seconds: float, name: str, path: str) -> Run:
+    """Each client posts ``{"by": 1}`` to ``path`` (``{k}``: the client's number)."""
     sessions = [httpx.Client(base_url=url, timeout=30) for _ in range(clients)]
     try:
-        def answer(k: int, i: int) -> int:
-            return sessions[k].post(f"/floor/c{k}", json={"by": 1}).status_code
+        def post(k: int, i: int) -> int:
+            return sessions[k].post(path.format(k=k), json={"by": 1}).status_code
 
-        return hammer("web floor", clients, seconds, answer, url.pid)
+        return hammer(name, clients, seconds, post, url.pid)
     finally:
         for s in sessions:
             s.close()
