@@ -186,8 +186,8 @@ def render(store: str, small: int, large: int, at_small: dict[str, float], at_la
 @pytest.mark.benchmark(group="scale")
 def test_latency_stays_flat_as_the_campaign_grows(benchmark, settings, env_for, tmp_path):
     measuring = not benchmark.disabled
-    small = _int("STAKES_BENCH_SMALL_EVENTS", 10_000) if measuring else 300
-    large = _int("STAKES_BENCH_SCALE_EVENTS", 100_000) if measuring else 700
+    small = _int("STAKES_BENCH_SMALL_EVENTS", 10_000) if measuring else 200
+    large = _int("STAKES_BENCH_SCALE_EVENTS", 100_000) if measuring else 400
     requests = _int("STAKES_BENCH_REQUESTS", 60) if measuring else 2
     rounds = _int("STAKES_BENCH_ROUNDS", 5) if measuring else 1
 
