@@ -113,19 +113,29 @@ def own_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def process_cpu(pid: int) -> float:
-    """CPU seconds a process and its live descendants (uvicorn's workers) have spent (Linux ``/proc``)."""
-    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
-    pending = [pid]
+def process_tree(pid: int) -> list[int]:
+    """A process and its live descendants (uvicorn's workers), from Linux ``/proc``."""
+    found, pending = [], [pid]
     while pending:
         current = pending.pop()
+        found.append(current)
+        for children in Path("/proc").glob(f"{current}/task/*/children"):
+            try:
+                pending += [int(c) for c in children.read_text().split()]
+            except (FileNotFoundError, ProcessLookupError):  # a worker that ended meanwhile
+                continue
+    return found
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds a process and its live descendants have spent."""
+    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    for current in process_tree(pid):
         try:
             fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
-            for task in Path(f"/proc/{current}/task").iterdir():
-                pending += [int(c) for c in (task / "children").read_text().split()]
-        except (FileNotFoundError, ProcessLookupError):  # a worker that ended meanwhile
+        except (FileNotFoundError, ProcessLookupError):
             continue
+        total += (int(fields[11]) + int(fields[12])) / tick
     return total
 
 

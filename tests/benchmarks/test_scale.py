@@ -104,22 +104,15 @@ def latencies(table: Table, requests: int, log_end: int) -> dict[str, float]:
 
 
 def rss_mib(pid: int) -> float:
-    """Resident memory of a process and its children (uvicorn's workers), from /proc."""
+    """Resident memory of a process and its descendants (uvicorn's workers), from /proc."""
     total = 0
-    for proc in [pid, *_children(pid)]:
+    for proc in load.process_tree(pid):
         status = Path(f"/proc/{proc}/status")
         if status.exists():
             for line in status.read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
     return total / 1024
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for path in Path("/proc").glob(f"{pid}/task/*/children"):
-        found += [int(p) for p in path.read_text().split()]
-    return found
 
 
 @contextmanager

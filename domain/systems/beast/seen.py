@@ -112,11 +112,12 @@ class Seen:
             sheet = sheets[side]
             if passes(self.check_seed, side):  # type: ignore[attr-defined]
                 out.append({"action": "seed", "member": side})
-            if passes(self.check_roll, side, sheet) and sheet["humanity"] == 0:  # type: ignore[attr-defined]
+            may_roll = passes(self.check_roll, side, sheet)  # type: ignore[attr-defined]
+            if may_roll and sheet["humanity"] == 0:
                 # BE-9: lost to the Beast since the unit opened; its side rolls no die
                 out.append({"action": "roll", "member": side, "min": 0, "max": 0,
                             "choices": [{"humanity": [0, 0], "beast": [0, 0], "willpower": [None]}]})
-            elif passes(self.check_roll, side, sheet):  # type: ignore[attr-defined]
+            elif may_roll:
                 low = {k: self.minimum.get(k, 0) for k in ("humanity", "beast")}  # type: ignore[attr-defined]
                 if low["humanity"] <= sheet["humanity"] and low["beast"] <= sheet["beast"] and \
                         sheet["humanity"] + sheet["beast"] >= 1:
