@@ -58,10 +58,25 @@ class Settings(BaseSettings):
     log_name: str = "stakes"
     #: Worker processes of ``stakes serve``; each opens its own connections to the one store (ADR 0012).
     workers: int = 1
+    #: Commands (HTTP requests that write) one worker process runs at once; the others wait their turn.
+    #: Unset: the store's own (``writers``).
+    command_threads: int | None = Field(default=None, ge=1)
     #: One line per request on stderr (method, path, status, time); the token is in a header, never logged.
     access_log: bool = True
     #: The CLI's file for the current campaign, server and token.
     config: Path = _config_home() / "config.json"
+
+    @property
+    def writers(self) -> int | None:
+        """Commands one process runs at once; None: as many as the server's thread pool holds (ADR 0017).
+
+        SQLite takes one writer at a time: more commands at once in one process only contend for the
+        interpreter (a thread that waits for the database hands the interpreter to another, which wakes, finds
+        the write lock taken and waits), so two run at once, one writing while the other reads its answer.
+        PostgreSQL's round trips leave the interpreter free meanwhile: its commands use the whole pool."""
+        if self.command_threads is not None:
+            return self.command_threads
+        return 2 if self.store == "sqlite" else None
 
     @property
     def views_path(self) -> Path:

@@ -9,12 +9,13 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
 from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse
 
 from adapters.service import Stakes
 from adapters.settings import Settings
 from api import commands, heads, problems, stream, web
+from api.deps import writers
 from api.problems import PROBLEM_RESPONSES
 from api.routers import audit, campaigns, challenges, characters, log
 
@@ -49,6 +50,7 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = stakes is None
         app.state.stakes = stakes or Stakes(settings)
+        app.state.writers = writers(app.state.stakes.settings)  # commands at once in this process (ADR 0017)
         _catch_up_in_background(app.state.stakes)  # answer at once: /health shows how far the views are
         app.state.stakes.fanout.start()  # PostgreSQL: LISTEN for the other processes' writes
         try:

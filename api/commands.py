@@ -97,7 +97,7 @@ def _endpoint(verb: str, path_params: dict[str, Any], has_body: bool) -> Any:
                inspect.Parameter("key", inspect.Parameter.KEYWORD_ONLY, annotation=KeyDep)]
     endpoint.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     endpoint.__name__ = verb.replace("-", "_")
-    return one_hop(endpoint, seat="acting_seat")
+    return one_hop(endpoint, seat="acting_seat", writes=True)
 
 
 def command_router() -> APIRouter:

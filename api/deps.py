@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 from uuid import UUID
 
+from anyio import CapacityLimiter, to_thread
 from fastapi import Depends, Header, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from starlette.concurrency import run_in_threadpool
 
 from adapters.service import Stakes
 from domain.errors import NotPermitted
@@ -77,6 +77,8 @@ class SeatLater:
     stakes: Stakes
     token: str | None
     campaign_id: UUID
+    #: The threads a command may run in (``Settings.writers``); None: the server's whole thread pool.
+    writers: CapacityLimiter | None = None
 
     def seat(self) -> Seat:
         return _seated(_caller(self.stakes, self.token), self.campaign_id)
@@ -87,17 +89,24 @@ async def get_seat_later(request: Request, campaign_id: UUID, stakes: StakesDep,
     token = _token(request, credentials)
     if not token:  # answered before the request's own inputs are checked, as get_caller answers it
         raise HTTPException(401, "A bearer token is required")
-    return SeatLater(stakes, token, campaign_id)
+    return SeatLater(stakes, token, campaign_id, getattr(request.app.state, "writers", None))
 
 
-def one_hop(endpoint: Callable[..., Any], seat: str = "seat") -> Callable[..., Any]:
+def writers(settings: Any) -> CapacityLimiter | None:
+    """The command threads of one server process (``Settings.writers``), made where the server starts."""
+    found = settings.writers
+    return None if found is None else CapacityLimiter(found)
+
+
+def one_hop(endpoint: Callable[..., Any], seat: str = "seat", writes: bool = False) -> Callable[..., Any]:
     """A seated endpoint (its ``SeatDep`` parameter, named ``seat``) made to cost one thread hop, not three (issue 15).
 
     FastAPI runs a plain ``def`` dependency in the thread pool, then the endpoint, then the validation of its
     answer: three hand-overs between the event loop and a worker thread per request, each a wake-up the
     interpreter pays for. Here the endpoint is ``async``: the token is looked up (exactly as ``get_seat`` does)
     and then the endpoint runs, in ONE worker thread; FastAPI checks the answer of an ``async`` endpoint on
-    the event loop, where a model the endpoint built is taken as it is."""
+    the event loop, where a model the endpoint built is taken as it is. An endpoint that ``writes`` runs in
+    the server's command threads (``Settings.writers``)."""
     hints = typing.get_type_hints(endpoint, include_extras=True)
     signature = inspect.signature(endpoint)
     def resolved(p: inspect.Parameter) -> Any:  # a postponed annotation (text) as the object it names
@@ -109,7 +118,8 @@ def one_hop(endpoint: Callable[..., Any], seat: str = "seat") -> Callable[..., A
     @functools.wraps(endpoint)
     async def hop(**kwargs: Any) -> Any:
         later: SeatLater = kwargs.pop(seat)
-        return await run_in_threadpool(lambda: endpoint(**{seat: later.seat()}, **kwargs))
+        return await to_thread.run_sync(lambda: endpoint(**{seat: later.seat()}, **kwargs),
+                                        limiter=later.writers if writes else None)
 
     returned = signature.return_annotation
     hop.__signature__ = signature.replace(parameters=params, return_annotation=hints.get("return", Any)

@@ -3,6 +3,7 @@ and overturning it are commands (``api/commands.py``); these are its reads and i
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -38,7 +39,7 @@ def show(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep
 
 
 @router.post("/{challenge_id}/actions", response_model=Unit, openapi_extra=action_body())
-@one_hop
+@functools.partial(one_hop, writes=True)
 def act(request: Request, campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep, key: KeyDep,
         body: Annotated[dict[str, Any], Body(include_in_schema=False)]) -> Any:
     """Play one move, ``{"action": …}`` with its inputs; the unit's system decides which moves it has and
