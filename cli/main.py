@@ -72,6 +72,15 @@ def for_command_line(args: list[str]) -> typer.Typer:
     return pruned
 
 
+def bad_settings(error: BaseException) -> str | None:
+    """What is wrong with the ``STAKES_*`` environment, when ``error`` is the settings' refusal of it."""
+    core = sys.modules.get("pydantic_core")  # loaded only once the settings were read
+    if core is None or not isinstance(error, core.ValidationError) or error.title != "Settings":
+        return None
+    return "; ".join(f"STAKES_{'_'.join(str(p) for p in e['loc']).upper()}={e['input']!r} is refused: {e['msg']}"
+                     for e in error.errors())
+
+
 def main(args: list[str] | None = None) -> None:
     """The ``stakes`` program. Click's own refusals of a command line (a missing option, an unknown command)
     are answered like every other error: on stderr, as JSON under ``--format json``, with exit code 2."""
@@ -91,4 +100,10 @@ def main(args: list[str] | None = None) -> None:
     except typer.Abort:
         print("Aborted!", file=sys.stderr)
         raise SystemExit(1) from None
+    except Exception as error:  # a STAKES_* setting the store or server cannot take: named, never a traceback
+        bad = bad_settings(error)
+        if bad is None:
+            raise
+        fmt = Format.json if _wants_json(argv) else Format.table
+        raise SystemExit(fail(bad, USAGE, fmt, kind="SettingsError").exit_code) from None
     raise SystemExit(code if isinstance(code, int) else 0)

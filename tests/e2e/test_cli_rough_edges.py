@@ -265,3 +265,20 @@ def test_the_server_keeps_an_access_log_unless_told_not_to(settings, env_for, tm
     text = log.read_text()
     assert ('"GET /session HTTP/1.1" 401' in text) is (access_log == "true")
     assert "stk_secret" not in text
+
+
+@pytest.mark.parametrize(("setting", "value", "args"), [
+    ("STAKES_COMMAND_THREADS", "0", ["serve"]),
+    ("STAKES_AGGREGATE_CACHE", "-1", ["campaign", "list"]),
+    ("STAKES_COMMAND_THREADS", "true", ["campaign", "list", "--format", "json"]),
+])
+def test_a_setting_the_store_cannot_take_is_named_with_exit_2_and_no_traceback(tmp_path, setting, value,
+                                                                             args) -> None:
+    env = {**os.environ, "STAKES_SQLITE_PATH": str(tmp_path / "s.sqlite"), "STAKES_CONFIG": str(tmp_path / "c.json"),
+           setting: value}
+    done = subprocess.run([sys.executable, "-m", "cli", *args], env=env, capture_output=True, text=True, timeout=60, check=False,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and f"{setting}='{value}' is refused" in done.stderr
+    if "json" in args:
+        assert json.loads(done.stderr)["error"] == "SettingsError"
