@@ -15,6 +15,7 @@ from fastapi import Depends, Header, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from adapters.service import Stakes
+from adapters.settings import Settings
 from domain.errors import NotPermitted
 from domain.seats import Seat
 
@@ -92,7 +93,7 @@ async def get_seat_later(request: Request, campaign_id: UUID, stakes: StakesDep,
     return SeatLater(stakes, token, campaign_id, getattr(request.app.state, "writers", None))
 
 
-def writers(settings: Any) -> CapacityLimiter | None:
+def writers(settings: Settings) -> CapacityLimiter | None:
     """The command threads of one server process (``Settings.writers``), made where the server starts."""
     found = settings.writers
     return None if found is None else CapacityLimiter(found)

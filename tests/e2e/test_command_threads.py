@@ -37,7 +37,7 @@ def test_a_server_runs_no_more_commands_at_once_than_its_command_threads(stakes,
             running += 1
             most = max(most, running)
         try:
-            time.sleep(0.05)  # long enough for the other requests to arrive meanwhile
+            time.sleep(0.1)  # long enough for the other requests to arrive meanwhile
             return run(*args, **kwargs)
         finally:
             with lock:
