@@ -24,7 +24,7 @@ from uuid import UUID
 from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import StoredEvent
 
-from adapters import merkle, schemas
+from adapters import codec, merkle, schemas
 
 GENESIS = "0" * 64
 FORMAT = "stakes-export"
@@ -79,7 +79,7 @@ def campaign_in_state(stored: Any) -> str | None:
     if stored.topic.startswith(CAMPAIGN_TOPIC):
         return hex_id(stored.originator_id)
     try:
-        value = json.loads(bytes(stored.state)).get("campaign_id")
+        value = json.loads(codec.plain(stored.state)).get("campaign_id")
     except (ValueError, AttributeError, UnicodeDecodeError):
         return None
     value = value.get("_data_") if isinstance(value, dict) else value

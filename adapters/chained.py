@@ -24,7 +24,7 @@ from eventsourcing.postgres import PostgresFactory
 from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteFactory
 from psycopg.sql import SQL
 
-from adapters import audit, merkle, recorders
+from adapters import audit, codec, merkle, recorders
 
 
 class ChainMixin:
@@ -77,7 +77,7 @@ class ChainMixin:
                     else (0, audit.GENESIS, [])
             position, previous, frontier = last[campaign]
             salt = salts[i] if salts else secrets.token_hex(16)
-            d = audit.digest(oid, s.originator_version, s.topic, bytes(s.state), salt)
+            d = audit.digest(oid, s.originator_version, s.topic, codec.plain(s.state), salt)  # of the JSON
             link = audit.link(previous, d)
             frontier = merkle.extend(frontier, position, audit.leaves([d])[0])
             c.execute(self.q("INSERT INTO {chain} VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
@@ -110,7 +110,7 @@ class ChainMixin:
                 "SELECT e.{nid} AS nid, e.originator_id, e.originator_version, e.topic, e.state FROM {events} e"
                 " LEFT JOIN {chain} c ON c.notification_id = e.{nid} WHERE c.notification_id IS NULL"
                 " ORDER BY e.{nid}"))
-            unlinked = [dict(r) for r in c.fetchall()]
+            unlinked = [_as_json(dict(r), "state") for r in c.fetchall()]
             kept, seals = self._snapshots(c, campaign_hex) if snapshots else (None, {})
             c.execute(self.q("SELECT * FROM {head} WHERE campaign_id = ?"), (campaign_hex,))
             head = c.fetchone()
@@ -122,7 +122,7 @@ class ChainMixin:
         c.execute(self.q("SELECT s.* FROM {snapshots} s WHERE s.originator_id IN"
                          " (SELECT originator_id FROM {chain} WHERE campaign_id = ?)"
                          ).replace("{snapshots}", self.snapshots_table), (campaign_hex,))
-        snapshots = [dict(r) for r in c.fetchall()]
+        snapshots = [_as_json(dict(r), "state") for r in c.fetchall()]
         c.execute(self.q("SELECT z.* FROM {seal} z WHERE z.originator_id IN"
                          " (SELECT originator_id FROM {chain} WHERE campaign_id = ?)"
                          ).replace("{seal}", self.seal_table), (campaign_hex,))
@@ -225,10 +225,19 @@ class ChainMixin:
 
 
 def _hexed(row: Any) -> dict[str, Any]:
-    """A chain row as a dict of its own (SQLite's rows are not), its salt, digest and link as hex."""
+    """A chain row as a dict of its own (SQLite's rows are not), its salt, digest and link as hex, and its
+    event's state as JSON."""
     row = row if type(row) is dict else dict(row)
     for key in ("salt", "digest", "chain"):
         row[key] = audit.hexed(row[key])
+    return _as_json(row, "e_state")
+
+
+def _as_json(row: dict[str, Any], key: str) -> dict[str, Any]:
+    """``row`` with its stored state ``key`` as the event's JSON (ADR 0018): what the audit digests, an
+    export carries and a seat is shown."""
+    if row[key] is not None:
+        row[key] = codec.plain(row[key])
     return row
 
 
@@ -241,7 +250,8 @@ class SealMixin:
 
     def seal_of(self, s: Any) -> str:
         oid = UUID(str(s.originator_id)).hex
-        return self.signer.seal(bytes.fromhex(audit.digest(oid, s.originator_version, s.topic, bytes(s.state), "")))
+        state = codec.plain(s.state)  # of the JSON, as the seals stored before the codec (ADR 0018)
+        return self.signer.seal(bytes.fromhex(audit.digest(oid, s.originator_version, s.topic, state, "")))
 
     def _seal(self, c: Any, events: Sequence[StoredEvent]) -> None:
         for s in events:

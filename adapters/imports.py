@@ -205,10 +205,11 @@ def _renamed(stakes: Any, campaign_id: UUID, events: list[tuple[dict[str, Any], 
             ids[old] = cls.create_id(**arguments)
         except Exception:  # noqa: BLE001  a created event that does not name its aggregate is refused
             raise RuleViolation("an event of the export does not name its aggregate", ruling="C-2") from None
-    encode = stakes.app.mapper.transcoder.encode
+    encode, mapper = stakes.app.mapper.transcoder.encode, stakes.app.mapper
+    stored = mapper.compressor.compress if mapper.compressor else bytes  # stored as the store keeps states
     return new_id, [StoredEvent(originator_id=ids[UUID(line["originator_id"])],
                                 originator_version=line["originator_version"], topic=line["topic"],
-                                state=encode(_swap(fields, ids))) for line, fields in events]
+                                state=stored(encode(_swap(fields, ids)))) for line, fields in events]
 
 
 def _swap(value: Any, ids: dict[UUID, UUID]) -> Any:

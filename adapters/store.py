@@ -59,6 +59,9 @@ def application_env(settings: Settings) -> dict[str, str]:
     # the command's read set there (ADR 0012) and seal snapshots; built on ``adapters/recorders.py``.
     env["PERSISTENCE_MODULE"] = ("adapters.chained:PostgresChainedFactory" if settings.store == "postgres"
                                  else "adapters.chained:SQLiteChainedFactory")
+    # Each state is stored deflated against the words every event repeats (ADR 0018); a state stored before,
+    # plain JSON, is read as it is.
+    env["COMPRESSOR_TOPIC"] = "adapters.codec:CODEC"
     # eventsourcing looks up ``<APP NAME>_<KEY>`` in the process environment before ``<KEY>``, and the
     # application is named Stakes: ``STAKES_POSTGRES_SCHEMA`` (this project's own setting) would otherwise
     # place the event store by the environment while the read models follow the settings given.

@@ -23,6 +23,7 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
+from psycopg.adapt import Loader
 from psycopg.sql import SQL
 
 import domain.systems
@@ -47,18 +48,18 @@ SHARED_DDL = (
     "CREATE TABLE IF NOT EXISTS {p}campaigns (campaign_id TEXT PRIMARY KEY, name TEXT NOT NULL,"
     " system TEXT NOT NULL, settings TEXT NOT NULL, created_at TEXT NOT NULL,"
     " adventure BIGINT NOT NULL, adventure_running BIGINT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS {p}streams (originator_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS {p}streams (originator_id {id} PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " kind TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS {p}event_log (notification_id {row_key} PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS {p}event_log (notification_id {row_key} PRIMARY KEY, campaign_id {id} NOT NULL,"
     " at TEXT NOT NULL, actor TEXT NOT NULL, stream TEXT NOT NULL, event TEXT NOT NULL,"
-    " detail TEXT NOT NULL, visibility TEXT NOT NULL, challenge_id TEXT)",
+    " detail TEXT NOT NULL, visibility TEXT NOT NULL, challenge_id {id})",
     "CREATE INDEX IF NOT EXISTS event_log_by_campaign ON {p}event_log (campaign_id, notification_id)",
     "CREATE INDEX IF NOT EXISTS event_log_by_challenge ON {p}event_log (challenge_id, notification_id)"
     " WHERE challenge_id IS NOT NULL",  # most entries belong to no unit
     # A challenge's current state, kept as a snapshot of its aggregate, and censored per seat when read.
     # The list reads the summary columns (kind, sides …) and pages by ``position``, the announcement's place
     # in the log; only one unit's view decodes ``state``.
-    "CREATE TABLE IF NOT EXISTS {p}challenges (challenge_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS {p}challenges (challenge_id {id} PRIMARY KEY, campaign_id {id} NOT NULL,"
     " position BIGINT NOT NULL, kind TEXT NOT NULL, sides TEXT NOT NULL,"
     " announced_at TEXT NOT NULL, updated_at TEXT NOT NULL, phase TEXT NOT NULL, revealed BIGINT NOT NULL,"
     " ante BIGINT NOT NULL, pot BIGINT NOT NULL, version BIGINT NOT NULL, topic TEXT NOT NULL, state TEXT NOT NULL)",
@@ -230,8 +231,10 @@ class ViewsMixin:
     placeholder = "?"
     prefix = ""
     #: DDL words each store spells: a 64-bit integer key (SQLite's INTEGER PRIMARY KEY is the row id itself,
-    #: with no index of its own), and a table stored in its key's order (SQLite's WITHOUT ROWID).
-    row_key, clustered = "INTEGER", " WITHOUT ROWID"
+    #: with no index of its own), and a table stored in its key's order (SQLite's WITHOUT ROWID). ``{id}``,
+    #: a column that only ever holds a stream's or a campaign's id: its 32 hex digits on SQLite, PostgreSQL's
+    #: 16-byte uuid (read back as the same hex, ``PostgresViews``): half the bytes, in the row and its indexes.
+    row_key, clustered, id_type = "INTEGER", " WITHOUT ROWID", "TEXT"
 
     @property
     def handlers(self) -> dict[str, Callable[..., None]]:
@@ -243,7 +246,8 @@ class ViewsMixin:
     # -- plumbing ---------------------------------------------------------------
     def _sql(self, statement: str) -> str:
         return (statement.replace("{p}", self.prefix).replace("?", self.placeholder)
-                .replace("{row_key}", self.row_key).replace("{clustered}", self.clustered))
+                .replace("{row_key}", self.row_key).replace("{clustered}", self.clustered)
+                .replace("{id}", self.id_type))
 
     def _x(self, c: Any, statement: str, params: Sequence[Any] = ()) -> None:
         c.execute(self._sql(statement), tuple(params))
@@ -691,14 +695,33 @@ COPY_FROM = 50
 _PLAIN_INSERT = re.compile(r"INSERT INTO \{p\}(\w+) VALUES \((?:\?, )*\?\)")
 
 
+class HexId(Loader):
+    """A uuid column read as the 32 hex digits the read models use everywhere (``{id}``)."""
+
+    def load(self, data: Any) -> str:
+        return bytes(data).decode().replace("-", "")
+
+
 class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
     placeholder = "%s"
-    row_key, clustered = "BIGINT", ""
+    row_key, clustered, id_type = "BIGINT", "", "uuid"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.prefix = '"' + self.datastore.schema.replace('"', '""') + '".'
         self.sql_create_statements.extend(SQL(self._sql(s)) for s in ddl())  # type: ignore[arg-type]
+        # Every connection of the read models' own pool reads a uuid as its hex, from its first: the pool
+        # opens on first use, after this (psycopg_pool keeps the callback it calls on each new connection
+        # as ``_configure``). Written ids go as text, which PostgreSQL casts to the column's uuid.
+        pool = self.datastore.pool
+        configure = pool._configure
+
+        def configured(conn: Any) -> None:
+            if configure is not None:
+                configure(conn)
+            conn.adapters.register_loader("uuid", HexId)
+
+        pool._configure = configured
 
     max_tracking_id = bounded(PostgresTrackingRecorder.max_tracking_id)
     #: The schema's NOTIFY channel (``adapters.fanout.channel``); set by ``adapters.store.open_views``.

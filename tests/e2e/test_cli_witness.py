@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from adapters import codec
 from tests.e2e.test_cli_live_server import seat_cli, server  # noqa: F401  (fixture)
 from tests.integration.test_audit import Rows
 from tests.integration.test_tamper import rechain
@@ -54,7 +55,7 @@ def test_a_cut_or_rewritten_log_stops_the_cli_with_the_tamper_exit_code(cli, ser
             rows.run(f"DELETE FROM {rows.chain} WHERE notification_id = ?", nid)
         rechain(rows, links[:-2])  # the campaign's head row set back to match
     else:  # Ilse's first purchase cost 5; make it 6, and recompute every digest and link after it
-        target = next(nid for nid, _ in links if b'"cost":5' in bytes(
+        target = next(nid for nid, _ in links if b'"cost":5' in codec.plain(
             rows.run(f"SELECT state FROM {rows.table} WHERE {rows.id_col} = ?", nid)[0][0]))
         rows.alter(target)
         rechain(rows, links)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.conftest import bearer, player_headers
 
 
@@ -81,6 +83,15 @@ def test_the_debt_register_pages_with_a_cursor_and_loses_nothing(client):
         if not (after := register["next_after"]):
             break
     assert sorted(seen) == sorted(ids) and len(seen) == len(set(seen))
+
+
+@pytest.mark.parametrize("after", ["not-a-loan", "", "0" * 31, "%00", "6f1c3a3e-0b7a-4d9e-9a51-0c2f1e9b7d11"])
+def test_a_debt_register_cursor_that_names_no_loan_answers_an_empty_page(client, after):
+    """ADR 0018: ids are uuids on PostgreSQL; a cursor that is not one names no loan, never a store error."""
+    c, seats, _ = penny_ante_with_loans(client, 2)
+    r = client.get(f"{c}/debts", headers=seats["ilse"], params={"limit": 2, "after": after})
+    assert r.status_code == 200, r.text
+    assert r.json()["loans"] == [] or after == ""  # no cursor at all is the first page
 
 
 def test_the_cli_pages_the_debt_register_and_still_finds_a_loan_by_its_prefix(cli):

@@ -14,6 +14,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from adapters import codec
+from adapters.codec import CODEC
 from adapters.service import Stakes
 from adapters.settings import Settings
 from domain.seats import Seat
@@ -51,11 +53,14 @@ class Rows:
     def ids(self) -> list[int]:
         return [r[0] for r in self.run(f"SELECT {self.id_col} FROM {self.table} ORDER BY {self.id_col}")]
 
-    def alter(self, nid: int) -> None:
+    def alter(self, nid: int, stored: Callable[[bytes], bytes] = CODEC.compress) -> None:
+        """Edit the event's JSON and store it again, deflated as the store keeps it (an editor who knows the
+        codec, ADR 0018) unless ``stored`` says otherwise."""
         (state,) = self.run(f"SELECT state FROM {self.table} WHERE {self.id_col} = ?", nid)[0]
-        altered = bytes(state).replace(b'"cost":5', b'"cost":6')  # still valid JSON, still a valid event
-        assert altered != bytes(state)
-        self.run(f"UPDATE {self.table} SET state = ? WHERE {self.id_col} = ?", altered, nid)
+        text = codec.plain(state)
+        altered = text.replace(b'"cost":5', b'"cost":6')  # still valid JSON, still a valid event
+        assert altered != text
+        self.run(f"UPDATE {self.table} SET state = ? WHERE {self.id_col} = ?", stored(altered), nid)
 
     def delete(self, nid: int) -> None:
         self.run(f"DELETE FROM {self.table} WHERE {self.id_col} = ?", nid)
@@ -92,20 +97,32 @@ def test_an_untouched_log_verifies_and_its_head_is_reported(stakes):
     assert report.intact and report.events == stakes.app.recorder.max_notification_id() and len(report.head) == 64
 
 
-@pytest.mark.parametrize("tamper", ["alter", "delete", "swap"])
+def _garbled(text: bytes) -> bytes:
+    """Deflated bytes that no longer inflate whole (a flipped byte in the middle of the stream)."""
+    packed = bytearray(CODEC.compress(text))
+    packed[len(packed) // 2] ^= 0xFF
+    return bytes(packed)
+
+
+@pytest.mark.parametrize("tamper", ["alter", "alter-as-json", "garble", "delete", "swap"])
 def test_the_audit_names_the_first_broken_link_when_the_database_is_edited(stakes, rows, tamper):
     cid, _ = play_an_economy(stakes)
     target = bought_event(stakes, cid)
     position = next(e for e in chain_rows(stakes, cid) if e["notification_id"] == target)["position"]
     if tamper == "alter":
         rows.alter(target)
+    elif tamper == "alter-as-json":  # ADR 0018: the edited JSON stored as it is, not deflated
+        rows.alter(target, stored=bytes)
+    elif tamper == "garble":
+        rows.alter(target, stored=_garbled)
     elif tamper == "delete":
         rows.delete(target)
     else:
         rows.swap(target, target + 1)
     report = stakes.audit(cid, HOUSE)
     assert not report.intact
-    expected = {"alter": "altered", "delete": "deleted", "swap": "reordered"}[tamper]
+    expected = {"alter": "altered", "alter-as-json": "altered", "garble": "altered", "delete": "deleted",
+                "swap": "reordered"}[tamper]
     assert report.first_broken.kind == expected and report.first_broken.position == position
 
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from adapters import audit, checkpoint, heads, merkle
+from adapters import audit, checkpoint, codec, heads, merkle
 from adapters.service import Stakes
 from domain.errors import RuleViolation
 from domain.seats import Seat
@@ -108,7 +108,7 @@ def rechain(rows: Rows, links: list[tuple[int, str]]) -> None:
         salt = audit.hexed(salt)
         (oid, version, topic, state), = rows.run(
             f"SELECT originator_id, originator_version, topic, state FROM {rows.table} WHERE {rows.id_col} = ?", nid)
-        d = audit.digest(str(oid), version, topic, bytes(state), salt)
+        d = audit.digest(str(oid), version, topic, codec.plain(state), salt)  # of the JSON (ADR 0018)
         previous = audit.link(previous, d)
         frontier = merkle.extend(frontier, position, audit.leaves([d])[0])
         rows.run(f"UPDATE {rows.chain} SET digest = ?, chain = ? WHERE notification_id = ?",
@@ -135,10 +135,11 @@ def test_an_edited_snapshot_is_reported_and_never_obeyed(settings, rows):
         cid, *_ = seat_two(stakes)
         stakes.buy_characteristic(cid, TOMAS, "tomas", "Quick")  # Tomas's snapshot at v2 holds pile 25
         stakes.buy_characteristic(cid, TOMAS, "tomas", "Strong")
-        (state,) = [s for (s,) in rows.run(f"SELECT state FROM {rows.snapshots}") if b'"seat":"tomas"' in bytes(s)]
-        assert b'"pile":25' in bytes(state)
+        (state,) = [s for (s,) in rows.run(f"SELECT state FROM {rows.snapshots}")
+                    if b'"seat":"tomas"' in codec.plain(s)]
+        assert b'"pile":25' in codec.plain(state)
         rows.run(f"UPDATE {rows.snapshots} SET state = ? WHERE state = ?",
-                 bytes(state).replace(b'"pile":25', b'"pile":500'), state)
+                 codec.CODEC.compress(codec.plain(state).replace(b'"pile":25', b'"pile":500')), state)
         report = stakes.audit(cid, HOUSE)
         assert not report.intact and report.first_broken.kind == "snapshot-altered"
         with pytest.raises(RuleViolation, match=r"PA-14: a loan is at most the lender's pile \(20\)"):

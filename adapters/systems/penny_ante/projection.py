@@ -15,17 +15,17 @@ PROJECTION = Projection(
     " spent BIGINT NOT NULL, joined_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
     "CREATE TABLE IF NOT EXISTS {p}characteristics (character_id TEXT NOT NULL, position BIGINT NOT NULL,"
     " name TEXT NOT NULL, cost BIGINT NOT NULL, acquired_at TEXT NOT NULL, PRIMARY KEY (character_id, position))",
-    "CREATE TABLE IF NOT EXISTS {p}loans (loan_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS {p}loans (loan_id {id} PRIMARY KEY, campaign_id {id} NOT NULL,"
     " lender TEXT NOT NULL, borrower TEXT NOT NULL, amount BIGINT NOT NULL, outstanding BIGINT NOT NULL,"
     " status TEXT NOT NULL, adventure BIGINT NOT NULL, defaulted_in BIGINT, consequence TEXT,"
-    " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL, kind TEXT NOT NULL, challenge_id TEXT,"
+    " offered_at TEXT NOT NULL, updated_at TEXT NOT NULL, kind TEXT NOT NULL, challenge_id {id},"
     " round BIGINT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS loans_by_campaign ON {p}loans (campaign_id, offered_at, loan_id)",  # the register's order
     # a sheet's debts and offers, and a challenge's offers, without reading every loan of the campaign
     "CREATE INDEX IF NOT EXISTS loans_by_borrower ON {p}loans (campaign_id, borrower, status)",
     "CREATE INDEX IF NOT EXISTS loans_by_lender ON {p}loans (campaign_id, lender, status)",
     "CREATE INDEX IF NOT EXISTS loans_by_challenge ON {p}loans (challenge_id, status)",
-    "CREATE TABLE IF NOT EXISTS {p}loan_history (loan_id TEXT NOT NULL, version BIGINT NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS {p}loan_history (loan_id {id} NOT NULL, version BIGINT NOT NULL,"
     " at TEXT NOT NULL, actor TEXT NOT NULL, what TEXT NOT NULL, amount BIGINT, note TEXT,"
     " PRIMARY KEY (loan_id, version)){clustered}",
     "CREATE TABLE IF NOT EXISTS {p}antagonists (antagonist_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"

@@ -96,8 +96,12 @@ def loans(stakes: Any, campaign_id: UUID, loan_id: UUID | None = None, page: Pag
     limit = ""
     if page is not None:
         if page.after:
+            try:  # a cursor this list gave is a loan's id; anything else names no loan, so nothing follows it
+                after = UUID(page.after).hex
+            except ValueError:
+                return []
             where += " AND (offered_at, loan_id) > (SELECT offered_at, loan_id FROM {p}loans WHERE loan_id = ?)"
-            params.append(page.after.replace("-", "").lower())
+            params.append(after)
         limit = f" LIMIT {int(page.limit)}"
     rows = stakes.views.query(f"SELECT * FROM {{p}}loans WHERE {where} ORDER BY offered_at, loan_id{limit}", params)
     if loan_id is not None and not rows:
