@@ -37,9 +37,13 @@ class ChainMixin:
         return (statement.replace("{chain}", self.chain_table).replace("{head}", self.head_table)
                 .replace("{events}", self.events_table).replace("{nid}", self.nid).replace("?", self.mark))
 
+    #: How the chain keeps a link's campaign: its hex on SQLite, a 16-byte uuid on PostgreSQL (ADR 0018).
+    campaign_type = "TEXT"
+
     def chain_ddl(self, key_type: str, oid_type: str, bytes_type: str) -> list[str]:
         return [self.q(
-            f"CREATE TABLE IF NOT EXISTS {{chain}} (notification_id {key_type} PRIMARY KEY, campaign_id TEXT NOT NULL,"
+            f"CREATE TABLE IF NOT EXISTS {{chain}} (notification_id {key_type} PRIMARY KEY,"
+            f" campaign_id {self.campaign_type} NOT NULL,"
             f" position BIGINT NOT NULL, originator_id {oid_type} NOT NULL, originator_version BIGINT NOT NULL,"
             f" salt {bytes_type} NOT NULL, digest {bytes_type} NOT NULL, chain {bytes_type} NOT NULL,"
             " UNIQUE (campaign_id, position))"),
@@ -81,7 +85,7 @@ class ChainMixin:
             link = audit.link(previous, d)
             frontier = merkle.extend(frontier, position, audit.leaves([d])[0])
             c.execute(self.q("INSERT INTO {chain} VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-                      (nid, campaign, position + 1, self.oid_param(oid), s.originator_version,
+                      (nid, self.campaign_param(campaign), position + 1, self.oid_param(oid), s.originator_version,
                        self._hash_param(c, salt), self._hash_param(c, d), self._hash_param(c, link)))
             last[campaign] = (position + 1, link, frontier)
         for campaign, (position, link, frontier) in last.items():  # the head: once per campaign and write
@@ -93,6 +97,10 @@ class ChainMixin:
 
     def oid_param(self, oid: str) -> Any:
         return oid
+
+    def campaign_param(self, campaign: str) -> Any:
+        """A link's campaign as the chain table keeps it ("" for an event that names none)."""
+        return campaign
 
     # -- reads, each in one snapshot of the log ------------------------------------------------
     def read_chain(self, campaign_hex: str, snapshots: bool = True) -> dict[str, Any]:
@@ -181,6 +189,7 @@ class ChainMixin:
         - Its links each kept the campaign's tree head (the Merkle compact range and root), about two thirds
           of the chain's bytes: the last link's head becomes the campaign's head row, the columns go.
         - Its links were indexed by stream, to find a stream's campaign: the stream's first event names it.
+        - Its links kept their campaign as text where PostgreSQL now keeps a uuid (ADR 0018).
         Salts, digests and links stored as text stay text (read either way, ``audit.hexed``)."""
         if not self._outdated():
             return False
@@ -197,10 +206,16 @@ class ChainMixin:
                 c.execute(self.q("ALTER TABLE {chain} DROP COLUMN frontier"))
                 c.execute(self.q("ALTER TABLE {chain} DROP COLUMN root"))
             c.execute(f"DROP INDEX IF EXISTS {self.stream_index}")
+            self._lean_campaign_column(c)
         return True
 
     def _outdated(self, c: Any = None) -> bool:
-        return "frontier" in self.chain_columns(c) or self.has_stream_index(c)
+        columns = self.chain_columns(c)
+        return "frontier" in columns or self.has_stream_index(c) or \
+            ("campaign_id" in columns and columns["campaign_id"].lower() != self.campaign_type.lower())
+
+    def _lean_campaign_column(self, c: Any) -> None:
+        """A chain whose campaign column is text where this store keeps a uuid: converted, once."""
 
     stream_index = ""
     #: The chain table's columns with their declared types (``name``, ``type``), and whether an index by
@@ -312,6 +327,10 @@ class SQLiteSealedSnapshots(SealMixin, SQLiteAggregateRecorder):
         return self._trusted(super().select_events(originator_id, **kwargs))
 
 
+#: The chain's campaign of an event whose stream names none, on PostgreSQL (the nil uuid's hex).
+NO_CAMPAIGN = "0" * 32
+
+
 def _pg_name(recorder: Any, table: str) -> str:
     return '"' + recorder.datastore.schema.replace('"', '""') + '"."' + table + '"'
 
@@ -332,8 +351,18 @@ class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
         self.seal_table = _pg_name(self, events_table_name.replace("_events", "_snapshots") + "_seal")
         self.sql_create_statements.extend(SQL(s) for s in self.chain_ddl("BIGINT", "uuid", "BYTEA"))  # type: ignore[arg-type]
 
+    campaign_type = "uuid"
+
     def oid_param(self, oid: str) -> Any:
         return UUID(oid)
+
+    def campaign_param(self, campaign: str) -> Any:
+        return campaign or NO_CAMPAIGN  # a uuid cannot be empty: the nil uuid stands for "none"
+
+    def _lean_campaign_column(self, c: Any) -> None:
+        if self.chain_columns(c).get("campaign_id", "").lower() == "text":
+            c.execute(self.q(f"ALTER TABLE {{chain}} ALTER COLUMN campaign_id TYPE uuid USING"
+                             f" (CASE WHEN campaign_id = '' THEN '{NO_CAMPAIGN}' ELSE campaign_id END)::uuid"))
 
     def begin_snapshot(self, c: Any) -> None:
         c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")

@@ -114,6 +114,7 @@ def rechain(rows: Rows, links: list[tuple[int, str]]) -> None:
         rows.run(f"UPDATE {rows.chain} SET digest = ?, chain = ? WHERE notification_id = ?",
                  bytes.fromhex(d), bytes.fromhex(previous), nid)
         (campaign,), = rows.run(f"SELECT campaign_id FROM {rows.chain} WHERE notification_id = ?", nid)
+        campaign = getattr(campaign, "hex", campaign)  # PostgreSQL keeps it as a uuid (ADR 0018), the head as hex
     rows.run(f"UPDATE {rows.head} SET position = ?, chain = ?, frontier = ?, root = ? WHERE campaign_id = ?",
              len(links), previous, audit.pack(frontier), merkle.frontier_root(frontier).hex(), campaign)
 
@@ -220,9 +221,10 @@ def test_a_store_from_before_the_chain_is_linked_once_when_opened(settings):
 
 def test_a_store_whose_links_each_kept_the_tree_head_is_made_lean_once(settings, rows):
     """An older release kept the campaign's Merkle compact range and root on every link (issue 15: two thirds
-    of the chain's bytes), indexed links by stream and wrote hashes as hex text. Opened by this release, the
-    last link's head becomes the campaign's head row and the columns and index go; old links stay text, new
-    ones follow them; the log still extends the heads players hold, and the audit finds it intact."""
+    of the chain's bytes), indexed links by stream and wrote hashes (and, on PostgreSQL, the campaign) as hex
+    text. Opened by this release, the last link's head becomes the campaign's head row, the columns and index
+    go and the campaign becomes a uuid; old hashes stay text, new ones follow them; the log still extends the
+    heads players hold, and the audit finds it intact."""
     stakes = ServiceDriver(Stakes(settings))
     cid, _ = play_an_economy(stakes)
     held = held_head(stakes, cid)
@@ -241,10 +243,13 @@ def test_a_store_whose_links_each_kept_the_tree_head_is_made_lean_once(settings,
     for column in ("salt", "digest", "chain"):  # as hex text
         rows.run(f"ALTER TABLE {rows.chain} ALTER COLUMN {column} TYPE TEXT USING encode({column}, 'hex')"
                  if settings.store == "postgres" else f"UPDATE {rows.chain} SET {column} = lower(hex({column}))")
+    if settings.store == "postgres":  # and each link's campaign as hex text (ADR 0018)
+        rows.run(f"ALTER TABLE {rows.chain} ALTER COLUMN campaign_id TYPE TEXT USING replace(campaign_id::text, '-', '')")
     reopened = ServiceDriver(Stakes(settings))
     try:
         recorder = reopened.service.app.recorder
         assert "frontier" not in recorder.chain_columns() and not recorder.has_stream_index()
+        assert recorder.chain_columns()["campaign_id"].lower() == recorder.campaign_type.lower()
         assert not recorder.upgrade_chain()
         assert reopened.checkpoint(cid, ILSE).size == held.size
         assert reopened.audit(cid, HOUSE).intact
