@@ -1,8 +1,9 @@
 """The tamper-evident log (C-2): every event of a campaign is a link of its hash chain and a leaf of its
 Merkle tree, written in the transaction that stores the event (``adapters/chained.py``).
 
-Each stored event has a random salt and a digest of exactly what the store holds for it (its stream,
-version, topic and state bytes) and the salt; the campaign's chain folds the digests in log order,
+Each stored event has a random salt and a digest of what the store holds for it (its stream, version,
+topic and state, the state as its JSON even where it is stored deflated: ADR 0018) and the salt; the
+campaign's chain folds the digests in log order,
 ``chain[n] = sha256(chain[n-1] + digest[n])``, and its RFC 9162 Merkle tree has the digests as leaf data.
 Salts stay in the store (and the House's export): the digests, roots and proofs that are published reveal
 nothing about a hidden cup or hand, which a digest of the bare event would (a hand has 22,100 values).

@@ -212,10 +212,15 @@ class ChainMixin:
     def _outdated(self, c: Any = None) -> bool:
         columns = self.chain_columns(c)
         return "frontier" in columns or self.has_stream_index(c) or \
-            ("campaign_id" in columns and columns["campaign_id"].lower() != self.campaign_type.lower())
+            ("campaign_id" in columns and not self._lean_campaign(columns["campaign_id"]))
+
+    def _lean_campaign(self, declared: str) -> bool:
+        """Whether the chain's campaign column is declared as this store keeps it (``campaign_type``)."""
+        return declared.lower() == self.campaign_type.lower()
 
     def _lean_campaign_column(self, c: Any) -> None:
-        """A chain whose campaign column is text where this store keeps a uuid: converted, once."""
+        """A chain whose campaign column is not what this store keeps (text where PostgreSQL keeps a uuid):
+        converted, once."""
 
     stream_index = ""
     #: The chain table's columns with their declared types (``name``, ``type``), and whether an index by
@@ -360,9 +365,10 @@ class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
         return campaign or NO_CAMPAIGN  # a uuid cannot be empty: the nil uuid stands for "none"
 
     def _lean_campaign_column(self, c: Any) -> None:
-        if self.chain_columns(c).get("campaign_id", "").lower() == "text":
-            c.execute(self.q(f"ALTER TABLE {{chain}} ALTER COLUMN campaign_id TYPE uuid USING"
-                             f" (CASE WHEN campaign_id = '' THEN '{NO_CAMPAIGN}' ELSE campaign_id END)::uuid"))
+        declared = self.chain_columns(c).get("campaign_id")
+        if declared is not None and not self._lean_campaign(declared):
+            c.execute(self.q(f"ALTER TABLE {{chain}} ALTER COLUMN campaign_id TYPE uuid USING (CASE WHEN"
+                             f" campaign_id::text = '' THEN '{NO_CAMPAIGN}' ELSE campaign_id::text END)::uuid"))
 
     def begin_snapshot(self, c: Any) -> None:
         c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")

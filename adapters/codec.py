@@ -10,7 +10,7 @@ deflated against those words it keeps about 40 % of the bytes (PostgreSQL, 10,00
 The codec sits in the library's mapper (``COMPRESSOR_TOPIC``, ``adapters/store.py``), so only the rows
 change. What every check and every reader outside the store sees stays the event's JSON: the chain's digest
 is taken of it (``plain``), an export carries it, a leaf opened to a seat shows it. A state stored before
-the codec, or written by an import, is JSON and is read as it is.
+the codec is JSON and is read as it is.
 
 The stored form is one version byte and the deflated JSON. The dictionary of a version never changes:
 states were deflated against exactly its bytes (a test pins its digest). A better dictionary is a new
@@ -48,6 +48,8 @@ class StoredStateCodec(Compressor):
     """The library's compressor interface: ``compress`` as a state is stored, ``decompress`` as it is read."""
 
     def compress(self, data: bytes) -> bytes:
+        if len(data) > MAX_STATE:  # stored as its JSON: ``plain`` never inflates beyond the bound
+            return data
         packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, DICTIONARY_V1)
         packed = DEFLATED_V1 + packer.compress(data) + packer.flush()
         return packed if len(packed) < len(data) else data
@@ -58,8 +60,10 @@ class StoredStateCodec(Compressor):
 
 def plain(data: bytes | memoryview) -> bytes:
     """A stored state as its JSON: inflated if the codec deflated it, else as stored. A deflated state that
-    does not inflate whole, or would inflate beyond ``MAX_STATE``, is returned as stored: its bytes were
-    changed, and whatever reads it next refuses it (the audit's digest, the mapper's JSON decoder)."""
+    does not inflate whole, would inflate beyond ``MAX_STATE``, or inflates to a deflated state again (the
+    codec never nests) is returned as stored: its bytes were changed, and whatever reads it next refuses it
+    (the audit's digest, the mapper's JSON decoder). So ``plain`` is idempotent: a reader that applies it twice
+    sees what a reader that applies it once does."""
     data = bytes(data)
     if data[:1] != DEFLATED_V1:
         return data
@@ -68,7 +72,8 @@ def plain(data: bytes | memoryview) -> bytes:
         out = unpacker.decompress(data[1:], MAX_STATE)
     except zlib.error:
         return data
-    return out if unpacker.eof and not unpacker.unconsumed_tail and not unpacker.unused_data else data
+    whole = unpacker.eof and not unpacker.unconsumed_tail and not unpacker.unused_data
+    return out if whole and out[:1] != DEFLATED_V1 else data
 
 
 CODEC = StoredStateCodec()

@@ -43,7 +43,7 @@ def consistency(stakes: Any, campaign_id: UUID, first: int) -> schemas.Consisten
 
 
 def leaves(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.Leaves:
-    """Every leaf of the campaign's tree, opened (stored bytes and salt) where the viewer may read the whole
+    """Every leaf of the campaign's tree, opened (its JSON and salt) where the viewer may read the whole
     event and only the digest elsewhere (C-5), with the signed head of exactly these leaves."""
     from adapters import audit, ledger
 
@@ -57,7 +57,9 @@ def leaves(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.Leaves:
         shown = entry is not None and row["e_state"] is not None and ledger.fully_visible(entry, viewer)
         out.append(schemas.Leaf(position=row["position"], digest=row["digest"], **({
             "originator_id": UUID(str(row["e_oid"])).hex, "originator_version": row["e_version"],
-            "topic": row["e_topic"], "state": bytes(row["e_state"]).decode(), "salt": row["salt"]} if shown else {})))
+            # a state changed in the database may not even be text: shown replaced, its digest then fails the check
+            "topic": row["e_topic"], "state": bytes(row["e_state"]).decode(errors="replace"), "salt": row["salt"]}
+            if shown else {})))
     tree = audit.leaves([r["digest"] for r in rows])
     return schemas.Leaves(checkpoint=_signed(stakes, campaign_id, len(tree), merkle.root(tree)), leaves=out)
 

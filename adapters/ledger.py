@@ -55,7 +55,7 @@ def _log_entry(row: dict[str, Any], viewer: Seat) -> schemas.LogEntry | None:
 
 
 def fully_visible(row: dict[str, Any], viewer: Seat) -> bool:
-    """Whether the viewer may read every field of a log row's event (C-5): only then are its stored bytes
+    """Whether the viewer may read every field of a log row's event (C-5): only then is its stored JSON
     opened to him in the audit's leaves (``adapters/heads.py``)."""
     seen = censor(json.loads(row["detail"]), json.loads(row["visibility"]), viewer.name,
                   bool(row.get("revealed")), row.get("phase") == "settled")

@@ -206,7 +206,7 @@ class Consistency(BaseModel):
 
 
 class Leaf(BaseModel):
-    """One event of the log as a seat may check it: its digest always; its stored bytes and salt only when
+    """One event of the log as a seat may check it: its digest always; its stored JSON and salt only when
     nothing in it is hidden from this seat (C-5), so the seat can recompute the digest itself."""
 
     position: int

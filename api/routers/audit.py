@@ -47,7 +47,7 @@ def consistency(campaign_id: UUID, seat: SeatDep, stakes: StakesDep,
 @router.get("/campaigns/{campaign_id}/audit/leaves", response_model=out.Leaves)
 @one_hop
 def leaves(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Leaves:
-    """Every event's salted digest, with its stored bytes and salt where this seat may read all of it (C-5),
+    """Every event's salted digest, with its stored JSON and salt where this seat may read all of it (C-5),
     and the signed head they make: recompute each opened digest and the root yourself (C-2)."""
     return stakes.leaves(campaign_id, seat)
 

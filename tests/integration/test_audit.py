@@ -14,7 +14,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from adapters import codec
+from adapters import checkpoint, codec
 from adapters.codec import CODEC
 from adapters.service import Stakes
 from adapters.settings import Settings
@@ -124,6 +124,18 @@ def test_the_audit_names_the_first_broken_link_when_the_database_is_edited(stake
     expected = {"alter": "altered", "alter-as-json": "altered", "garble": "altered", "delete": "deleted",
                 "swap": "reordered"}[tamper]
     assert report.first_broken.kind == expected and report.first_broken.position == position
+
+
+def test_a_state_garbled_in_the_database_is_shown_in_the_leaves_and_fails_the_seats_check(stakes, rows):
+    """ADR 0018: bytes that no longer inflate (nor are text) still answer the leaves, never a 500; the seat's
+    own check of the leaves then names the event (C-2)."""
+    from adapters import heads
+
+    cid, _ = play_an_economy(stakes)
+    rows.alter(bought_event(stakes, cid), stored=_garbled)
+    answer = stakes.leaves(cid, HOUSE)
+    with pytest.raises(checkpoint.InvalidCheckpoint, match="does not hash to its digest"):
+        heads.check_leaves(answer, stakes.public_key().vkey, f"stakes/campaigns/{cid.hex}")
 
 
 def test_a_rebuild_does_not_launder_a_tampered_log(stakes, rows):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+import zlib
 
 import pytest
 
@@ -130,7 +131,8 @@ def test_a_consistent_rewrite_of_events_and_chain_cannot_extend_a_head_a_player_
         still_extends(stakes, cid, held)  # … but not with the head Ilse holds
 
 
-def test_an_edited_snapshot_is_reported_and_never_obeyed(settings, rows):
+@pytest.mark.parametrize("twice", [False, True], ids=["edited", "deflated-twice"])
+def test_an_edited_snapshot_is_reported_and_never_obeyed(settings, rows, twice):
     stakes = ServiceDriver(Stakes(settings.model_copy(update={"snapshot_interval": 2})))
     try:
         cid, *_ = seat_two(stakes)
@@ -139,8 +141,11 @@ def test_an_edited_snapshot_is_reported_and_never_obeyed(settings, rows):
         (state,) = [s for (s,) in rows.run(f"SELECT state FROM {rows.snapshots}")
                     if b'"seat":"tomas"' in codec.plain(s)]
         assert b'"pile":25' in codec.plain(state)
-        rows.run(f"UPDATE {rows.snapshots} SET state = ? WHERE state = ?",
-                 codec.CODEC.compress(codec.plain(state).replace(b'"pile":25', b'"pile":500')), state)
+        edited = codec.CODEC.compress(codec.plain(state).replace(b'"pile":25', b'"pile":500'))
+        if twice:  # the stored bytes deflated once more: a reader inflating twice would find them unchanged
+            packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, codec.DICTIONARY_V1)
+            edited = codec.DEFLATED_V1 + packer.compress(bytes(state)) + packer.flush()
+        rows.run(f"UPDATE {rows.snapshots} SET state = ? WHERE state = ?", edited, state)
         report = stakes.audit(cid, HOUSE)
         assert not report.intact and report.first_broken.kind == "snapshot-altered"
         with pytest.raises(RuleViolation, match=r"PA-14: a loan is at most the lender's pile \(20\)"):

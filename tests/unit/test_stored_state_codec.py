@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import zlib
 
 import pytest
 
@@ -37,3 +38,17 @@ def test_a_state_is_never_inflated_beyond_the_limit(monkeypatch: pytest.MonkeyPa
     bomb = codec.CODEC.compress(b'{"x":"' + b"a" * 100_000 + b'"}')
     monkeypatch.setattr(codec, "MAX_STATE", 1000)
     assert codec.plain(bomb) == bomb
+
+
+def test_a_state_deflated_twice_is_never_inflated_twice():
+    """The codec never nests: every reader, inflating once or twice, sees the same bytes (ADR 0018)."""
+    once = codec.CODEC.compress(STATE)
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, codec.DICTIONARY_V1)
+    twice = codec.DEFLATED_V1 + packer.compress(once) + packer.flush()
+    assert codec.plain(twice) == twice and codec.plain(codec.plain(twice)) == twice
+    assert codec.plain(codec.plain(once)) == codec.plain(once) == STATE
+
+
+def test_a_state_beyond_the_limit_is_stored_as_its_json(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(codec, "MAX_STATE", len(STATE) - 1)
+    assert codec.CODEC.compress(STATE) == STATE
