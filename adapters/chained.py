@@ -66,13 +66,8 @@ class ChainMixin:
         for i, (s, nid) in enumerate(zip(events, nids, strict=True)):
             oid = UUID(str(s.originator_id)).hex
             campaign = streams.get(oid) or (audit.campaign_in_state(s) if s.originator_version == 1 else None)
-            if campaign is None:  # a stream's campaign is the one its first event names
-                c.execute(self.q("SELECT topic, state FROM {events} WHERE originator_id = ? AND originator_version = 1"),
-                          (self.oid_param(oid),))
-                row = c.fetchone()
-                first = StoredEvent(originator_id=UUID(oid), originator_version=1, topic=row["topic"],
-                                    state=bytes(row["state"])) if row else None
-                campaign = (audit.campaign_in_state(first) if first else None) or ""
+            if campaign is None:
+                campaign = self._stream_campaign(c, oid)
             streams[oid] = campaign
             if campaign not in last:
                 c.execute(self.q("SELECT position, chain, frontier FROM {head} WHERE campaign_id = ?"), (campaign,))
@@ -94,6 +89,29 @@ class ChainMixin:
                 " position = excluded.position, chain = excluded.chain, frontier = excluded.frontier,"
                 " root = excluded.root"),
                 (campaign, position, link, audit.pack(frontier), merkle.frontier_root(frontier).hex()))
+
+    #: Streams' campaigns this process has read from their first events (issue 15: a command on a stream
+    #: begun earlier asked the store, and decoded the first event, on every write). A stored first event
+    #: never changes, so neither does what is remembered; forgotten all at once past ``REMEMBERED``.
+    REMEMBERED = 100_000
+
+    def _stream_campaign(self, c: Any, oid: str) -> str:
+        """A stream's campaign: the one its stored first event names ("" for none)."""
+        known: dict[str, str] = self.__dict__.setdefault("_campaigns", {})
+        campaign = known.get(oid)
+        if campaign is None:
+            c.execute(self.q("SELECT topic, state FROM {events} WHERE originator_id = ? AND originator_version = 1"),
+                      (self.oid_param(oid),))
+            row = c.fetchone()
+            if row is None:  # no first event (a row written around the store): nothing to remember
+                return ""
+            first = StoredEvent(originator_id=UUID(oid), originator_version=1, topic=row["topic"],
+                                state=bytes(row["state"]))
+            campaign = audit.campaign_in_state(first) or ""
+            if len(known) >= self.REMEMBERED:
+                known.clear()
+            known[oid] = campaign
+        return campaign
 
     def oid_param(self, oid: str) -> Any:
         return oid

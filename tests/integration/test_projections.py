@@ -226,3 +226,27 @@ def test_a_rebuild_equals_the_incremental_read_models_for_a_pool_campaign(stakes
     stakes.rebuild()
     assert stakes.views.dump() == incremental and stakes.sheet(cid, HOUSE, "ilse") == sheet
     assert sheet.pool == pool_play.character(stakes.app.application, stakes.app.campaign(cid), "ilse").pool
+
+
+def test_a_sheet_shows_what_its_seat_owes_is_owed_and_the_open_offers_either_way(stakes):
+    """The sheet's loans come from one read (issue 15): debts, credits and offers, each where it belongs,
+    in offer order; an answered offer is no longer shown."""
+    cid, *_ = seat_two(stakes)
+    stakes.add_player(cid, HOUSE, "mara", "Mara Quill", "Keen Eye")
+    lent = stakes.offer_loan(cid, TOMAS, "ilse", 10)
+    stakes.accept_loan(cid, ILSE, lent.loan_id)
+    declined = stakes.offer_loan(cid, TOMAS, "ilse", 5)
+    stakes.decline_loan(cid, ILSE, declined.loan_id)
+    ilse_offers = stakes.offer_loan(cid, ILSE, "mara", 3)
+    mara_offers = stakes.offer_loan(cid, Seat("mara"), "ilse", 2)
+
+    ilse = stakes.sheet(cid, ILSE)
+    assert [(o.lender, o.borrower, o.outstanding) for o in ilse.owes] == [("tomas", "ilse", 10)]
+    assert ilse.owed == []
+    assert [o.loan_id for o in ilse.offers] == [ilse_offers.loan_id, mara_offers.loan_id]
+    tomas = stakes.sheet(cid, TOMAS)
+    assert [(o.lender, o.borrower) for o in tomas.owed] == [("tomas", "ilse")]
+    assert tomas.owes == [] and tomas.offers == []
+    mara = stakes.any_sheet(cid, "mara")
+    assert mara.owes == mara.owed == [] and [o.loan_id for o in mara.offers] == [ilse_offers.loan_id,
+                                                                                   mara_offers.loan_id]
