@@ -85,12 +85,13 @@ class SeatLater:
         return _seated(_caller(self.stakes, self.token), self.campaign_id)
 
 
-async def get_seat_later(request: Request, campaign_id: UUID, stakes: StakesDep,
+async def get_seat_later(request: Request, campaign_id: UUID,
                          credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> SeatLater:
     token = _token(request, credentials)
     if not token:  # answered before the request's own inputs are checked, as get_caller answers it
         raise HTTPException(401, "A bearer token is required")
-    return SeatLater(stakes, token, campaign_id, getattr(request.app.state, "writers", None))
+    # the service straight from the app (as ``get_stakes``): each dependency FastAPI solves costs a request
+    return SeatLater(request.app.state.stakes, token, campaign_id, getattr(request.app.state, "writers", None))
 
 
 def writers(settings: Settings) -> CapacityLimiter | None:
@@ -113,12 +114,16 @@ def one_hop(endpoint: Callable[..., Any], seat: str = "seat", writes: bool = Fal
     def resolved(p: inspect.Parameter) -> Any:  # a postponed annotation (text) as the object it names
         return hints.get(p.name, p.annotation) if isinstance(p.annotation, str) else p.annotation
 
+    # The service is the seat's (``SeatLater.stakes``): a ``StakesDep`` parameter is given it here, not solved
+    # by FastAPI as a dependency of its own (each costs the event loop a little on every request).
+    service = [p.name for p in signature.parameters.values() if p.name != seat and resolved(p) == StakesDep]
     params = [p.replace(annotation=Annotated[SeatLater, Depends(get_seat_later)] if p.name == seat
-                        else resolved(p)) for p in signature.parameters.values()]
+                        else resolved(p)) for p in signature.parameters.values() if p.name not in service]
 
     @functools.wraps(endpoint)
     async def hop(**kwargs: Any) -> Any:
         later: SeatLater = kwargs.pop(seat)
+        kwargs.update(dict.fromkeys(service, later.stakes))
         return await to_thread.run_sync(lambda: endpoint(**{seat: later.seat()}, **kwargs),
                                         limiter=later.writers if writes else None)
 
