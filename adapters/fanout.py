@@ -54,6 +54,14 @@ class Fanout:
             except RuntimeError:  # that loop has closed; its stream is gone
                 pass
 
+    def revoked(self) -> None:
+        """A credential (a seat token or a web session) stopped working here (issue 29).
+
+        Every open stream of this process must check its credential again before it sends anything more;
+        on PostgreSQL every other process on the schema is told too. Called by whoever revokes, right
+        after the revocation committed. (Contract shared by the stream and the web session work.)"""
+        self.wake()
+
     def published(self) -> None:
         """The read models moved on here: wake this process. The other processes on PostgreSQL were told
         by the projection's own transaction (``pg_notify`` at its commit, ``adapters/views.py``)."""

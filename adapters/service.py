@@ -108,6 +108,7 @@ class Stakes:
         self.app.reissue_seat(campaign_id, handle, actor.name)
         self.catch_up()
         self.tokens.revoke(campaign_id, handle)
+        self.fanout.revoked()  # issue 29: the old holder's open streams check their credential again
         return schemas.PlayerAdded(sheet=self.any_sheet(campaign.id, handle), invite=self.tokens.invite(campaign_id, handle))
 
     def claim(self, code: str) -> schemas.SeatClaimed:

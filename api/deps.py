@@ -35,6 +35,8 @@ StakesDep = Annotated[Stakes, Depends(get_stakes)]
 class Caller:
     campaign_id: UUID
     seat: Seat
+    #: When the credential stops working by itself (a web session's expiry, epoch seconds); None: never.
+    expires_at: float | None = None
 
 
 #: The HttpOnly cookie the web view's sign-in sets (``api/web``): a browser's EventSource and its pages
