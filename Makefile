@@ -1,19 +1,22 @@
-# Stakes: `make run` serves the API on the embedded SQLite store; `make test` runs the whole suite.
+# Stakes: `make run` serves the API on the embedded SQLite store; `make test` lints, type-checks and runs the whole suite.
 PYTHON ?= python3.11
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench clean browser
+.PHONY: run test lint bench clean browser lock
 
-$(BIN)/stakes: pyproject.toml
+# The versions the suite passed with are pinned in the lock files (issue 30): a fresh clone installs exactly
+# those, then the project itself without resolving anything again. `make lock` writes them anew from pyproject.toml.
+$(BIN)/stakes: pyproject.toml requirements.lock
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps -e .
 	@touch $@
 
-$(VENV)/.test-extras: $(BIN)/stakes
-	$(BIN)/pip install --quiet -e '.[test]'
+$(VENV)/.test-extras: $(BIN)/stakes requirements-test.lock
+	$(BIN)/pip install --quiet -r requirements-test.lock
 	@touch $@
 
 run: $(BIN)/stakes
@@ -25,12 +28,23 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; }
 
+# ruff and mypy as configured in pyproject.toml; both must be clean.
+lint: $(VENV)/.test-extras
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
 # One worker per core (pytest-xdist): every test has its own SQLite files and PostgreSQL schema.
-test: $(VENV)/.test-extras browser
+test: lint browser
 	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS)
 
 bench: $(VENV)/.test-extras
 	$(BIN)/python -m pytest tests/benchmarks --benchmark-enable --benchmark-only -p no:randomly $(PYTEST_ARGS)
+
+lock: $(VENV)/.test-extras
+	$(BIN)/pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 --no-header --annotation-style line -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra test --python-version 3.11 --no-header --annotation-style line \
+	  -c requirements.lock -o requirements-test.lock
 
 clean:
 	rm -rf $(VENV)

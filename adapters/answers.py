@@ -7,9 +7,8 @@ is declared with it, so the API documents one response schema per command.
 
 from __future__ import annotations
 
-from typing import Any
-
 from functools import cache
+from typing import Any
 
 from pydantic import BaseModel, create_model
 

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from uuid import UUID
 
-
 from adapters import audit as chain
 from adapters import schemas
 from domain.errors import NotPermitted, RuleViolation

@@ -184,7 +184,7 @@ def _snapshots(stakes: Any, rows: list[dict[str, Any]], snapshots: list[dict[str
                 aggregate, applied = event.mutate(aggregate), applied + 1
             try:
                 kept = mapper.to_domain_event(stored)
-            except Exception:  # noqa: BLE001  a snapshot that does not even decode
+            except Exception:
                 return broken(0, None, "snapshot-altered", f"{where} does not decode")
             if aggregate is None or mapper.transcoder.encode(Snapshot.take(aggregate).state) != \
                     mapper.transcoder.encode(kept.state):

@@ -76,7 +76,7 @@ class Fanout:
         try:
             await asyncio.wait_for(event.wait(), timeout)
             return True
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         finally:
             with self._lock:

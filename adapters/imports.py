@@ -147,7 +147,7 @@ def _decode(stakes: Any, i: int, state: bytes) -> dict[str, Any]:
     _loads(state.decode(), f"the state of event {i}")
     try:
         fields = stakes.app.mapper.transcoder.decode(state)
-    except Exception:  # noqa: BLE001  any failure to decode is the file's fault
+    except Exception:
         raise RuleViolation(f"event {i} of the export is not readable; nothing was imported", ruling="C-2") from None
     if not isinstance(fields, dict):
         raise RuleViolation(f"event {i} of the export is not an event", ruling="C-2")
@@ -203,7 +203,7 @@ def _renamed(stakes: Any, campaign_id: UUID, events: list[tuple[dict[str, Any], 
             cls = resolve_topic(fields["originator_topic"])
             arguments = {k: v for k, v in _swap(fields, ids).items() if k not in _META}
             ids[old] = cls.create_id(**arguments)
-        except Exception:  # noqa: BLE001  a created event that does not name its aggregate is refused
+        except Exception:
             raise RuleViolation("an event of the export does not name its aggregate", ruling="C-2") from None
     encode, mapper = stakes.app.mapper.transcoder.encode, stakes.app.mapper
     stored = mapper.compressor.compress if mapper.compressor else bytes  # stored as the store keeps states
@@ -241,7 +241,7 @@ def _replayable(stakes: Any, stored: list[StoredEvent]) -> None:
             streams[event.originator_id] = domain_event.mutate(streams.get(event.originator_id))
             if not hasattr(domain_event, "actor"):
                 raise ValueError("no acting seat")
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise RuleViolation(f"event {i} of the export does not apply ({type(exc).__name__}); "
                                 "nothing was imported", ruling="C-2") from None
 

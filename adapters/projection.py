@@ -92,7 +92,7 @@ class ProjectionRunner:
                                 raise StoreUnavailable(f"the read models cannot catch up: {exc}") from exc
                             time.sleep(0.01 * conflicts)
                             break
-                        except Exception:  # noqa: BLE001  an event the read models cannot take: set it aside
+                        except Exception:
                             applied += self._one_by_one(notes)
                             break
                         applied += done
@@ -111,7 +111,7 @@ class ProjectionRunner:
             notes = self.app.recorder.select_notifications(start=since, limit=BATCH)
             try:
                 return notes, [(self._decoded(n), n) for n in notes]
-            except Exception:  # noqa: BLE001  the caller projects this page one event at a time
+            except Exception:
                 return notes, None
 
         notes, batch = read(start)
@@ -135,7 +135,7 @@ class ProjectionRunner:
                 applied += self.views.project(self.app.name, [(event, note)])
             except CONFLICTS_OR_OUTAGES:
                 return applied  # the caller reads the position again
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 campaign = _campaign_of(event)
                 log.error("event %s cannot be projected (%s): campaign %s is marked for repair", note.id,
                           type(exc).__name__, campaign or "unknown")

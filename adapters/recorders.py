@@ -69,7 +69,7 @@ def _latest_versions(table: str, count: int) -> str:
     """Each read aggregate's last stored version, one index probe each (SQLite): ``max() … GROUP BY`` over an
     ``IN`` list walks every event of each aggregate, so a command slowed as its aggregates grew (issue 15)."""
     ids = ", ".join("(?)" for _ in range(count))
-    return (f"WITH r(id) AS (VALUES {ids}) SELECT r.id, (SELECT e.originator_version FROM {table} e"  # noqa: S608
+    return (f"WITH r(id) AS (VALUES {ids}) SELECT r.id, (SELECT e.originator_version FROM {table} e"
             " WHERE e.originator_id = r.id ORDER BY e.originator_version DESC LIMIT 1) FROM r")
 
 

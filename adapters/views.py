@@ -15,7 +15,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -203,7 +203,7 @@ def token_hash(token: str) -> str:
 
 def now() -> datetime:
     """The server's clock, in UTC: one place for every read model, token and retry window."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def now_iso() -> str:

@@ -35,7 +35,7 @@ def _catch_up_in_background(stakes: Stakes) -> threading.Thread:
     def run() -> None:
         try:
             stakes.catch_up()
-        except Exception as exc:  # noqa: BLE001  the next request catches up (or answers 503) instead
+        except Exception as exc:
             logger.warning("the read models did not catch up at start (%s); the next request will", exc)
 
     worker = threading.Thread(target=run, name="stakes-catch-up", daemon=True)

@@ -43,7 +43,7 @@ class SignedHead:
                 elif campaign is not None:
                     try:
                         head = await run_in_threadpool(heads.current, scope["app"].state.stakes, campaign)
-                    except Exception as exc:  # noqa: BLE001  the store went away after the command was stored
+                    except Exception as exc:
                         # The command is done: answer it (not a 500) without its head; the next answer or
                         # GET …/checkpoint carries it.
                         log.warning("no signed head for campaign %s: %s", campaign, exc)
@@ -59,7 +59,7 @@ def sign_after(request: Request, stakes: Any, campaign_id: UUID) -> None:
     with the answer without a second trip to the thread pool. A failure leaves it to the middleware."""
     try:
         request.state.checkpoint = heads.current(stakes, campaign_id)
-    except Exception:  # noqa: BLE001  the middleware tries again, and logs what it cannot do
+    except Exception:
         return
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import Annotated, Optional
+from typing import Annotated
 from uuid import UUID
 
 import typer
@@ -38,7 +38,7 @@ def _settings_options() -> list[inspect.Parameter]:
     for setting in catalogue.load()["settings"]:
         field, kind = setting["name"], KINDS[setting["kind"]]
         flag = typer.Option(f"--{field.replace('_', '-')}", help=setting["help"])
-        annotation = Annotated[kind if kind is bool else Optional[kind], flag]  # noqa: UP007
+        annotation = Annotated[kind if kind is bool else kind | None, flag]
         found.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY,
                                        default=False if kind is bool else None, annotation=annotation))
     return found
@@ -144,7 +144,7 @@ def player_list(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.
 
 
 def sheet(
-    seat: Annotated[Optional[str], typer.Argument(help="Whose sheet; your own by default.")] = None,
+    seat: Annotated[str | None, typer.Argument(help="Whose sheet; your own by default.")] = None,
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """A character sheet: pile, pennies in play, characteristics, debts."""

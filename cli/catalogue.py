@@ -122,7 +122,7 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
         else:
             kind = "str" if name in cls.lookups else _kind(info.annotation)
         option = "--" + name.replace("_", "-")
-        if name == "characteristics" and name not in positional or name == "traits":
+        if (name == "characteristics" and name not in positional) or name == "traits":
             option = "--" + name[:-1]  # repeatable, one value each
         params.append({
             "name": name, "kind": kind, "help": info.description or "", "positional": name in positional,

@@ -3,7 +3,7 @@ system. Its moves are generated from its system's commands (``cli/commands.py``)
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -53,7 +53,7 @@ def verify(challenge: ChallengeArg = None, as_: As = None, campaign: CampaignOpt
 
 def replay(
     challenge: ChallengeArg = None,
-    step: Annotated[Optional[int], typer.Option(help="Show only this step.")] = None,
+    step: Annotated[int | None, typer.Option(help="Show only this step.")] = None,
     interactive: Annotated[bool, typer.Option("--interactive", "-i",
                                               help="Walk the steps: n(ext), p(revious), a step number, q(uit).")] = False,
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Iterator
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 from uuid import UUID, uuid4
 
 import typer
@@ -139,7 +139,7 @@ def _parameter(p: dict[str, Any]) -> inspect.Parameter:
     if kind is bool:
         annotation, default = Annotated[bool, marker], False
     else:
-        annotation = Annotated[kind if required else Optional[kind], marker]  # noqa: UP007
+        annotation = Annotated[kind if required else kind | None, marker]
         default = inspect.Parameter.empty if required else None
     return inspect.Parameter(p["name"], inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
@@ -161,7 +161,7 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
             payload: dict[str, Any] = dict(fixed)
             for name, (parser, lookup) in kinds.items():
                 value = given.get(name)
-                if value is None or value == [] and name not in spec["arguments"]:
+                if value is None or (value == [] and name not in spec["arguments"]):
                     continue
                 if parser is not None:
                     if parser not in parse_with:
@@ -211,7 +211,7 @@ def make_read(read: dict[str, Any]) -> Callable[..., None]:
                                                  output.named(read["name"])), fmt)
 
     def paged(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
-              after: Annotated[Optional[str], typer.Option(help="Start after this id (the previous page's"
+              after: Annotated[str | None, typer.Option(help="Start after this id (the previous page's"
                                                                   " next_after).")] = None,
               limit: Annotated[int, typer.Option(min=1, max=500, help="At most this many.")] = 100) -> None:
         from adapters.plugin import Page

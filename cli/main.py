@@ -7,7 +7,7 @@ The commands that change a campaign are generated from the rule systems' command
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -31,8 +31,8 @@ app.command("watch")(watch.watch)
 
 @app.callback()
 def root(
-    server: Annotated[Optional[str], typer.Option(envvar="STAKES_SERVER", help="Use a running server at this URL.")] = None,
-    token: Annotated[Optional[str], typer.Option(envvar="STAKES_TOKEN", help="Seat token for --server.")] = None,
+    server: Annotated[str | None, typer.Option(envvar="STAKES_SERVER", help="Use a running server at this URL.")] = None,
+    token: Annotated[str | None, typer.Option(envvar="STAKES_TOKEN", help="Seat token for --server.")] = None,
 ) -> None:
     GLOBAL.server, GLOBAL.token = server, token
 
@@ -40,7 +40,7 @@ def root(
 
 def _wants_json(args: list[str]) -> bool:
     pairs = zip(args, [*args[1:], ""])
-    return any(a in ("--format=json", "-fjson") or a in ("--format", "-f") and b == "json" for a, b in pairs)
+    return any(a in ("--format=json", "-fjson") or (a in ("--format", "-f") and b == "json") for a, b in pairs)
 
 
 _ROOT_OPTIONS = ("--server", "--token")

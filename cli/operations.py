@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -60,9 +60,9 @@ def audit_checkpoint(as_: As = None, campaign: CampaignOpt = None) -> None:
 
 
 def export(
-    campaign_id: Annotated[Optional[str], typer.Argument(envvar="STAKES_CAMPAIGN",
+    campaign_id: Annotated[str | None, typer.Argument(envvar="STAKES_CAMPAIGN",
                                                          help="The campaign; the current one by default.")] = None,
-    output_file: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here, not to stdout.")] = None,
+    output_file: Annotated[Path | None, typer.Option("--output", "-o", help="Write here, not to stdout.")] = None,
     as_: As = None,
 ) -> None:
     """Write the whole campaign log as JSON Lines, with its hash chain (House only; never tokens)."""
@@ -84,7 +84,7 @@ def export(
 
 def import_(
     file: Annotated[Path, typer.Argument(help="A file written by 'stakes export' ('-' for stdin).")],
-    operator_token: Annotated[Optional[str], typer.Option(
+    operator_token: Annotated[str | None, typer.Option(
         envvar="STAKES_OPERATOR_TOKEN", help="The server's operator token (needed against a server).")] = None,
     fmt: Fmt = Format.table,
 ) -> None:
@@ -109,9 +109,9 @@ def import_(
 
 
 def serve(
-    host: Annotated[Optional[str], typer.Option(help="Address to listen on (STAKES_HOST).")] = None,
-    port: Annotated[Optional[int], typer.Option(help="Port (STAKES_PORT).")] = None,
-    workers: Annotated[Optional[int], typer.Option(min=1, help="Worker processes sharing the store "
+    host: Annotated[str | None, typer.Option(help="Address to listen on (STAKES_HOST).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (STAKES_PORT).")] = None,
+    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes sharing the store "
                                                                "(STAKES_WORKERS); several are for PostgreSQL.")] = None,
 ) -> None:
     """Run the HTTP API with uvicorn on the configured store, in one or several worker processes."""
@@ -142,7 +142,6 @@ def login(
 ) -> None:
     """Remember a server and your seat token; later commands act as that seat."""
     from cli import output
-
     from cli.remote import RemoteStakes
 
     with reported(fmt):
@@ -157,7 +156,7 @@ def login(
 
 def claim(
     code: Annotated[str, typer.Argument(help="The one-time invite code the House handed you.")],
-    server: Annotated[Optional[str], typer.Option(help="The server's URL (default: the one configured).")] = None,
+    server: Annotated[str | None, typer.Option(help="The server's URL (default: the one configured).")] = None,
     fmt: Fmt = Format.table,
 ) -> None:
     """Claim your seat with an invite code; against a server you are then logged in with your new token."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -19,12 +19,12 @@ class Format(str, Enum):
     json = "json"
 
 
-As = Annotated[Optional[str], typer.Option("--as", envvar="STAKES_AS",
+As = Annotated[str | None, typer.Option("--as", envvar="STAKES_AS",
                                            help="Embedded use: the seat to act as (house or a player).")]
-CampaignOpt = Annotated[Optional[str], typer.Option("--campaign", "-c", envvar="STAKES_CAMPAIGN",
+CampaignOpt = Annotated[str | None, typer.Option("--campaign", "-c", envvar="STAKES_CAMPAIGN",
                                                     help="Campaign id; defaults to the current one.")]
-ChallengeOpt = Annotated[Optional[str], typer.Option("--challenge", "-C", envvar="STAKES_CHALLENGE",
+ChallengeOpt = Annotated[str | None, typer.Option("--challenge", "-C", envvar="STAKES_CHALLENGE",
                                                      help="Challenge id or its first characters; defaults to the "
                                                           "last one announced here, or the only open one.")]
-ChallengeArg = Annotated[Optional[str], typer.Argument(help="Challenge id (or its first characters).")]
+ChallengeArg = Annotated[str | None, typer.Argument(help="Challenge id (or its first characters).")]
 Fmt = Annotated[Format, typer.Option("--format", "-f", help="table or json.")]

@@ -23,7 +23,7 @@ from uuid import UUID, uuid4
 # they are for other reasons; Stakes never runs it, and it costs a remote command a tenth of its start-up
 # (issue 14). httpx treats the client as an optional extra and answers ``httpx.main`` with a hint without it.
 sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
-import httpx  # noqa: E402
+import httpx
 from pydantic import TypeAdapter
 
 from adapters import schemas

@@ -311,7 +311,13 @@ def progress_bar(label: str, fmt: Format) -> Iterator[Callable[[int, int], None]
 
 # The renderers of history live beside this module; every caller finds them here.
 from cli.history import (  # noqa: E402
-    audit_report, imported, log, rebuilt, replay, replay_step, verification,
+    audit_report,
+    imported,
+    log,
+    rebuilt,
+    replay,
+    replay_step,
+    verification,
 )
 
 __all__ = ["audit_report", "imported", "log", "rebuilt", "replay", "replay_step", "verification"]

@@ -8,7 +8,7 @@ the seat may see it (C-5). Everything heavy is imported inside the command, so `
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -17,12 +17,12 @@ PAUSE = 1.0
 
 
 def watch(
-    challenge: Annotated[Optional[str], typer.Argument(help="Challenge id (or its first characters); default: "
+    challenge: Annotated[str | None, typer.Argument(help="Challenge id (or its first characters); default: "
                                                           "the current or the only open one.")] = None,
     until_done: Annotated[bool, typer.Option("--until-done", help="Stop once nobody is waited for.")] = False,
-    as_: Annotated[Optional[str], typer.Option("--as", envvar="STAKES_AS",
+    as_: Annotated[str | None, typer.Option("--as", envvar="STAKES_AS",
                                                help="Embedded use: the seat to watch as.")] = None,
-    campaign: Annotated[Optional[str], typer.Option("--campaign", "-c", envvar="STAKES_CAMPAIGN",
+    campaign: Annotated[str | None, typer.Option("--campaign", "-c", envvar="STAKES_CAMPAIGN",
                                                     help="Campaign id; defaults to the current one.")] = None,
 ) -> None:
     """Follow a challenge, roll or contest live: the table as your seat sees it, and whom it waits for."""

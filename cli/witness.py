@@ -6,7 +6,7 @@ signed heads that no proof joins are written to a file: portable proof, checkabl
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -19,7 +19,7 @@ from domain.errors import RuleViolation
 def _evidence(campaign_id: UUID, held: checkpoint.Head, answer: Any) -> str:
     path = config.config_path().parent / f"evidence-{campaign_id}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
-    now = datetime.now(timezone.utc).isoformat()
+    now = datetime.now(UTC).isoformat()
     newer = answer.checkpoint.note if answer is not None else "(the server offered no head extending it)"
     path.write_text(f"# Stakes: two signed heads of one campaign that no consistency proof joins ({now})\n"
                     f"## held\n{held.note}\n## served\n{newer}\n")

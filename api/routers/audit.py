@@ -1,10 +1,9 @@
 from __future__ import annotations
 
-from uuid import UUID
-
 import hmac
 from collections.abc import AsyncIterator
 from typing import Annotated
+from uuid import UUID
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 from fastapi.concurrency import run_in_threadpool

@@ -25,7 +25,7 @@ def status_of(exc: StakesError) -> int:
 
 async def posted(request: Request) -> dict[str, list[str]]:
     form = await request.form()
-    return {key: [v for v in form.getlist(key) if isinstance(v, str)] for key in form.keys()}
+    return {key: [v for v in form.getlist(key) if isinstance(v, str)] for key in form}
 
 
 @router.post("/units/{unit_id}/act")

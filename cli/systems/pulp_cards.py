@@ -8,8 +8,8 @@ from typing import Any
 from rich.console import Group, RenderableType
 
 from adapters.systems.pulp_cards import schemas
-from cli.tables import _table
 from cli.session import UsageError
+from cli.tables import _table
 
 
 def names(text: str) -> list[str]:

@@ -10,8 +10,8 @@ from rich.console import Group, RenderableType
 from rich.markup import escape
 
 from adapters.systems import twenty_one as schemas
-from cli.tables import _legal, _table
 from cli.session import UsageError
+from cli.tables import _legal, _table
 
 
 def pretty(code: str, plain: bool) -> str:

@@ -117,7 +117,7 @@ def test_every_seat_sees_only_what_the_rules_let_it_see_on_every_read(client, ta
     assert r.status_code == 403
     # After settlement the whole challenge is public.
     act(client, c, ch, t["house"], "fold")
-    for seat, token in t.items():
+    for token in t.values():
         view = client.get(f"{c}/challenges/{ch}", headers=token).json()
         assert view["secret_seed"] == secret
         assert all(d["value"] is not None for s in view["sides"].values() for d in s["dice"])
@@ -220,7 +220,7 @@ def test_dice_a_rewind_abandoned_unseen_stay_hidden_in_the_log_and_replay_when_t
     rolled = [e["detail"].get("dice") for e in log if e["event"] == "DiceRolled" and e["detail"].get("side") == "challenger"]
     assert rolled == [None, [1]]  # the abandoned roll [1, 5] stays hers; the shown one is public (C-8)
     replay = client.get(f"{c}/challenges/{ch}/replay", headers=t["tomas"]).json()["steps"]
-    first = [s for s in replay if s["event"] == "DiceRolled"][0]["state"]["sides"]["challenger"]["dice"]
+    first = next(s for s in replay if s["event"] == "DiceRolled")["state"]["sides"]["challenger"]["dice"]
     assert len(first) == 2 and all(d["value"] is None for d in first), first
 
 

@@ -15,7 +15,6 @@ import pytest
 from adapters.settings import Settings
 from tests.e2e.conftest import Cli
 
-
 OPERATOR = "operator-secret-for-tests"
 
 
@@ -30,7 +29,7 @@ def server(settings: Settings, env_for, tmp_path) -> Iterator[str]:
     env = {**os.environ, **env_for(settings), "STAKES_PORT": str(free_port()), "STAKES_HOST": "127.0.0.1",
            "STAKES_OPERATOR_TOKEN": OPERATOR}
     url = f"http://127.0.0.1:{env['STAKES_PORT']}"
-    log = open(tmp_path / "server.log", "w")
+    log = open(tmp_path / "server.log", "w")  # noqa: SIM115  (closed with the server below)
     proc = subprocess.Popen([sys.executable, "-m", "cli", "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         for _ in range(150):

@@ -36,7 +36,7 @@ def held(tmp_path) -> dict:
 
 
 def test_the_cli_keeps_the_last_signed_head_and_checks_it_on_every_call(cli, server, tmp_path):  # noqa: F811
-    house, ilse = seated(cli, tmp_path, server)
+    _house, ilse = seated(cli, tmp_path, server)
     first = held(tmp_path)
     assert len(first) == 1 and "\n\u2014 stakes " in next(iter(first.values()))
     ilse.json("characteristic", "buy", "Quick")
@@ -46,7 +46,7 @@ def test_the_cli_keeps_the_last_signed_head_and_checks_it_on_every_call(cli, ser
 
 @pytest.mark.parametrize("attack", ["truncate", "rewrite"])
 def test_a_cut_or_rewritten_log_stops_the_cli_with_the_tamper_exit_code(cli, server, tmp_path, rows, attack):  # noqa: F811
-    house, ilse = seated(cli, tmp_path, server)
+    _house, ilse = seated(cli, tmp_path, server)
     ilse.json("characteristic", "buy", "Quick")
     links = rows.run(f"SELECT notification_id, salt FROM {rows.chain} ORDER BY notification_id")
     if attack == "truncate":

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 
-
 from adapters import randomness
 from tests.e2e.conftest import bearer, normalized, player_headers
 

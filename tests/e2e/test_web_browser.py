@@ -222,7 +222,7 @@ def test_the_browsers_derivation_matches_domain_fairness_for_any_seed_and_slot(u
     alphabet = "abcXYZ019 _-\"\\'é☃日本😀\n\t"
     text = lambda: "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))  # noqa: E731
     cases = []
-    for n in range(60):
+    for _ in range(60):
         slot = [rng.choice(["roll", "round", "deal"]), rng.choice(["challenger", "opponent", text()]), rng.randint(0, 40)]
         cases.append({"secret": text() or "s", "seeds": [text(), text()], "slot": slot, "faces": rng.choice([2, 6, 7, 20, 100]),
                       "deck": ["AS", "2H", "10D", "KC", "QS", "7H"][: rng.randint(1, 6)]})

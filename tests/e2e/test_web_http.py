@@ -66,7 +66,7 @@ def test_a_move_posted_from_a_form_is_validated_like_json_and_refusals_name_the_
 
 
 def test_a_player_added_from_the_campaign_page_signs_in_with_his_invite_once(client, table):  # noqa: F811
-    c, t = table
+    _c, t = table
     sign_in(client, t["house"]["Authorization"].split(" ", 1)[1])
     r = client.post("/web/commands/add-player", data={"seat": "oskar", "character": "Oskar", "characteristic": "Sly"})
     assert r.status_code == 200 and "inv_" in r.text and "stk_" not in r.text  # the House never sees his token

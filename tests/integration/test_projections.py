@@ -26,7 +26,7 @@ def play_an_economy(stakes: Stakes):
 
 
 def test_every_event_is_projected_exactly_once(stakes):
-    cid, _ = play_an_economy(stakes)
+    _cid, _ = play_an_economy(stakes)
     total = stakes.app.recorder.max_notification_id()
     assert stakes.views.max_tracking_id(stakes.app.name) == total
     log_rows = stakes.views.query("SELECT COUNT(*) AS n FROM {p}event_log")

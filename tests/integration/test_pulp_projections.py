@@ -47,7 +47,7 @@ def test_the_sheet_follows_a_rewind_and_an_overturn_c6_c8(stakes):
 
 
 def test_an_ended_combat_is_overturned_its_attacks_stay_on_the_sheet_marked_void_c6(stakes):
-    cid, deal, combat = play(stakes)
+    cid, _deal, combat = play(stakes)
     with pytest.raises(RuleViolation, match="C-6: only an ended combat is overturned; rewind an open one"):
         stakes.run(cid, HOUSE, "overturn", unit=str(combat), void=True, reason="too soon")
     stakes.act(cid, HOUSE, combat, {"action": "end", "reason": "Cole ran"})

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from adapters.service import Stakes
-from tests.conftest import postgres_settings
 from domain.seats import Seat
+from tests.conftest import postgres_settings
 
 HOUSE, ILSE = Seat.house(), Seat("ilse")
 

@@ -50,7 +50,7 @@ def test_an_untouched_log_extends_every_head_a_player_held(stakes):
 
 
 def test_an_event_written_straight_into_the_store_is_reported_unchained(stakes, rows):
-    cid, loan = play_an_economy(stakes)
+    cid, _loan = play_an_economy(stakes)
     last = rows.run(f"SELECT MAX({rows.id_col}) FROM {rows.table}")[0][0]
     rows.run(f"INSERT INTO {rows.table} (originator_id, originator_version, topic, state)"
              f" SELECT originator_id, originator_version + 1, topic, state FROM {rows.table} WHERE {rows.id_col} = ?",
@@ -162,7 +162,7 @@ def test_the_audit_raises_no_false_alarm_while_commands_arrive(stakes):
         try:
             while not stop.is_set():
                 stakes.offer_loan(cid, TOMAS, "ilse", 1)
-        except Exception as exc:  # noqa: BLE001  reported below
+        except Exception as exc:
             errors.append(exc)
 
     player = threading.Thread(target=play)

@@ -51,7 +51,8 @@ def test_the_worked_example_in_the_fairness_doc_recomputes_from_the_recipe_alone
 
 
 def test_the_recipe_matches_the_service_for_any_seed_text_and_slot():
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     @settings(max_examples=40, deadline=None)
     @given(st.text(max_size=30), st.text(max_size=30), st.integers(0, 20), st.sampled_from([6, 10]))

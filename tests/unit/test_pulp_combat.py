@@ -97,7 +97,7 @@ def test_a_rewind_deals_the_same_cards_again_and_shown_ones_stay_public_c7_c8():
     past = PulpCombat.__new__(PulpCombat)
     past.__dict__.update({k: v for k, v in unit.__dict__.items()})
     past.attacks, past.phase, past.turn, past.slots = [], "attacking", 0, unit.slots[:1]
-    past._version = 2  # noqa: SLF001 - stands in for the stored version 2
+    past._version = 2
     unit.rewind(2, past, "misread", "house")
     assert unit.attacks == [] and unit.up() == first
     seen = unit.view_for("mara")["seen_before_the_rewind"]
@@ -131,7 +131,7 @@ def test_a_drawn_cut_is_made_again_after_a_rewind_c7():
     past = PulpCombat.__new__(PulpCombat)
     past.__dict__.update(unit.__dict__)
     past.attacks, past.turn, past.slots = [], 0, unit.slots[:1]
-    past._version = 2  # noqa: SLF001
+    past._version = 2
     unit.rewind(2, past, "misread", "house")
     attack = next(a for a in unit.legal_actions(dealer) if a["action"] == "attack")
     assert attack["required"] == [drawn]
@@ -148,7 +148,7 @@ def test_table_cards_after_a_rewind_are_entered_the_same_c7():
     past = PulpCombat.__new__(PulpCombat)
     past.__dict__.update(unit.__dict__)
     past.attacks, past.turn, past.slots = [], 0, unit.slots[:1]
-    past._version = 2  # noqa: SLF001
+    past._version = 2
     unit.rewind(2, past, "wrong target", "house")
     attack = next(a for a in unit.legal_actions("house") if a["action"] == "attack")
     assert attack["required"] == PLAIN  # the legal move says what must be entered again

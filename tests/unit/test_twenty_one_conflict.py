@@ -202,7 +202,7 @@ def test_a_card_laid_for_the_order_stays_hidden_until_all_are_laid():  # TO-3, C
 
 def test_a_table_deck_must_be_52_real_cards_each_once():  # C-3
     game = Game()
-    for deck, why in ((stacked()[:51], "52"), (stacked()[:51] + ["AS"], "twice"), (stacked()[:51] + ["ZZ"], "not a card")):
+    for deck, why in ((stacked()[:51], "52"), ([*stacked()[:51], "AS"], "twice"), ([*stacked()[:51], "ZZ"], "not a card")):
         with pytest.raises(RuleViolation) as refused:
             game.act("house", "deal", deck=deck)
         assert refused.value.ruling == "C-3" and why in str(refused.value)

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.errors import StakesError
-from domain.systems.twenty_one.cards import DECK
 from domain.seats import Seat
+from domain.systems.twenty_one.cards import DECK
 from domain.systems.twenty_one.conflict import Conflict
 from domain.systems.twenty_one.system import TwentyOne
 

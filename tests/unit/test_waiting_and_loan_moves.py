@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.systems.penny_ante.loan import OFFERED, OFFER_MOVES, offer_moves
+from domain.systems.penny_ante.loan import OFFER_MOVES, OFFERED, offer_moves
 from tests.unit.test_resolution_kernel import tiny
 
 

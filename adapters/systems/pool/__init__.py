@@ -8,8 +8,8 @@ from typing import Any
 from uuid import UUID
 
 from adapters import schemas as shared
-from adapters.systems.pool import schemas
 from adapters.plugin import Answer, Projection, Read
+from adapters.systems.pool import schemas
 from domain.errors import NotFound
 from domain.seats import Seat
 

@@ -9,7 +9,6 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 
-
 class PoolRollLine(BaseModel):
     resolution_id: UUID
     at: datetime

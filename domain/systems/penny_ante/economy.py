@@ -156,7 +156,7 @@ def offer_loan(app: StakesApplication, ctx: Context, command: cmd.OfferLoan) -> 
 
 @handles(cmd.AcceptLoan)
 def accept_loan(app: StakesApplication, ctx: Context, command: cmd.AcceptLoan) -> UUID:
-    from domain.systems.penny_ante.play import challenge  # noqa: PLC0415  (play imports this module)
+    from domain.systems.penny_ante.play import challenge
 
     campaign = app.campaign(ctx.campaign_id)
     offer = loan(app, campaign, command.loan)

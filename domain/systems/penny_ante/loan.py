@@ -142,7 +142,7 @@ class Debt(Loan):
     """A bankruptcy debt (PA-15, PA-16): recorded active, with no due date, so never defaulted."""
 
     @event("Recorded")
-    def __init__(  # noqa: PLR0913
+    def __init__(
         self, campaign_id: UUID, lender: str, borrower: str, amount: int, adventure: int, actor: str,
         challenge_id: str | None = None, round: int = 0, lender_is_antagonist: bool = False,
         borrower_is_antagonist: bool = False,
