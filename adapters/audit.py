@@ -34,7 +34,7 @@ FORMAT_VERSION = 2  # 2: every event carries its salt
 
 def digest(originator_id: UUID | str, version: int, topic: str, state: bytes, salt: str) -> str:
     stream = originator_id.hex if isinstance(originator_id, UUID) else hex_id(originator_id)
-    out = []  # each part prefixed with its length, so no two tuples of parts hash the same bytes
+    out: list[bytes] = []  # each part prefixed with its length, so no two tuples of parts hash the same bytes
     for part in (stream.encode(), str(version).encode(), topic.encode(), state, salt.encode()):
         out += (len(part).to_bytes(8, "big"), part)
     return hashlib.sha256(b"".join(out)).hexdigest()
@@ -115,7 +115,8 @@ def verify(stakes: Any, campaign_id: UUID, progress: Callable[[int, int], None] 
                                    != (len(rows), previous, root.hex())):
         first = broken(len(rows), rows[-1]["notification_id"], "chain-altered", "the stored tree head was changed")
     return schemas.AuditReport(campaign_id=campaign_id, events=len(rows), head=previous, root=root.hex(),
-                               intact=first is None, first_broken=first)
+                               intact=first is None,
+                               first_broken=None if first is None else schemas.BrokenLink.model_validate(first))
 
 
 def _check_link(row: dict[str, Any], i: int, previous: str, present: set) -> dict[str, Any] | None:
@@ -166,7 +167,7 @@ def _snapshots(stakes: Any, rows: list[dict[str, Any]], snapshots: list[dict[str
         stored = StoredEvent(originator_id=UUID(str(snap["originator_id"])),
                              originator_version=snap["originator_version"], topic=snap["topic"],
                              state=bytes(snap["state"]))
-        oid, version = stored.originator_id.hex, stored.originator_version
+        oid, version = UUID(str(stored.originator_id)).hex, stored.originator_version
         if seals.get((oid, version)) != recorder.seal_of(stored):
             return broken(0, None, "snapshot-altered", f"the snapshot of {stored.originator_id} at v{version} "
                                                        "does not carry this server's seal")

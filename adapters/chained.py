@@ -381,7 +381,7 @@ class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
         self.stream_index = _pg_name(self, events_table_name + "_chain_by_stream")  # an older release's
         self.snapshots_table = _pg_name(self, events_table_name.replace("_events", "_snapshots"))
         self.seal_table = _pg_name(self, events_table_name.replace("_events", "_snapshots") + "_seal")
-        self.sql_create_statements.extend(SQL(s) for s in self.chain_ddl("BIGINT", "uuid", "BYTEA"))  # type: ignore[arg-type]
+        self.sql_create_statements.extend(SQL(s) for s in self.chain_ddl("BIGINT", "uuid", "BYTEA"))  # type: ignore[arg-type,misc]
 
     campaign_type = "uuid"
 

@@ -71,7 +71,8 @@ def import_campaign(stakes: Any, lines: Iterable[str], issue: Callable[[UUID, li
     limit = stakes.settings.import_max_bytes
     header, events = _read_export(_bounded(lines, limit))
     campaign_id = UUID(header["campaign_id"])
-    previous, streams, stored = chain.GENESIS, {}, []
+    previous, stored = chain.GENESIS, []
+    streams: dict[Any, Any] = {}
     for i, line in enumerate(events, 1):
         state = line["state"].encode()
         d = chain.digest(line["originator_id"], line["originator_version"], line["topic"], state, line["salt"])
@@ -98,7 +99,7 @@ def import_campaign(stakes: Any, lines: Iterable[str], issue: Callable[[UUID, li
     stakes.catch_up()
     seats = [p.seat for p in stakes.campaign_row(new_id).players]
     return schemas.ImportReport(campaign_id=new_id, imported_from=campaign_id, events=len(renamed),
-                                head=previous, **issue(new_id, seats))
+                                head=previous, **issue(new_id, seats))  # type: ignore[arg-type]
 
 
 def _bounded(lines: Iterable[str], limit: int) -> Iterator[str]:

@@ -70,7 +70,9 @@ def replay(stakes: Any, campaign_id: UUID, viewer: Seat, challenge_id: UUID, ste
     if not events or type(events[0]).__qualname__.split(".")[0] not in unit_kinds() \
             or events[0].campaign_id != campaign_id:
         raise NotFound(f"no challenge {challenge_id} in this campaign")
-    final, branch, shown = None, [], set()
+    final: Any = None
+    branch: list[int] = []
+    shown: set[int] = set()
     for i, e in enumerate(events):
         final = e.mutate(final)
         if type(e).__qualname__.endswith(".Rewound"):  # the steps after ``to_step`` are abandoned
@@ -82,7 +84,8 @@ def replay(stakes: Any, campaign_id: UUID, viewer: Seat, challenge_id: UUID, ste
             shown.update(branch)
     settled = final.settled
     steps: list[schemas.ReplayStep] = []
-    state, before = None, {}
+    state: Any = None
+    before: dict[str, Any] = {}
     for i, e in enumerate(events):
         state = e.mutate(state)
         reveal = settled or i in shown

@@ -32,7 +32,7 @@ class Answer:
     """The read that answers a command: ``read(stakes, ctx, command, result)``, and its schema."""
 
     model: Any
-    read: Callable[..., BaseModel]
+    read: Callable[..., BaseModel | list[Any]]
 
 
 @dataclass(frozen=True)

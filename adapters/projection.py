@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import closing
 from typing import Any
 from uuid import UUID
@@ -101,7 +101,7 @@ class ProjectionRunner:
                     else:
                         return applied
 
-    def _pages(self, start: int) -> Iterator[tuple[list[Any], list[tuple[Any, Any]] | None]]:
+    def _pages(self, start: int) -> Generator[tuple[list[Any], list[tuple[Any, Any]] | None], None, None]:
         """The log from ``start`` a page at a time, each with its events decoded (None: one cannot be). A
         short page is the log's end as it was read: no second look. (Reading the next page in a second
         thread while this one is projected was measured slower on both stores: the threads contend for the

@@ -49,8 +49,8 @@ class Stakes:
         with prepare(self.settings):  # tables created one process at a time
             self.signer = open_signer(self.settings)
             self.app = open_application(self.settings, self.signer)
-            self.app.recorder.link_legacy()  # a store from before the chain was part of the write: linked once
-            self.app.recorder.upgrade_chain()  # an older release's chain made lean: once
+            self.app.recorder.link_legacy()  # type: ignore[attr-defined]  # adapters.chained.ChainMixin  # a store from before the chain was part of the write: linked once
+            self.app.recorder.upgrade_chain()  # type: ignore[attr-defined]  # an older release's chain made lean: once
             self.views: ViewsMixin = open_views(self.settings)
         self.views.transcoder = self.app.mapper.transcoder  # type: ignore[attr-defined]  # unit snapshots
         self.views.upgrade(self.app.name)  # rows of an older release's shape are projected anew

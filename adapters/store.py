@@ -138,7 +138,7 @@ def open_application(settings: Settings, signer: Signer | None = None) -> Stakes
     app = StakesApplication(env=application_env(settings))
     signer = signer or open_signer(settings)
     app.snapshots.recorder.signer = signer  # type: ignore[union-attr]  # seals snapshots; unsealed ones are ignored
-    app.snapshotting_intervals = {cls: settings.snapshot_interval for cls in snapshot_classes()}
+    app.snapshotting_intervals = {cls: settings.snapshot_interval for cls in snapshot_classes()}  # type: ignore[misc]
     for recorder in (app.recorder, app.snapshots.recorder if app.snapshots else None):
         ping_when_idle(getattr(recorder, "datastore", None))
     return app

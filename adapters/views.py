@@ -454,11 +454,11 @@ class ViewsMixin:
         if later is None:
             return
         sums, inserts, new_rows = later
-        for table, rows in new_rows.items():  # first: the summed updates and the inserts may name them
-            if rows:
-                width = len(next(iter(rows.values())))
+        for table, fresh in new_rows.items():  # first: the summed updates and the inserts may name them
+            if fresh:
+                width = len(next(iter(fresh.values())))
                 self._insert_many(c, f"INSERT INTO {{p}}{table} VALUES ({', '.join('?' * width)})",
-                                  [tuple(r.values()) for r in rows.values()])
+                                  [tuple(r.values()) for r in fresh.values()])
         for statement, rows in inserts.items():
             self._insert_many(c, statement, rows)
         by_statement: dict[str, list[tuple[Any, ...]]] = {}
@@ -607,7 +607,7 @@ class ViewsMixin:
         """Apply a challenge event to its snapshot row (the same mutators the aggregate uses)."""
         previous = self._load_state(c, "challenges", "challenge_id", oid) if e.originator_version > 1 else None
         challenge = e.mutate(previous)
-        units, changed = self._batch(c)  # type: ignore[misc]  (projected in a batch: ``project``)
+        units, changed = self._batch(c)  # type: ignore[misc]  # projected in a batch: ``project``
         units[oid] = challenge
         if previous is None:
             version, topic, state = self._dump_state(challenge)
@@ -709,7 +709,7 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.prefix = '"' + self.datastore.schema.replace('"', '""') + '".'
-        self.sql_create_statements.extend(SQL(self._sql(s)) for s in ddl())  # type: ignore[arg-type]
+        self.sql_create_statements.extend(SQL(self._sql(s)) for s in ddl())  # type: ignore[arg-type,misc]
         # Every connection of the read models' own pool reads a uuid as its hex, from its first: the pool
         # opens on first use, after this (psycopg_pool keeps the callback it calls on each new connection
         # as ``_configure``). Written ids go as text, which PostgreSQL casts to the column's uuid.

@@ -130,8 +130,9 @@ def one_hop(endpoint: Callable[..., Any], seat: str = "seat", writes: bool = Fal
                                         limiter=later.writers if writes else None)
 
     returned = signature.return_annotation
-    hop.__signature__ = signature.replace(parameters=params, return_annotation=hints.get("return", Any)
-                                          if isinstance(returned, str) else returned)  # type: ignore[attr-defined]
+    shown = signature.replace(parameters=params, return_annotation=hints.get("return", Any)
+                              if isinstance(returned, str) else returned)
+    hop.__signature__ = shown  # type: ignore[attr-defined]
     del hop.__wrapped__  # FastAPI reads the signature above, not the wrapped function's
     return hop
 

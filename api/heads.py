@@ -42,13 +42,13 @@ class SignedHead:
                     MutableHeaders(scope=message).append(HEADER, base64.b64encode(head.note.encode()).decode())
                 elif campaign is not None:
                     try:
-                        head = await run_in_threadpool(heads.current, scope["app"].state.stakes, campaign)
+                        current = await run_in_threadpool(heads.current, scope["app"].state.stakes, campaign)
                     except Exception as exc:
                         # The command is done: answer it (not a 500) without its head; the next answer or
                         # GET …/checkpoint carries it.
                         log.warning("no signed head for campaign %s: %s", campaign, exc)
                     else:
-                        MutableHeaders(scope=message).append(HEADER, base64.b64encode(head.note.encode()).decode())
+                        MutableHeaders(scope=message).append(HEADER, base64.b64encode(current.note.encode()).decode())
             await send(message)
 
         await self.app(scope, receive, signed)

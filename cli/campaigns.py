@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import inspect
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 from uuid import UUID
 
 import typer
@@ -38,13 +39,13 @@ def _settings_options() -> list[inspect.Parameter]:
     for setting in catalogue.load()["settings"]:
         field, kind = setting["name"], KINDS[setting["kind"]]
         flag = typer.Option(f"--{field.replace('_', '-')}", help=setting["help"])
-        annotation = Annotated[kind if kind is bool else kind | None, flag]
+        annotation: Any = Annotated[kind if kind is bool else kind | None, flag]
         found.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY,
                                        default=False if kind is bool else None, annotation=annotation))
     return found
 
 
-def _create_command() -> object:
+def _create_command() -> Callable[..., None]:
     ids = ", ".join(s["id"] for s in catalogue.load()["systems"] if s["supported"])
     params = [
         inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),

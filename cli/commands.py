@@ -136,6 +136,8 @@ def _parameter(p: dict[str, Any]) -> inspect.Parameter:
         marker = typer.Argument(help=p["help"], show_default=False)
     else:
         marker = typer.Option(p["option"], help=p["help"], show_default=False)
+    annotation: Any
+    default: Any
     if kind is bool:
         annotation, default = Annotated[bool, marker], False
     else:

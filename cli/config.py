@@ -11,6 +11,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,8 @@ def load() -> CliConfig:
     if not isinstance(data, dict):
         return CliConfig()
     kinds = {f.name: dict if f.name in ("heads", "server_keys", "sessions") else str for f in fields(CliConfig)}
-    return CliConfig(**{k: v for k, v in data.items()
-                        if k in kinds and (v is None or isinstance(v, kinds[k]))})
+    kept: dict[str, Any] = {k: v for k, v in data.items() if k in kinds and (v is None or isinstance(v, kinds[k]))}
+    return CliConfig(**kept)
 
 
 def save(config: CliConfig) -> None:
@@ -58,7 +59,7 @@ def save(config: CliConfig) -> None:
     tmp.replace(path)
 
 
-def update(**changes: str | dict[str, str] | None) -> CliConfig:
+def update(**changes: Any) -> CliConfig:
     config = replace(load(), **changes)
     save(config)
     return config

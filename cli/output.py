@@ -30,7 +30,7 @@ def emit(value: BaseModel | Sequence[BaseModel], fmt: Format, render: Renderer |
     tables.show(value, render)
 
 
-def _drawn_by(name: str) -> Renderer:
+def _drawn_by(name: str) -> Callable[..., Any]:
     def render(*args: Any) -> Any:
         from cli import tables
 

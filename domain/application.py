@@ -122,8 +122,8 @@ class StakesApplication(Application[UUID]):
     is_snapshotting_enabled = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.snapshotting_intervals = {cls: 25 for cls in snapshot_classes()}
-        self.snapshotting_projectors = {cls: _replay for cls in snapshot_classes()}  # the library's knob
+        self.snapshotting_intervals = {cls: 25 for cls in snapshot_classes()}  # type: ignore[misc]
+        self.snapshotting_projectors = {cls: _replay for cls in snapshot_classes()}  # type: ignore[misc]  # the library's knob
         self._systems: dict[UUID, str] = {}
         super().__init__(*args, **kwargs)
 
@@ -160,7 +160,7 @@ class StakesApplication(Application[UUID]):
         except AggregateNotFoundError:
             found = None
         units = self.system(campaign).resolutions
-        if not isinstance(found, units) or found.campaign_id != campaign.id:
+        if not isinstance(found, units) or getattr(found, "campaign_id", None) != campaign.id:
             raise NotFound(f"no challenge, roll or other unit of resolution {unit_id} in this campaign")
         return _read(found)
 

@@ -83,7 +83,7 @@ def budget(b: schemas.HouseBudget) -> RenderableType:
 
 
 def loan(item: schemas.Loan) -> RenderableType:
-    return debts(schemas.DebtRegister(campaign_id=item.loan_id, loans=[item]), title=f"Loan {item.loan_id}")
+    return debts(schemas.DebtRegister(campaign_id=item.loan_id, loans=[item], next_after=None), title=f"Loan {item.loan_id}")
 
 
 def debts(register: schemas.DebtRegister, title: str = "Debt register") -> RenderableType:

@@ -170,7 +170,8 @@ def text(max_length: int, description: str = "", **extra: Any) -> Any:
     return Field(max_length=max_length, description=description, **extra)
 
 
-Handler = Callable[[Any, Context, Any], Any]
+#: ``(app, ctx, command)`` for a campaign command, ``(app, ctx, campaign, unit, action)`` for a unit's move.
+Handler = Callable[..., Any]
 
 
 class Handlers:
