@@ -43,7 +43,7 @@ class Moves:
                                         f"{len(entered) - used} left", ruling="C-3")
                 given = list(entered[used:used + len(slots)])
                 used += len(slots)
-            for i, value in zip(waiting, self.draw_dice(slots, given if self.table else entered, faces=10,
+            for i, value in zip(waiting, self.draw_dice(slots,  # type: ignore[attr-defined]  # the unit's (Fairness) given if self.table else entered, faces=10,
                                                         what="d10s"), strict=True):
                 chains[i].append(value)
         if entered is not None and self.table and used != len(entered):

@@ -35,7 +35,7 @@ def character(app: StakesApplication, campaign: Campaign, seat: str) -> BeastCha
 
 def antagonist(app: StakesApplication, campaign: Campaign, name: str) -> BeastAntagonist | None:
     try:
-        found = app.repository.get(BeastAntagonist.create_id(campaign.id, " ".join(str(name).split())))
+        found: BeastAntagonist = app.repository.get(BeastAntagonist.create_id(campaign.id, " ".join(str(name).split())))
     except AggregateNotFoundError:
         return None
     return found if isinstance(found, BeastAntagonist) else None
@@ -244,7 +244,7 @@ def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Beast
            reason: str) -> list[Any]:
     if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < unit.version:
         raise RuleViolation(f"rewind to a step from 1 to {unit.version - 1}, not {to_step}", ruling="C-6")
-    past = app.repository.get(unit.id, version=to_step)
+    past: Any = app.repository.get(unit.id, version=to_step)
     if past.ready():  # every side had decided and the result followed in the same move: not a step to stop at
         raise RuleViolation(f"step {to_step} is inside one move (the last decision and the result it brought "
                             f"at once): rewind to the step before it or after it", ruling="C-6")

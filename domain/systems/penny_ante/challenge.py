@@ -345,6 +345,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         if not self.awaiting_settlement:
             raise refuse("PA-11", "the challenge is not ready to settle")
         scores = None
+        winner: str | None
         if self.phase == FOLDED:
             winner, reason = other(self.folded), "fold"  # type: ignore[arg-type]
         else:
@@ -558,8 +559,8 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         """
         payouts = self.check_overturn(winner, reason)
         reason = clean_text(reason, "a reason", max_length=500, ruling="C-6")
-        self._overturned(winner=winner, reason=reason, payouts=payouts, previous=dict(self.result["payouts"]),
-                         debts=debts, actor=actor)  # type: ignore[index]
+        previous = dict((self.result or {})["payouts"])
+        self._overturned(winner=winner, reason=reason, payouts=payouts, previous=previous, debts=debts, actor=actor)
         return payouts
 
     @event("Overturned")

@@ -121,7 +121,7 @@ class _OnLoan(Command):
     ruling = "PA-14"
     answer = "loan"
     lookups = {"loan": "loan"}
-    cli_arguments = ("loan",)
+    cli_arguments: ClassVar[tuple[str, ...]] = ("loan",)
 
     loan: UUID = Field(description="The loan's id (the CLI takes its first characters).")
 

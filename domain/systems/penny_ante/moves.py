@@ -525,12 +525,13 @@ class ChallengeRules:
 
     def _bets(self, side: str, piles: Mapping[str, int]) -> list[dict[str, Any]]:
         limits = self.bet_limits(side, piles)
-        entries = {
+        entries: dict[str, dict[str, Any]] = {
             "check": {"action": "check"},
             "call": {"action": "call", "amount": limits["diff"]},
             "raise": {"action": "raise", "min": self.ante, "max": limits["raise_max"], "step": self.ante},
             "fold": {"action": "fold"},
             "all-in": {"action": "all-in", "amount": limits["can"]},
         }
-        return [entries[a] for a in BETS
+        listed: list[dict[str, Any]] = [entries[a] for a in BETS
                 if passes(self.verify_bet, side, a, limits["raise_max"] if a == "raise" else None, piles)]
+        return listed

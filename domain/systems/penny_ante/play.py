@@ -281,7 +281,7 @@ def _reverse_loan(app: StakesApplication, table: Table, loan_id: UUID, reason: s
         return
     returned = 0
     if loan.status == "active":
-        borrower = table.purses.get(loan.borrower) or table.loaded(app, loan.borrower)
+        borrower: Any = table.purses.get(loan.borrower) or table.loaded(app, loan.borrower)
         lender = table.loaded(app, loan.lender)
         returned = min(loan.outstanding, borrower.pile)
         if returned:
@@ -330,8 +330,8 @@ def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Cha
 
 def _settle_nets(table: Table, nets: dict[str, int], actor: Seat) -> list[Debt]:
     """Move what each member owes the others; what a member cannot pay becomes a debt (no pile below 0)."""
-    payers = [[m, -n] for m, n in nets.items() if n < 0]
-    payees = [[m, n] for m, n in nets.items() if n > 0]
+    payers: list[list[Any]] = [[m, -n] for m, n in nets.items() if n < 0]
+    payees: list[list[Any]] = [[m, n] for m, n in nets.items() if n > 0]
     piles, debts = table.piles(), []
     challenge_id = table.challenge.id.hex
     for payer in payers:
@@ -357,7 +357,8 @@ def _shortfall_debt(table: Table, payer: str, payee: str, amount: int, actor: Se
                 adventure=table.campaign.adventure, challenge_id=table.challenge.id.hex,
                 lender_is_antagonist=isinstance(purses[payee], Antagonist),
                 borrower_is_antagonist=isinstance(purses[payer], Antagonist), actor=actor.name)
-    if isinstance(purses[payer], Character):
-        purses[payer].incur_debt(debt.id.hex, amount, actor.name)
+    owing = purses[payer]
+    if isinstance(owing, Character):
+        owing.incur_debt(debt.id.hex, amount, actor.name)
     table.extra.append(debt)
     return debt

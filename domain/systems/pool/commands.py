@@ -27,7 +27,7 @@ class _Sheet(Command):
     who = "player"
     answer = "sheet"
     actor_fields = ("seat",)
-    cli_arguments = ("name",)
+    cli_arguments: ClassVar[tuple[str, ...]] = ("name",)
 
     seat: str = text(64, "Whose character: your own.")
 

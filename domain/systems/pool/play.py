@@ -158,11 +158,12 @@ def contest_move(app: StakesApplication, ctx: Context, campaign: Campaign, conte
             contest.answer(side, command.action, actor.name)
     if contest.settled:
         for seat, count in (contest.result or {}).get("gains", {}).items():
-            one = next((t for t in touched if isinstance(t, PoolCharacter) and t.seat == seat), None)
-            if one is None:
-                one = character(app, campaign, seat)
-                touched.append(one)
-            one.gain(contest.id.hex, count, "a contest lost or missed", actor.name)
+            gainer: PoolCharacter | None = next((t for t in touched if isinstance(t, PoolCharacter) and t.seat == seat),
+                                                None)
+            if gainer is None:
+                gainer = character(app, campaign, seat)
+                touched.append(gainer)
+            gainer.gain(contest.id.hex, count, "a contest lost or missed", actor.name)
     return touched
 
 

@@ -7,7 +7,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from domain.kernel import common
-from domain.kernel.commands import Bool, Command, Int, text
+from domain.kernel.commands import Bool, Command, Int, Who, text
 from domain.systems.twenty_one.conflict import Conflict
 
 
@@ -59,7 +59,7 @@ class _Move(Command):
     ruling = "TO-4"
     who_ruling = "TO-2"
     answer = "unit"
-    who = "player"
+    who: ClassVar[Who] = "player"
     cli_parsers = {"reshuffle": "cards"}
 
 
