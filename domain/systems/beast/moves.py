@@ -43,8 +43,9 @@ class Moves:
                                         f"{len(entered) - used} left", ruling="C-3")
                 given = list(entered[used:used + len(slots)])
                 used += len(slots)
-            for i, value in zip(waiting, self.draw_dice(slots,  # type: ignore[attr-defined]  # the unit's (Fairness) given if self.table else entered, faces=10,
-                                                        what="d10s"), strict=True):
+            drawn = self.draw_dice(slots, given if self.table else entered, faces=10,  # type: ignore[attr-defined]
+                                   what="d10s")  # the unit's own (Fairness)
+            for i, value in zip(waiting, drawn, strict=True):
                 chains[i].append(value)
         if entered is not None and self.table and used != len(entered):
             raise RuleViolation(f"{len(entered)} d10s entered; this roll takes exactly {used}", ruling="C-3")
