@@ -60,3 +60,19 @@ def test_every_stored_event_has_its_own_entry_in_the_event_catalogue():
     missing = sorted(f"{cls.__name__}.{name}" for cls in _aggregates() for name in _stored_events(cls)
                      if (cls.__name__, name) not in described)
     assert missing == []
+
+
+def test_every_emitter_the_catalogue_names_exists_in_the_code():
+    """An event's "Emitted by" names a method of the application or a registered command (issue 30: the docs
+    named 26 methods that had become commands)."""
+    from domain.application import StakesApplication
+    from domain.kernel.registry import systems
+
+    commands = {(getattr(c, "verb", None), c.__name__) for s in systems() for c in s.handlers.commands()}
+    commands |= {("rewind", "Rewind"), ("overturn", "Overturn"), ("end-adventure", "EndAdventure")}
+    text = DOC.read_text()
+    methods = set(re.findall(r"`StakesApplication\.(\w+)`", text))
+    assert methods, "the catalogue names no application method at all: the pattern is stale"
+    assert sorted(m for m in methods if not hasattr(StakesApplication, m)) == []
+    named = set(re.findall(r"the `([\w-]+)` command \(`(\w+)`\)", text))
+    assert named and sorted(named - commands) == []
