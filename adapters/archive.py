@@ -31,10 +31,13 @@ def export_campaign(stakes: Any, campaign_id: UUID, actor: Seat,
     if not actor.is_house:
         raise NotPermitted("only the House exports a campaign: the export holds every hidden value",
                            ruling="C-2")
-    if stakes.views.query_one("SELECT 1 AS x FROM {p}challenges WHERE campaign_id = ? AND phase <> 'settled'",
-                            (campaign_id.hex,)):
-        raise RuleViolation("a challenge, roll or contest is still open: its secret seed and hidden dice "
-                            "stay hidden until it is settled, so the campaign is exported after", ruling="C-5")
+    still = stakes.views.query_one("SELECT challenge_id, kind, phase FROM {p}challenges WHERE campaign_id = ?"
+                                   " AND phase NOT IN ('settled', 'void') ORDER BY position LIMIT 1",
+                                   (campaign_id.hex,))
+    if still:  # the House asks: it may know which of its units is open (issue 31)
+        raise RuleViolation(f"{still['kind']} {str(still['challenge_id'])[:8]} is still open ({still['phase']}): its "
+                            "secret seed and hidden values stay hidden until it is settled, so the campaign is "
+                            "exported after", ruling="C-5")
     stakes.viewer(campaign_id, actor)
     # C-2: events, salts and links, one snapshot of the store. What is exported is what was audited; the
     # snapshots are caches the export does not carry (an import rebuilds from the events), so they are

@@ -256,8 +256,12 @@ def _read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, A
         if not isinstance(record, dict):
             raise RuleViolation(f"line {number} of the export is not an object", ruling="C-2")
         records.append(record)
-    if not records or records[0].get("format") != chain.FORMAT or records[0].get("version") != chain.FORMAT_VERSION:
-        raise RuleViolation("this is not a Stakes export (format stakes-export, version 1)", ruling="C-2")
+    if not records or records[0].get("format") != chain.FORMAT:
+        raise RuleViolation(f"this is not a Stakes export (its first line names format {chain.FORMAT}, "
+                            f"version {chain.FORMAT_VERSION})", ruling="C-2")
+    if records[0].get("version") != chain.FORMAT_VERSION:
+        raise RuleViolation(f"this export is of version {records[0].get('version')!r}; this release reads version "
+                            f"{chain.FORMAT_VERSION}", ruling="C-2")
     header, events = records[0], records[1:]
     if not (isinstance(header.get("campaign_id"), str) and isinstance(header.get("head"), str)
             and isinstance(header.get("events"), int) and not isinstance(header.get("events"), bool)):

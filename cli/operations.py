@@ -74,10 +74,15 @@ def export(
             if output_file is None:
                 for line in lines:
                     print(line)
-            else:
-                with output_file.open("w") as handle:
-                    for line in lines:
-                        handle.write(line + "\n")
+            else:  # written beside the target and moved in whole: a refused export leaves no file (issue 31)
+                partial = output_file.with_name(f".{output_file.name}.partial")
+                try:
+                    with partial.open("w") as handle:
+                        for line in lines:
+                            handle.write(line + "\n")
+                    partial.replace(output_file)
+                finally:
+                    partial.unlink(missing_ok=True)
 
     run(as_, campaign_id, act)
 

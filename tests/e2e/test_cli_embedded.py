@@ -203,3 +203,22 @@ def test_replay_undo_overturn_audit_export_and_import_from_the_cli(cli, tmp_path
                     if k not in ("id", "campaign_id")}
     assert cli.json("audit", "verify", env=other)["intact"]
     assert cli.json("projections", "rebuild", env=other)["events"] == imported["events"]
+
+
+def test_an_export_refused_for_an_open_unit_names_it_and_leaves_no_file_and_imports_name_the_version(cli, tmp_path):
+    """Issue 31: the refusal names the open unit (C-5), a refused export writes nothing, and an import of another
+    version of the format says which version this release reads (C-2)."""
+    seat_the_table(cli)
+    cli("antagonist", "create", "Lady Sen", "--characteristic", "Poison")
+    cli("adventure", "start")
+    cli("antagonist", "fund", "Lady Sen", "20")
+    opened = cli.json("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "1")
+    target = tmp_path / "campaign.jsonl"
+    refused = cli("export", "--output", str(target), expect=3)
+    assert f"Challenge {opened['id'][:8]} is still open" in refused.stderr and "C-5" in refused.stderr
+    assert not target.exists() and list(tmp_path.glob("*.partial")) == list(tmp_path.glob(".*.partial")) == []
+    old = tmp_path / "old.jsonl"
+    old.write_text(json.dumps({"format": "stakes-export", "version": 1, "campaign_id": "0" * 32, "events": 0,
+                               "head": "0" * 64}) + "\n")
+    said = cli("import", str(old), expect=3).stderr
+    assert "version 1" in said and "reads version 2" in said
