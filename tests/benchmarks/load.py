@@ -4,7 +4,8 @@ Every figure comes from one run on one store, interleaved, so the ratios compare
 
 - **Stakes**: ``stakes serve`` (uvicorn, N workers) answering ``POST …/characters/{seat}/characteristics``
   from concurrent clients, each a player of its own (one command: load, check PA-2, save, project);
-- **naive peer** (``naive_peer.py``): a FastAPI endpoint that loads one aggregate and saves one event;
+- **naive peer** (``naive_peer.py``): a FastAPI endpoint that loads one aggregate and saves one event, at a
+  steady state (40 counters, snapshotted as Stakes snapshots; its ``drift`` column shows the rate held);
 - **raw saves**: eventsourcing ``Application.save`` from concurrent writer threads, in process;
 - **web floor**: the naive peer's process answering the same request shape with no store at all: what any
   FastAPI endpoint costs on this machine, with this client;
@@ -44,6 +45,8 @@ class Run:
     name: str
     seconds: float
     latencies: list[float] = field(default_factory=list)
+    #: When each answered request finished, in seconds from the start (for ``drift``).
+    finished: list[float] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
     #: CPU seconds the server's processes (None: no server, in process) and this client process spent.
     server_cpu: float | None = None
@@ -56,6 +59,13 @@ class Run:
     @property
     def throughput(self) -> float:
         return self.done / self.seconds if self.seconds else 0.0
+
+    @property
+    def drift(self) -> float:
+        """Answers in the run's second half over its first: about 1 for a steady rate (issue 32)."""
+        half = self.seconds / 2
+        first = sum(1 for t in self.finished if t < half)
+        return (len(self.finished) - first) / first if first else 0.0
 
     def percentile(self, p: float) -> float:
         if not self.latencies:
@@ -78,7 +88,8 @@ def hammer(name: str, clients: int, seconds: float, request: Callable[[int, int]
     ``server`` (a process id), the CPU its processes spend meanwhile is measured too."""
     run = Run(name, seconds)
     lock = threading.Lock()
-    deadline = time.perf_counter() + seconds
+    began_at = time.perf_counter()
+    deadline = began_at + seconds
 
     def client(k: int) -> None:
         i = 0
@@ -93,6 +104,7 @@ def hammer(name: str, clients: int, seconds: float, request: Callable[[int, int]
                 run.statuses[status] = run.statuses.get(status, 0) + 1
                 if 200 <= status < 300:
                     run.latencies.append(took)
+                    run.finished.append(start + took - began_at)
             i += 1
 
     threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
@@ -217,7 +229,7 @@ def seat_token(http: httpx.Client, added: dict) -> str:
 
 
 def naive_load(url: Served, clients: int, seconds: float) -> Run:
-    return _counter_load(url, clients, seconds, "naive peer", "/counters/c{k}/increment")
+    return _counter_load(url, clients, seconds, "naive peer", "/counters/c{k}-{j}/increment")
 
 
 def floor_load(url: Served, clients: int, seconds: float) -> Run:
@@ -226,11 +238,13 @@ def floor_load(url: Served, clients: int, seconds: float) -> Run:
 
 
 def _counter_load(url: Served, clients: int, seconds: float, name: str, path: str) -> Run:
-    """Each client posts ``{"by": 1}`` to ``path`` (``{k}``: the client's number)."""
+    """Each client posts ``{"by": 1}`` to ``path`` (``{k}``: the client's number; ``{j}``: one of its counters)."""
+    from tests.benchmarks.naive_peer import COUNTERS_PER_CLIENT
+
     sessions = [httpx.Client(base_url=url, timeout=30) for _ in range(clients)]
     try:
-        def post(k: int, i: int) -> int:
-            return sessions[k].post(path.format(k=k), json={"by": 1}).status_code
+        def post(k: int, i: int) -> int:  # ``{j}``: one of the client's counters in turn (steady state)
+            return sessions[k].post(path.format(k=k, j=i % COUNTERS_PER_CLIENT), json={"by": 1}).status_code
 
         return hammer(name, clients, seconds, post, url.pid)
     finally:

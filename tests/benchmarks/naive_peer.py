@@ -1,8 +1,13 @@
 """The naive peer the load benchmark compares Stakes against (issue 15).
 
-A FastAPI endpoint that loads one eventsourcing aggregate and saves one event: no snapshots, no
-retries, no projection, no authentication. It runs on the same kind of store as Stakes, from the
-same ``STAKES_*`` settings, so the two differ only in what Stakes does per command.
+A FastAPI endpoint that loads one eventsourcing aggregate and saves one event: no retries, no projection,
+no authentication. It runs on the same kind of store as Stakes, from the same ``STAKES_*`` settings, so
+the two differ only in what Stakes does per command.
+
+It runs at a steady state (issue 32): each counter is snapshotted every ``SNAPSHOT_INTERVAL`` events, as
+Stakes snapshots its aggregates (``Settings.snapshot_interval``), and the load spreads over
+``COUNTERS_PER_CLIENT`` counters a client. Without snapshots every request replayed every earlier increment
+of its counter, so the peer slowed as the run went on and its rate depended on how long the run was.
 
 Run it as ``python -m tests.benchmarks.naive_peer`` (it reads ``STAKES_*`` and ``STAKES_PORT``).
 """
@@ -50,8 +55,17 @@ def environment() -> dict[str, str]:
     return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path, "CREATE_TABLE": "y"}
 
 
+#: Events between two snapshots of a counter: Stakes' own default (``adapters.settings.Settings``).
+SNAPSHOT_INTERVAL = 25
+#: Counters each load client spreads its increments over (8 clients: 40 aggregates).
+COUNTERS_PER_CLIENT = 5
+
+
 class NaivePeer(Application):
-    """Its own tables (``naivepeer_events``), beside Stakes' in the same store."""
+    """Its own tables (``naivepeer_events``, ``naivepeer_snapshots``), beside Stakes' in the same store."""
+
+    is_snapshotting_enabled = True
+    snapshotting_intervals = {Counter: SNAPSHOT_INTERVAL}
 
 
 def open_application() -> NaivePeer:

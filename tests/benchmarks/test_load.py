@@ -142,18 +142,21 @@ def throughput_rows(settings: Settings, env: dict[str, str], tmp: Path, clients:
 
 def render(store: str, rows: list[tuple[str, load.Run]], rates: dict[str, float]) -> str:
     naive = next(r for name, r in rows if name.startswith("naive")).throughput or 1.0
+    floor = next(r for name, r in rows if name.startswith("web floor")).throughput or 1.0
     raw = next(r for name, r in rows if name.startswith("raw")).throughput or 1.0
     lines = [f"### {store}", "",
-             ("| measure | per second | p50 ms | p99 ms | 5xx | × naive peer | × raw saves | server CPU ms | "
-              "client CPU ms |"),
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             ("| measure | per second | p50 ms | p99 ms | 5xx | drift | × naive peer | × web floor | × raw saves | "
+              "server CPU ms | client CPU ms |"),
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, run in rows:
         server, client = run.cpu_ms(run.server_cpu), run.cpu_ms(run.client_cpu)
         lines.append(f"| {name} | {run.throughput:.0f} | {run.percentile(50):.1f} | {run.percentile(99):.1f} "
-                     f"| {run.server_errors} | {run.throughput / naive:.2f} | {run.throughput / raw:.2f} "
+                     f"| {run.server_errors} | {run.drift:.2f} | {run.throughput / naive:.2f} "
+                     f"| {run.throughput / floor:.2f} | {run.throughput / raw:.2f} "
                      f"| {'–' if server is None else f'{server:.2f}'} | {client:.2f} |")
     lines += ["", ("CPU milliseconds are per answered request: the server's processes (every worker), and the "
-                   "load's own process (the clients; for raw saves, the saves themselves, in process).")]
+                   "load's own process (the clients; for raw saves, the saves themselves, in process). Drift is "
+                   "the answers of a run's second half over its first: about 1.00 when the rate held (issue 32).")]
     decode = rates["raw decode"] or 1.0
     lines += ["", f"Ledger tools on a generated campaign of {rates['campaign events']:,.0f} events, alone in its store "
                   "(raw decode, rebuild, audit, export, disk):", "",
@@ -167,8 +170,23 @@ def render(store: str, rows: list[tuple[str, load.Run]], rates: dict[str, float]
     return "\n".join(lines) + "\n"
 
 
-def publish(section: str, store: str) -> None:
-    """Replace this store's section in docs/benchmarks.md and the README's bench block."""
+def summary(store: str, rows: list[tuple[str, load.Run]], rates: dict[str, float]) -> str:
+    """The README's one line for a store (issue 32): commands against both baselines, and the ledger tools."""
+    clients, naive = next((name.split(", ", 1)[1], r) for name, r in rows if name.startswith("naive"))
+    floor = next(r for name, r in rows if name.startswith("web floor"))
+    stakes = max((r for name, r in rows if name.startswith(f"Stakes, {clients}")), key=lambda r: r.throughput)
+    decode = rates["raw decode"] or 1.0
+    return (f"- **{store}**: {stakes.throughput:.0f} commands a second at {clients} "
+            f"({stakes.throughput / (naive.throughput or 1):.2f}× the steady naive peer, "
+            f"{stakes.throughput / (floor.throughput or 1):.2f}× the web floor, p99 {stakes.percentile(99):.0f} ms); "
+            f"rebuild {rates['rebuild'] / decode:.2f}×, audit {rates['audit verify'] / decode:.2f}×, export "
+            f"{rates['export'] / decode:.2f}× the raw decode; {rates['store bytes per event'] + rates['read model bytes per event']:,.0f}"
+            " bytes an event.")
+
+
+def publish(section: str, store: str, line: str | None = None) -> None:
+    """Replace this store's section in docs/benchmarks.md, and its one line (``line``) in the README's bench
+    block; the README keeps no tables (issue 32)."""
     text = REPORT.read_text() if REPORT.exists() else (
         "# Benchmarks\n\nWritten by `make bench` (tests/benchmarks/test_load.py) on the machine that ran it.\n"
         "Ratios compare figures taken in the same run on the same store.\n\n")
@@ -176,12 +194,16 @@ def publish(section: str, store: str) -> None:
     text = (pattern.sub(lambda _: section.rstrip("\n") + "\n", text) if pattern.search(text)
             else text.rstrip("\n") + "\n\n" + section)
     REPORT.write_text(text.rstrip("\n") + "\n")
+    if line is None:
+        return
     readme = ROOT / "README.md"
     body = readme.read_text()
-    block = re.compile(r"<!-- bench -->.*?<!-- /bench -->", re.S)
-    latest = text.split("\n", 4)[-1].strip()
-    if block.search(body):
-        readme.write_text(block.sub(lambda _: f"<!-- bench -->\n{latest}\n<!-- /bench -->", body))
+    block = re.compile(r"<!-- bench -->\n(.*?)<!-- /bench -->", re.S)
+    found = block.search(body)
+    if found:
+        kept = [x for x in found.group(1).splitlines() if x.strip() and not x.startswith(f"- **{store}**")]
+        lines = sorted([*kept, line], key=lambda x: (not x.startswith("- **"), x))
+        readme.write_text(body[:found.start(1)] + "\n".join(lines) + "\n" + body[found.end(1):])
 
 
 @pytest.mark.benchmark(group="load")
@@ -208,4 +230,4 @@ def test_load_against_the_naive_peer_and_raw_saves(benchmark, settings, env_for,
         assert run.done > 0, f"{name}: nothing answered {run.statuses}"
         assert run.server_errors == 0, f"{name}: {run.statuses}"
     if measuring:
-        publish(section, settings.store)
+        publish(section, settings.store, summary(settings.store, rows, rates))
