@@ -28,6 +28,7 @@ def campaign_create(name: str, system: str, fmt: Format = Format.table, **settin
         created = t.backend.create_campaign(name, system, chosen)
         remote = {"token": created.house_token, "server": t.backend.server} if t.remote else {}
         config.update(campaign=str(created.campaign.id), **remote)
+        config.remember_system(created.campaign.id.hex, created.campaign.system)
         output.emit(created, fmt, output.created)
 
     run(None, None, act, fmt)

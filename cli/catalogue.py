@@ -156,9 +156,13 @@ def build() -> dict[str, Any]:
         for name, (kind, _) in getattr(module, "PARSERS", {}).items():
             parser_kinds[name] = "list" if get_origin(kind) is list else "str"
     found: dict[str, tuple[list[Any], dict[str, Any]]] = {}
-    for cls in [c for s in supported() for c in (*s.commands(), *s.actions())] + list(SHARED):
+    owners: dict[str, set[str]] = {}  # the systems each command line serves (``stakes --help`` groups by them)
+    every = [s.id for s in supported()]
+    for cls, owner in [(c, [s.id]) for s in supported() for c in (*s.commands(), *s.actions())] + \
+            [(c, every) for c in SHARED]:
         for words, fixed in ((cls.cli, {}), *cls.cli_variants) if cls.cli else cls.cli_variants:
             classes, _ = found.setdefault(words, ([], fixed))
+            owners.setdefault(words, set()).update(owner)
             if cls not in classes and not any(issubclass(c, cls) for c in classes):
                 classes.append(cls)
     settings: dict[str, dict[str, Any]] = {}
@@ -176,11 +180,12 @@ def build() -> dict[str, Any]:
         answer_models[system.id] = {
             name: {"player_added": ref(edge(system.id).SHEET)} if name == "player-added"
             else ref(answers.find(system.id, name).model) for name in names}
-    reads = [{"name": r.name, "path": r.path, "model": ref(r.model), "cli": r.cli, "doc": r.doc, "paged": r.paged}
-             for system in supported() for r in edge(system.id).READS]
+    reads = [{"name": r.name, "path": r.path, "model": ref(r.model), "cli": r.cli, "doc": r.doc, "paged": r.paged,
+              "system": system.id} for system in supported() for r in edge(system.id).READS]
     return {
         "systems": [{"id": s.id, "name": s.name, "supported": s.supported} for s in systems()],
         "packages": packages, "default": default_system(), "settings": list(settings.values()),
-        "commands": [_command(words, classes, fixed, parser_kinds) for words, (classes, fixed) in found.items()],
+        "commands": [{**_command(words, classes, fixed, parser_kinds), "systems": sorted(owners[words])}
+                     for words, (classes, fixed) in found.items()],
         "reads": reads, "routes": routes, "answers": answer_models,
     }

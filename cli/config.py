@@ -27,6 +27,9 @@ class CliConfig:
     #: The campaign and seat each token holds ("<campaign id> <seat>"), by a digest of server and token: a
     #: token names one seat of one campaign for good, so a command need not ask the server again.
     sessions: dict[str, str] = field(default_factory=dict)
+    #: The rule system of each campaign this CLI has met, by campaign id: a campaign's system never changes, so
+    #: a command against a server need not ask for it, and ``stakes --help`` lists its commands first.
+    systems: dict[str, str] = field(default_factory=dict)
 
 
 def config_path() -> Path:
@@ -44,7 +47,7 @@ def load() -> CliConfig:
         return CliConfig()
     if not isinstance(data, dict):
         return CliConfig()
-    kinds = {f.name: dict if f.name in ("heads", "server_keys", "sessions") else str for f in fields(CliConfig)}
+    kinds = {f.name: dict if f.name in ("heads", "server_keys", "sessions", "systems") else str for f in fields(CliConfig)}
     kept: dict[str, Any] = {k: v for k, v in data.items() if k in kinds and (v is None or isinstance(v, kinds[k]))}
     return CliConfig(**kept)
 
@@ -57,6 +60,13 @@ def save(config: CliConfig) -> None:
     with os.fdopen(fd, "w") as handle:
         handle.write(json.dumps({k: v for k, v in asdict(config).items() if v is not None}, indent=2))
     tmp.replace(path)
+
+
+def remember_system(campaign_id: str, system: str) -> None:
+    """Note a campaign's rule system (once: it never changes)."""
+    known = load()
+    if known.systems.get(campaign_id) != system:
+        update(systems={**known.systems, campaign_id: system})
 
 
 def update(**changes: Any) -> CliConfig:

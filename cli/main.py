@@ -9,14 +9,58 @@ from __future__ import annotations
 import sys
 from typing import Annotated
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from cli import campaigns, challenge, commands, operations, watch
 from cli.options import Format, group
 from cli.session import GLOBAL, USAGE, fail
 
 HELP = "The campaign ledger for tabletop role-playing."
-app = group(HELP, name="stakes", pretty_exceptions_enable=False)
+#: Commands and groups written here for every system: listed first in ``stakes --help``.
+SHARED_NAMES = frozenset({"campaign", "player", "challenge", "projections", "audit", "replay", "watch",
+                          *(n for n, _ in (*campaigns.TOP_LEVEL, *operations.TOP_LEVEL))})
+
+
+def help_sections(names: list[str]) -> list[tuple[str, list[str]]]:
+    """``stakes --help`` by rule system (issue 31): what every system shares, then each system's own commands,
+    the current campaign's system first. A command several systems share is listed under each of them."""
+    from cli import catalogue, config
+
+    found = catalogue.load()
+    titles = {s["id"]: s["name"] for s in found["systems"] if s["supported"]}
+    owners: dict[str, set[str]] = {}
+    for entry in found["commands"]:
+        owners.setdefault(entry["words"].split()[0], set()).update(entry["systems"])
+    for read in found["reads"]:
+        owners.setdefault(read["cli"].split()[0], set()).add(read["system"])
+    chosen = config.load()
+    current = chosen.systems.get((chosen.campaign or "").replace("-", ""))
+    order = sorted(titles, key=lambda s: (s != current, list(titles).index(s)))
+    shared = [n for n in names if n in SHARED_NAMES or owners.get(n, set(titles)) >= set(titles)]
+    sections = [("Every system", shared)]
+    for system in order:
+        own = [n for n in names if n not in shared and system in owners.get(n, set())]
+        label = f"{titles[system]} ({system}{', the current campaign' if system == current else ''})"
+        sections.append((label, own))
+    return [(title, members) for title, members in sections if members]
+
+
+class ByRuleSystem(TyperGroup):
+    """The root group: its help lists commands by rule system, not as one flat list of forty."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        listed = {n: c for n in self.list_commands(ctx) if (c := self.get_command(ctx, n)) and not c.hidden}
+        if not listed:
+            return
+        width = formatter.width - 6 - max(len(n) for n in listed)
+        for title, names in help_sections(list(listed)):
+            with formatter.section(title):
+                formatter.write_dl([(n, listed[n].get_short_help_str(width)) for n in names])
+
+
+app = group(HELP, name="stakes", pretty_exceptions_enable=False, cls=ByRuleSystem)
 GROUPS: dict[str, typer.Typer] = {
     "campaign": campaigns.campaign_app, "player": campaigns.player_app, "challenge": challenge.app,
     "projections": operations.projections_app, "audit": operations.audit_app,

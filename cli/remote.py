@@ -122,8 +122,15 @@ class RemoteStakes:
         return f"/campaigns/{campaign_id}{rest}"
 
     def _system(self, campaign_id: UUID) -> str:
+        """The campaign's rule system: remembered in the config once met, so no command asks twice (issue 30)."""
         if campaign_id not in self._systems:
-            self._systems[campaign_id] = self._call("GET", self._c(campaign_id), schemas.CampaignView).system
+            from cli import config
+
+            known = config.load().systems.get(campaign_id.hex)
+            if known is None:
+                known = self._call("GET", self._c(campaign_id), schemas.CampaignView).system
+                config.remember_system(campaign_id.hex, known)
+            self._systems[campaign_id] = known
         return self._systems[campaign_id]
 
     # -- commands, defined once in the domain ---------------------------------------------------------

@@ -222,3 +222,21 @@ def test_an_export_refused_for_an_open_unit_names_it_and_leaves_no_file_and_impo
                                "head": "0" * 64}) + "\n")
     said = cli("import", str(old), expect=3).stderr
     assert "version 1" in said and "reads version 2" in said
+
+
+def test_help_lists_commands_by_rule_system_with_the_current_campaigns_system_first(cli):
+    """Issue 31: `stakes --help` is grouped (what every system shares, then one section per system), and the
+    current campaign's system comes first; its system is remembered, so no command asks for it again."""
+    sections = [line for line in cli("--help").stdout.splitlines() if line and not line.startswith(" ")
+                and line.endswith(":")]
+    assert sections[sections.index("Every system:") + 1].startswith("Penny Ante (penny-ante)")
+    created = cli.json("campaign", "create", "Wet Ink", "--system", "pool")
+    shown = cli("--help").stdout
+    assert "The Pool, Powered by the Apocalypse (pool, the current campaign):" in shown
+    order = [line for line in shown.splitlines() if line.endswith(":") and not line.startswith(" ")]
+    after = order[order.index("Every system:") + 1:]
+    assert after[0].startswith("The Pool") and after[1].startswith("Penny Ante")
+    pool = shown[shown.index("The Pool"):shown.index("Penny Ante")]
+    assert "  roll " in pool and "  trait " in pool and "  loan " not in pool
+    cfg = json.loads(open(cli.env["STAKES_CONFIG"]).read())
+    assert cfg["systems"] == {created["campaign"]["id"].replace("-", ""): "pool"}
