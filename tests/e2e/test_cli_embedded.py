@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.e2e.conftest import normalized, player_headers
 
@@ -238,5 +239,5 @@ def test_help_lists_commands_by_rule_system_with_the_current_campaigns_system_fi
     assert after[0].startswith("The Pool") and after[1].startswith("Penny Ante")
     pool = shown[shown.index("The Pool"):shown.index("Penny Ante")]
     assert "  roll " in pool and "  trait " in pool and "  loan " not in pool
-    cfg = json.loads(open(cli.env["STAKES_CONFIG"]).read())
+    cfg = json.loads(Path(cli.env["STAKES_CONFIG"]).read_text())
     assert cfg["systems"] == {created["campaign"]["id"].replace("-", ""): "pool"}
