@@ -7,9 +7,8 @@ The commands that change a campaign are generated from the rule systems' command
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -50,7 +49,7 @@ def help_sections(names: list[str]) -> list[tuple[str, list[str]]]:
 class ByRuleSystem(TyperGroup):
     """The root group: its help lists commands by rule system, not as one flat list of forty."""
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    def format_commands(self, ctx: Any, formatter: Any) -> None:  # typer's own click Context and HelpFormatter
         listed = {n: c for n in self.list_commands(ctx) if (c := self.get_command(ctx, n)) and not c.hidden}
         if not listed:
             return
