@@ -21,7 +21,7 @@ def show(challenge: ChallengeArg = None, as_: As = None, campaign: CampaignOpt =
     from cli import output
 
     run(as_, campaign, lambda t: output.emit(
-        t.backend.challenge(t.campaign_id(), t.seat, unit_id(t, challenge)), fmt, output.resolution), fmt)
+        t.backend.challenge(t.campaign_id(), t.seat, unit_id(t, challenge, settled=True)), fmt, output.resolution), fmt)
 
 
 @app.command("list")
@@ -43,7 +43,7 @@ def verify(challenge: ChallengeArg = None, as_: As = None, campaign: CampaignOpt
     from cli import output
 
     def act(t: Target) -> None:
-        report = t.backend.verify_challenge(t.campaign_id(), t.seat, unit_id(t, challenge))
+        report = t.backend.verify_challenge(t.campaign_id(), t.seat, unit_id(t, challenge, settled=True))
         output.emit(report, fmt, output.verification)
         if report.mismatches or report.commitment_matches is False:
             raise typer.Exit(3)
@@ -62,7 +62,7 @@ def replay(
     from cli import output
 
     def act(t: Target) -> None:
-        ch = unit_id(t, challenge)
+        ch = unit_id(t, challenge, settled=True)
         if not interactive:
             output.emit(t.backend.replay(t.campaign_id(), t.seat, ch, step), fmt, output.replay)
             return

@@ -74,13 +74,40 @@ def parsers() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
 
 
 # -- ids given by their first characters ----------------------------------------------------------------------
-def unit_id(t: Target, text: str | None) -> UUID:
-    """A unit of resolution: an id or its first characters, else the current one, else the only open one."""
-    wanted = (text or config.load().challenge or "").lower().replace("-", "")
+def _seat_key(t: Target) -> str:
+    return f"{t.campaign_id().hex} {t.seat.name}"
+
+
+def current_unit(t: Target, unit: UUID) -> None:
+    """``unit`` becomes this seat's current one (in this campaign): its later moves need no id."""
+    known = config.load()
+    if known.units.get(_seat_key(t)) != unit.hex:
+        config.update(units={**known.units, _seat_key(t): unit.hex})
+
+
+def unit_id(t: Target, text: str | None, settled: bool = False) -> UUID:
+    """A unit of resolution: an id or its first characters, else this seat's current one, else the only open
+    one; with ``settled`` (reads: show, verify, replay), else the last settled unit the seat took part in, else
+    the campaign's last settled one (issue 31). A
+    whole id is taken as it is: no list is read to find it (issue 30)."""
+    known = config.load()
+    wanted = (text or known.units.get(_seat_key(t)) or known.challenge or "").lower().replace("-", "")
+    if len(wanted) == 32:
+        try:
+            return UUID(wanted)
+        except ValueError:
+            pass
     if not wanted:
-        open_ones = [c.id for c in t.backend.challenges(t.campaign_id(), t.seat, limit=2, open_only=True)]
-        if len(open_ones) == 1:
-            return open_ones[0]
+        open_ones = t.backend.challenges(t.campaign_id(), t.seat, limit=100, open_only=True)
+        mine = [c for c in open_ones if t.seat.name in (*c.challenger, *c.opponent)]
+        for found in (open_ones, mine):  # the only open one, else the only open one this seat is in
+            if len(found) == 1:
+                return found[0].id
+        if settled:  # a read: the last settled unit this seat took part in, else the campaign's last
+            done = [c for c in every_unit(t) if c.phase in ("settled", "void")]
+            mine = [c for c in done if t.seat.name in (*c.challenger, *c.opponent)]
+            if mine or done:
+                return (mine or done)[-1].id
         raise UsageError("several or no challenges are open: give the challenge's id (or its first characters)")
     matches = [c.id for c in every_unit(t) if c.id.hex.startswith(wanted)]
     if len(matches) != 1:
@@ -178,11 +205,13 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
             key = uuid4().hex  # one key per invocation: a retry after a lost answer is applied once
             if spec["action"]:
                 payload["action"] = spec["action"]
-                result = t.backend.act(t.campaign_id(), t.seat, unit_id(t, unit), payload, key=key)
+                moved = unit_id(t, unit)
+                result = t.backend.act(t.campaign_id(), t.seat, moved, payload, key=key)
+                current_unit(t, moved)  # the unit this seat moved in is its current one
             else:
                 result = t.backend.run(t.campaign_id(), t.seat, spec["verb"], payload, key=key)
-            if spec["new_unit"]:
-                config.update(challenge=str(result.id))  # a new unit becomes the current one
+                if spec["new_unit"]:
+                    current_unit(t, result.id)  # a new unit becomes the current one of the seat that opened it
             output.emit(result, fmt, output.render)
 
         run(as_, campaign, act, fmt)

@@ -30,6 +30,9 @@ class CliConfig:
     #: The rule system of each campaign this CLI has met, by campaign id: a campaign's system never changes, so
     #: a command against a server need not ask for it, and ``stakes --help`` lists its commands first.
     systems: dict[str, str] = field(default_factory=dict)
+    #: Each seat's current unit of resolution, by "<campaign id> <seat>": two seats of one embedded store keep
+    #: their own (issue 31). ``challenge`` is what a CLI before that kept, read when a seat has none.
+    units: dict[str, str] = field(default_factory=dict)
 
 
 def config_path() -> Path:
@@ -47,7 +50,7 @@ def load() -> CliConfig:
         return CliConfig()
     if not isinstance(data, dict):
         return CliConfig()
-    kinds = {f.name: dict if f.name in ("heads", "server_keys", "sessions", "systems") else str for f in fields(CliConfig)}
+    kinds = {f.name: dict if f.name in ("heads", "server_keys", "sessions", "systems", "units") else str for f in fields(CliConfig)}
     kept: dict[str, Any] = {k: v for k, v in data.items() if k in kinds and (v is None or isinstance(v, kinds[k]))}
     return CliConfig(**kept)
 

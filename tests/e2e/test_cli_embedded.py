@@ -241,3 +241,22 @@ def test_help_lists_commands_by_rule_system_with_the_current_campaigns_system_fi
     assert "  roll " in pool and "  trait " in pool and "  loan " not in pool
     cfg = json.loads(Path(cli.env["STAKES_CONFIG"]).read_text())
     assert cfg["systems"] == {created["campaign"]["id"].replace("-", ""): "pool"}
+
+
+def test_each_seat_keeps_its_own_current_unit_and_reads_default_to_its_last_settled_one(cli):
+    """Issue 31: in one embedded store, a seat's move with no id is made in that seat's own unit (not the last
+    one anybody opened), and `replay` / `challenge verify` with no id take the seat's last settled unit."""
+    cli("campaign", "create", "Pool night", "--system", "pool", "--table-dice")
+    cli("player", "add", "ana", "--character", "Ana", "--description", "A quick courier")
+    cli("player", "add", "tom", "--character", "Tom", "--description", "A slow monk")
+    cli("adventure", "start")
+    anas = cli.json("roll", "2", "--dice", "4,6", "--as", "ana")  # 10: a hit, Ana chooses (PL-4)
+    toms = cli.json("roll", "2", "--dice", "4,5", "--as", "tom")  # 9: a hit too, opened after Ana's
+    assert anas["phase"] == toms["phase"] == "choice"
+    chosen = cli.json("choose", "narrate", "--as", "tom")
+    assert chosen["id"] == toms["id"] and chosen["phase"] == "settled"
+    assert cli.json("challenge", "show", "--as", "ana")["phase"] == "choice"  # hers is still waiting
+    assert cli.json("replay", "--as", "tom")["challenge_id"] == toms["id"]
+    assert cli.json("challenge", "verify", "--as", "tom")["challenge_id"] == toms["id"]
+    cli("choose", "house", "--as", "ana")
+    assert cli.json("replay", "--as", "ana")["challenge_id"] == anas["id"]
