@@ -195,3 +195,17 @@ def test_a_pool_campaign_is_played_from_the_cli_against_a_running_server(cli, se
     assert sheet["system"] == "pool" and sheet["rolls"] and sheet["pool"] >= 2
     assert ilse.json("challenge", "verify", roll["id"][:8])["mismatches"] == []
     assert "PL-2" in ilse("roll", "1", expect=3).stderr
+
+
+def test_a_player_whose_seat_was_handed_out_again_is_told_so_in_words(cli, server, tmp_path):
+    """Issue 31: after the House reissues a seat, the old holder's CLI says what happened and what to do."""
+    house = seat_cli(cli, tmp_path, "house")
+    house.json("--server", server, "campaign", "create", "Jade Court")
+    invite = house.json("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip")["invite"]
+    ilse = seat_cli(cli, tmp_path, "ilse")
+    ilse("claim", invite, "--server", server)
+    assert ilse.json("sheet")["name"] == "Ilse Varn"
+    house("player", "token", "ilse")
+    told = ilse("sheet", expect=7)
+    assert "handed your seat out again" in told.stderr and "stakes claim" in told.stderr
+    assert "Traceback" not in told.output
