@@ -23,7 +23,7 @@ from uuid import UUID, uuid4
 # they are for other reasons; Stakes never runs it, and it costs a remote command a tenth of its start-up
 # (issue 14). httpx treats the client as an optional extra and answers ``httpx.main`` with a hint without it.
 sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
-import httpx  # noqa: E402
+import httpx
 from pydantic import TypeAdapter
 
 from adapters import schemas
@@ -216,9 +216,10 @@ class RemoteStakes:
     def checkpoint(self, campaign_id: UUID, actor: Seat | None) -> schemas.Checkpoint:
         return self._call("GET", self._c(campaign_id, "/audit/checkpoint"), schemas.Checkpoint)
 
-    def consistency(self, campaign_id: UUID, actor: Seat | None, first: int) -> schemas.Consistency:
+    def consistency(self, campaign_id: UUID, actor: Seat | None, first: int,
+                    second: int | None = None) -> schemas.Consistency:
         return self._call("GET", self._c(campaign_id, "/audit/consistency"), schemas.Consistency,
-                          params={"from": first})
+                          params={"from": first, **({"second": second} if second is not None else {})})
 
     def public_key(self) -> schemas.PublicKey:
         return self._call("GET", "/audit/public-key", schemas.PublicKey)
