@@ -140,6 +140,10 @@ def held_head(target: Any, fetch: bool = False) -> Any:
                     origin=head.origin, size=head.size, root=base64.b64encode(head.root).decode(), note=head.note)
 
 
+#: A signed note is a few hundred bytes; a file given as one is read no further than this.
+NOTE_MAX = 64 * 1024
+
+
 def read_note(given: str) -> str:
     """A signed note given on the command line: '-' for stdin, the note's text itself, or a file holding it
     (or the JSON ``stakes audit checkpoint --format json`` prints)."""
@@ -149,13 +153,19 @@ def read_note(given: str) -> str:
 
     from cli.errors import BadHead
 
-    if given == "-":
-        text = sys.stdin.read()
-    elif "\n" in given:
+    if "\n" in given:
         text = given
     else:
         try:
-            text = Path(given).read_text(encoding="utf-8")
+            if given == "-":
+                raw = sys.stdin.buffer.read(NOTE_MAX + 1) if hasattr(sys.stdin, "buffer") else \
+                    sys.stdin.read(NOTE_MAX + 1).encode()
+            else:
+                with Path(given).open("rb") as handle:
+                    raw = handle.read(NOTE_MAX + 1)
+            if len(raw) > NOTE_MAX:
+                raise ValueError(f"more than {NOTE_MAX:,} bytes, far more than a signed note")
+            text = raw.decode("utf-8")
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise BadHead(f"cannot read the head {given!r}: {exc}") from None
     if text.lstrip().startswith("{"):

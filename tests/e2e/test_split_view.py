@@ -61,7 +61,7 @@ def signer_of(settings: Settings) -> checkpoint.Signer:
 
 
 def test_audit_checkpoint_shows_the_head_this_cli_holds_and_never_moves_it(cli, server, tmp_path):  # noqa: F811
-    house, ilse, tomas = table_of_three(cli, tmp_path, server)
+    _house, ilse, tomas = table_of_three(cli, tmp_path, server)
     ilse.json("characteristic", "buy", "Lucky Necklace")
     kept = held(tmp_path, "ilse")
     (note,) = kept.values()
@@ -84,7 +84,7 @@ def shown_key(server: str) -> str:  # noqa: F811
 
 
 def test_audit_checkpoint_without_a_held_head_says_how_to_fetch_one(cli, server, tmp_path):  # noqa: F811
-    house, ilse, _ = table_of_three(cli, tmp_path, server)
+    _house, _ilse, _ = table_of_three(cli, tmp_path, server)
     token = json.loads((tmp_path / "ilse.json").read_text())["token"]
     fresh = seat_cli(cli, tmp_path, "laptop")
     fresh("login", "--server", server, "--token", token)
@@ -124,7 +124,7 @@ def test_two_players_holding_heads_of_different_sizes_find_one_a_prefix_of_the_o
 
 
 def test_two_validly_signed_heads_of_one_size_with_different_roots_are_a_fork(cli, server, tmp_path, settings):  # noqa: F811
-    house, ilse, tomas = table_of_three(cli, tmp_path, server)
+    _house, ilse, _tomas = table_of_three(cli, tmp_path, server)
     ilse.json("characteristic", "buy", "Lucky Necklace")
     mine = checkpoint.verify(next(iter(held(tmp_path, "ilse").values())), shown_key(server))
     # What a server showing Tomas another history signs: the same size, another root, its own key.
@@ -150,7 +150,7 @@ def test_two_validly_signed_heads_of_one_size_with_different_roots_are_a_fork(cl
 def test_a_log_changed_between_two_players_reads_is_caught_as_a_fork(cli, server, tmp_path, rows, attack):  # noqa: F811
     """The server shows Ilse one history, then rewrites (or cuts) it before Tomas's first look: each player's
     own CLI is content (Tomas pinned what he was shown), and only comparing their held heads shows the fork."""
-    house, ilse, tomas_then = table_of_three(cli, tmp_path, server)
+    _house, ilse, _tomas_then = table_of_three(cli, tmp_path, server)
     tomas = seat_cli(cli, tmp_path, "tomas-later")  # Tomas's CLI first looks after the change
     token = json.loads((tmp_path / "tomas.json").read_text())["token"]
     ilse.json("characteristic", "buy", "Lucky Necklace")
@@ -185,7 +185,7 @@ def test_a_log_changed_between_two_players_reads_is_caught_as_a_fork(cli, server
 
 
 def test_a_head_that_is_not_a_signed_note_of_this_campaign_is_refused_clearly(cli, server, tmp_path):  # noqa: F811
-    house, ilse, tomas = table_of_three(cli, tmp_path, server)
+    _house, ilse, _tomas = table_of_three(cli, tmp_path, server)
     ilse.json("characteristic", "buy", "Lucky Necklace")
     mine = checkpoint.verify(next(iter(held(tmp_path, "ilse").values())), shown_key(server))
     other = seat_cli(cli, tmp_path, "other-house")
@@ -199,6 +199,7 @@ def test_a_head_that_is_not_a_signed_note_of_this_campaign_is_refused_clearly(cl
         "no-note.json": ('{"size": 3}', "without a signed note"),
         "bad.json": ("{not json", "neither a signed note nor the JSON"),
         "not-utf8.txt": (b"\xb2\xff".decode("latin-1"), "cannot read the head"),
+        "huge.txt": ("x" * 70_000, "far more than a signed note"),
     }
     for name, (text, why) in cases.items():
         if name == "not-utf8.txt":
@@ -221,7 +222,7 @@ def test_a_head_that_is_not_a_signed_note_of_this_campaign_is_refused_clearly(cl
 
 
 def test_the_server_proves_any_smaller_head_a_prefix_of_any_larger_one(cli, server, tmp_path):  # noqa: F811
-    house, ilse, tomas = table_of_three(cli, tmp_path, server)
+    _house, ilse, tomas = table_of_three(cli, tmp_path, server)
     ilse.json("characteristic", "buy", "Lucky Necklace")
     tomas.json("characteristic", "buy", "Quick")
     token = json.loads((tmp_path / "ilse.json").read_text())["token"]
