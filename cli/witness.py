@@ -221,6 +221,7 @@ def compare(target: Any, mine_note: str, other_note: str, evidence: Any = None) 
     small, large = (mine, other) if mine.size <= other.size else (other, mine)
     proof: list[str] = []
     served = None
+    verdict: Literal["equal", "prefix", "fork"]
     if mine.size == other.size:
         verdict = "equal" if mine.root == other.root else "fork"
         detail = (f"both heads hold the same {mine.size} events" if verdict == "equal" else
