@@ -28,15 +28,23 @@ def current(stakes: Any, campaign_id: UUID) -> schemas.Checkpoint:
     return _signed(stakes, campaign_id, *stakes.app.recorder.head(campaign_id.hex))
 
 
-def consistency(stakes: Any, campaign_id: UUID, first: int) -> schemas.Consistency:
-    """Proof that today's log extends the head of ``first`` events a player holds."""
+def consistency(stakes: Any, campaign_id: UUID, first: int, second: int | None = None) -> schemas.Consistency:
+    """Proof that the log of ``second`` events (today's whole log by default) extends the head of ``first``
+    events a player holds: two players compare heads of any sizes this way (``stakes audit compare``). The
+    answer's checkpoint is the signed head of exactly the first ``second`` events."""
     from adapters import audit  # here and below: a client that only checks heads (cli.witness) loads less
 
     digests = stakes.app.recorder.leaves(campaign_id.hex)
-    if not 0 <= first <= len(digests):
+    size = len(digests) if second is None else second
+    if size > len(digests):
         raise RuleViolation(f"the log of this campaign holds {len(digests)} events, so it cannot extend a head "
+                            f"of {size}: keep the head you hold, it proves the log was cut", ruling="C-2")
+    if not 0 <= first <= size:
+        raise RuleViolation(f"a head of {first} events cannot extend one of {size}: ask with the smaller size "
+                            "first" if second is not None else
+                            f"the log of this campaign holds {len(digests)} events, so it cannot extend a head "
                             f"of {first}: keep the head you hold, it proves the log was cut", ruling="C-2")
-    tree = audit.leaves(digests)
+    tree = audit.leaves(digests[:size])
     proof = merkle.consistency_proof(first, tree) if first else []
     return schemas.Consistency(first=first, checkpoint=_signed(stakes, campaign_id, len(tree), merkle.root(tree)),
                                proof=[base64.b64encode(p).decode() for p in proof])

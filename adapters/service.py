@@ -306,9 +306,11 @@ class Stakes:
         self.viewer(campaign_id, viewer)
         return heads.current(self, campaign_id)
 
-    def consistency(self, campaign_id: UUID, viewer: Seat, first: int) -> schemas.Consistency:
+    def consistency(self, campaign_id: UUID, viewer: Seat, first: int,
+                    second: int | None = None) -> schemas.Consistency:
+        """RFC 9162 proof that the log of ``second`` events (all of it by default) extends that of ``first``."""
         self.viewer(campaign_id, viewer)
-        return heads.consistency(self, campaign_id, first)
+        return heads.consistency(self, campaign_id, first, second)
 
     def leaves(self, campaign_id: UUID, viewer: Seat) -> schemas.Leaves:
         """The campaign's leaves, opened where the viewer may read the whole event (C-2, C-5)."""

@@ -49,14 +49,68 @@ def audit_verify(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format
     run(as_, campaign, act, fmt)
 
 
+FORKED = 11
+
+
 @audit_app.command("checkpoint")
-def audit_checkpoint(as_: As = None, campaign: CampaignOpt = None) -> None:
-    """Print the campaign's signed head (C2SP checkpoint): keep it anywhere; every later head must extend it."""
+def audit_checkpoint(
+    as_: As = None, campaign: CampaignOpt = None,
+    fetch: Annotated[bool, typer.Option("--fetch", help=(
+        "Fetch the server's current head, check it extends the held one (exit 10 and an evidence file if it "
+        "does not), keep it and show it. Without it nothing is asked of the server's log and nothing is "
+        "replaced."))] = False,
+    note: Annotated[bool, typer.Option("--note", help=(
+        "Print only the signed note, byte for byte: the text to hand another player for "
+        "'stakes audit compare'."))] = False,
+    fmt: Fmt = Format.table,
+) -> None:
+    """Show the signed head this CLI holds for the campaign (C-2): the last one it checked against the server,
+    as kept, never replaced by this command (--fetch fetches, checks and keeps the current one). Embedded, the
+    local store's own head: nothing is held for a store you hold. Hand it to another player (--note, or
+    --format json) to compare with 'stakes audit compare'."""
+    from cli import output, witness
 
     def act(t: Target) -> None:
-        sys.stdout.write(t.backend.checkpoint(t.campaign_id(), t.seat).note)
+        head = witness.held_head(t, fetch=fetch)
+        if note:
+            sys.stdout.write(head.note)
+        else:
+            output.emit(head, fmt, witness.render_head)
 
-    run(as_, campaign, act)
+    run(as_, campaign, act, fmt, check_head=False)
+
+
+@audit_app.command("compare")
+def audit_compare(
+    other: Annotated[str, typer.Argument(help=(
+        "Another player's held head: a file holding its signed note ('stakes audit checkpoint --note') or the "
+        "JSON of 'stakes audit checkpoint --format json', the note text itself, or - for stdin."))],
+    mine: Annotated[str | None, typer.Option("--mine", help=(
+        "Compare this head (same forms) instead of the one this CLI holds; embedded, instead of the store's "
+        "own head."))] = None,
+    evidence: Annotated[Path | None, typer.Option("--evidence", help=(
+        "Where to write both signed notes on a fork (default: fork-<campaign>.txt beside the config "
+        "file)."))] = None,
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """Compare your held head with another player's, of any sizes (C-2): both must be signed by the server's
+    pinned key for this campaign; an RFC 9162 consistency proof between their sizes is asked of the server (or
+    the store, embedded). Says EQUAL, which is a PREFIX of which (exit 0), or that the histories FORK: two
+    roots at one size, or no proof joins them (exit 11, both signed notes written to an evidence file). A head
+    that is not such a note exits 2. Neither head is replaced."""
+    from cli import output, witness
+    from cli.errors import Forked
+
+    def act(t: Target) -> None:
+        theirs = witness.read_note(other)
+        ours = witness.read_note(mine) if mine is not None else witness.held_head(t).note
+        result = witness.compare(t, ours, theirs, evidence)
+        output.emit(result, fmt, witness.render_comparison)
+        if result.verdict == "fork":
+            raise Forked(f"the histories fork: {result.detail}. The server showed two players different logs of "
+                         f"this campaign; both signed heads are in {result.evidence}")
+
+    run(as_, campaign, act, fmt, check_head=False)
 
 
 def export(

@@ -227,9 +227,10 @@ class RemoteStakes:
     def checkpoint(self, campaign_id: UUID, actor: Seat | None) -> schemas.Checkpoint:
         return self._call("GET", self._c(campaign_id, "/audit/checkpoint"), schemas.Checkpoint)
 
-    def consistency(self, campaign_id: UUID, actor: Seat | None, first: int) -> schemas.Consistency:
+    def consistency(self, campaign_id: UUID, actor: Seat | None, first: int,
+                    second: int | None = None) -> schemas.Consistency:
         return self._call("GET", self._c(campaign_id, "/audit/consistency"), schemas.Consistency,
-                          params={"from": first})
+                          params={"from": first, **({"second": second} if second is not None else {})})
 
     def public_key(self) -> schemas.PublicKey:
         return self._call("GET", "/audit/public-key", schemas.PublicKey)

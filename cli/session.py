@@ -17,7 +17,7 @@ from uuid import UUID
 import typer
 
 from cli import config
-from cli.errors import Tampered, Unauthenticated, Unreachable
+from cli.errors import Forked, Tampered, Unauthenticated, Unreachable
 from cli.options import Format
 from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, RuleViolation, StakesError
 from domain.seats import Seat
@@ -31,6 +31,7 @@ EXIT_CODES: tuple[tuple[type[StakesError], int], ...] = (
     (Unauthenticated, 7),
     (Unreachable, 8),
     (Tampered, 10),
+    (Forked, 11),
     (StakesError, 2),
 )
 
@@ -166,12 +167,15 @@ def open_target(seat: str | None, campaign: str | None) -> Target:
     return Target(Stakes(), Seat.parse(seat or "house"), _uuid(chosen) if chosen else None, remote=False)
 
 
-def run(seat: str | None, campaign: str | None, action: Callable[[Target], Any], fmt: Format = Format.table) -> Any:
+def run(seat: str | None, campaign: str | None, action: Callable[[Target], Any], fmt: Format = Format.table,
+        *, check_head: bool = True) -> Any:
+    """Run ``action`` on the target; against a server, then check the log still extends the held head and keep
+    the new one, unless ``check_head`` is off (the commands that show or compare the held head leave it be)."""
     with reported(fmt):
         target = open_target(seat, campaign)
         try:
             result = action(target)
-            if target.remote and target.campaign is not None:
+            if check_head and target.remote and target.campaign is not None:
                 from cli import witness
 
                 witness.check(target.backend, target.campaign)  # C-2: the log still extends the head kept

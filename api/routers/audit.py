@@ -37,10 +37,14 @@ def checkpoint(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Check
 @one_hop
 def consistency(campaign_id: UUID, seat: SeatDep, stakes: StakesDep,
                 first: Annotated[int, Query(alias="from", ge=0, le=2**62,
-                                            description="The size of the head you hold.")]) -> out.Consistency:
-    """An RFC 9162 consistency proof that the log today extends the head of ``from`` events you hold (C-2).
-    A log that was cut, forked or rewritten has none."""
-    return stakes.consistency(campaign_id, seat, first)
+                                            description="The size of the head you hold.")],
+                second: Annotated[int | None, Query(ge=0, le=2**62, description=(
+                    "The size of a larger head to prove it against (another player's, to compare two held "
+                    "heads); the log's whole size by default."))] = None) -> out.Consistency:
+    """An RFC 9162 consistency proof that the log of ``second`` events (today's whole log by default) extends
+    the head of ``from`` events you hold, with the signed head of those ``second`` events (C-2). A log that was
+    cut, forked or rewritten has none: a size the log does not reach, or ``from`` above ``second``, is 422."""
+    return stakes.consistency(campaign_id, seat, first, second)
 
 
 @router.get("/campaigns/{campaign_id}/audit/leaves", response_model=out.Leaves)
