@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 
 from adapters.service import Stakes
 from adapters.settings import Settings
-from api import commands, heads, problems, stream, web
+from api import commands, heads, limits, problems, stream, web
 from api.deps import writers
 from api.problems import PROBLEM_RESPONSES
 from api.routers import audit, campaigns, challenges, characters, log
@@ -63,6 +63,7 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
                   responses=PROBLEM_RESPONSES, docs_url=None)  # type: ignore[arg-type]
     web.install(app)  # the web view, its vendored assets, and /docs served from them (issue 14)
     problems.install(app)
+    limits.install(app)  # every body bounded, 413 before it is read (issue 29)
     heads.install(app)
     for module in (campaigns, characters, challenges, log, audit, stream):
         app.include_router(module.router)
