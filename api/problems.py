@@ -132,10 +132,10 @@ PROBLEM_RESPONSES = {
         (403, "The token's seat may not do this (C-1), or belongs to another campaign"),
         (404, "No such campaign, seat, loan or antagonist"),
         (409, "Lost an optimistic-concurrency race; retry (or the campaign needs repair)"),
-        (413, "The body is larger than this server takes (STAKES_MAX_BODY_BYTES; an import: STAKES_IMPORT_MAX_BYTES), "
-              "answered before it is read"),
-        (422, "Breaks a ruling (the ruling is named), or is not well formed: malformed JSON, a body that is not "
-              "UTF-8, or `null` where an object is meant"),
+        (413, ("The body is larger than this server takes (STAKES_MAX_BODY_BYTES; an import: "
+               "STAKES_IMPORT_MAX_BYTES), answered before it is read")),
+        (422, ("Breaks a ruling (the ruling is named), or is not well formed: malformed JSON, a body that is not "
+               "UTF-8, or `null` where an object is meant")),
         (503, "The store is unavailable; retry later"),
     )
 }
