@@ -63,8 +63,8 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
                   responses=PROBLEM_RESPONSES, docs_url=None)  # type: ignore[arg-type]
     web.install(app)  # the web view, its vendored assets, and /docs served from them (issue 14)
     problems.install(app)
-    limits.install(app)  # every body bounded, 413 before it is read (issue 29)
     heads.install(app)
+    limits.install(app)  # outermost: every body bounded, 413 before it is read (issue 29)
     for module in (campaigns, characters, challenges, log, audit, stream):
         app.include_router(module.router)
     app.include_router(commands.command_router())
