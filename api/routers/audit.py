@@ -73,8 +73,8 @@ async def import_campaign(request: Request, stakes: StakesDep,
                           credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
                           ) -> out.ImportReport:
     """Load an export as a new campaign (new ids), verifying its chain and every value (C-2). Needs the
-    operator token (``STAKES_OPERATOR_TOKEN``: 401 for an unknown token, 403 for a seat's); the body is at most ``STAKES_IMPORT_MAX_BYTES``. Answers the
-    House's new token and one-time invite codes for the players."""
+    operator token (``STAKES_OPERATOR_TOKEN``: 401 for an unknown token, 403 for a seat's); the body is at
+    most ``STAKES_IMPORT_MAX_BYTES``. Answers the House's new token and one-time invite codes for the players."""
     expected = stakes.settings.operator_token
     given = credentials.credentials if credentials else ""
     if not given:

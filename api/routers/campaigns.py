@@ -24,8 +24,9 @@ def create_campaign(body: CampaignIn, stakes: StakesDep, key: KeyDep,  # type: i
     House. It must be at least 32 characters drawn at random (a UUID, 128 bits); a shorter one is refused
     (422), nothing created. The server keeps only a keyed digest of it, never the key itself."""
     if key is not None and len(key) < MIN_CREATION_KEY:
-        raise RuleViolation(f"an Idempotency-Key on POST /campaigns answers the House token again, so it is a secret: "
-                            f"at least {MIN_CREATION_KEY} characters drawn at random (a UUID); nothing was created",
+        raise RuleViolation("an Idempotency-Key on POST /campaigns answers the House token again, so it is a "
+                            f"secret: at least {MIN_CREATION_KEY} characters drawn at random (a UUID); nothing "
+                            "was created",
                             ruling="C-1")
     settings = body.settings.model_dump(exclude_none=True) if body.settings is not None else {}  # type: ignore[attr-defined]
     created = stakes.create_campaign(body.name, body.system, settings, key=key)  # type: ignore[attr-defined]

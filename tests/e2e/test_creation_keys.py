@@ -36,7 +36,8 @@ def test_a_creation_key_is_the_creators_secret_and_no_read_gives_it_or_the_house
         texts = [http.get(f"/campaigns/{cid}/export", headers=house).text]
         for who in (house, ilse):
             for path in ("log", "audit/leaves", "audit", ""):
-                r = http.get(f"/campaigns/{cid}/{path}".rstrip("/"), headers=who, params={"limit": 500} if path == "log" else None)
+                r = http.get(f"/campaigns/{cid}/{path}".rstrip("/"), headers=who,
+                             params={"limit": 500} if path == "log" else None)
                 assert r.status_code == 200, (path, r.text)
                 texts.append(r.text)
         seen = "\n".join(texts)

@@ -77,7 +77,8 @@ def test_many_web_commands_queue_in_the_command_threads_and_never_stall_health(s
         ilse = player_headers(http, http.post(f"/campaigns/{cid}/players", headers=house, json={
             "seat": "ilse", "character": "Ilse", "characteristic": "Whip Smart"}).json())
         http.post(f"/campaigns/{cid}/adventures", headers=house)
-        http.post(f"/campaigns/{cid}/antagonists", headers=house, json={"name": "Lady Sen", "characteristics": ["Poison"]})
+        http.post(f"/campaigns/{cid}/antagonists", headers=house,
+                  json={"name": "Lady Sen", "characteristics": ["Poison"]})
         http.post(f"/campaigns/{cid}/antagonists/Lady%20Sen/funding", headers=house, json={"amount": 10})
         ch = http.post(f"/campaigns/{cid}/challenges", headers=house, json={
             "challenger": {"antagonist": "Lady Sen"}, "opponent": {"players": ["ilse"]}, "ante": 1}).json()["id"]
