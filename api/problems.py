@@ -87,9 +87,10 @@ def install(app: FastAPI) -> None:
             response.headers["WWW-Authenticate"] = "Bearer"
         return response
 
+
 def _takes_token(route: Any) -> bool:
-    """Whether a route reads the bearer token (or the seat cookie standing for it)."""
-    found = _TAKES_TOKEN.get(id(route))
+    """Whether a route reads the bearer token (or the seat cookie standing for it); remembered on the route."""
+    found = getattr(route, "_stakes_takes_token", None)
     if found is None:
         from api.deps import bearer
 
@@ -97,11 +98,10 @@ def _takes_token(route: Any) -> bool:
             return dependant.call is bearer or any(walk(d) for d in dependant.dependencies)
 
         dependant = getattr(route, "dependant", None)
-        found = _TAKES_TOKEN[id(route)] = dependant is not None and walk(dependant)
+        found = dependant is not None and walk(dependant)
+        if route is not None:
+            route._stakes_takes_token = found
     return found
-
-
-_TAKES_TOKEN: dict[int, bool] = {}
 
 
 async def _unknown_token(request: Request) -> StarletteHTTPException | None:
