@@ -119,6 +119,12 @@ class Stakes:
     # -- campaigns ----------------------------------------------------------
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
                         key: str | None = None) -> schemas.CampaignCreated:
+        if key is not None:
+            # The key is the creating client's secret (issue 29): whoever sends it within the retry window is
+            # answered the House token. So it is never stored as sent: the command's record (which the log, the
+            # leaves and the export show) holds only a digest of it under the server's key, from which nobody
+            # can work the key back, and sending the digest as a key derives another digest.
+            key = self.signer.token(f"creation key\n{key}").replace("stk_", "key_", 1)
         campaign_id = self.app.create_campaign(name, system, settings, key=key)
         self.catch_up()
         campaign = self.campaign_row(campaign_id)

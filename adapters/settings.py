@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     operator_token: str | None = None
     #: The largest import body, in bytes; a larger one is refused (413) before it is read whole.
     import_max_bytes: int = 16 * 1024 * 1024
+    #: The largest request body any other route takes, in bytes (issue 29): a larger one is answered 413
+    #: before it is read (``api/limits.py``), so no request can make the server hold more than this.
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
     #: Where ``stakes serve`` listens.
     host: str = "127.0.0.1"
     port: int = 8000

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 
 from adapters.service import Stakes
 from adapters.settings import Settings
-from api import commands, heads, problems, stream, web
+from api import commands, heads, limits, problems, stream, web
 from api.deps import writers
 from api.problems import PROBLEM_RESPONSES
 from api.routers import audit, campaigns, challenges, characters, log
@@ -64,6 +64,7 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
     web.install(app)  # the web view, its vendored assets, and /docs served from them (issue 14)
     problems.install(app)
     heads.install(app)
+    limits.install(app)  # outermost: every body bounded, 413 before it is read (issue 29)
     for module in (campaigns, characters, challenges, log, audit, stream):
         app.include_router(module.router)
     app.include_router(commands.command_router())

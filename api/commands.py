@@ -17,7 +17,8 @@ from operator import or_
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, create_model
 
 from adapters import answers
@@ -100,8 +101,16 @@ def _endpoint(verb: str, path_params: dict[str, Any], has_body: bool) -> Any:
     return one_hop(endpoint, seat="acting_seat", writes=True)
 
 
+async def no_null_body(request: Request) -> None:
+    """A JSON ``null`` is not an absent body (issue 29): where the schema is an object, ``null`` is refused
+    (422) like any other body that is not an object, and nothing runs. The body was read already (cached)."""
+    if request.method in ("POST", "PUT", "PATCH") and (await request.body()).strip() == b"null":
+        raise RequestValidationError([{"type": "model_type", "loc": ("body",), "input": None,
+                                       "msg": "Input should be a JSON object, not null"}])
+
+
 def command_router() -> APIRouter:
-    router = APIRouter(prefix="/campaigns/{campaign_id}")
+    router = APIRouter(prefix="/campaigns/{campaign_id}", dependencies=[Depends(no_null_body)])
     for route, served in routes().items():
         method, path = route.split(" ", 1)
         classes = list(dict.fromkeys(cls for _, cls in served))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from eventsourcing.persistence import PersistenceError
 from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
@@ -57,6 +60,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        unknown = await _unknown_token(request)
+        if unknown is not None:  # 401 before 422: an unknown token learns nothing of the route (issue 29)
+            return await on_http(request, unknown)
         parts = []
         for error in exc.errors():
             where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
@@ -65,6 +71,14 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and isinstance(exc.__cause__, UnicodeError):
+            unknown = await _unknown_token(request)
+            if unknown is not None:
+                return await on_http(request, unknown)
+            # FastAPI answers a JSON body it cannot decode 400; it is malformed JSON like any other (issue 29)
+            return problem(request, 422, "invalid-input", "The request is not well formed",
+                           f"body: not valid JSON: JSON text is UTF-8 (RFC 8259 section 8.1), and this body is not "
+                           f"({exc.__cause__.reason})")
         slug = {401: "unauthenticated", 403: "not-permitted", 404: "not-found", 405: "method-not-allowed"}.get(
             exc.status_code, "http-error")
         response = problem(request, exc.status_code, slug, str(exc.detail), str(exc.detail))
@@ -73,6 +87,44 @@ def install(app: FastAPI) -> None:
             response.headers["WWW-Authenticate"] = "Bearer"
         return response
 
+
+def _takes_token(route: Any) -> bool:
+    """Whether a route reads the bearer token (or the seat cookie standing for it); remembered on the route."""
+    found = getattr(route, "_stakes_takes_token", None)
+    if found is None:
+        from api.deps import bearer
+
+        def walk(dependant: Any) -> bool:
+            return dependant.call is bearer or any(walk(d) for d in dependant.dependencies)
+
+        dependant = getattr(route, "dependant", None)
+        found = dependant is not None and walk(dependant)
+        if route is not None:
+            route._stakes_takes_token = found
+    return found
+
+
+async def _unknown_token(request: Request) -> StarletteHTTPException | None:
+    """The 401 a route that takes a token owes a request whose token is unknown, found only once its inputs were
+    refused: a seated route looks its token up in the endpoint's own thread (``api.deps.one_hop``), after
+    FastAPI checked the inputs, so a bad token with a bad body would otherwise be answered 422 (issue 29)."""
+    from api.deps import _caller, _token, bearer
+
+    if not _takes_token(request.scope.get("route")):
+        return None
+    token = _token(request, await bearer(request))
+    stakes = getattr(request.app.state, "stakes", None)
+    if stakes is None or (token and token == stakes.settings.operator_token):
+        return None
+    try:
+        await run_in_threadpool(_caller, stakes, token)
+    except StarletteHTTPException as exc:
+        return exc
+    except Exception:  # noqa: BLE001  the store is down: the refusal of the inputs stands
+        return None
+    return None
+
+
 PROBLEM_RESPONSES = {
     code: {"model": Problem, "content": {MEDIA_TYPE: {}}, "description": text}
     for code, text in (
@@ -80,8 +132,10 @@ PROBLEM_RESPONSES = {
         (403, "The token's seat may not do this (C-1), or belongs to another campaign"),
         (404, "No such campaign, seat, loan or antagonist"),
         (409, "Lost an optimistic-concurrency race; retry (or the campaign needs repair)"),
-        (413, "The import is larger than this server takes"),
-        (422, "Breaks a ruling (the ruling is named), or is not well formed (malformed JSON included)"),
+        (413, ("The body is larger than this server takes (STAKES_MAX_BODY_BYTES; an import: "
+               "STAKES_IMPORT_MAX_BYTES), answered before it is read")),
+        (422, ("Breaks a ruling (the ruling is named), or is not well formed: malformed JSON, a body that is not "
+               "UTF-8, or `null` where an object is meant")),
         (503, "The store is unavailable; retry later"),
     )
 }

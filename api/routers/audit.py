@@ -76,13 +76,17 @@ async def import_campaign(request: Request, stakes: StakesDep,
                           credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
                           ) -> out.ImportReport:
     """Load an export as a new campaign (new ids), verifying its chain and every value (C-2). Needs the
-    operator token (``STAKES_OPERATOR_TOKEN``); the body is at most ``STAKES_IMPORT_MAX_BYTES``. Answers the
-    House's new token and one-time invite codes for the players."""
+    operator token (``STAKES_OPERATOR_TOKEN``: 401 for an unknown token, 403 for a seat's); the body is at
+    most ``STAKES_IMPORT_MAX_BYTES``. Answers the House's new token and one-time invite codes for the players."""
     expected = stakes.settings.operator_token
     given = credentials.credentials if credentials else ""
     if not given:
         raise HTTPException(401, "An import needs the operator token (STAKES_OPERATOR_TOKEN) as bearer token")
     if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
+        # 401 for a token this server does not know, as on every route (issue 29); a seat's token is known,
+        # and its seat may not import (403)
+        if await run_in_threadpool(stakes.authenticate, given) is None:
+            raise HTTPException(401, "Unknown token: an import needs the operator token (STAKES_OPERATOR_TOKEN)")
         raise NotPermitted("only the server's operator imports a campaign (STAKES_OPERATOR_TOKEN)", ruling="C-2")
     limit = stakes.settings.import_max_bytes
     length = request.headers.get("content-length", "")

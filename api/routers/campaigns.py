@@ -7,14 +7,27 @@ from fastapi import APIRouter, Request, status
 from adapters import schemas as out
 from api.deps import CallerDep, KeyDep, SeatDep, StakesDep, one_hop
 from api.schemas import CampaignIn
+from domain.errors import RuleViolation
 
 router = APIRouter(tags=["campaigns"])
+#: The shortest creation key taken: 32 characters (a UUID's hex digits) of a random key are 128 bits.
+MIN_CREATION_KEY = 32
 
 
 @router.post("/campaigns", status_code=status.HTTP_201_CREATED, response_model=out.CampaignCreated)
 def create_campaign(body: CampaignIn, stakes: StakesDep, key: KeyDep,  # type: ignore[valid-type]
                     request: Request) -> out.CampaignCreated:
-    """Create a campaign. The caller holds its House seat; the House token is shown once."""
+    """Create a campaign. The caller holds its House seat; the House token is shown once.
+
+    An ``Idempotency-Key`` here is the creating client's secret (C-1, issue 29): sent again with the same body
+    within 10 minutes (a lost answer), it answers the same House token, so whoever holds the key holds the
+    House. It must be at least 32 characters drawn at random (a UUID, 128 bits); a shorter one is refused
+    (422), nothing created. The server keeps only a keyed digest of it, never the key itself."""
+    if key is not None and len(key) < MIN_CREATION_KEY:
+        raise RuleViolation("an Idempotency-Key on POST /campaigns answers the House token again, so it is a "
+                            f"secret: at least {MIN_CREATION_KEY} characters drawn at random (a UUID); nothing "
+                            "was created",
+                            ruling="C-1")
     settings = body.settings.model_dump(exclude_none=True) if body.settings is not None else {}  # type: ignore[attr-defined]
     created = stakes.create_campaign(body.name, body.system, settings, key=key)  # type: ignore[attr-defined]
     request.state.checkpoint_campaign = created.campaign.id  # its first signed head (api/heads.py)

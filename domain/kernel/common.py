@@ -13,7 +13,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from domain.kernel.commands import Command, Int, text
+from domain.kernel.commands import Bool, Command, Int, text
 
 
 class AddPlayer(Command):
@@ -84,7 +84,8 @@ class Overturn(Command):
 
     unit: UUID
     winner: Literal["challenger", "opponent"] | None = Field(None, description="The side that wins, as ruled.")
-    void: bool = Field(False, description="Void it: each side takes back its own wager.")
+    void: Bool = Field(False, description="Void it: each side takes back its own wager (a JSON boolean: "
+                                          "1, \"yes\" or \"true\" are refused).")
     reason: str = text(500, "Why the result is overturned (kept in the history).")
 
 

@@ -26,6 +26,13 @@ def free_port() -> int:
 @contextmanager
 def live_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
     """``stakes serve`` in its own process on a free port; yields its URL."""
+    with live_server_process(env, log_path) as (url, _):
+        yield url
+
+
+@contextmanager
+def live_server_process(env: dict[str, str], log_path: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``stakes serve`` in its own process on a free port; yields its URL and the process (its memory, say)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     full = {**os.environ, **env, "STAKES_PORT": str(port), "STAKES_HOST": "127.0.0.1"}
@@ -40,7 +47,7 @@ def live_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
                     time.sleep(0.1)
             else:
                 raise AssertionError(f"stakes serve did not start: {log_path.read_text()}")
-            yield url
+            yield url, proc
         finally:
             proc.terminate()
             try:

@@ -3,6 +3,8 @@ lookalike names are refused with the ruling, and booleans are not numbers (on bo
 
 from __future__ import annotations
 
+import uuid
+
 from tests.e2e.conftest import bearer, player_headers
 
 
@@ -60,7 +62,7 @@ def test_a_command_sent_again_with_its_idempotency_key_is_applied_once(client) -
 
 
 def test_a_campaign_created_again_with_its_idempotency_key_answers_the_same_body(client) -> None:
-    keyed = {"Idempotency-Key": "create-1"}
+    keyed = {"Idempotency-Key": uuid.uuid4().hex}  # a creation key is a secret: 32 random characters at least
     first = client.post("/campaigns", headers=keyed, json={"name": "Twice"})
     again = client.post("/campaigns", headers=keyed, json={"name": "Twice"})
     assert first.status_code == again.status_code == 201 and first.json() == again.json()

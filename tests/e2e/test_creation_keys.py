@@ -1,0 +1,54 @@
+"""A creation key never hands the House token to a second client (issue 29 item 10, C-1), against a real
+``stakes serve`` on both stores: the key is the creating client's secret (32 characters at least, drawn at
+random), a retry with it answers the same House token, and the server keeps only a keyed digest of it, so
+nothing a seat or the House can read (the log, the leaves, the export) gives the key away."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import httpx
+
+from tests.e2e.conftest import bearer, player_headers
+from tests.e2e.live import live_server
+
+
+def test_a_creation_key_is_the_creators_secret_and_no_read_gives_it_or_the_house_token_away(
+        settings, env_for, tmp_path) -> None:
+    body = {"name": "Keyed", "system": "penny-ante"}
+    with live_server(env_for(settings), tmp_path / "server.log") as url, httpx.Client(base_url=url) as http:
+        # a short key (a counter, a name) could be sent by anyone: refused, nothing created
+        for short in ("create-1", "1", "x" * 31):
+            r = http.post("/campaigns", json=body, headers={"Idempotency-Key": short})
+            assert r.status_code == 422 and r.json()["ruling"] == "C-1" and "secret" in r.json()["detail"], r.text
+        key = uuid.uuid4().hex
+        first = http.post("/campaigns", json=body, headers={"Idempotency-Key": key})
+        assert first.status_code == 201, first.text
+        token, cid = first.json()["house_token"], first.json()["campaign"]["id"]
+        # the creator's retry after a lost answer: the same campaign, the same token
+        again = http.post("/campaigns", json=body, headers={"Idempotency-Key": key})
+        assert again.status_code == 201 and again.json() == first.json()
+        # everything readable about the campaign, by the House and by a player seated meanwhile
+        house = bearer(token)
+        ilse = player_headers(http, http.post(f"/campaigns/{cid}/players", headers=house, json={
+            "seat": "ilse", "character": "Ilse", "characteristic": "Sly"}).json())
+        texts = [http.get(f"/campaigns/{cid}/export", headers=house).text]
+        for who in (house, ilse):
+            for path in ("log", "audit/leaves", "audit", ""):
+                r = http.get(f"/campaigns/{cid}/{path}".rstrip("/"), headers=who,
+                             params={"limit": 500} if path == "log" else None)
+                assert r.status_code == 200, (path, r.text)
+                texts.append(r.text)
+        seen = "\n".join(texts)
+        assert key not in seen and token not in seen  # the key is never shown, nor the token
+        # what the record keeps instead is a digest; sent as a key, it is just another key (a new campaign)
+        digests = set(re.findall(r"key_[A-Za-z0-9_-]{20,}", seen))
+        assert digests, "the creation's record keeps a digest of its key"
+        for digest in digests:
+            r = http.post("/campaigns", json=body, headers={"Idempotency-Key": digest})
+            assert r.status_code == 201 and r.json()["house_token"] != token
+            assert r.json()["campaign"]["id"] != cid
+        # the same key with another body is another creation: refused, no token
+        r = http.post("/campaigns", json={**body, "name": "Someone else's"}, headers={"Idempotency-Key": key})
+        assert r.status_code in (409, 422) and "house_token" not in r.text and token not in r.text
