@@ -120,7 +120,7 @@ async def _unknown_token(request: Request) -> StarletteHTTPException | None:
         await run_in_threadpool(_caller, stakes, token)
     except StarletteHTTPException as exc:
         return exc
-    except Exception:  # noqa: BLE001  the store is down: the refusal of the inputs stands
+    except Exception:
         return None
     return None
 
