@@ -122,8 +122,8 @@ class Guard:
 async def refuse(scope: Scope, send: Any, why: str) -> None:
     """403, an RFC 9457 problem, before the request's body is read: nothing is stored."""
     body = json.dumps({"type": "/problems/cross-origin", "title": "A write from another origin is refused",
-                       "status": 403, "detail": f"{why}: the server takes form posts and cookie-borne writes "
-                       "only from its own pages (issue 29)", "instance": scope["path"]}).encode()
+                       "status": 403, "detail": f"{why}: this server takes form posts and cookie-borne writes "
+                       "only from its own origin (issue 29)", "instance": scope["path"]}).encode()
     await send({"type": "http.response.start", "status": 403,
                 "headers": [(b"content-type", b"application/problem+json"),
                             (b"content-length", str(len(body)).encode())]})
