@@ -6,7 +6,8 @@ access log's redaction of credentials in paths.
 - **Headers on every answer.** A Content-Security-Policy that allows scripts, styles and connections from the
   server itself only (no inline script or style anywhere: the pages, htmx and ``/docs`` load theirs from
   ``/static``), ``frame-ancestors 'none'`` with ``X-Frame-Options: DENY``, ``X-Content-Type-Options:
-  nosniff`` and ``Referrer-Policy: no-referrer``. Everything but the vendored assets under ``/static`` is
+  nosniff`` and ``Referrer-Policy: same-origin`` (not ``no-referrer``: under it
+  browsers send ``Origin: null`` on their own posts). Everything but the vendored assets under ``/static`` is
   ``Cache-Control: no-store``: a seat's pages, fragments, API answers and stream show what only that seat
   may see (C-5), so no browser or proxy keeps a copy.
 - **Same-origin writes.** A write (any method but GET, HEAD, OPTIONS) under ``/web``, or anywhere when it
@@ -37,7 +38,7 @@ HEADERS = {
     "content-security-policy": CSP,
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",
     "cross-origin-opener-policy": "same-origin",
 }
 SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
