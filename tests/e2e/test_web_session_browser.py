@@ -103,8 +103,9 @@ def test_a_player_signs_in_by_his_invite_link_plays_and_signs_out_with_no_csp_vi
     i.goto(f"{url}/web/units/{unit}/replay")
     i.click("#verify-run")
     assert i.locator("[data-testid=verify-result]").get_attribute("data-agrees") == "true"
+    assert http.get("/openapi.json", timeout=60).status_code == 200  # built once, on its first request
     i.goto(f"{url}/docs")
-    i.locator(".swagger-ui .info .title").wait_for(timeout=WAIT)
+    i.locator(".swagger-ui .opblock").first.wait_for(timeout=60_000)
     i.goto(f"{url}/web/campaign")
 
     # Sign out: the browser is back at the sign-in, and the old cookie value works nowhere any more.
