@@ -76,8 +76,9 @@ def install(app: FastAPI) -> None:
 PROBLEM_RESPONSES = {
     code: {"model": Problem, "content": {MEDIA_TYPE: {}}, "description": text}
     for code, text in (
-        (401, "No or unknown bearer token"),
-        (403, "The token's seat may not do this (C-1), or belongs to another campaign"),
+        (401, "No or unknown bearer token, or a web session that ended (signed out, expired, seat reissued)"),
+        (403, ("The token's seat may not do this (C-1), or belongs to another campaign; or a write riding on the "
+               "web session cookie came from another origin")),
         (404, "No such campaign, seat, loan or antagonist"),
         (409, "Lost an optimistic-concurrency race; retry (or the campaign needs repair)"),
         (413, "The import is larger than this server takes"),

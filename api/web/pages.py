@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import LEGACY_COOKIE, SEAT_COOKIE, _token, caller_or_none
+from api.deps import LEGACY_COOKIE, SEAT_COOKIE, SESSION_PREFIX, _caller, _token, caller_or_none
 from api.web import forms
 from api.web.render import Viewer, plain, templates, viewer
 from domain.errors import StakesError
@@ -74,11 +74,14 @@ def sign_in(request: Request, token: Annotated[str, Form(max_length=200)]) -> Re
         page = templates.TemplateResponse(request, "claimed.html", {"token": claimed.token, "seat": None,
                                                                     "claimed_seat": claimed.seat})
         return _signed_in(request, claimed.campaign_id, Seat(claimed.seat), page)
-    found = stakes.authenticate(given) if not given.startswith("ses_") else None
+    try:  # a seat token (never a session id) becomes a seat through api.deps alone
+        found = None if given.startswith(SESSION_PREFIX) else _caller(stakes, given)
+    except HTTPException:
+        found = None
     if found is None:
         return templates.TemplateResponse(request, "signin.html",
                                           {"error": "That seat token is not known here."}, status_code=401)
-    return _signed_in(request, found[0], found[1], RedirectResponse("/web/campaign", status_code=303))
+    return _signed_in(request, found.campaign_id, found.seat, RedirectResponse("/web/campaign", status_code=303))
 
 
 @router.post("/sign-out")

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.e2e.conftest import bearer, player_token
 from tests.e2e.live import live_server
-from tests.e2e.test_web_browser import CHROMIUM, WAIT, click_action, seat_page, sync_api  # noqa: F401
+from tests.e2e.test_web_browser import CHROMIUM, WAIT, click_action, seat_page, sync_api
 from tests.e2e.test_web_session_http import COOKIE, refused_everywhere
 
-pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason="chromium is not installed")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed")
 
 #: Reports every violation the page sees on the console, where the test listens (Chromium logs its own too).
 REPORT = ("document.addEventListener('securitypolicyviolation', (e) => console.error("
@@ -24,7 +25,7 @@ REPORT = ("document.addEventListener('securitypolicyviolation', (e) => console.e
 
 
 @pytest.fixture
-def served(settings, env_for, tmp_path) -> Iterator[tuple[str, object]]:
+def served(settings, env_for, tmp_path) -> Iterator[tuple[str, Path]]:
     log = tmp_path / "server.log"
     with live_server(env_for(settings), log) as url:
         yield url, log
