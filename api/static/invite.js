@@ -2,7 +2,8 @@
 // a fragment to the server, so the unspent code lands in no access log (issue 29). Fill the sign-in form with
 // it, and drop it from the address bar and the history. Nothing is claimed until the player sends the form.
 (function () {
-  const code = decodeURIComponent(window.location.hash.slice(1)).trim();
+  let code = window.location.hash.slice(1);
+  try { code = decodeURIComponent(code).trim(); } catch (e) { code = code.trim(); }  // a malformed escape
   if (!code) return;
   history.replaceState(null, "", window.location.pathname);
   const field = document.getElementById("token");
