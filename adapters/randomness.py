@@ -14,6 +14,11 @@ def new_token() -> str:
     return "stk_" + secrets.token_urlsafe(32)
 
 
+def new_session() -> str:
+    """A web session id (the sign-in cookie, issue 29): 256 bits, URL-safe."""
+    return "ses_" + secrets.token_urlsafe(32)
+
+
 def new_invite() -> str:
     """A one-time invite code for a seat: 128 bits, URL-safe."""
     return "inv_" + secrets.token_urlsafe(16)

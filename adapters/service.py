@@ -88,6 +88,20 @@ class Stakes:
     def authenticate(self, token: str) -> tuple[UUID, Seat] | None:
         return self.tokens.authenticate(token)
 
+    # -- web sessions (issue 29): the browser's cookie holds one, never the seat token --------------------
+    def open_session(self, campaign_id: UUID, seat: Seat) -> tuple[str, float]:
+        """A web sign-in for a seat already authenticated: its session id and expiry (epoch seconds)."""
+        return self.tokens.open_session(campaign_id, seat.name, self.settings.web_session_seconds)
+
+    def session(self, session: str) -> tuple[UUID, Seat, float] | None:
+        """The seat a live web session stands for, and when it ends; None once signed out or expired."""
+        return self.tokens.session(session)
+
+    def sign_out(self, session: str) -> None:
+        """The session stops working at once; its open streams end (``Fanout.revoked``)."""
+        if self.tokens.close_session(session):
+            self.fanout.revoked()
+
     def viewer(self, campaign_id: UUID, viewer: Seat) -> schemas.CampaignView:
         """The campaign, once the viewer is known to hold a seat in it. Inside an answer's reads (one
         connection, already caught up before they began) no second catch-up waits for another connection."""
@@ -99,7 +113,8 @@ class Stakes:
         return campaign
 
     def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
-        """Hand a seat out again (a lost token): the old token stops working at once, the player sees a
+        """Hand a seat out again (a lost token): the old token and every web session signed in with it
+        (issue 29) stop working at once, the player sees a
         ``SeatReissued`` event, and the answer is a new one-time invite code (never the token itself)."""
         if not actor.is_house:
             raise NotPermitted("only the House may hand a seat out again")
@@ -114,6 +129,7 @@ class Stakes:
     def claim(self, code: str) -> schemas.SeatClaimed:
         """A player claims his seat with the House's one-time invite code; his token is shown to him once."""
         campaign_id, seat, token = self.tokens.claim(code)
+        self.fanout.revoked()  # issue 29: the claim ended any web session of the seat's previous holder
         return schemas.SeatClaimed(campaign_id=campaign_id, seat=seat, token=token)
 
     # -- campaigns ----------------------------------------------------------

@@ -64,6 +64,10 @@ class Settings(BaseSettings):
     #: Commands (HTTP requests that write) one worker process runs at once; the others wait their turn.
     #: Unset: the store's own (``writers``).
     command_threads: int | None = Field(default=None, ge=1)
+    #: How long a web sign-in lasts, in seconds, counted from the sign-in (fixed, not sliding; issue 29): the
+    #: browser's cookie holds a session id stored hashed beside the seat tokens, never the seat token. After
+    #: that the pages, the API and the stream refuse it, and the player signs in again with his seat token.
+    web_session_seconds: int = Field(default=12 * 60 * 60, ge=1, le=30 * 24 * 60 * 60)
     #: One line per request on stderr (method, path, status, time); the token is in a header, never logged.
     access_log: bool = True
     #: The CLI's file for the current campaign, server and token.

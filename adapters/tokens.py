@@ -6,10 +6,16 @@ replaces the old. The House's token is shown to the House when it creates (or im
 player's never passes through the House: seating him (or handing his seat out again) answers a one-time
 invite code, also stored only as its hash; the player claims it (``POST /invites``, ``stakes claim``), and
 the claim, once, issues his token and shows it to him alone. A second claim of the same code is refused.
+
+A browser signs in with a token (or an invite) and gets a web session (issue 29): a random id in its
+cookie, stored only as its hash, standing for the seat until a fixed expiry (``Settings.web_session_seconds``).
+Signing out deletes it; handing the seat out again (``revoke``) or claiming it deletes every session of the
+seat, so an old cookie stops working everywhere at once.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from uuid import UUID
 
@@ -60,9 +66,36 @@ class Tokens:
         return code
 
     def revoke(self, campaign_id: UUID, seat: str) -> None:
-        """The seat's token stops working (it is being handed out again)."""
+        """The seat's token and every web session signed in with it stop working (it is being handed out
+        again), in one transaction."""
         with self.views.datastore.transaction(commit=True) as c:
             self.views._x(c, "DELETE FROM {p}seat_tokens WHERE campaign_id = ? AND seat = ?", (campaign_id.hex, seat))
+            self.views._x(c, "DELETE FROM {p}web_sessions WHERE campaign_id = ? AND seat = ?", (campaign_id.hex, seat))
+
+    # -- web sessions (issue 29) ------------------------------------------------------------------
+    def open_session(self, campaign_id: UUID, seat: str, seconds: int) -> tuple[str, float]:
+        """A new web session for the seat and its expiry (epoch seconds); expired sessions are swept."""
+        session, now = randomness.new_session(), time.time()
+        with self.views.datastore.transaction(commit=True) as c:
+            self.views._x(c, "DELETE FROM {p}web_sessions WHERE expires_at <= ?", (now,))
+            self.views._x(c, "INSERT INTO {p}web_sessions VALUES (?, ?, ?, ?, ?)",
+                          (token_hash(session), campaign_id.hex, seat, now + seconds, now_iso()))
+        return session, now + seconds
+
+    def session(self, session: str) -> tuple[UUID, Seat, float] | None:
+        """The seat a web session stands for and its expiry; None when unknown, signed out or expired."""
+        row = self.views.query_one("SELECT campaign_id, seat, expires_at FROM {p}web_sessions WHERE session_hash = ?",
+                                   (token_hash(session),))
+        if row is None or float(row["expires_at"]) <= time.time():
+            return None
+        return UUID(row["campaign_id"]), Seat(row["seat"]), float(row["expires_at"])
+
+    def close_session(self, session: str) -> bool:
+        """Sign out: the session stops working at once, in every process. True when it existed."""
+        with self.views.datastore.transaction(commit=True) as c:
+            found = self.views._one(c, "DELETE FROM {p}web_sessions WHERE session_hash = ? RETURNING seat",
+                                    (token_hash(session),))
+        return found is not None
 
     def claim(self, code: str) -> tuple[UUID, str, str]:
         """The seat's campaign, name and new token; the code is spent (a second claim is refused). Spending
@@ -75,6 +108,9 @@ class Tokens:
                                        " RETURNING campaign_id, seat", ("spent:" + hashed, hashed))
             if found is not None:
                 self.views.store_token(token, UUID(found["campaign_id"]), found["seat"], c)
+                # a new holder: no browser signed in before the claim keeps the seat
+                self.views._x(c, "DELETE FROM {p}web_sessions WHERE campaign_id = ? AND seat = ?",
+                              (found["campaign_id"], found["seat"]))
         if found is None:
             raise NotPermitted("this invite code is unknown or already claimed: ask the House for a new one "
                                "(each code seats its player once)", ruling="C-1")

@@ -71,6 +71,11 @@ SHARED_DDL = (
     # One-time invite codes (hashed): a player claims his seat's token with one, once.
     "CREATE TABLE IF NOT EXISTS {p}seat_invites (code_hash TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " seat TEXT NOT NULL, issued_at TEXT NOT NULL, UNIQUE (campaign_id, seat))",
+    # Web sign-ins (issue 29): the cookie's session id (hashed) for one seat until ``expires_at`` (epoch
+    # seconds). Not a projection: kept across a rebuild; a reissue or a claim of the seat deletes them.
+    "CREATE TABLE IF NOT EXISTS {p}web_sessions (session_hash TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " seat TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL, created_at TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS web_sessions_by_seat ON {p}web_sessions (campaign_id, seat)",
     # Campaigns whose events the read models could not take: they answer 409 until repaired; others go on.
     "CREATE TABLE IF NOT EXISTS {p}repairs (campaign_id TEXT PRIMARY KEY, notification_id BIGINT NOT NULL,"
     " detail TEXT NOT NULL)",

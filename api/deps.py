@@ -40,21 +40,47 @@ class Caller:
 
 
 #: The HttpOnly cookie the web view's sign-in sets (``api/web``): a browser's EventSource and its pages
-#: cannot send an Authorization header. SameSite=Strict keeps other sites from riding on it.
-SEAT_COOKIE = "stakes_seat"
+#: cannot send an Authorization header. It holds a web session id (``ses_…``, issue 29), never the seat
+#: token: the session is stored hashed server-side, ends at a fixed expiry, and sign-out or a reissue of the
+#: seat deletes it. SameSite=Strict, and the origin check of ``api.web.guard``, keep other sites off it.
+SEAT_COOKIE = "stakes_session"
+SESSION_COOKIE = SEAT_COOKIE
+#: The cookie of earlier releases, which held the seat token itself: never read, deleted at sign-in/out.
+LEGACY_COOKIE = "stakes_seat"
+SESSION_PREFIX = "ses_"
 
 
 def _token(request: Request, credentials: HTTPAuthorizationCredentials | None) -> str | None:
-    return credentials.credentials if credentials is not None else request.cookies.get(SEAT_COOKIE)
+    """The request's credential: the bearer token, else the web session id of the cookie (a cookie holding
+    anything else, such as an old release's seat token, counts as none)."""
+    if credentials is not None:
+        return credentials.credentials
+    cookie = request.cookies.get(SEAT_COOKIE)
+    return cookie if cookie and cookie.startswith(SESSION_PREFIX) else None
 
 
 def _caller(stakes: Stakes, token: str | None) -> Caller:
+    """The one place a credential becomes a Caller: a seat token, or a web session (with its expiry)."""
     if not token:
         raise HTTPException(401, "A bearer token is required")
+    if token.startswith(SESSION_PREFIX):
+        session = stakes.session(token)
+        if session is None:
+            raise HTTPException(401, "Unknown token: this web session ended (signed out, expired, or the seat "
+                                     "was handed out again); sign in again")
+        return Caller(*session)
     found = stakes.authenticate(token)
     if found is None:
         raise HTTPException(401, "Unknown token")
     return Caller(*found)
+
+
+def caller_or_none(request: Request) -> Caller | None:
+    """The seat a web page's request stands for (its session cookie), or None: for the web view's pages."""
+    try:
+        return _caller(request.app.state.stakes, _token(request, None))
+    except HTTPException:
+        return None
 
 
 def _seated(caller: Caller, campaign_id: UUID) -> Seat:

@@ -78,7 +78,7 @@ def install(app: FastAPI) -> None:
             # FastAPI answers a JSON body it cannot decode 400; it is malformed JSON like any other (issue 29)
             return problem(request, 422, "invalid-input", "The request is not well formed",
                            f"body: not valid JSON: JSON text is UTF-8 (RFC 8259 section 8.1), and this body is not "
-                           f"({exc.__cause__.reason})")
+                           f"({getattr(exc.__cause__, 'reason', exc.__cause__)})")
         slug = {401: "unauthenticated", 403: "not-permitted", 404: "not-found", 405: "method-not-allowed"}.get(
             exc.status_code, "http-error")
         response = problem(request, exc.status_code, slug, str(exc.detail), str(exc.detail))
@@ -128,8 +128,9 @@ async def _unknown_token(request: Request) -> StarletteHTTPException | None:
 PROBLEM_RESPONSES = {
     code: {"model": Problem, "content": {MEDIA_TYPE: {}}, "description": text}
     for code, text in (
-        (401, "No or unknown bearer token"),
-        (403, "The token's seat may not do this (C-1), or belongs to another campaign"),
+        (401, "No or unknown bearer token, or a web session that ended (signed out, expired, seat reissued)"),
+        (403, ("The token's seat may not do this (C-1), or belongs to another campaign; or a write riding on the "
+               "web session cookie came from another origin")),
         (404, "No such campaign, seat, loan or antagonist"),
         (409, "Lost an optimistic-concurrency race; retry (or the campaign needs repair)"),
         (413, ("The body is larger than this server takes (STAKES_MAX_BODY_BYTES; an import: "

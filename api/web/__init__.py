@@ -2,17 +2,19 @@
 
 ``install(app)`` mounts the vendored assets under ``/static`` (htmx, its SSE extension and Swagger UI:
 nothing is fetched from a CDN), serves ``/docs`` from them, and adds the pages under ``/web``. A browser
-signs in with its seat token; the sign-in sets an HttpOnly cookie that the API and the stream accept
-in place of the bearer header (``api.deps``). Every page is generic over rule systems: it renders what
-the service's reads answer and builds forms from the command classes (``api.web.forms``).
+signs in with its seat token (or an invite); the sign-in opens a web session whose id the HttpOnly cookie
+holds, and the API and the stream accept it in place of the bearer header (``api.deps``, issue 29).
+``api.web.guard`` adds the security headers to every answer and refuses cross-origin writes. Every page is
+generic over rule systems: it renders what the service's reads answer and builds forms from the command
+classes (``api.web.forms``).
 """
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
@@ -20,8 +22,11 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
 def install(app: FastAPI) -> None:
-    from api.web import pages, play
+    from api.web import guard, pages, play
     from api.web.render import SignedOut
+
+    app.add_middleware(guard.Guard)  # security headers, no-store, same-origin writes (issue 29)
+    guard.redact_access_log()
 
     @app.exception_handler(SignedOut)
     async def signed_out(request: Request, exc: SignedOut) -> Response:
@@ -35,8 +40,22 @@ def install(app: FastAPI) -> None:
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:
-        """Swagger UI from the vendored assets, so it works without internet."""
-        return get_swagger_ui_html(openapi_url=app.openapi_url or "/openapi.json", title=f"{app.title} API",
-                                   swagger_js_url="/static/swagger/swagger-ui-bundle.js",
-                                   swagger_css_url="/static/swagger/swagger-ui.css",
-                                   swagger_favicon_url="/static/favicon.svg")
+        """Swagger UI from the vendored assets, so it works without internet; started by a script file of
+        its own, since the Content-Security-Policy allows no inline script (issue 29)."""
+        title, spec = escape(f"{app.title} API"), escape(app.openapi_url or "/openapi.json")
+        return HTMLResponse(f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link type="text/css" rel="stylesheet" href="/static/swagger/swagger-ui.css">
+<link rel="icon" href="/static/favicon.svg">
+<title>{title}</title>
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/static/swagger/swagger-ui-bundle.js"></script>
+<script src="/static/swagger/init.js" data-openapi="{spec}"></script>
+</body>
+</html>
+""")

@@ -10,15 +10,16 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import SEAT_COOKIE
+from api.deps import LEGACY_COOKIE, SEAT_COOKIE, SESSION_PREFIX, _caller, _token, caller_or_none
 from api.web import forms
 from api.web.render import Viewer, plain, templates, viewer
 from domain.errors import StakesError
 from domain.kernel.common import SHARED
 from domain.kernel.registry import rule_system, system_of_unit
+from domain.seats import Seat
 
 router = APIRouter(prefix="/web", include_in_schema=False)
 Seated = Annotated[Viewer, Depends(viewer)]
@@ -26,45 +27,73 @@ Seated = Annotated[Viewer, Depends(viewer)]
 
 @router.get("")
 def home(request: Request) -> Response:
-    if request.cookies.get(SEAT_COOKIE) and request.app.state.stakes.authenticate(request.cookies[SEAT_COOKIE]):
+    if caller_or_none(request) is not None:
         return RedirectResponse("/web/campaign", status_code=303)
-    return templates.TemplateResponse(request, "signin.html", {"error": None, "code": ""})
+    return templates.TemplateResponse(request, "signin.html", {"error": None})
+
+
+@router.get("/invite")
+def invite(request: Request) -> Response:
+    """An invite link the House hands over: ``/web/invite#inv_…``. The code is in the fragment, which the
+    browser never sends, so it reaches no access log (issue 29); ``invite.js`` fills the sign-in form with it.
+    Nothing is claimed until the player sends the form (a link preview must not spend it)."""
+    return templates.TemplateResponse(request, "signin.html", {"error": None, "invite": True})
 
 
 @router.get("/invite/{code}")
-def invite(request: Request, code: str) -> Response:
-    """An invite link the House hands over: the sign-in form with the code filled in. Nothing is claimed
-    until the player sends the form (a link preview must not spend it)."""
-    return templates.TemplateResponse(request, "signin.html", {"error": None, "code": code[:200]})
+def invite_of_old(code: str) -> Response:
+    """A link of an earlier release (the code in the path): sent on to the fragment form. The access log's
+    filter (``api.web.guard.Redact``) blanks the code in this request's line."""
+    return RedirectResponse("/web/invite#" + code[:200], status_code=303)
+
+
+def _signed_in(request: Request, campaign_id: UUID, seat: Seat, response: Response) -> Response:
+    """Open a web session for the seat and hand the browser its id in the cookie (never the token)."""
+    session, _ = request.app.state.stakes.open_session(campaign_id, seat)
+    response.set_cookie(SEAT_COOKIE, session, httponly=True, samesite="strict", path="/",
+                        secure=request.url.scheme == "https",
+                        max_age=request.app.state.stakes.settings.web_session_seconds)
+    response.delete_cookie(LEGACY_COOKIE, path="/")
+    return response
 
 
 @router.post("/sign-in")
 def sign_in(request: Request, token: Annotated[str, Form(max_length=200)]) -> Response:
-    """Claim an invite code (``inv_…``, once: C-1) or check a seat token, and keep the seat's token in an
-    HttpOnly, SameSite=Strict cookie (never readable by scripts)."""
+    """Claim an invite code (``inv_…``, once: C-1) or check a seat token, and open a web session: the
+    HttpOnly, SameSite=Strict cookie holds its id (issue 29). A claimed invite's new token is shown once
+    on the answer, so the player can sign in again after the session ends."""
     stakes, given = request.app.state.stakes, token.strip()
     if given.startswith("inv_"):
         try:
-            given = stakes.claim(given).token
+            claimed = stakes.claim(given)
         except StakesError as exc:  # unknown or already claimed (C-1)
             from api.web.play import status_of
 
-            return templates.TemplateResponse(request, "signin.html", {"error": str(exc), "code": ""},
+            return templates.TemplateResponse(request, "signin.html", {"error": str(exc)},
                                               status_code=status_of(exc))
-    elif stakes.authenticate(given) is None:
+        page = templates.TemplateResponse(request, "claimed.html", {"token": claimed.token, "seat": None,
+                                                                    "claimed_seat": claimed.seat})
+        return _signed_in(request, claimed.campaign_id, Seat(claimed.seat), page)
+    try:  # a seat token (never a session id) becomes a seat through api.deps alone
+        found = None if given.startswith(SESSION_PREFIX) else _caller(stakes, given)
+    except HTTPException:
+        found = None
+    if found is None:
         return templates.TemplateResponse(request, "signin.html",
-                                          {"error": "That seat token is not known here.", "code": ""},
-                                          status_code=401)
-    response = RedirectResponse("/web/campaign", status_code=303)
-    response.set_cookie(SEAT_COOKIE, given, httponly=True, samesite="strict", path="/",
-                        secure=request.url.scheme == "https", max_age=60 * 60 * 24 * 30)
-    return response
+                                          {"error": "That seat token is not known here."}, status_code=401)
+    return _signed_in(request, found.campaign_id, found.seat, RedirectResponse("/web/campaign", status_code=303))
 
 
 @router.post("/sign-out")
-def sign_out() -> Response:
+def sign_out(request: Request) -> Response:
+    """The session ends on the server at once (its cookie stops working everywhere, its streams end), and
+    the browser forgets the cookie."""
+    session = _token(request, None)
+    if session:
+        request.app.state.stakes.sign_out(session)
     response = RedirectResponse("/web", status_code=303)
     response.delete_cookie(SEAT_COOKIE, path="/")
+    response.delete_cookie(LEGACY_COOKIE, path="/")
     return response
 
 

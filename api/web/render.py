@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 from pydantic import BaseModel
 
 from adapters.service import Stakes
-from api.deps import SEAT_COOKIE
+from api.deps import caller_or_none
 from domain.seats import Seat
 
 templates = Jinja2Templates(directory=Path(__file__).resolve().parent / "templates")
@@ -35,13 +35,11 @@ class Viewer:
 
 
 def viewer(request: Request) -> Viewer:
-    """The seat the browser signed in as (the HttpOnly cookie), or ``SignedOut``."""
-    stakes: Stakes = request.app.state.stakes
-    token = request.cookies.get(SEAT_COOKIE)
-    found = stakes.authenticate(token) if token else None
+    """The seat the browser signed in as (its web session cookie, resolved by ``api.deps``), or ``SignedOut``."""
+    found = caller_or_none(request)
     if found is None:
         raise SignedOut()
-    return Viewer(found[0], found[1], stakes)
+    return Viewer(found.campaign_id, found.seat, request.app.state.stakes)
 
 
 def plain(value: Any) -> Any:

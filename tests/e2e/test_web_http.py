@@ -72,10 +72,16 @@ def test_a_player_added_from_the_campaign_page_signs_in_with_his_invite_once(cli
     assert r.status_code == 200 and "inv_" in r.text and "stk_" not in r.text  # the House never sees his token
     code = re.search(r"inv_[A-Za-z0-9_-]+", r.text).group(0)
     client.post("/web/sign-out")
-    link = client.get(f"/web/invite/{code}")  # the invite link fills the form in, and claims nothing yet
-    assert link.status_code == 200 and code in link.text
-    sign_in(client, code)  # claiming it signs him in as oskar
+    # an old-style link (the code in the path) goes on to the fragment form (issue 29), and claims nothing yet
+    link = client.get(f"/web/invite/{code}", follow_redirects=False)
+    assert link.status_code == 303 and link.headers["location"] == f"/web/invite#{code}"
+    page = client.get("/web/invite")
+    assert page.status_code == 200 and "/static/invite.js" in page.text and code not in page.text
+    claimed = client.post("/web/sign-in", data={"token": code}, follow_redirects=False)  # signs him in as oskar
+    assert claimed.status_code == 200 and "stakes_session=ses_" in claimed.headers["set-cookie"]
+    token = re.search(r'value="(stk_[A-Za-z0-9_-]+)"', claimed.text).group(1)  # shown to him once
     assert client.get("/session").json()["seat"] == "oskar"
+    assert client.get("/session", headers={"Authorization": f"Bearer {token}"}).json()["seat"] == "oskar"
     client.post("/web/sign-out")
     again = client.post("/web/sign-in", data={"token": code}, follow_redirects=False)
     assert again.status_code == 403 and "claimed" in again.text  # an invite works once (C-1)
