@@ -269,7 +269,6 @@ def reads(p: Planted, reader: str) -> Iterator[tuple[str, ...]]:
     for unit in p.units:
         yield "challenge", "show", unit
         yield "replay", unit
-        yield "replay", unit, "--step", "1"
         yield "challenge", "verify", unit
     yield "audit", "verify"
     yield from p.reads
@@ -289,7 +288,7 @@ def strings(value: Any) -> Iterator[str]:
 
 def read_everything(p: Planted, run: Callable[..., Any], reader: str) -> tuple[str, set[str]]:
     """Every read as a table and as JSON: what the tables showed, and every string of the JSON answers."""
-    tables, found = [], set()
+    tables, found, settled = [], set(), []
     for args in reads(p, reader):
         table = run(*args)
         out = table.stdout
@@ -300,9 +299,9 @@ def read_everything(p: Planted, run: Callable[..., Any], reader: str) -> tuple[s
         if args[:2] != ("audit", "verify"):
             answer = json.loads(run(*args, "--format", "json").stdout)
             found.update(strings(answer))
-    for unit in p.units:  # the live view (watch) of a settled unit: drawn once, then it stops
-        if json.loads(run("challenge", "show", unit, "--format", "json").stdout)["phase"] != "settled":
-            continue
+            if args[:2] == ("challenge", "show") and answer["phase"] == "settled":
+                settled.append(args[2])
+    for unit in settled:  # the live view (watch) of a settled unit: drawn once, then it stops
         watched = run("watch", unit, "--until-done")
         assert RAW.search(watched.stdout) is None and "Traceback" not in watched.output
         tables.append(watched.stdout)
