@@ -19,7 +19,6 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.conftest import Cli
 from tests.e2e.test_cli_live_server import seat_cli, server  # noqa: F401 (the live server fixture)
 
 #: Printable hostile texts every field must take and show as typed.
@@ -126,33 +125,33 @@ def penny_ante(api: Api) -> Planted:
     seat(api, p, "ilse", {"character": f"pa1 {MARKUP[0]}", "characteristic": f"pa2 {MARKUP[1]}"})
     seat(api, p, "tomas", {"character": f"pa3 {MARKUP[3]}", "characteristic": f"pa4 {MARKUP[4]}"})
     p.texts += [f"pa2 {MARKUP[1]}", f"pa4 {MARKUP[4]}"]
-    buy = lambda t: api(p.tokens["ilse"], "POST", f"{c}/characters/ilse/characteristics", {"name": t})  # noqa: E731
+    buy = lambda t: api(p.tokens["ilse"], "POST", f"{c}/characters/ilse/characteristics", {"name": t})
     probe(p, buy)
     plant(p, f"pa5 {MARKUP[2]}", buy)
-    make = lambda t: api(house, "POST", f"{c}/antagonists", {"name": t, "characteristics": ["pa6 [/bold]"]})  # noqa: E731
+    make = lambda t: api(house, "POST", f"{c}/antagonists", {"name": t, "characteristics": ["pa6 [/bold]"]})
     probe(p, make)
     plant(p, f"pa7 {NAME}", make)
     p.texts.append("pa6 [/bold]")
     p.hidden.add("pa6 [/bold]")  # an antagonist's characteristics are the House's (C-5, PA-17)
-    more = lambda t: api(house, "POST", f"{c}/antagonists/pa7 {NAME}/characteristics", {"name": t})  # noqa: E731
+    more = lambda t: api(house, "POST", f"{c}/antagonists/pa7 {NAME}/characteristics", {"name": t})
     probe(p, more)
     plant(p, f"pa8 {MARKUP[2]}", more, hidden=True)
-    start = lambda t: api(house, "POST", f"{c}/adventures", {"amount": 40, "note": t})  # noqa: E731
+    start = lambda t: api(house, "POST", f"{c}/adventures", {"amount": 40, "note": t})
     probe(p, start)
     plant(p, f"pa9 {ALL}", start)
-    announce = lambda t: api(p.tokens["ilse"], "POST", f"{c}/challenges",  # noqa: E731
+    announce = lambda t: api(p.tokens["ilse"], "POST", f"{c}/challenges",
                              {"challenger": {"players": ["ilse"]}, "opponent": {"players": ["tomas"]}, "ante": 1,
                               "circumstance": t})
     probe(p, announce)
     unit = plant(p, f"pa10 {ALL}", announce)["id"]
     p.units.append(unit)
     act = f"{c}/challenges/{unit}/actions"
-    seed = lambda t: api(p.tokens["ilse"], "POST", act, {"action": "seed", "seed": t})  # noqa: E731
+    seed = lambda t: api(p.tokens["ilse"], "POST", act, {"action": "seed", "seed": t})
     probe(p, seed)
     plant(p, f"pa11 {ALL}", seed)
     ok(api(p.tokens["ilse"], "POST", act, {"action": "declare", "characteristics": [f"pa2 {MARKUP[1]}"]}))
     ok(api(p.tokens["tomas"], "POST", act, {"action": "declare", "characteristics": [f"pa4 {MARKUP[4]}"]}))
-    rewind = lambda t: api(house, "POST", f"{c}/challenges/{unit}/rewind", {"to_step": 2, "reason": t})  # noqa: E731
+    rewind = lambda t: api(house, "POST", f"{c}/challenges/{unit}/rewind", {"to_step": 2, "reason": t})
     probe(p, rewind)
     plant(p, f"pa12 {ALL}", rewind)
     p.reads = [("budget",), ("antagonist", "list"), ("debts",)]
@@ -164,16 +163,16 @@ def pool(api: Api) -> Planted:
     c, house = f"/campaigns/{p.campaign}", p.tokens["house"]
     probe(p, lambda t: api(house, "POST", f"{c}/players", {"seat": "probe", "character": "x", "description": t}))
     seat(api, p, "ilse", {"character": f"pl1 {MARKUP[0]}", "description": f"pl2 {ALL}",
-                          "traits": {f"pl3 {MARKUP[1]}": 1}})
-    seat(api, p, "tomas", {"character": f"pl4 {MARKUP[3]}", "description": "\x1b[31m"})
-    p.texts += [f"pl2 {ALL}", f"pl3 {MARKUP[1]}"]
-    move = lambda t: api(p.tokens["ilse"], "POST", f"{c}/characters/ilse/moves", {"name": t, "cost": 2})  # noqa: E731
+                          "traits": {f"pl2 {MARKUP[1]}": 1}})  # named after words of the description (PL-1)
+    seat(api, p, "tomas", {"character": f"pl4 {MARKUP[3]}", "description": f"pl4 {MARKUP[4]} {MARKUP[0]}"})
+    p.texts += [f"pl2 {ALL}", f"pl2 {MARKUP[1]}", f"pl4 {MARKUP[4]} {MARKUP[0]}"]
+    move = lambda t: api(p.tokens["ilse"], "POST", f"{c}/characters/ilse/moves", {"name": t, "cost": 2})
     probe(p, move)
     plant(p, f"pl5 {MARKUP[2]}", move)
-    trait = lambda t: api(p.tokens["tomas"], "POST", f"{c}/characters/tomas/traits", {"name": t, "new": True})  # noqa: E731
+    trait = lambda t: api(p.tokens["tomas"], "POST", f"{c}/characters/tomas/traits", {"name": t, "new": True})
     probe(p, trait)
-    plant(p, f"pl6 {MARKUP[4]}", trait)
-    roll = lambda t: api(p.tokens["ilse"], "POST", f"{c}/rolls", {"count": 2, "trait": f"pl3 {MARKUP[1]}", "seed": t})  # noqa: E731
+    plant(p, MARKUP[4], trait)
+    roll = lambda t: api(p.tokens["ilse"], "POST", f"{c}/rolls", {"count": 2, "trait": f"pl2 {MARKUP[1]}", "seed": t})
     probe(p, roll)
     unit = plant(p, f"pl7 {ALL}", roll)["id"]
     p.units.append(unit)
@@ -191,17 +190,17 @@ def twenty_one(api: Api) -> Planted:
     seat(api, p, "ilse", {"character": f"to1 {MARKUP[0]}", "skills": [f"to2 {MARKUP[1]}", f"to3 {MARKUP[2]}"]})
     seat(api, p, "tomas", {"character": f"to4 {MARKUP[3]}", "skills": [f"to5 {MARKUP[4]}"]})
     p.texts += [f"to2 {MARKUP[1]}", f"to3 {MARKUP[2]}", f"to5 {MARKUP[4]}"]
-    holds = lambda t: api(house, "POST", f"{c}/characters/ilse/holds", {"count": 1, "skill": t})  # noqa: E731
+    holds = lambda t: api(house, "POST", f"{c}/characters/ilse/holds", {"count": 1, "skill": t})
     probe(p, holds)
-    plant(p, f"to6 {MARKUP[2]}", holds)
+    plant(p, f"to3 {MARKUP[2]}", holds)  # a hold names one of the character's skills (TO-8)
     unit = ok(api(house, "POST", f"{c}/conflicts", {"characters": ["ilse", "tomas"]}))["id"]
     p.units.append(unit)
     act = f"{c}/challenges/{unit}/actions"
-    seed = lambda t: api(p.tokens["ilse"], "POST", act, {"action": "seed", "seed": t})  # noqa: E731
+    seed = lambda t: api(p.tokens["ilse"], "POST", act, {"action": "seed", "seed": t})
     probe(p, seed)
     plant(p, f"to7 {ALL}", seed)
     ok(api(house, "POST", act, {"action": "deal"}))
-    rewind = lambda t: api(house, "POST", f"{c}/challenges/{unit}/rewind", {"to_step": 2, "reason": t})  # noqa: E731
+    rewind = lambda t: api(house, "POST", f"{c}/challenges/{unit}/rewind", {"to_step": 2, "reason": t})
     probe(p, rewind)
     plant(p, f"to8 {ALL}", rewind)
     p.reads = [("hand",)]
@@ -214,10 +213,10 @@ def beast(api: Api) -> Planted:
     probe(p, lambda t: api(house, "POST", f"{c}/players", {"seat": "probe", "character": t}))
     seat(api, p, "ilse", {"character": f"be1 {MARKUP[0]}"})
     seat(api, p, "tomas", {"character": f"be2 {MARKUP[3]}"})
-    make = lambda t: api(house, "POST", f"{c}/antagonists", {"name": t})  # noqa: E731
+    make = lambda t: api(house, "POST", f"{c}/antagonists", {"name": t})
     probe(p, make)
     plant(p, f"be3 {NAME}", make)
-    act = lambda t: api(p.tokens["ilse"], "POST", f"{c}/actions",  # noqa: E731
+    act = lambda t: api(p.tokens["ilse"], "POST", f"{c}/actions",
                         {"difficulty": 2, "humanity": 2, "beast": 1, "seed": t})
     probe(p, act)
     unit = plant(p, f"be4 {ALL}", act)["id"]
@@ -239,12 +238,12 @@ def pulp_cards(api: Api) -> Planted:
     seat(api, p, "ilse", {"character": f"pu1 {MARKUP[0]}"})
     seat(api, p, "tomas", {"character": f"pu2 {MARKUP[3]}"})
     for n, kind in enumerate(("note", "condition", "promotion")):
-        note = lambda t, kind=kind: api(house, "POST", f"{c}/notes", {"note": t, "to": "ilse", "kind": kind})  # noqa: E731
+        note = lambda t, kind=kind: api(house, "POST", f"{c}/notes", {"note": t, "to": "ilse", "kind": kind})
         probe(p, note)
         plant(p, f"pu{3 + n} {ALL}", note)
-    mine = lambda t: api(p.tokens["tomas"], "POST", f"{c}/notes", {"note": t})  # noqa: E731
+    mine = lambda t: api(p.tokens["tomas"], "POST", f"{c}/notes", {"note": t})
     plant(p, f"pu6 {ALL}", mine)
-    deal = lambda t: api(p.tokens["ilse"], "POST", f"{c}/deals", {"difficulty": 1, "cut": 3, "seed": t})  # noqa: E731
+    deal = lambda t: api(p.tokens["ilse"], "POST", f"{c}/deals", {"difficulty": 1, "cut": 3, "seed": t})
     probe(p, deal)
     unit = plant(p, f"pu7 {ALL}", deal)["id"]
     p.units.append(unit)
@@ -327,9 +326,9 @@ def test_every_cli_read_shows_a_hostile_corpus_planted_through_the_api_literally
     p = SYSTEMS[system](Api(server))
     assert len(p.texts) >= 5
     for reader, token in p.tokens.items():
-        embedded = lambda *args, reader=reader: cli(*args, "--campaign", p.campaign, "--as", reader, env=WIDE)  # noqa: E731
+        embedded = lambda *args, reader=reader: cli(*args, "--campaign", p.campaign, "--as", reader, env=WIDE)
         mine = seat_cli(cli, tmp_path, f"{system}-{reader}")
-        remote = lambda *args, mine=mine, token=token: mine("--server", server, "--token", token, *args, env=WIDE)  # noqa: E731
+        remote = lambda *args, mine=mine, token=token: mine("--server", server, "--token", token, *args, env=WIDE)
         for run in (embedded, remote):
             tables, found = read_everything(p, run, reader)
             assert_literal(p, reader, tables, found)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from uuid import uuid4
 
 import pytest
@@ -19,7 +19,7 @@ from cli.inert import inert, neutralise
 from cli.options import Format
 
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
-NOW = datetime(2026, 11, 27, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 27, tzinfo=UTC)
 HOSTILE = ("[/bold]", "[link=https://evil.example]x[/link]", "[reverse]audit: TAMPERED[/reverse]",
            "\x1b[31mred\x1b[0m", "\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\", "abc\u202egnp.exe",
            "\u2066iso\u2069", "zero\u200bwidth", "tag\U000e0041", "bell\x07", "c1\x9b31m", "<script>x</script>",
