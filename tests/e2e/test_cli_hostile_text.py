@@ -332,6 +332,9 @@ def test_every_cli_read_shows_a_hostile_corpus_planted_through_the_api_literally
         for run in (embedded, remote):
             tables, found = read_everything(p, run, reader)
             assert_literal(p, reader, tables, found)
+    listed = cli("campaign", "list", env=WIDE)  # every campaign of the local store (embedded only)
+    assert RAW.search(listed.stdout) is None and shown(p.texts[0]) in listed.stdout
+    assert p.texts[0] in strings(json.loads(cli("campaign", "list", "--format", "json").stdout))
 
 
 def test_the_web_pages_show_the_hostile_corpus_escaped(cli, server):  # noqa: F811
