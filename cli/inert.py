@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel
@@ -79,15 +78,14 @@ def inert(value: Any, lines: bool = False) -> Any:
         return type(value).model_construct(_fields_set=value.model_fields_set, **fields)
     if isinstance(value, dict):
         return {inert(k): inert(v, isinstance(k, str) and k in LINES) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, list):
+        return [inert(v, lines) for v in value]
+    if isinstance(value, tuple):
         items = [inert(v, lines) for v in value]
-        return items if isinstance(value, list) else type(value)(items) if not hasattr(value, "_fields") \
-            else type(value)(*items)
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)  # a named tuple keeps its type
     if isinstance(value, (set, frozenset)):
         return type(value)(inert(v, lines) for v in value)
-    if isinstance(value, (str, Enum)):
-        return value
-    return value
+    return value  # numbers, dates, ids, and str-valued Enum members (the program's own words)
 
 
 def styled(template: str, *args: Any) -> Any:
