@@ -7,11 +7,11 @@ from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from adapters import schemas
+from cli.inert import styled
 from cli.tables import _fields, _is_die, _plain, _state, _table
 
 
@@ -60,39 +60,41 @@ def rebuilt(report: schemas.RebuildReport) -> RenderableType:
 
 def verification(v: schemas.Verification) -> RenderableType:
     if not v.verifiable:
-        return f"Not verifiable yet: {escape(_plain(v.reason))}."
+        return f"Not verifiable yet: {_plain(v.reason)}."
     # A result that carries its deck is a shuffle (C-7); any other is a die.
     cards = any(isinstance(r, dict) and "deck" in r for r in v.results or ())
     drawn, counted = ("shuffled deck", "shuffles") if cards else ("rolled die", "dice")
-    verdict = f"[green]every server-{drawn} matches[/]" if not v.mismatches and v.commitment_matches else (
-        f"[red]{len(v.mismatches)} mismatch(es); commitment matches: {v.commitment_matches}[/]")
-    return Group(f"Challenge {v.challenge_id}: {verdict}",
+    verdict = (styled("[green]every server-{} matches[/]", drawn) if not v.mismatches and v.commitment_matches
+               else styled("[red]{} mismatch(es); commitment matches: {}[/]", len(v.mismatches),
+                           v.commitment_matches))
+    return Group(Text.assemble(f"Challenge {v.challenge_id}: ", verdict),
                  f"checked {v.checked} {counted}, {v.entered} entered at the table",
-                 *(escape(f"  {_fields(m) if isinstance(m, dict) else _plain(m)}") for m in v.mismatches))
+                 *(f"  {_fields(m) if isinstance(m, dict) else _plain(m)}" for m in v.mismatches))
 
 
 def _step_head(s: schemas.ReplayStep, total: int) -> list[RenderableType]:
     lines: list[RenderableType] = [
-        f"[bold]Step {s.step}/{total}[/] [bold]{escape(s.event)}[/] by {escape(s.actor)} at {s.at:%Y-%m-%d %H:%M:%S}"]
-    detail = escape(_fields(s.detail, skip=("campaign_id", "state")))
+        styled("[bold]Step {}/{}[/] [bold]{}[/] by {} at {}", s.step, total, s.event, s.actor,
+               f"{s.at:%Y-%m-%d %H:%M:%S}")]
+    detail = Text(_fields(s.detail, skip=("campaign_id", "state")))
     if s.hidden:
         hidden = "the whole entry" if s.hidden == ["*"] else ", ".join(s.hidden)
-        detail += f"{' ' if detail else ''}[dim]({escape(hidden)} hidden)[/]"
-    if detail:
-        lines.append(f"  {detail}")
+        detail.append(f"{' ' if detail.plain else ''}({hidden} hidden)", style="dim")
+    if detail.plain:
+        lines.append(Text.assemble("  ", detail))
     return lines
 
 
 def replay_step(s: schemas.ReplayStep, total: int) -> RenderableType:
     """One step: the event, what it changed, and the whole state after it, whatever the unit's kind."""
-    return Group(*_step_head(s, total), f"  changed: {escape(', '.join(s.changes)) or '-'}",
-                 "  [dim]state after this step:[/]", _state(s.state))
+    return Group(*_step_head(s, total), f"  changed: {', '.join(s.changes) or '-'}",
+                 Text("  state after this step:", style="dim"), _state(s.state))
 
 
 def replay(r: schemas.Replay) -> RenderableType:
     """Every step with what it changed, field by field; the state in full at the first and the last step."""
-    head = f"[bold]Replay[/] of challenge {r.challenge_id}: {r.total} steps" + (
-        " (revealed: nothing is hidden any more)" if r.revealed else "")
+    head = styled("[bold]Replay[/] of challenge {}: {} steps{}", r.challenge_id, r.total,
+                  " (revealed: nothing is hidden any more)" if r.revealed else "")
     if len(r.steps) <= 1:
         return Group(head, *(replay_step(s, r.total) for s in r.steps))
     parts: list[RenderableType] = [head]
@@ -100,26 +102,27 @@ def replay(r: schemas.Replay) -> RenderableType:
     for s in r.steps:
         parts.extend(_step_head(s, r.total))
         if before is None:
-            parts.extend(["  [dim]state after this step:[/]", _state(s.state)])
+            parts.extend([Text("  state after this step:", style="dim"), _state(s.state)])
         else:
             changed = _differences(before, s.state)
-            parts.extend(f"  [cyan]{escape(line)}[/]" for line in changed)
+            parts.extend(Text(f"  {line}", style="cyan") for line in changed)
             if not changed:
-                parts.append("  [dim]the state did not change[/]")
+                parts.append(Text("  the state did not change", style="dim"))
         before = s.state
     last = r.steps[-1]
-    parts.extend([f"[bold]State after step {last.step}[/]", _state(last.state)])
+    parts.extend([Text(f"State after step {last.step}", style="bold"), _state(last.state)])
     return Group(*parts)
 
 
 def audit_report(r: schemas.AuditReport) -> RenderableType:
     if r.intact:
-        return Group(f"[green]The log of campaign {r.campaign_id} is intact[/]: {r.events} events chained.",
-                     f"[dim]head {r.head}[/]")
+        return Group(styled("[green]The log of campaign {} is intact[/]: {} events chained.", r.campaign_id,
+                            r.events), Text(f"head {r.head}", style="dim"))
     b = r.first_broken
     assert b is not None
-    return Group(f"[red]The log of campaign {r.campaign_id} was tampered with[/]: first broken link at event "
-                 f"{b.position} (notification {b.notification_id}): {b.kind}. {b.detail}.")
+    return Group(styled("[red]The log of campaign {} was tampered with[/]: first broken link at event {} "
+                        "(notification {}): {}. {}.", r.campaign_id, b.position, b.notification_id, b.kind,
+                        b.detail))
 
 
 def imported(r: schemas.ImportReport) -> RenderableType:

@@ -70,9 +70,11 @@ def fail(message: str, code: int, fmt: Format = Format.table, ruling: str = "", 
     else:
         from rich.text import Text
 
+        from cli.inert import neutralise
         from cli.output import err
 
-        err.print(Text.assemble(("error: ", "bold red"), message), highlight=False)
+        # The message may quote what a seat typed (a name the server refused): shown inert (cli/inert.py).
+        err.print(Text.assemble(("error: ", "bold red"), neutralise(message, lines=True)), highlight=False)
     return typer.Exit(code)
 
 

@@ -14,7 +14,6 @@ from typing import Any
 from pydantic import BaseModel
 from rich import box
 from rich.console import Console, Group, RenderableType
-from rich.markup import escape
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -22,10 +21,13 @@ from rich.table import Table
 from rich.text import Text
 
 from adapters import schemas
+from cli.inert import inert, styled
 from cli.options import Format
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+# No string is ever read as rich markup or :emoji: code (issue 29): user text shows as typed, and the CLI's own
+# styling is built with ``cli.inert.styled`` or ``Text``.
+out = Console(soft_wrap=True, markup=False, emoji=False)
+err = Console(stderr=True, soft_wrap=True, markup=False, emoji=False)
 
 
 def show(value: Any, render: Callable[[Any], RenderableType] | None = None) -> None:
@@ -34,6 +36,7 @@ def show(value: Any, render: Callable[[Any], RenderableType] | None = None) -> N
     # The width asked for now: rich reads COLUMNS only when the console is made, and a width once set would
     # stay for every later table of this process (the tests run many commands in one).
     out.width = int(columns) if columns.isdigit() else None  # type: ignore[assignment]
+    value = inert(value)  # every user text in it neutralised, before any renderer sees it (cli/inert.py)
     out.print(render(value) if render else _generic(value))
 
 
@@ -97,7 +100,7 @@ def _plain(value: Any, nested: bool = False) -> str:
 
 
 def _fields(values: dict[str, Any], skip: Sequence[str] = ()) -> str:
-    """``key=value, …`` for an event's detail, as plain text (escape it before printing it as markup)."""
+    """``key=value, …`` for an event's detail, as plain text (the consoles read no markup: cli/inert.py)."""
     return ", ".join(f"{k}={_plain(v, True)}" for k, v in values.items() if k not in skip)
 
 
@@ -139,7 +142,7 @@ def _render(value: Any, depth: int = 0) -> RenderableType:
         table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
         table.add_column("")
         for name in value:
-            table.add_column(escape(str(name)))
+            table.add_column(str(name))
         for key in _keys(list(value.values())):
             table.add_row(Text(key, style="dim"),
                           *(_render(r[key], depth + 1) if isinstance(r, dict) and key in r
@@ -151,7 +154,7 @@ def _render(value: Any, depth: int = 0) -> RenderableType:
             return _text("\n".join(_plain(record, True) for record in value))
         table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
         for column in columns:
-            table.add_column(escape(column))
+            table.add_column(column)
         for record in value:
             table.add_row(*(_text(_plain(record.get(c), True)) if c in record else "" for c in columns))
         return table
@@ -187,18 +190,19 @@ def _legal(actions: Sequence[schemas.LegalAction], waiting_for: Sequence[str] = 
     for a in actions:
         limits = ", ".join(f"{k}={_short(val) if k == 'loan' else _plain(val, True)}"
                            for k, val in a.model_dump(exclude_none=True, mode="json").items() if k != "action")
-        legal.add_row(escape(a.action), escape(limits))
+        legal.add_row(a.action, limits)
     return Group(legal, _waiting(waiting_for)) if waiting_for else legal
 
 
 def campaign(c: schemas.CampaignView) -> RenderableType:
-    settings = escape(_fields({k: v for k, v in c.settings.items() if v is not None}))
+    settings = _fields({k: v for k, v in c.settings.items() if v is not None})
     state = f"adventure {c.adventure} running" if c.adventure_running else (
         f"between adventures (last: {c.adventure})" if c.adventure else "no adventure yet")
     players = _table("Players", "seat", "character")
     for p in c.players:
         players.add_row(p.seat, p.character)
-    return Group(f"[bold]{c.name}[/] ({c.system}) [dim]{c.id}[/]", f"settings: {settings}", state, players)
+    return Group(styled("[bold]{}[/] ({}) [dim]{}[/]", c.name, c.system, c.id), f"settings: {settings}", state,
+                 players)
 
 
 def campaigns(items: list[schemas.CampaignView]) -> RenderableType:
@@ -210,7 +214,7 @@ def campaigns(items: list[schemas.CampaignView]) -> RenderableType:
 
 
 def token_notice(label: str, token: str) -> RenderableType:
-    return Panel(f"{token}\n[dim]Shown once. {label}[/]", title="seat token", expand=False)
+    return Panel(styled("{}\n[dim]Shown once. {}[/]", token, label), title="seat token", expand=False)
 
 
 def created(c: schemas.CampaignCreated) -> RenderableType:
@@ -247,7 +251,7 @@ def render(value: Any) -> RenderableType:
     if found is not None:
         return found(value)
     if isinstance(value, schemas.ResolutionView):
-        return Group(f"[bold]{escape(value.kind)}[/] {value.id}  step [bold]{escape(value.phase)}[/]",
+        return Group(styled("[bold]{}[/] {}  step [bold]{}[/]", value.kind, value.id, value.phase),
                      _state(value.state), _legal(value.legal_actions, value.waiting_for))
     if isinstance(value, list):
         return Group(*(render(v) for v in value)) if value else Text("-")
@@ -283,7 +287,7 @@ def claimed(c: schemas.SeatClaimed) -> RenderableType:
 
 
 def session(s: schemas.Session) -> RenderableType:
-    return f"Seat [bold]{s.seat}[/] in campaign {s.campaign_id}."
+    return styled("Seat [bold]{}[/] in campaign {}.", s.seat, s.campaign_id)
 
 
 def challenges(items: list[schemas.ChallengeSummary]) -> RenderableType:
@@ -291,8 +295,8 @@ def challenges(items: list[schemas.ChallengeSummary]) -> RenderableType:
     table = _table("Challenges", "#", "id", "kind", "step", "challenger", "opponent", "ante", "pot")
     for c in items:
         money = c.kind == "Challenge" or c.ante or c.pot
-        table.add_row(str(c.position), _short(c.id), escape(c.kind), escape(c.phase), escape(", ".join(c.challenger) or "-"),
-                      escape(", ".join(c.opponent) or "-"), str(c.ante) if money else "-",
+        table.add_row(str(c.position), _short(c.id), c.kind, c.phase, ", ".join(c.challenger) or "-",
+                      ", ".join(c.opponent) or "-", str(c.ante) if money else "-",
                       str(c.pot) if money else "-")
     return table
 

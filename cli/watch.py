@@ -36,9 +36,11 @@ def _frame(t: Any, unit: Any) -> tuple[Any, dict[str, list[str]]]:
     from rich.text import Text
 
     from cli import output
+    from cli.inert import inert
 
-    view = t.backend.challenge(t.campaign_id(), t.seat, unit)
-    waiting = t.backend.waiting_for(t.campaign_id(), t.seat, unit).seats
+    # Drawn outside output.show, so made inert here (issue 29: names in it are user text).
+    view = inert(t.backend.challenge(t.campaign_id(), t.seat, unit))
+    waiting = inert(t.backend.waiting_for(t.campaign_id(), t.seat, unit).seats)
     line = Text("Waiting for: ", style="bold")
     if waiting:
         line.append("; ".join(f"{seat} ({', '.join(names)})" if names else seat for seat, names in waiting.items()))

@@ -4,7 +4,6 @@ conflicts are drawn by the shared renderer of any unit's state; each die reads l
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
-from rich.markup import escape
 
 from adapters.systems.beast import schemas
 from cli.tables import _legal, _table
@@ -35,7 +34,7 @@ def beast_sheet(s: schemas.BeastSheet) -> RenderableType:
     if s.history:
         history = _table("History", "when", "what", "detail")
         for line in s.history[:15]:
-            history.add_row(f"{line.at:%Y-%m-%d %H:%M}", line.what, escape(_line(line.detail)))
+            history.add_row(f"{line.at:%Y-%m-%d %H:%M}", line.what, _line(line.detail))
         parts.append(history)
     return Group(*parts)
 
@@ -43,7 +42,7 @@ def beast_sheet(s: schemas.BeastSheet) -> RenderableType:
 def sheets(items: list[schemas.BeastSheet]) -> RenderableType:
     table = _table("Characters", "seat", "character", "humanity", "beast", "willpower", "status")
     for s in items:
-        table.add_row(s.seat, escape(s.name), str(s.humanity), str(s.beast), f"{s.willpower}/{s.willpower_max}",
+        table.add_row(s.seat, s.name, str(s.humanity), str(s.beast), f"{s.willpower}/{s.willpower_max}",
                       s.status)
     return table
 
@@ -52,7 +51,7 @@ def house_characters(items: list[schemas.HouseCharacter]) -> RenderableType:
     table = _table("The House's characters", "name", "humanity", "beast", "willpower")
     for a in items:
         hidden = a.humanity is None
-        table.add_row(escape(a.name), "hidden" if hidden else str(a.humanity), "hidden" if hidden else str(a.beast),
+        table.add_row(a.name, "hidden" if hidden else str(a.humanity), "hidden" if hidden else str(a.beast),
                       "hidden" if hidden else f"{a.willpower}/{a.willpower_max}")
     return table
 
@@ -80,7 +79,7 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
         shown = "hidden" if check.get("hidden") else check.get("outcome") or ("due" if check else "-")
         if check.get("dice"):
             shown += " " + " ".join(map(str, check["dice"]))
-        table.add_row(side, escape(data["name"]), escape(_roll(data)), shown)
+        table.add_row(side, data["name"], _roll(data), shown)
     parts: list[RenderableType] = [table]
     out = s.get("outcome")
     if out:
@@ -91,10 +90,10 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
             parts.append(f"Winner: {out['winner'] or 'none (a tie does no harm)'}; Willpower lost: "
                          f"{_plain(out['damage']) or 'none'}")
         if out.get("checks"):
-            parts.append(f"Humanity check due: {escape(_plain(out['checks']))}")
+            parts.append(f"Humanity check due: {_plain(out['checks'])}")
     if s.get("overturned"):
         o = s["overturned"]
-        parts.append(f"Overturned ({'void' if o['void'] else 'won by the ' + str(o['winner'])}): {escape(o['reason'])}")
+        parts.append(f"Overturned ({'void' if o['void'] else 'won by the ' + str(o['winner'])}): {o['reason']}")
     if s.get("seen_before_rewind"):
         parts.append("Seen by every seat before the rewind (C-8): "
                      f"{_plain([e['value'] for e in s['seen_before_rewind']])}")

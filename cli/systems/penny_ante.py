@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from adapters.systems.penny_ante import schemas
+from cli.inert import styled
 from cli.tables import _fields, _legal, _plain, _short, _table
 
 
@@ -61,7 +62,7 @@ def antagonists(items: list[schemas.Antagonist]) -> RenderableType:
     table = _table("Antagonists and obstacles", "name", "kind", "pennies", "characteristics")
     for a in items:
         table.add_row(a.name, a.kind, str(a.pennies),
-                      "[dim]hidden[/]" if a.characteristics is None else ", ".join(a.characteristics))
+                      Text("hidden", style="dim") if a.characteristics is None else ", ".join(a.characteristics))
     return table
 
 
@@ -79,7 +80,7 @@ def budget(b: schemas.HouseBudget) -> RenderableType:
     for a in b.adventures:
         for al in a.allocations:
             allocations.add_row(str(a.number), al.antagonist, str(al.amount))
-    return Group(f"[bold]House budget[/]: {state}", antagonists(b.antagonists), table, allocations)
+    return Group(styled("[bold]House budget[/]: {}", state), antagonists(b.antagonists), table, allocations)
 
 
 def loan(item: schemas.Loan) -> RenderableType:
@@ -99,13 +100,14 @@ def debts(register: schemas.DebtRegister, title: str = "Debt register") -> Rende
     return table
 
 
-def _dice(dice: list[schemas.Die]) -> str:
+def _dice(dice: list[schemas.Die]) -> Text:
     """Each die with its position, counting from 1 as ``--cup`` takes them: ``1:6 2:(?)`` (cupped in brackets)."""
-    shown = []
+    shown = Text()
     for n, d in enumerate(dice, 1):
         face = "?" if d.value is None else str(d.value)
-        shown.append(f"[dim]{n}:({face})[/]" if d.in_cup else f"{n}:[bold]{face}[/]")
-    return " ".join(shown) or "-"
+        shown.append(" " if n > 1 else "")
+        shown.append_text(Text(f"{n}:({face})", style="dim") if d.in_cup else Text.assemble(f"{n}:", (face, "bold")))
+    return shown if dice else Text("-")
 
 
 def _positions(actions: list[Any]) -> list[Any]:
@@ -121,47 +123,47 @@ def _positions(actions: list[Any]) -> list[Any]:
 
 def challenge(v: schemas.ChallengeView) -> RenderableType:
     """The table: dice (cup in brackets), circumstances, pot, wagers, turn and the legal actions."""
-    header = (f"[bold]Challenge[/] {v.id}  step [bold]{v.phase}[/]  ante {v.ante}  pot [bold]{v.pot}[/]"
-              + (f"  stake {v.stake}" if v.stake is not None else "") + ("  table dice" if v.table else ""))
+    header = styled("[bold]Challenge[/] {}  step [bold]{}[/]  ante {}  pot [bold]{}[/]{}", v.id, v.phase, v.ante, v.pot,
+                    (f"  stake {v.stake}" if v.stake is not None else "") + ("  table dice" if v.table else ""))
     sides = _table("Sides", "side", "who", "characteristics", "dice", "wager", "")
     for name, side in v.sides.items():
         marks = " ".join(m for m, on in (("all-in", side.all_in), ("← turn", v.turn == name),
                                          ("(you)", v.your_side == name)) if on)
-        sides.add_row(name, escape(", ".join(side.members)), escape(", ".join(side.characteristics) or "-"),
+        sides.add_row(name, ", ".join(side.members), ", ".join(side.characteristics) or "-",
                       _dice(side.dice), str(side.wager), marks)
     circumstances = _table("Circumstances", "step", "side", "circumstance", "die", "barred for")
     for c in v.circumstances:
-        circumstances.add_row(str(c.step), c.side, escape(c.text), "-" if c.die is None else str(c.die),
+        circumstances.add_row(str(c.step), c.side, c.text, "-" if c.die is None else str(c.die),
                               c.barred or "")
-    parts: list[RenderableType] = [header, f"[dim]seed hash {v.seed_hash}[/]", sides]
+    parts: list[RenderableType] = [header, Text(f"seed hash {v.seed_hash}", style="dim"), sides]
     if v.circumstances:
         parts.append(circumstances)
     if v.result:
         r = v.result
-        parts.append("[bold]Result[/]: " + escape(
+        parts.append(Text.assemble(("Result", "bold"), ": ",
             f"winner {r.get('winner') or 'none (a draw)'} by {_plain(r.get('reason'))}; "
             f"narrates: {_plain(r.get('narrator'))}; payouts {_plain(r.get('payouts'))}"))
         scores = r.get("scores")
         if isinstance(scores, dict) and scores:
-            parts.append(escape("Scores: " + "; ".join(
+            parts.append("Scores: " + "; ".join(
                 f"{side} {_plain(x.get('score'))} ({_plain(x.get('category'))}: {_plain(x.get('hand'))})"
-                if isinstance(x, dict) else f"{side} {_plain(x)}" for side, x in scores.items())))
+                if isinstance(x, dict) else f"{side} {_plain(x)}" for side, x in scores.items()))
         rest = {k: val for k, val in r.items() if k not in ("winner", "reason", "narrator", "payouts", "scores")
                 and _plain(val) not in ("-", "no")}
         if rest:
-            parts.append(escape(f"  {_fields(rest)}"))
+            parts.append(f"  {_fields(rest)}")
     if v.bankrupts:
-        parts.append(escape("Bankrupt: " + "; ".join(
+        parts.append("Bankrupt: " + "; ".join(
             f"{m} {_plain(b.get('status'))}, bids {_plain(b.get('bids'))}" if isinstance(b, dict) else
-            f"{m} {_plain(b)}" for m, b in v.bankrupts.items())))
+            f"{m} {_plain(b)}" for m, b in v.bankrupts.items()))
     if v.loan_offers:
         offers = _table("Loans offered into this challenge (PA-14)", "loan", "lender", "borrower", "amount", "")
         for o in v.loan_offers:
             offers.add_row(_short(o.loan_id), o.lender, o.borrower, str(o.amount),
-                           "open this round" if o.open else "[dim]lapsed with its round[/]")
+                           "open this round" if o.open else Text("lapsed with its round", style="dim"))
         parts.append(offers)
     if v.secret_seed:
-        parts.append(f"[dim]secret seed {v.secret_seed}[/]")
+        parts.append(Text(f"secret seed {v.secret_seed}", style="dim"))
     parts.append(_legal(_positions(v.legal_actions), v.waiting_for))
     return Group(*parts)
 

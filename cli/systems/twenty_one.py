@@ -7,7 +7,6 @@ import os
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.markup import escape
 
 from adapters.systems import twenty_one as schemas
 from cli.session import UsageError
@@ -69,7 +68,7 @@ def conflict(v: schemas.ConflictView) -> RenderableType:
         act = _table(f"Action of {a['actor']}", "laid", "total", "targets", "modifiers", "set aside", "drawn for hold")
         act.add_row(cards(a["laid"]) + (" natural 21" if a["natural"] else ""), str(a["total"]),
                     f"mixed {a['targets']['mixed']}, full {a['targets']['full']}",
-                    escape(", ".join(f"{m['value']:+d} {m['source']}" for m in a["modifiers"])) or "-",
+                    ", ".join(f"{m['value']:+d} {m['source']}" for m in a["modifiers"]) or "-",
                     show(a["set_aside"]) if a["set_aside"] else "-", show(a["pending"]))
         parts.append(act)
     if s["results"]:
@@ -92,7 +91,7 @@ def hand(h: schemas.Hand) -> RenderableType:
 
 def sheet(s: schemas.TwentyOneSheet) -> RenderableType:
     head = _table(f"{s.name} ({s.seat})", "skills", "holds")
-    head.add_row(escape(", ".join(s.skills)) or "-", str(s.holds))
+    head.add_row(", ".join(s.skills) or "-", str(s.holds))
     parts: list[RenderableType] = [head]
     if s.actions:
         lines = _table("Latest actions", "when", "laid", "total", "targets", "outcome")
