@@ -220,7 +220,7 @@ def test_the_browsers_derivation_matches_domain_fairness_for_any_seed_and_slot(u
 
     rng = random.Random(14)
     alphabet = "abcXYZ019 _-\"\\'é☃日本😀\n\t"
-    text = lambda: "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))  # noqa: E731
+    text = lambda: "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
     cases = []
     for _ in range(60):
         slot = [rng.choice(["roll", "round", "deal"]), rng.choice(["challenger", "opponent", text()]), rng.randint(0, 40)]
