@@ -285,8 +285,8 @@ def strings(value: Any) -> Iterator[str]:
             yield from strings(v)
 
 
-def read_everything(p: Planted, run: Callable[..., Any], reader: str) -> tuple[str, set[str]]:
-    """Every read as a table and as JSON: what the tables showed, and every string of the JSON answers."""
+def read_everything(p: Planted, run: Callable[..., Any], reader: str, as_json: bool = True) -> tuple[str, set[str]]:
+    """Every read as a table (and as JSON): what the tables showed, and every string of the JSON answers."""
     tables, found, settled = [], set(), []
     for args in reads(p, reader):
         table = run(*args)
@@ -295,7 +295,7 @@ def read_everything(p: Planted, run: Callable[..., Any], reader: str) -> tuple[s
         bad = RAW.search(out)
         assert bad is None, f"stakes {' '.join(args)} as {reader} printed a raw {bad.group()!r}"
         tables.append(out)
-        if args[:2] != ("audit", "verify"):
+        if as_json and args[:2] != ("audit", "verify"):
             answer = json.loads(run(*args, "--format", "json").stdout)
             found.update(strings(answer))
             if args[:2] == ("challenge", "show") and answer["phase"] == "settled":
@@ -325,13 +325,17 @@ def test_every_cli_read_shows_a_hostile_corpus_planted_through_the_api_literally
         cli, server, tmp_path, system):  # noqa: F811
     p = SYSTEMS[system](Api(server))
     assert len(p.texts) >= 5
-    for reader, token in p.tokens.items():
-        embedded = lambda *args, reader=reader: cli(*args, "--campaign", p.campaign, "--as", reader, env=WIDE)
+    for reader, token in p.tokens.items():  # every seat against the server, as tables and as JSON
         mine = seat_cli(cli, tmp_path, f"{system}-{reader}")
         remote = lambda *args, mine=mine, token=token: mine("--server", server, "--token", token, *args, env=WIDE)
-        for run in (embedded, remote):
-            tables, found = read_everything(p, run, reader)
-            assert_literal(p, reader, tables, found)
+        tables, found = read_everything(p, remote, reader)
+        assert_literal(p, reader, tables, found)
+    # embedded, the same renderers draw from the store itself: the House's tables (JSON is the same code path)
+    embedded = lambda *args: cli(*args, "--campaign", p.campaign, "--as", "house", env=WIDE)
+    tables, _ = read_everything(p, embedded, "house", as_json=False)
+    for text in p.texts:
+        if len(text) < 500:
+            assert shown(text) in tables, f"{text!r} is not shown literally to the House (embedded)"
     listed = cli("campaign", "list", env=WIDE)  # every campaign of the local store (embedded only)
     assert RAW.search(listed.stdout) is None and shown(p.texts[0]) in listed.stdout
     assert p.texts[0] in strings(json.loads(cli("campaign", "list", "--format", "json").stdout))
