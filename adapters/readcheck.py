@@ -250,5 +250,5 @@ def report(base: Any, found: list[dict[str, Any]], house: bool) -> Any:
     first = shown[0].model_dump()
     detail = _describe(first, house) + (f"; {len(found)} row(s) differ in all" if len(found) > 1 else "")
     return base.model_copy(update={
-        "intact": False, "read_models": "altered", "read_model_differences": shown,
+        "intact": False, "read_models": "altered", "read_model_rows": len(found), "read_model_differences": shown,
         "first_broken": BrokenLink(position=0, notification_id=None, kind="read-model-altered", detail=detail)})

@@ -205,6 +205,7 @@ class AuditReport(BaseModel):
     read_models: str = Field("not checked", description="intact: every projected row of the campaign equals what "
                              "its events project to; altered: some differ (read_model_differences); not checked: "
                              "the log itself is broken, so its events cannot vouch for any row.")
+    read_model_rows: int = Field(0, description="How many rows of the campaign's read models differ in all.")
     read_model_differences: list[ReadModelDifference] = Field(
         default_factory=list, description="The rows that differ (the House: the first 50 rows; another seat: "
                                           "each table and kind, counted).")

@@ -118,8 +118,26 @@ def audit_report(r: schemas.AuditReport) -> RenderableType:
                      f"[dim]head {r.head}[/]")
     b = r.first_broken
     assert b is not None
+    if b.kind == "read-model-altered":
+        return _read_models_report(r)
     return Group(f"[red]The log of campaign {r.campaign_id} was tampered with[/]: first broken link at event "
-                 f"{b.position} (notification {b.notification_id}): {b.kind}. {b.detail}.")
+                 f"{b.position} (notification {b.notification_id}): {b.kind}. {escape(b.detail)}.")
+
+
+def _read_models_report(r: schemas.AuditReport) -> RenderableType:
+    """The log is intact, but rows of the read models are not what its events project to (issue 29). The House
+    sees each row, another seat each table and kind, counted (C-5). Every value is shown literally."""
+    table = _table("Read-model rows that differ from the events", "table", "difference", "rows", "row", "found",
+                   "the events say")
+    for d in r.read_model_differences:
+        key = ", ".join(f"{k}={v}" for k, v in (d.key or {}).items())
+        found = "; ".join(f"{c}={(d.found or {}).get(c)!r}" for c in d.columns) if d.kind == "altered" else ""
+        expected = "; ".join(f"{c}={(d.expected or {}).get(c)!r}" for c in d.columns) if d.kind == "altered" else ""
+        table.add_row(*(Text(str(v)) for v in (d.table, d.kind, d.rows, key, found, expected)))
+    total = r.read_model_rows or sum(d.rows for d in r.read_model_differences)
+    return Group(f"[red]The read models of campaign {r.campaign_id} were edited[/]: the log is intact "
+                 f"({r.events} events chained), but {total} row(s) differ from what its events project to.",
+                 table)
 
 
 def imported(r: schemas.ImportReport) -> RenderableType:
