@@ -55,12 +55,17 @@ def _key_columns(table: str) -> tuple[str, ...]:
     return ()
 
 
-def _columns(views: ViewsMixin, c: Any, table: str) -> list[str]:
+#: PostgreSQL's type oid of ``uuid`` (the read models' ``{id}`` columns there).
+UUID_OID = 2950
+
+
+def _columns(views: ViewsMixin, c: Any, table: str) -> dict[str, bool]:
+    """The table's columns, each with whether it is a PostgreSQL ``uuid`` (SQLite keeps ids as text)."""
     views._x(c, f"SELECT * FROM {{p}}{table} WHERE 1 = 0")
-    return [d[0] for d in getattr(c, "sqlite_cursor", c).description]
+    return {d[0]: getattr(d, "type_code", None) == UUID_OID for d in getattr(c, "sqlite_cursor", c).description}
 
 
-def _owner_column(columns: list[str]) -> tuple[str, bool] | None:
+def _owner_column(columns: dict[str, bool]) -> tuple[str, bool] | None:
     """The column that ties a row to its campaign: (column, whether it holds the campaign itself)."""
     if "campaign_id" in columns:
         return "campaign_id", True
@@ -68,26 +73,23 @@ def _owner_column(columns: list[str]) -> tuple[str, bool] | None:
     return (ids[0], False) if ids else None
 
 
-def _hex_text(views: ViewsMixin, column: str) -> str:
-    """A column holding an id (text or PostgreSQL's uuid) as its 32 hex digits, in SQL."""
-    if isinstance(views, PostgresViews):
-        return f"replace(CAST({column} AS TEXT), '-', '')"
-    return column
-
-
 def campaign_rows(views: ViewsMixin, c: Any, campaign_hex: str) -> dict[str, list[dict[str, Any]]]:
-    """Every projected row of the campaign, by table, read with the cursor ``c`` (one snapshot)."""
+    """Every projected row of the campaign, by table, read with the cursor ``c`` (one snapshot). Each
+    statement can use the table's own index on its owner column."""
     out: dict[str, list[dict[str, Any]]] = {}
     for table in projection_tables():
         columns = _columns(views, c, table)
         owner = _owner_column(columns)
         if owner is None:  # a table that names no campaign and no stream: all of it is compared
             views._x(c, f"SELECT * FROM {{p}}{table}")
-        elif owner[1]:
-            views._x(c, f"SELECT * FROM {{p}}{table} WHERE {_hex_text(views, 'campaign_id')} = ?", (campaign_hex,))
+        elif owner[1]:  # an id as text casts to a uuid column on PostgreSQL, and matches a text one as it is
+            views._x(c, f"SELECT * FROM {{p}}{table} WHERE campaign_id = ?", (campaign_hex,))
         else:
-            views._x(c, f"SELECT * FROM {{p}}{table} WHERE {_hex_text(views, owner[0])} IN (SELECT "
-                        f"{_hex_text(views, 'originator_id')} FROM {{p}}streams WHERE campaign_id = ?)", (campaign_hex,))
+            stream = "originator_id"  # the campaign's streams, spelt as the owner column keeps ids
+            if isinstance(views, PostgresViews) and not columns[owner[0]]:
+                stream = "replace(CAST(originator_id AS TEXT), '-', '')"
+            views._x(c, f"SELECT * FROM {{p}}{table} WHERE {owner[0]} IN (SELECT {stream} FROM {{p}}streams"
+                        " WHERE campaign_id = ?)", (campaign_hex,))
         out[table] = [dict(r) for r in c.fetchall()]
     return out
 

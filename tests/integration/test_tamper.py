@@ -50,7 +50,7 @@ def test_an_untouched_log_extends_every_head_a_player_held(stakes):
 
 
 def test_an_event_written_straight_into_the_store_is_reported_unchained(stakes, rows):
-    cid, loan = play_an_economy(stakes)
+    cid, _ = play_an_economy(stakes)
     last = rows.run(f"SELECT MAX({rows.id_col}) FROM {rows.table}")[0][0]
     rows.run(f"INSERT INTO {rows.table} (originator_id, originator_version, topic, state)"
              f" SELECT originator_id, originator_version + 1, topic, state FROM {rows.table} WHERE {rows.id_col} = ?",
