@@ -23,6 +23,7 @@ import bisect
 import re
 import shutil
 import tempfile
+import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -32,11 +33,16 @@ from typing import Any
 
 from eventsourcing.persistence import Notification
 
-from adapters.projection import ProjectionRunner
+from adapters.projection import ProjectionRunner, StoreUnavailable
 from adapters.views import PostgresViews, ViewsMixin, ddl, projection_tables
 
 #: Differences named in one report; the count of all of them is always given.
 SHOWN = 50
+#: Read-model checks one process runs at once (each holds a scratch store and a share of the interpreter);
+#: a further audit waits up to ``WAIT`` seconds for its turn, then answers 503 (retry later).
+AT_ONCE = 2
+WAIT = 60.0
+_turns = threading.BoundedSemaphore(AT_ONCE)
 
 
 def _key_columns(table: str) -> tuple[str, ...]:
@@ -215,6 +221,16 @@ def check(stakes: Any, campaign_hex: str, position: int, live: dict[str, list[di
     """Project the campaign's events up to ``position`` into a scratch store and compare its rows with
     ``live``; returns the differences (empty: the read models are what the events say)."""
     notes = notifications(linked, position)
+    if not _turns.acquire(timeout=WAIT):
+        raise StoreUnavailable(f"{AT_ONCE} audits of the read models are running in this process; retry later")
+    try:
+        return _check(stakes, campaign_hex, live, notes, progress)
+    finally:
+        _turns.release()
+
+
+def _check(stakes: Any, campaign_hex: str, live: dict[str, list[dict]], notes: list[Notification],
+           progress: Callable[[int, int], None] | None) -> list[dict[str, Any]]:
     with scratch_views(stakes) as scratch:
         runner = ProjectionRunner(_Replayed(stakes.app, notes), scratch)
         runner.catch_up(progress)

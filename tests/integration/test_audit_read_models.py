@@ -14,6 +14,7 @@ import psycopg
 import pytest
 
 from adapters import readcheck
+from adapters.projection import StoreUnavailable
 from adapters.settings import Settings
 from domain.seats import Seat
 from tests.integration.test_event_store import seat_two
@@ -199,3 +200,17 @@ def still_there(settings: Settings, place: str) -> bool:
                          dbname=settings.postgres_dbname, autocommit=True) as conn:
         return conn.execute("SELECT 1 FROM information_schema.schemata WHERE schema_name = %s",
                             (place,)).fetchone() is not None
+
+
+def test_an_audit_beyond_the_process_bound_answers_unavailable_until_a_turn_is_free(stakes, monkeypatch):
+    cid, _ = play_an_economy(stakes)
+    monkeypatch.setattr(readcheck, "WAIT", 0.01)
+    held = [readcheck._turns.acquire(blocking=False) for _ in range(readcheck.AT_ONCE)]
+    try:
+        assert all(held)
+        with pytest.raises(StoreUnavailable, match="audits of the read models are running"):
+            stakes.audit(cid, ILSE)
+    finally:
+        for _ in held:
+            readcheck._turns.release()
+    assert stakes.audit(cid, ILSE).intact  # its turn came back
