@@ -198,6 +198,12 @@ def differences(live: dict[str, list[dict]], expected: dict[str, list[dict]]) ->
 
         have_by = {key(r): r for r in have}
         want_by = {key(r): r for r in want}
+        before = len(found)
+        for k, n in sorted(Counter(map(key, have)).items()):  # a key twice: a copy planted where no key is enforced
+            if n > 1:
+                row = have_by[k]
+                found.append({"table": table, "kind": "foreign", "key": {c: row.get(c) for c in key_columns},
+                              "columns": [], "found": row, "expected": None})
         for k in sorted(set(have_by) | set(want_by)):
             h, w = have_by.get(k), want_by.get(k)
             if h == w:
@@ -213,6 +219,9 @@ def differences(live: dict[str, list[dict]], expected: dict[str, list[dict]]) ->
                 columns = sorted(c for c in set(h) | set(w) if h.get(c) != w.get(c))
                 found.append({"table": table, "kind": "altered", "key": row_key, "columns": columns,
                               "found": {c: h.get(c) for c in columns}, "expected": {c: w.get(c) for c in columns}})
+        if len(found) == before:  # the rows differ, though no key shows how: say so for the table
+            found.append({"table": table, "kind": "altered", "key": None, "columns": [], "found": None,
+                          "expected": None})
     return found
 
 
