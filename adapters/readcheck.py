@@ -96,8 +96,12 @@ def campaign_rows(views: ViewsMixin, c: Any, campaign_hex: str) -> dict[str, lis
                 stream = "replace(CAST(originator_id AS TEXT), '-', '')"
             views._x(c, f"SELECT * FROM {{p}}{table} WHERE {owner[0]} IN (SELECT {stream} FROM {{p}}streams"
                         " WHERE campaign_id = ?)", (campaign_hex,))
-        out[table] = [dict(r) for r in c.fetchall()]
+        out[table] = c.fetchall()  # made dicts after the read: PostgreSQL ends a transaction idle for 5 s
     return out
+
+
+def _as_dicts(rows: dict[str, list[Any]]) -> dict[str, list[dict[str, Any]]]:
+    return {table: [dict(r) for r in found] for table, found in rows.items()}
 
 
 def read_live(views: ViewsMixin, application_name: str, campaign_hex: str) -> tuple[int, dict[str, list[dict]]]:
@@ -106,7 +110,8 @@ def read_live(views: ViewsMixin, application_name: str, campaign_hex: str) -> tu
         if isinstance(views, PostgresViews):
             c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         position = views._max_tracking_id(application_name, c) or 0  # type: ignore[attr-defined]
-        return position, campaign_rows(views, c, campaign_hex)
+        rows = campaign_rows(views, c, campaign_hex)
+    return position, _as_dicts(rows)
 
 
 class _Log:
@@ -245,7 +250,7 @@ def _check(stakes: Any, campaign_hex: str, live: dict[str, list[dict]], notes: l
         runner.catch_up(progress)
         with scratch.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
             expected = campaign_rows(scratch, c, campaign_hex)
-    return differences(live, expected)
+    return differences(live, _as_dicts(expected))
 
 
 
