@@ -140,17 +140,17 @@ class ChainMixin:
                 "SELECT c.*, e.originator_id AS e_oid, e.originator_version AS e_version, e.topic AS e_topic,"
                 " e.state AS e_state FROM {chain} c LEFT JOIN {events} e ON e.{nid} = c.notification_id"
                 " WHERE c.campaign_id = ? ORDER BY c.position"), (campaign_hex,))
-            linked = [_hexed(r) for r in c.fetchall()]
+            linked = c.fetchall()  # decoded after the read: PostgreSQL ends a transaction left idle for 5 s
             c.execute(self.q(
                 "SELECT e.{nid} AS nid, e.originator_id, e.originator_version, e.topic, e.state FROM {events} e"
                 " LEFT JOIN {chain} c ON c.notification_id = e.{nid} WHERE c.notification_id IS NULL"
                 " ORDER BY e.{nid}"))
-            unlinked = [_as_json(dict(r), "state") for r in c.fetchall()]
+            unlinked = c.fetchall()
             kept, seals = self._snapshots(c, campaign_hex) if snapshots else (None, {})
             c.execute(self.q("SELECT * FROM {head} WHERE campaign_id = ?"), (campaign_hex,))
             head = c.fetchone()
-        return {"linked": linked, "unlinked": unlinked, "snapshots": kept, "seals": seals,
-                "head": dict(head) if head else None}
+        return {"linked": [_hexed(r) for r in linked], "unlinked": [_as_json(dict(r), "state") for r in unlinked],
+                "snapshots": kept, "seals": seals, "head": dict(head) if head else None}
 
     def _snapshots(self, c: Any, campaign_hex: str) -> tuple[list[dict[str, Any]], dict[tuple[str, int], str]]:
         """The campaign's stored snapshots and their seals, in the caller's read."""

@@ -174,8 +174,24 @@ class Replay(BaseModel):
 class BrokenLink(BaseModel):
     position: int = Field(description="The event's place in the campaign's chain (1 is the first).")
     notification_id: int | None
-    kind: str = Field(description="altered, deleted, reordered, chain-altered, unchained or snapshot-altered")
+    kind: str = Field(description="altered, deleted, reordered, chain-altered, unchained, snapshot-altered or "
+                                  "read-model-altered (position 0: a row of the read models, not an event)")
     detail: str
+
+
+class ReadModelDifference(BaseModel):
+    """Rows of one read-model table that differ from what the campaign's events project to (issue 29). The
+    House is told each row: its key and the columns found and expected. Any other seat is told only the
+    table, the kind and how many rows, since a row may hold what only another seat may see (C-5)."""
+
+    table: str
+    kind: str = Field(description="altered (same key, other values), missing (the events make a row the table "
+                                  "lacks) or foreign (a row no event made)")
+    rows: int = Field(description="How many rows of the table differ this way (1 for each row shown to the House).")
+    key: dict[str, Any] | None = Field(None, description="The row's primary key (House only).")
+    columns: list[str] = Field(default_factory=list, description="The columns that differ (House only).")
+    found: dict[str, Any] | None = Field(None, description="What the table holds (House only).")
+    expected: dict[str, Any] | None = Field(None, description="What the events make of it (House only).")
 
 
 class AuditReport(BaseModel):
@@ -186,6 +202,13 @@ class AuditReport(BaseModel):
                                                "its signed checkpoint states it.")
     intact: bool
     first_broken: BrokenLink | None
+    read_models: str = Field("not checked", description="intact: every projected row of the campaign equals what "
+                             "its events project to; altered: some differ (read_model_differences); not checked: "
+                             "the log itself is broken, so its events cannot vouch for any row.")
+    read_model_rows: int = Field(0, description="How many rows of the campaign's read models differ in all.")
+    read_model_differences: list[ReadModelDifference] = Field(
+        default_factory=list, description="The rows that differ (the House: the first 50 rows; another seat: "
+                                          "each table and kind, counted).")
 
 
 class Checkpoint(BaseModel):

@@ -21,7 +21,7 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from adapters import answers, archive, audit, heads, imports, ledger, randomness, schemas, table
+from adapters import answers, archive, audit, heads, imports, ledger, randomness, readcheck, schemas, table
 from adapters.fanout import Fanout
 from adapters.plugin import Page, Read
 from adapters.projection import NeedsRepair, ProjectionRunner, StoreUnavailable
@@ -320,8 +320,16 @@ class Stakes:
 
     def audit(self, campaign_id: UUID, viewer: Seat,
               progress: Callable[[int, int], None] | None = None) -> schemas.AuditReport:
+        """The chain (C-2), then every projected row of the campaign against what its events project to
+        (issue 29, ``adapters/readcheck.py``): the live rows first, then the events, in that order."""
         self.viewer(campaign_id, viewer)
-        return audit.verify(self, campaign_id, progress)
+        position, live = readcheck.read_live(self.views, self.app.name, campaign_id.hex)
+        found = self.app.recorder.read_chain(campaign_id.hex)
+        report = audit.verify(self, campaign_id, progress, found)
+        if not report.intact:
+            return report  # the events cannot vouch for any row
+        return readcheck.report(report, readcheck.check(self, campaign_id.hex, position, live, found["linked"]),
+                                viewer.is_house)
 
     def checkpoint(self, campaign_id: UUID, viewer: Seat) -> schemas.Checkpoint:
         """The campaign's signed head (C-2): keep it; later heads must extend it."""

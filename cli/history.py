@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adapters import schemas
-from cli.inert import styled
+from cli.inert import neutralise, styled
 from cli.tables import _fields, _is_die, _plain, _state, _table
 
 
@@ -120,9 +120,27 @@ def audit_report(r: schemas.AuditReport) -> RenderableType:
                             r.events), Text(f"head {r.head}", style="dim"))
     b = r.first_broken
     assert b is not None
+    if b.kind == "read-model-altered":
+        return _read_models_report(r)
     return Group(styled("[red]The log of campaign {} was tampered with[/]: first broken link at event {} "
                         "(notification {}): {}. {}.", r.campaign_id, b.position, b.notification_id, b.kind,
                         b.detail))
+
+
+def _read_models_report(r: schemas.AuditReport) -> RenderableType:
+    """The log is intact, but rows of the read models are not what its events project to (issue 29). The House
+    sees each row, another seat each table and kind, counted (C-5). Every value is shown literally."""
+    table = _table("Read-model rows that differ from the events", "table", "difference", "rows", "row", "found",
+                   "the events say")
+    for d in r.read_model_differences:
+        key = ", ".join(f"{k}={v}" for k, v in (d.key or {}).items())
+        found = "; ".join(f"{c}={(d.found or {}).get(c)!r}" for c in d.columns) if d.kind == "altered" else ""
+        expected = "; ".join(f"{c}={(d.expected or {}).get(c)!r}" for c in d.columns) if d.kind == "altered" else ""
+        table.add_row(*(Text(neutralise(str(v))) for v in (d.table, d.kind, d.rows, key, found, expected)))
+    total = r.read_model_rows or sum(d.rows for d in r.read_model_differences)
+    return Group(styled("[red]The read models of campaign {} were edited[/]: the log is intact ({} events "
+                        "chained), but {} row(s) differ from what its events project to.", r.campaign_id, r.events,
+                        total), table)
 
 
 def imported(r: schemas.ImportReport) -> RenderableType:
