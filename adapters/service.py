@@ -324,7 +324,7 @@ class Stakes:
         (issue 29, ``adapters/readcheck.py``): the live rows first, then the events, in that order."""
         self.viewer(campaign_id, viewer)
         position, live = readcheck.read_live(self.views, self.app.name, campaign_id.hex)
-        found = self.app.recorder.read_chain(campaign_id.hex)
+        found = self.app.recorder.read_chain(campaign_id.hex)  # type: ignore[attr-defined]  # ChainMixin
         report = audit.verify(self, campaign_id, progress, found)
         if not report.intact:
             return report  # the events cannot vouch for any row
