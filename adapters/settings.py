@@ -61,6 +61,16 @@ class Settings(BaseSettings):
     #: Commands (HTTP requests that write) one worker process runs at once; the others wait their turn.
     #: Unset: the store's own (``writers``).
     command_threads: int | None = Field(default=None, ge=1)
+    #: Live streams (``GET …/stream``, issue 29): open at once per credential (a seat token or a web
+    #: session) and per server process; one more is answered 429 with Retry-After.
+    streams_per_credential: int = Field(default=8, ge=1)
+    streams_per_process: int = Field(default=2000, ge=1)
+    #: Batches a stream holds for a client that reads slowly; a client that lets it fill is disconnected
+    #: (it reconnects with Last-Event-ID and misses nothing).
+    stream_queue: int = Field(default=256, ge=1)
+    #: Seconds between checks of an open stream's credential when nothing says it changed (a revocation
+    #: made by another process on SQLite); a revocation in this process, or any on PostgreSQL, ends it at once.
+    stream_recheck: float = Field(default=30.0, gt=0)
     #: One line per request on stderr (method, path, status, time); the token is in a header, never logged.
     access_log: bool = True
     #: The CLI's file for the current campaign, server and token.
