@@ -77,7 +77,7 @@ def signed_in(url: str, token: str) -> httpx.Client:
 
 def test_a_reissued_seats_open_bearer_and_cookie_streams_end_at_once_and_get_nothing_written_after(
         settings, env_for, tmp_path):
-    with live_server(env_for(settings), tmp_path / "server.log") as url, httpx.Client(base_url=url) as http:
+    with live_server(env_for(settings), tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
         c, t = seat_table(http)
         old = t["ilse"]
         browser = signed_in(url, old["Authorization"].removeprefix("Bearer "))
@@ -120,7 +120,7 @@ def test_a_stream_ends_when_its_credential_expires_by_itself(settings, env_for, 
         "deps._caller = _short\n")
     import os
     env = {**env_for(settings), "PYTHONPATH": f"{hook}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    with live_server(env, tmp_path / "server.log") as url, httpx.Client(base_url=url) as http:
+    with live_server(env, tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
         c, t = seat_table(http)
         follower = Follower(http, f"{url}{c}/stream", t["tomas"])
         assert follower.status == 200
@@ -130,7 +130,7 @@ def test_a_stream_ends_when_its_credential_expires_by_itself(settings, env_for, 
 
 def test_streams_over_the_caps_are_answered_429_with_retry_after(settings, env_for, tmp_path):
     env = {**env_for(settings), "STAKES_STREAMS_PER_CREDENTIAL": "2", "STAKES_STREAMS_PER_PROCESS": "3"}
-    with live_server(env, tmp_path / "server.log") as url, httpx.Client(base_url=url) as http:
+    with live_server(env, tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
         c, t = seat_table(http)
         opened = [Follower(httpx.Client(base_url=url), f"{url}{c}/stream", t["ilse"]) for _ in range(2)]
         assert [f.status for f in opened] == [200, 200]
@@ -143,14 +143,14 @@ def test_streams_over_the_caps_are_answered_429_with_retry_after(settings, env_f
         full = http.get(f"{c}/stream", headers=t["house"])
         assert full.status_code == 429 and int(full.headers["Retry-After"]) > 0
         assert "STAKES_STREAMS_PER_PROCESS" in full.json()["detail"]
-        spec = http.get("/openapi.json").json()["paths"]["/campaigns/{campaign_id}/stream"]["get"]["responses"]
+        spec = http.get("/openapi.json", timeout=120).json()["paths"]["/campaigns/{campaign_id}/stream"]["get"]["responses"]
         assert {"200", "400", "401", "403", "404", "429"} <= set(spec)
         assert "Retry-After" in spec["429"]["headers"]
 
 
 def test_junk_last_event_id_is_a_clean_400_problem_and_hang_ups_log_no_traceback(settings, env_for, tmp_path):
     log = tmp_path / "server.log"
-    with live_server(env_for(settings), log) as url, httpx.Client(base_url=url) as http:
+    with live_server(env_for(settings), log) as url, httpx.Client(base_url=url, timeout=30) as http:
         c, t = seat_table(http)
         for junk in (b"\xb2", "\u0662".encode(), b"abc", b"-1", b"1e3", b"99999999999999999999999", b"+5"):
             r = http.get(f"{c}/stream", headers={**t["ilse"], "Last-Event-ID": junk})
@@ -169,7 +169,7 @@ def test_junk_last_event_id_is_a_clean_400_problem_and_hang_ups_log_no_traceback
 
 def test_stream_ids_log_cursors_and_page_heads_count_within_their_own_campaign(settings, env_for, tmp_path):
     """Two campaigns written in turn: each one's ids are 1, 2, 3 …, never the global position (issue 29, 11)."""
-    with live_server(env_for(settings), tmp_path / "server.log") as url, httpx.Client(base_url=url) as http:
+    with live_server(env_for(settings), tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
         houses = {}
         for name in ("North", "South"):
             created = http.post("/campaigns", json={"name": name}).json()
