@@ -41,7 +41,7 @@ from fastapi.security import HTTPAuthorizationCredentials
 from fastapi.sse import format_sse_event
 from starlette.concurrency import run_in_threadpool
 
-from adapters import ledger
+from adapters import heads, ledger
 from adapters.fanout import POLL
 from api import deps
 from api.deps import StakesDep, bearer
@@ -157,13 +157,15 @@ class Hub:
                 return
             self.read_to[campaign_id] = rows[-1]["seq"]
             seats = {sub.seat for sub in self.subscribers.get(campaign_id, ())}
-            batches = {}
+            batches, head = {}, b""
             for seat in seats:
                 entries = tuple((e.position, _log_frame(e)) for r in rows
                                 if (e := ledger._log_entry(r, seat)) is not None)
                 if entries:
-                    head = await run_in_threadpool(self.stakes.checkpoint, campaign_id, seat)
-                    batches[seat] = Batch(entries, format_sse_event(data_str=head.model_dump_json(), event="head"))
+                    if not head:  # the campaign's signed head is the same for every seat: signed once a batch
+                        signed = await run_in_threadpool(heads.current, self.stakes, campaign_id)
+                        head = format_sse_event(data_str=signed.model_dump_json(), event="head")
+                    batches[seat] = Batch(entries, head)
             for sub in list(self.subscribers.get(campaign_id, ())):
                 if sub.seat in batches:
                     self._hand(sub, batches[sub.seat])
