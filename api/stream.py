@@ -27,6 +27,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import random
 import time
 import weakref
 from collections import Counter
@@ -96,6 +97,8 @@ class Hub:
         self.open = 0
         self.generation = self.fanout.generation
         self._task: asyncio.Task[None] | None = None
+        #: Credential checks of streams running at once (a revocation checks every stream of the process).
+        self.checks = asyncio.Semaphore(4)
 
     # -- subscribing ------------------------------------------------------------------------------
     async def admit(self, campaign_id: UUID, caller: deps.Caller, token: str) -> Subscriber | Response:
@@ -108,6 +111,8 @@ class Hub:
                              "most (STAKES_STREAMS_PER_CREDENTIAL); close one first")
         sub = Subscriber(campaign_id, caller.seat, token, credential, caller.expires_at, self.fanout.generation,
                          asyncio.Queue(self.settings.stream_queue))
+        # routine checks spread over the interval, so streams opened together do not all check at once
+        sub.checked_at -= random.uniform(0, self.settings.stream_recheck)
         self.open += 1
         self.per_credential[credential] += 1
         if campaign_id not in self.read_to:  # the hub follows this campaign from where its log is now
@@ -177,6 +182,9 @@ class Hub:
         try:
             sub.queue.put_nowait(batch)
         except asyncio.QueueFull:
+            if sub.dropped is None:
+                log.warning("a stream of campaign %s fell %d batches behind: disconnected (it resumes with "
+                            "Last-Event-ID)", sub.campaign_id, sub.queue.qsize())
             sub.dropped = "slow"
 
 
@@ -224,13 +232,18 @@ async def _still_valid(hub: Hub, sub: Subscriber) -> bool:
         return True
     generation = hub.fanout.generation  # read before the check: a revocation during it is checked next time
     try:
-        caller = await run_in_threadpool(deps._caller, hub.stakes, sub.token)
+        async with hub.checks:  # a revocation checks every stream: a few at a time, commands keep their threads
+            caller = await run_in_threadpool(deps._caller, hub.stakes, sub.token)
         if deps._seated(caller, sub.campaign_id) != sub.seat:
             return False
     except HTTPException:
         return False
-    except Exception:  # noqa: BLE001  the store is down: nothing can be sent; end, the client reconnects
-        return False
+    except Exception as exc:  # noqa: BLE001  the store did not answer
+        log.warning("a stream's credential could not be checked: %s", str(exc).splitlines()[0] if str(exc) else exc)
+        if moved:  # a revocation could not be checked: send nothing more; the client reconnects
+            return False
+        sub.checked_at = time.monotonic()  # a routine check: the stream goes on and checks again later
+        return True
     sub.generation, sub.checked_at, sub.expires_at = generation, time.monotonic(), caller.expires_at
     return sub.expires_at is None or time.time() < sub.expires_at
 
