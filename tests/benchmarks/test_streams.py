@@ -59,14 +59,26 @@ class Streams:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 
-    async def _one(self, k: int) -> None:
-        reader, writer = await asyncio.open_connection(self.host, int(self.port))
+    async def _connect(self, k: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         token = self.tokens[k % len(self.tokens)]
-        writer.write(f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nAuthorization: Bearer {token}\r\n"
-                     "Accept: text/event-stream\r\n\r\n".encode())
-        await writer.drain()
-        head = await reader.readuntil(b"\r\n\r\n")
-        self.statuses.append(head.split(b" ", 2)[1])
+        for attempt in range(5):  # opened 50 at a time; a connection the server's backlog dropped is retried
+            try:
+                async with self.opening:
+                    reader, writer = await asyncio.open_connection(self.host, int(self.port))
+                    writer.write(f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nAuthorization: Bearer "
+                                 f"{token}\r\nAccept: text/event-stream\r\n\r\n".encode())
+                    await writer.drain()
+                    head = await reader.readuntil(b"\r\n\r\n")
+                    self.statuses.append(head.split(b" ", 2)[1])
+                    return reader, writer
+            except (OSError, asyncio.IncompleteReadError):
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.5)
+        raise AssertionError("unreachable")
+
+    async def _one(self, k: int) -> None:
+        reader, writer = await self._connect(k)
         if len(self.statuses) == self.n:
             self.ready.set()
         tail = b""
@@ -83,9 +95,13 @@ class Streams:
 
     def open(self) -> None:
         self.thread.start()
+        self.opening = asyncio.run_coroutine_threadsafe(self._semaphore(), self.loop).result(10)
         for k in range(self.n):
             asyncio.run_coroutine_threadsafe(self._one(k), self.loop)
         assert self.ready.wait(120), f"only {len(self.statuses)} of {self.n} streams opened"
+
+    async def _semaphore(self) -> asyncio.Semaphore:
+        return asyncio.Semaphore(50)
 
     def close(self) -> None:
         async def cancel() -> None:
