@@ -278,8 +278,9 @@ async def _frames(hub: Hub, sub: Subscriber) -> AsyncIterator[bytes]:
                      hub.settings.stream_recheck - (time.monotonic() - sub.checked_at)]
             if sub.expires_at is not None:
                 waits.append(sub.expires_at - time.time())
-            batch = sub.queue.get_nowait() if not sub.queue.empty() else None
-            if batch is None and sub.queue.empty():
+            if not sub.queue.empty():
+                batch = sub.queue.get_nowait()  # a batch, or None: "check your credential"
+            else:
                 try:  # asyncio.timeout, not wait_for: no task of its own per wait (1,000 streams wake at once)
                     async with asyncio.timeout(max(0.0, min(waits))):
                         batch = await sub.queue.get()
