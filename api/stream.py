@@ -115,10 +115,14 @@ class Hub:
         sub.checked_at -= random.uniform(0, self.settings.stream_recheck)
         self.open += 1
         self.per_credential[credential] += 1
+        self.subscribers.setdefault(campaign_id, set()).add(sub)  # counted from here; ``release`` frees it
         if campaign_id not in self.read_to:  # the hub follows this campaign from where its log is now
-            last = await run_in_threadpool(ledger.last_position, self.stakes, campaign_id)
+            try:
+                last = await run_in_threadpool(ledger.last_position, self.stakes, campaign_id)
+            except BaseException:
+                self.release(sub)
+                raise
             self.read_to.setdefault(campaign_id, last)
-        self.subscribers.setdefault(campaign_id, set()).add(sub)
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run(), name="stakes-stream-hub")
         return sub
