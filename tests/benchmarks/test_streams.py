@@ -96,9 +96,11 @@ class Streams:
     def open(self) -> None:
         self.thread.start()
         self.opening = asyncio.run_coroutine_threadsafe(self._semaphore(), self.loop).result(10)
-        for k in range(self.n):
-            asyncio.run_coroutine_threadsafe(self._one(k), self.loop)
-        assert self.ready.wait(120), f"only {len(self.statuses)} of {self.n} streams opened"
+        self.futures = [asyncio.run_coroutine_threadsafe(self._one(k), self.loop) for k in range(self.n)]
+        if not self.ready.wait(120):
+            failed = [repr(f.exception()) for f in self.futures if f.done() and f.exception() is not None]
+            raise AssertionError(f"only {len(self.statuses)} of {self.n} streams opened; failures: {failed[:3]}; "
+                                 f"{sum(not f.done() for f in self.futures)} still waiting for their answer")
 
     async def _semaphore(self) -> asyncio.Semaphore:
         return asyncio.Semaphore(50)
