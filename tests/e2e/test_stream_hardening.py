@@ -198,3 +198,26 @@ def test_stream_ids_log_cursors_and_page_heads_count_within_their_own_campaign(s
             page = browser.get("/web/campaign")
             assert f'stream?after={n}"' in page.text
             browser.close()
+
+
+def test_a_reissue_through_one_postgresql_server_ends_the_old_holders_stream_on_another(
+        pg_server, pg_schema, env_for, tmp_path):
+    """The revocation reaches the other process by a notification ordered with the log's (ADR 0019)."""
+    from tests.conftest import postgres_settings
+
+    env = env_for(postgres_settings(pg_server, pg_schema, tmp_path))
+    with live_server(env, tmp_path / "a.log") as a, live_server(env, tmp_path / "b.log") as b, \
+            httpx.Client(base_url=b, timeout=30) as via_b, httpx.Client(base_url=a, timeout=30) as via_a:
+        c, t = seat_table(via_b)
+        on_a = Follower(via_a, f"{a}{c}/stream", t["ilse"])
+        assert on_a.status == 200
+        reissued = via_b.post(f"{c}/players/ilse/token", headers=t["house"])
+        assert reissued.status_code in (200, 201), reissued.text
+        revoked_at = log_entries(via_b, c, t["house"])[-1]["position"]
+        new = player_headers(via_b, reissued.json())
+        written = via_b.post(f"{c}/antagonists", headers=t["house"], json={"name": "Grey Fox", "characteristics": []})
+        assert written.status_code == 201, written.text
+        assert on_a.ended() == "credential"
+        assert on_a.ids() and max(on_a.ids()) <= revoked_at
+        assert max(e["position"] for e in log_entries(via_b, c, new)) > revoked_at
+        assert via_a.get(f"{c}/stream", headers=t["ilse"]).status_code == 401
