@@ -1,12 +1,18 @@
-"""Fan-out of "the log grew" to every open stream (issue 14, ADR 0014).
+"""Fan-out of "the log grew" and "a credential was revoked" to every open stream (issues 14, 29; ADR 0014).
 
-A stream waits on :class:`Fanout`; the service wakes it after each catch-up that applied events. The
-embedded SQLite store lives in one process, so waking the waiters in this process is enough. On
-PostgreSQL a second process (another server, the CLI embedded next to it) writes too: the transaction
-that projects new events sends ``pg_notify`` on the schema's channel as it commits, and a listener
-thread in every process (``LISTEN``, psycopg) wakes that process's waiters. A stream also re-reads the store
-after ``POLL`` seconds without a wake-up, so a lost notification, a listener that cannot connect,
-or a SQLite file written by another process only delays a frame, never loses it.
+One notifier per process (``api/stream.py``'s hub) waits on :class:`Fanout`; the service wakes it after each
+catch-up that applied events. The embedded SQLite store lives in one process, so waking this process is
+enough. On PostgreSQL a second process (another server, the CLI embedded next to it) writes too: the
+transaction that projects new events sends ``pg_notify`` on the schema's channel as it commits, and a
+listener thread in every process (``LISTEN``, psycopg) wakes that process's notifier. The notifier also
+reads the store after ``POLL`` seconds without a wake-up, so a lost notification, a listener that cannot
+connect, or a SQLite file written by another process only delays a frame, never loses it.
+
+A revocation (:meth:`Fanout.revoked`) bumps :attr:`Fanout.generation`: every stream compares it with the
+generation its credential was last checked at before it sends anything, and checks the credential again
+when it moved. On PostgreSQL the revocation is also a notification on the same channel (payload
+``revoked``): PostgreSQL delivers one channel's notifications in commit order, so another process sees the
+revocation before any event written after it.
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ from psycopg import sql
 
 from adapters.settings import Settings
 
-#: Seconds a stream waits for a wake-up before it reads the store anyway (the polling fallback).
+#: Seconds the notifier waits for a wake-up before it reads the store anyway (the polling fallback).
 POLL = 2.0
+#: The payload of a revocation's notification (a log notification's is empty).
+REVOKED = "revoked"
 log = logging.getLogger("stakes.fanout")
 
 
@@ -42,6 +50,8 @@ class Fanout:
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
         self.listening = threading.Event()  # set while LISTEN is active (tests wait on it)
+        #: Bumped by every revocation seen by this process (its own, or another's on PostgreSQL).
+        self.generation = 0
 
     # -- waking ---------------------------------------------------------------------------------
     def wake(self) -> None:
@@ -60,6 +70,17 @@ class Fanout:
         Every open stream of this process must check its credential again before it sends anything more;
         on PostgreSQL every other process on the schema is told too. Called by whoever revokes, right
         after the revocation committed. (Contract shared by the stream and the web session work.)"""
+        self._bump()
+        if self.settings.store == "postgres":
+            try:  # before the caller goes on, so any later write's notification is delivered after this one
+                with self._connect() as conn:
+                    conn.execute("SELECT pg_notify(%s, %s)", (channel(self.settings), REVOKED))
+            except psycopg.Error as exc:  # the other processes' streams re-check on their own (RECHECK)
+                log.warning("could not tell the other processes of a revocation: %s", exc)
+
+    def _bump(self) -> None:
+        with self._lock:
+            self.generation += 1
         self.wake()
 
     def published(self) -> None:
@@ -107,10 +128,13 @@ class Fanout:
                 with self._connect() as conn:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel(self.settings))))
                     self.listening.set()
-                    self.wake()  # anything written while we were not listening
+                    self._bump()  # a revocation or a write may have come while we were not listening
                     while not self._stop.is_set():
-                        for _ in conn.notifies(timeout=1.0, stop_after=1):
-                            self.wake()
+                        for note in conn.notifies(timeout=1.0, stop_after=1):
+                            if note.payload == REVOKED:
+                                self._bump()  # before the wake of any event written after it
+                            else:
+                                self.wake()
             except psycopg.Error as exc:
                 self.listening.clear()
                 log.warning("LISTEN failed, streams poll until it is back: %s", exc)

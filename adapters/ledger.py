@@ -21,7 +21,7 @@ def log(stakes: Any, campaign_id: UUID, viewer: Seat, after: int = 0, limit: int
     limit, after = max(1, min(limit, 1000)), max(0, min(after, 2**62))
     rows = _rows(stakes, campaign_id, after, limit + 1)
     entries = [entry for r in rows[:limit] if (entry := _log_entry(r, viewer)) is not None]
-    next_after = rows[limit - 1]["notification_id"] if len(rows) > limit else None
+    next_after = rows[limit - 1]["seq"] if len(rows) > limit else None
     return schemas.EventLog(campaign_id=campaign_id, entries=entries, next_after=next_after)
 
 
@@ -31,14 +31,21 @@ def entries_after(stakes: Any, campaign_id: UUID, viewer: Seat, after: int,
     read up to (entries hidden from the seat are passed over, not sent). The stream's source."""
     rows = _rows(stakes, campaign_id, after, limit)
     entries = [entry for r in rows if (entry := _log_entry(r, viewer)) is not None]
-    return entries, rows[-1]["notification_id"] if rows else after
+    return entries, rows[-1]["seq"] if rows else after
+
+
+def last_position(stakes: Any, campaign_id: UUID) -> int:
+    """The number of the campaign's last log entry (0: none yet): a page's head, a stream's start."""
+    row = stakes.views.query_one("SELECT MAX(seq) AS last FROM {p}event_log WHERE campaign_id = ?",
+                                 (campaign_id.hex,))
+    return int(row["last"]) if row is not None and row["last"] is not None else 0
 
 
 def _rows(stakes: Any, campaign_id: UUID, after: int, limit: int) -> list[dict[str, Any]]:
     return stakes.views.query(
         "SELECT l.*, c.revealed, c.phase FROM {p}event_log l LEFT JOIN {p}challenges c"
         " ON c.challenge_id = l.challenge_id"
-        " WHERE l.campaign_id = ? AND l.notification_id > ? ORDER BY l.notification_id LIMIT ?",
+        " WHERE l.campaign_id = ? AND l.seq > ? ORDER BY l.seq LIMIT ?",
         (campaign_id.hex, after, limit),
     )
 
@@ -50,7 +57,7 @@ def _log_entry(row: dict[str, Any], viewer: Seat) -> schemas.LogEntry | None:
     if seen is None:
         return None
     detail, hidden = seen
-    return schemas.LogEntry(position=row["notification_id"], at=row["at"], actor=row["actor"],
+    return schemas.LogEntry(position=row["seq"], at=row["at"], actor=row["actor"],
                             stream=row["stream"], event=row["event"], detail=detail, hidden=hidden)
 
 

@@ -68,6 +68,16 @@ class Settings(BaseSettings):
     #: browser's cookie holds a session id stored hashed beside the seat tokens, never the seat token. After
     #: that the pages, the API and the stream refuse it, and the player signs in again with his seat token.
     web_session_seconds: int = Field(default=12 * 60 * 60, ge=1, le=30 * 24 * 60 * 60)
+    #: Live streams (``GET …/stream``, issue 29): open at once per credential (a seat token or a web
+    #: session) and per server process; one more is answered 429 with Retry-After.
+    streams_per_credential: int = Field(default=8, ge=1)
+    streams_per_process: int = Field(default=2000, ge=1)
+    #: Batches a stream holds for a client that reads slowly; a client that lets it fill is disconnected
+    #: (it reconnects with Last-Event-ID and misses nothing).
+    stream_queue: int = Field(default=256, ge=1)
+    #: Seconds between checks of an open stream's credential when nothing says it changed (a revocation
+    #: made by another process on SQLite); a revocation in this process, or any on PostgreSQL, ends it at once.
+    stream_recheck: float = Field(default=30.0, gt=0)
     #: One line per request on stderr (method, path, status, time); the token is in a header, never logged.
     access_log: bool = True
     #: The CLI's file for the current campaign, server and token.

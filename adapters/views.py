@@ -52,8 +52,10 @@ SHARED_DDL = (
     " kind TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS {p}event_log (notification_id {row_key} PRIMARY KEY, campaign_id {id} NOT NULL,"
     " at TEXT NOT NULL, actor TEXT NOT NULL, stream TEXT NOT NULL, event TEXT NOT NULL,"
-    " detail TEXT NOT NULL, visibility TEXT NOT NULL, challenge_id {id})",
-    "CREATE INDEX IF NOT EXISTS event_log_by_campaign ON {p}event_log (campaign_id, notification_id)",
+    " detail TEXT NOT NULL, visibility TEXT NOT NULL, challenge_id {id}, seq BIGINT NOT NULL)",
+    # ``seq``: the entry's number within its campaign's log (1, 2, 3 ...): the position a seat is shown
+    # (``GET …/log``, the stream's ids), never the global one that reveals other campaigns' activity (issue 29)
+    "CREATE INDEX IF NOT EXISTS event_log_by_campaign ON {p}event_log (campaign_id, seq)",
     "CREATE INDEX IF NOT EXISTS event_log_by_challenge ON {p}event_log (challenge_id, notification_id)"
     " WHERE challenge_id IS NOT NULL",  # most entries belong to no unit
     # A challenge's current state, kept as a snapshot of its aggregate, and censored per seat when read.
@@ -403,10 +405,23 @@ class ViewsMixin:
         committed or rolled back."""
         self.__dict__["_batch_units"] = (c, {}, {})
         self.__dict__["_batch_later"] = (c, {}, {}, {})
+        self.__dict__["_batch_seq"] = (c, {})
         try:
             yield
         finally:
-            self.__dict__["_batch_units"] = self.__dict__["_batch_later"] = None
+            self.__dict__["_batch_units"] = self.__dict__["_batch_later"] = self.__dict__["_batch_seq"] = None
+
+    def _next_seq(self, c: Any, campaign: str) -> int:
+        """The next entry's number within its campaign's log (``event_log.seq``): read once per campaign
+        per batch, then counted in memory."""
+        found = self.__dict__.get("_batch_seq")
+        seqs: dict[str, int] = found[1] if found is not None and found[0] is c else {}
+        last = seqs.get(campaign)
+        if last is None:
+            row = self._one(c, "SELECT MAX(seq) AS last FROM {p}event_log WHERE campaign_id = ?", (campaign,))
+            last = int(row["last"]) if row is not None and row["last"] is not None else 0
+        seqs[campaign] = last + 1
+        return last + 1
 
     def _batch(self, c: Any) -> tuple[dict[str, Any], dict[str, str]] | None:
         found = self.__dict__.get("_batch_units")
@@ -513,7 +528,7 @@ class ViewsMixin:
     def _write_log(self, c: Any, rows: list[tuple[Any, ...]]) -> None:
         """Insert the batch's log entries, in one statement, at its end (outside PostgreSQL's pipeline)."""
         if rows:
-            c.executemany(self._sql("INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"), rows)
+            c.executemany(self._sql("INSERT INTO {p}event_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"), rows)
             rows.clear()
 
     def _apply(self, c: Any, e: Any, nid: int, broken: set[str], rows: list[tuple[Any, ...]]) -> str | None:
@@ -532,9 +547,9 @@ class ViewsMixin:
             campaign, kind = self._stream(c, oid, name)
         if campaign in broken:  # marked for repair: its later events wait, the other campaigns go on
             return None
-        challenge = None
-        if kind in unit_kinds():
-            challenge = self._on_challenge(c, e, oid, campaign, at, nid)
+        challenge, seq = None, self._next_seq(c, campaign)
+        if kind in unit_kinds():  # a unit's place is its announcement's number in the campaign's log
+            challenge = self._on_challenge(c, e, oid, campaign, at, seq)
         shared: Callable[..., None] | None = getattr(self, "_on_" + name.replace(".", "_"), None)
         if shared is not None:
             shared(c, e, oid, campaign, at, nid)
@@ -549,7 +564,7 @@ class ViewsMixin:
         else:
             seen = "{}"  # what event_visibility gives an event no rule names, once its empty "fields" go
         rows.append((nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}", name.split(".", 1)[1],
-                     event_detail_json(e), seen, oid if challenge is not None else None))
+                     event_detail_json(e), seen, oid if challenge is not None else None, seq))
         if challenge is not None and name.endswith(".Rewound"):
             self._abandon(c, rows, oid, e.to_step, nid)
         if challenge is not None and challenge.revealed:
@@ -559,7 +574,7 @@ class ViewsMixin:
             # earlier batches in the table.
             for i, row in enumerate(rows):
                 if row[8] == oid and row[7] != "{}" and UNTIL_SETTLED not in row[7] and ABANDONED not in row[7]:
-                    rows[i] = (*row[:7], "{}", row[8])
+                    rows[i] = (*row[:7], "{}", *row[8:])
             self._x(c, "UPDATE {p}event_log SET visibility = ? WHERE challenge_id = ? AND notification_id <= ?"
                        " AND visibility <> ? AND visibility NOT LIKE ? AND visibility NOT LIKE ?",
                     ("{}", oid, nid, "{}", f"%{UNTIL_SETTLED}%", f"%{ABANDONED}%"))
@@ -577,7 +592,7 @@ class ViewsMixin:
         after = steps[to_step]  # the first abandoned step
         for i, row in enumerate(rows):
             if row[8] == oid and after <= row[0] < nid and row[7] != "{}" and ABANDONED not in row[7]:
-                rows[i] = (*row[:7], _abandoned(row[7]), row[8])
+                rows[i] = (*row[:7], _abandoned(row[7]), *row[8:])
         self._x(c, "UPDATE {p}event_log SET visibility = ? || substr(visibility, 2) WHERE challenge_id = ?"
                    " AND notification_id >= ? AND notification_id < ? AND visibility <> ? AND visibility NOT LIKE ?",
                 ("{" + ABANDONED + ", ", oid, after, nid, "{}", f"%{ABANDONED}%"))

@@ -51,10 +51,20 @@ def _frame(t: Any, unit: Any) -> tuple[Any, dict[str, list[str]]]:
 
 def _head(t: Any) -> int:
     """Where the log is now: a watch follows what happens from here on."""
-    if t.remote:
-        return int(t.backend.http.get("/health").json().get("log", 0))
+    if t.remote:  # the campaign's own numbering (issue 29): its last entry this seat reads, page by page
+        position, after = 0, 0
+        while True:
+            page = t.backend.http.get(f"/campaigns/{t.campaign_id()}/log", params={"after": after, "limit": 1000})
+            page.raise_for_status()
+            body = page.json()
+            position = max([position, *(e["position"] for e in body["entries"])])
+            if not body.get("next_after"):
+                return int(max(position, after))
+            after = int(body["next_after"])
+    from adapters import ledger
+
     t.backend.catch_up()
-    return int(t.backend.projection.position())
+    return ledger.last_position(t.backend, t.campaign_id())
 
 
 def _changes(t: Any, head: int) -> Any:

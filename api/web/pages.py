@@ -13,6 +13,7 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from adapters import ledger
 from api.deps import LEGACY_COOKIE, SEAT_COOKIE, SESSION_PREFIX, _caller, _token, caller_or_none
 from api.web import forms
 from api.web.render import Viewer, plain, templates, viewer
@@ -125,7 +126,7 @@ def campaign_context(v: Viewer) -> dict[str, Any]:
     return {"campaign": plain(campaign), "seat": v.seat.name, "own": [s for s in sheets if s.get("seat") == v.seat.name],
             "others": [s for s in sheets if s.get("seat") != v.seat.name], "books": books,
             "units": units, "open": [u for u in units if u["phase"] not in ("settled", "void")],
-            "head": stakes.projection.position()}
+            "head": ledger.last_position(stakes, cid)}
 
 
 @router.get("/campaign")
@@ -155,7 +156,7 @@ def table_context(v: Viewer, unit_id: UUID) -> dict[str, Any]:
     state = {k: val for k, val in view.items() if k not in ("id", "campaign_id", "legal_actions")}
     return {"unit_id": str(unit_id), "kind": type(unit).__name__, "phase": view.get("phase"), "state": state,
             "actions": actions, "waiting": stakes.waiting_for(cid, v.seat, unit_id).seats, "seat": v.seat.name,
-            "campaign_id": str(cid), "head": stakes.projection.position()}
+            "campaign_id": str(cid), "head": ledger.last_position(stakes, cid)}
 
 
 @router.get("/units/{unit_id}")
