@@ -221,3 +221,21 @@ def test_a_reissue_through_one_postgresql_server_ends_the_old_holders_stream_on_
         assert on_a.ids() and max(on_a.ids()) <= revoked_at
         assert max(e["position"] for e in log_entries(via_b, c, new)) > revoked_at
         assert via_a.get(f"{c}/stream", headers=t["ilse"]).status_code == 401
+
+
+def test_signing_out_of_the_web_view_ends_that_browsers_open_stream_at_once(settings, env_for, tmp_path):
+    """Issue 29: a sign-out revokes the web session on the server, and its open stream ends (reason
+    'credential') while the seat's other credentials keep theirs."""
+    with live_server(env_for(settings), tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
+        c, t = seat_table(http)
+        browser = signed_in(url, t["ilse"]["Authorization"].removeprefix("Bearer "))
+        by_cookie = Follower(browser, f"{url}{c}/stream")
+        by_bearer = Follower(http, f"{url}{c}/stream", t["ilse"])
+        assert by_cookie.status == by_bearer.status == 200
+        out = browser.post("/web/sign-out", headers={"Origin": url}, follow_redirects=False)
+        assert out.status_code in (200, 303), out.text
+        assert by_cookie.ended() == "credential"
+        assert browser.get(f"{c}/stream").status_code == 401
+        assert http.get(f"{c}/characters/ilse", headers=t["ilse"]).status_code == 200  # the token still works
+        assert not by_bearer.closed.is_set()  # the seat token's own stream goes on
+        browser.close()
