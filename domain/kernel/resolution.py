@@ -240,6 +240,13 @@ class Resolution:
     def check_rewindable(self) -> None:
         """A unit refuses a rewind here for reasons of its own (after the settled check)."""
 
+    def mid_move(self) -> bool:
+        """Whether this state lies inside one move: a move's events are stored together, and this state owes
+        a consequence the same move records at once (a result every input is in for, the end of a round).
+        No move starts from such a state, so no rewind stops at it (C-6, C-7; issue 30). A unit whose moves
+        are one event each keeps this default."""
+        return False
+
     def verify_rewind(self, to_step: object, past: Any, reason: object) -> tuple[str, dict[str, Any]]:
         """The cleaned reason and the state to restore, or the refusal (C-6)."""
         text = clean_text(reason, "a reason", max_length=500, ruling="C-6")
@@ -250,6 +257,10 @@ class Resolution:
             raise RuleViolation(f"rewind to a step from 1 to {self.version - 1}, not {to_step}", ruling="C-6")
         if past.version != to_step:
             raise ValueError("the past state does not match the step")
+        if past.mid_move():
+            raise RuleViolation(f"step {to_step} is inside one move, where nobody could act (its events are stored "
+                                "together): rewind to the step before it or after it; the same slots then deal "
+                                "the same again (C-7)", ruling="C-6")
         return text, {key: getattr(past, key) for key in self.REWOUND}
 
     def restore(self, state: Mapping[str, Any]) -> None:

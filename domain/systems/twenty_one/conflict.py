@@ -80,6 +80,29 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     def seed_phase_open(self) -> bool:
         return self.phase == "seeding"
 
+    def mid_move(self) -> bool:
+        """C-6, C-7 (issue 30): the states a move passes through and never stops at. The deal and a round's
+        refill deal every hand up to 3 at once (a hand short while a card is left to deal, at a round's start);
+        the last order card settles the order; an action decided (a natural, a bust, a stand) resolves at once,
+        a hold spent on the set-aside card takes it at once; the last action of a round ends the round."""
+        if self.phase == "ordering":
+            assert self.ordering is not None
+            return len(self.ordering["laid"]) == len(self.ordering["actors"])
+        if self.phase == "action":
+            a = self.action
+            assert a is not None
+            if a["pending"] is not None:
+                return False
+            if a["hold_used"] == "set-aside" and a["set_aside"] is not None:
+                return True
+            return bool(a["natural"] or a["stood"] or c.total(a["laid"]) > 21)
+        if self.phase != "play" or self.action is not None or self.ordering is not None:
+            return False
+        if self.acted and all(s in self.acted for s in self.seats):
+            return True
+        at_start = not self.acted and not self.turn_order
+        return at_start and (bool(self.deck) or bool(self.discard)) and any(len(h) < HAND for h in self.hands.values())
+
     # -- C-4: seeds, then the deal (TO-2) ------------------------------------------------------------------
     def add_seed(self, seat: str, seed: object, actor: str) -> None:
         self.engaged(seat)
