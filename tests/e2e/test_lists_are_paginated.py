@@ -13,6 +13,7 @@ def pool_campaign_with_rolls(client, rolls: int):
     added = client.post(f"/campaigns/{cid}/players", headers=house, json={
         "seat": "ilse", "character": "Ilse", "description": "A brave and clever thief"}).json()
     ilse = player_headers(client, added)
+    assert client.post(f"/campaigns/{cid}/adventures", headers=house, json={}).status_code == 201  # C-1: units of resolution happen during an adventure
     ids = []
     for _ in range(rolls):
         r = client.post(f"/campaigns/{cid}/rolls", headers=ilse, json={"count": 2})
@@ -47,6 +48,7 @@ def test_a_page_larger_than_the_limit_is_refused(client):
 def test_the_cli_lists_challenges_a_page_at_a_time(cli):
     cli("campaign", "create", "Pool night", "--system", "pool")
     cli("player", "add", "ilse", "--character", "Ilse", "--description", "A brave and clever thief")
+    cli("adventure", "start")  # C-1: units of resolution happen during an adventure
     for _ in range(3):
         cli("roll", "2", "--as", "ilse")
     first = cli.json("challenge", "list", "--limit", "2", "--as", "ilse")
