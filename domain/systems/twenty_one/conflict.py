@@ -25,7 +25,7 @@ from domain.kernel.resolution import Resolution
 from domain.systems.twenty_one import cards as c
 from domain.systems.twenty_one import view
 from domain.systems.twenty_one.checks import HAND, ConflictChecks
-from domain.systems.twenty_one.deck import ConflictDeck
+from domain.systems.twenty_one.deck import ConflictDeck, ReshuffleFirst
 from domain.text import clean_text
 
 MAX_ENGAGED = 8  # TO-1: three cards each, and one deck must still serve every action
@@ -147,19 +147,30 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         assert self.ordering is not None
         laid = {**self.ordering["laid"], seat: code}
         done = len(laid) == len(self.ordering["actors"])
+        waits = False
         if done:
-            first, ties = c.play_order(laid, self.seats)
-            order, rounds = list(first), []
-            for group in ties:
-                order += self._settle_tie(group, sim, rounds)
-            # TO-14, TO-15: the cards laid and the tie cards dealt lie on the table until the order is settled,
-            # so a reshuffle the ties need leaves them out; then they are discarded
-            sim.discard += [laid[s] for s in self.seats if s in laid] + [x for r in rounds for x in r.values()]
+            try:
+                order, rounds = self._settled_order(laid, sim)
+            except ReshuffleFirst:  # TO-16, table cards: the House enters the reshuffle, every card face up
+                waits = True
         sim.done()  # every order card: a reshuffle entered with one is refused, not ignored (C-3)
         self._order_card_laid(seat=seat, card=code, actor=actor)
-        if done:
+        if waits:
+            self._reshuffle_awaited(actor=actor)
+        elif done:
             self._order_settled(cards=laid, ties=rounds, order=order, reshuffles=sim.reshuffles, actor=actor,
                                 held=True)
+
+    def _settled_order(self, laid: dict[str, str], sim: Any) -> tuple[list[str], list[dict[str, str]]]:
+        """TO-3, TO-15, TO-16: the order the laid cards and the tie cards make; verify only."""
+        first, ties = c.play_order(laid, self.seats)
+        order, rounds = list(first), []
+        for group in ties:
+            order += self._settle_tie(group, sim, rounds)
+        # TO-14, TO-15: the cards laid and the tie cards dealt lie on the table until the order is settled, so a
+        # reshuffle the ties need leaves them out; then they are discarded
+        sim.discard += [laid[s] for s in self.seats if s in laid] + [x for r in rounds for x in r.values()]
+        return order, rounds
 
     @event("OrderCardLaid")
     def _order_card_laid(self, seat: str, card: str, actor: str) -> None:
@@ -335,11 +346,21 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     @event("ReshuffleAwaited")
     def _reshuffle_awaited(self, actor: str) -> None:
         self.phase = "reshuffle"
+        if self.ordering is not None:  # TO-16: a tie waits for it; every card laid for the order is face up
+            self._show([self.ordering["laid"][s] for s in self.seats if s in self.ordering["laid"]])
 
     def reshuffle(self, entered: Sequence[str] | None, actor: str) -> None:
-        """The House enters the discards as reshuffled at the table; the refill the round's end began goes on."""
+        """The House enters the discards as reshuffled at the table; the refill the round's end began goes on,
+        or the order whose tie waited for it is settled (TO-16)."""
         self.check_reshuffle_entered(entered)
         sim = self._draws(entered)
+        if self.ordering is not None:
+            laid = dict(self.ordering["laid"])
+            order, rounds = self._settled_order(laid, sim)
+            sim.done()
+            self._order_settled(cards=laid, ties=rounds, order=order, reshuffles=sim.reshuffles, actor=actor,
+                                held=True)
+            return
         self._refill_resumed(actor=actor)
         self._refill(self._sync(sim), actor, table_deck_only=False)
         sim.done()
