@@ -30,7 +30,7 @@ def _rewound_to_the_start(unit: PulpCombat) -> PulpCombat:
     past.__dict__.update(copy.deepcopy(unit.__dict__))
     past.phase, past.cycle, past.order, past.turn, past.initiative, past.attacks = "opened", 0, [], 0, None, []
     past.slots = []
-    past._version = 1  # noqa: SLF001 - stands in for the stored version 1
+    past._version = 1
     unit.rewind(1, past, "the advantage was misread", "house")
     return unit
 

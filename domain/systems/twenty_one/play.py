@@ -7,10 +7,8 @@ from uuid import UUID
 
 from domain.errors import RuleViolation
 from domain.kernel.commands import Context, Handlers
-from domain.kernel.resolution import HOUSE
 from domain.seats import player_handle
 from domain.systems.twenty_one import commands as cmd
-from domain.systems.twenty_one import view
 from domain.systems.twenty_one.character import TwentyOneCharacter
 from domain.systems.twenty_one.conflict import Conflict
 
