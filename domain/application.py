@@ -238,7 +238,7 @@ class StakesApplication(Application[UUID]):
         def run() -> Any:
             with self._deferred() as pending:
                 result = handler(self, ctx, command)
-            once.save(pending, result)
+            once.save(self._units_in_adventure(ctx, system, pending), result)
             return result
 
         return once.run(run)
@@ -257,9 +257,41 @@ class StakesApplication(Application[UUID]):
 
         def run() -> None:
             fresh = self.campaign(ctx.campaign_id)
-            once.save(system.play(self, ctx, fresh, self.unit(fresh, unit_id), command), None)
+            touched = system.play(self, ctx, fresh, self.unit(fresh, unit_id), command)
+            once.save(self._units_in_adventure(ctx, system, touched, fresh), None)
 
         once.run(run)
+
+    # -- C-1: units of resolution happen inside an adventure ----------------------------------------------
+    def _units_in_adventure(self, ctx: Context, system: RuleSystem, touched: list[Any],
+                            campaign: Campaign | None = None) -> list[Any]:
+        """One lifecycle rule for every system (C-1, issue 30), checked on what a command is about to save: a
+        unit of resolution it opens needs a running adventure (refused otherwise, nothing stored) and is
+        registered with the campaign while it stays open (``Campaign.ChallengeOpened``); a registered unit it
+        settles is closed (``Campaign.ChallengeClosed``). The adventure cannot end while one is open
+        (``Campaign.end_adventure``). A system that does this itself (Penny Ante) is left alone: the campaign it
+        saves already says so. Returns ``touched`` with the campaign when it changed."""
+        units: list[Any] = [t for t in touched if isinstance(t, system.resolutions)]
+        if not units:
+            return touched
+        found = next((t for t in touched if isinstance(t, Campaign)), None)
+        book = found or campaign or self.campaign(ctx.campaign_id)
+        changed = False
+        for unit in units:
+            pending = getattr(unit, "pending_events", None) or []
+            opened = bool(pending) and pending[0].originator_version == 1
+            key = unit.id.hex
+            if opened and key not in book.open_challenges:
+                if not book.adventure_running:
+                    raise RuleViolation(f"a {type(unit).__name__} happens during an adventure, like every unit of "
+                                        "resolution; start one first", ruling="C-1")
+                if not unit.settled:
+                    book.open_challenge(unit.id, ctx.actor.name)
+                    changed = True
+            elif unit.settled and key in book.open_challenges:
+                book.close_challenge(key, ctx.actor.name)
+                changed = True
+        return [*touched, book] if changed and found is None else touched
 
     # -- exactly once ---------------------------------------------------------------
     @contextmanager

@@ -101,6 +101,11 @@ def _returned(v: Any, c, e, oid, *_: Any) -> None:
     _holds(v, c, oid, e.count)
 
 
+@PROJECTION.on("TwentyOneCharacter.HoldsRetaken")
+def _retaken(v: Any, c, e, oid, *_: Any) -> None:
+    _holds(v, c, oid, -e.count)
+
+
 @PROJECTION.on("Conflict.ActionResolved")
 def _resolved(v: Any, c, e, oid, campaign, at, nid) -> None:
     state = v._load_state(c, "challenges", "challenge_id", oid)

@@ -176,17 +176,33 @@ class Resolution:
             if entered is None:
                 raise RuleViolation("this unit is played with table cards: enter the cards as dealt", ruling="C-3")
             dealt = check_entered_cards(entered, cards, out)
-            before = self.filled.get(slot_key(slot))
-            # C-7: what a slot was dealt before a rewind is entered again. A slot that shuffles a whole pile
-            # (Twenty-one's discards) shuffles another pile after other play, which cannot come out the same:
-            # it takes the new order. The refusal never spells the earlier order out: it is nobody's (C-5).
-            if before is not None and list(before) != dealt and not _reshuffled_other_cards(before, dealt, cards):
-                raise RuleViolation(f"slot {list(slot)} was dealt otherwise before the rewind; the same cards are "
-                                    "entered again, in the same order, as they lie at the table", ruling="C-7")
+            self.check_same_order(slot, cards, dealt)
             return dealt
         if entered is not None:
             raise RuleViolation("cards are entered by hand only in table mode", ruling="C-3")
         return derive_shuffle(self.secret_seed, self.side_seeds(), slot, cards)
+
+    def check_same_order(self, slot: Sequence[Any], cards: Sequence[str], dealt: Sequence[str]) -> None:
+        """C-7, table cards (issue 30): a slot dealt before a rewind takes exactly the order it had. Every order
+        this slot was dealt from the same pile is kept in ``shuffles`` (a rewind keeps them all); the entry
+        must run as each of them does, card for card, as far as both go: the same run, or a longer or shorter
+        run of the same order where the new inputs need more or fewer cards (a corrected advantage that brings
+        a tie). A whole new order of a pile already dealt here is refused, however it is entered (fishing). A
+        slot that shuffles a whole pile (Twenty-one's discards) meets another pile after other play, which
+        cannot come out the same: that pile takes its own first order, and keeps it (A, then B, then A again
+        takes A's order). The refusal never spells the earlier order out: it is nobody's (C-5)."""
+        key, pile = slot_key(slot), sorted(cards)
+        earlier = [r["value"] for r in self.shuffles
+                   if slot_key(r["slot"]) == key and sorted(r.get("deck") or cards) == pile]
+        before = self.filled.get(key)
+        if not earlier and before is not None and not _reshuffled_other_cards(before, dealt, cards):
+            earlier = [before]  # a slot filled before its pile was recorded with it
+        for order in earlier:
+            n = min(len(order), len(dealt))
+            if list(order[:n]) != list(dealt[:n]):
+                raise RuleViolation(f"slot {list(slot)} was dealt otherwise before the rewind; the same cards are "
+                                    "entered again, in the same order, as they lie at the table (as many as the "
+                                    "deal now needs)", ruling="C-7")
 
     def record_result(self, slot: Sequence[Any], value: Any, entered: bool, faces: int = 6) -> None:
         """Mutator: record one die in ``rolls`` and fill its slot (C-3, C-7)."""
@@ -240,6 +256,13 @@ class Resolution:
     def check_rewindable(self) -> None:
         """A unit refuses a rewind here for reasons of its own (after the settled check)."""
 
+    def mid_move(self) -> bool:
+        """Whether this state lies inside one move: a move's events are stored together, and this state owes
+        a consequence the same move records at once (a result every input is in for, the end of a round).
+        No move starts from such a state, so no rewind stops at it (C-6, C-7; issue 30). A unit whose moves
+        are one event each keeps this default."""
+        return False
+
     def verify_rewind(self, to_step: object, past: Any, reason: object) -> tuple[str, dict[str, Any]]:
         """The cleaned reason and the state to restore, or the refusal (C-6)."""
         text = clean_text(reason, "a reason", max_length=500, ruling="C-6")
@@ -250,6 +273,10 @@ class Resolution:
             raise RuleViolation(f"rewind to a step from 1 to {self.version - 1}, not {to_step}", ruling="C-6")
         if past.version != to_step:
             raise ValueError("the past state does not match the step")
+        if past.mid_move():
+            raise RuleViolation(f"step {to_step} is inside one move, where nobody could act (its events are stored "
+                                "together): rewind to the step before it or after it; the same slots then deal "
+                                "the same again (C-7)", ruling="C-6")
         return text, {key: getattr(past, key) for key in self.REWOUND}
 
     def restore(self, state: Mapping[str, Any]) -> None:

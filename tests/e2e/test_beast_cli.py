@@ -36,6 +36,7 @@ def test_a_conflict_with_a_reroll_and_humanity_checks_is_played_from_the_cli(cli
     cli("player", "add", "ilse", "--character", "Ilse", "--humanity", "6")
     cli("player", "add", "tomas", "--character", "Tomas")
     cli("antagonist", "create", "Sheriff Cole", "--humanity", "4", "--willpower", "3")
+    cli("adventure", "start")  # C-1: units of resolution happen during an adventure
     seat = {s: Cli({**cli.env, "STAKES_AS": s}) for s in ("house", "ilse", "tomas")}
     play_the_conflict(seat["house"], seat["ilse"], seat["tomas"])
     assert "C-6" in cli("undo", "--to-step", "2", "--reason", "settled", expect=3).stderr
@@ -56,6 +57,7 @@ def test_a_conflict_with_a_reroll_and_humanity_checks_is_played_from_the_cli(cli
 def test_an_action_is_rolled_from_the_cli_with_server_dice_and_verified(cli):
     cli("campaign", "create", "Night", "--system", "beast")
     cli("player", "add", "ilse", "--character", "Ilse")
+    cli("adventure", "start")  # C-1: units of resolution happen during an adventure
     view = cli.json("act", "--difficulty", "4", "--humanity", "3", "--beast", "2", "--willpower", "before",
                     "--as", "ilse")
     assert view["state"]["difficulty_name"] == "Moderate" and view["state"]["outcome"] is not None
@@ -74,6 +76,7 @@ def test_a_conflict_is_played_from_the_cli_against_a_running_server(cli, server,
     ilse_invite = house.json("player", "add", "ilse", "--character", "Ilse", "--humanity", "6")["invite"]
     tomas_invite = house.json("player", "add", "tomas", "--character", "Tomas")["invite"]
     house("antagonist", "create", "Sheriff Cole", "--humanity", "4", "--willpower", "3")
+    house("adventure", "start")  # C-1: units of resolution happen during an adventure
     ilse, tomas = seat_cli(cli, tmp_path, "ilse"), seat_cli(cli, tmp_path, "tomas")
     ilse("claim", ilse_invite, "--server", server)  # the player claims his seat; the House never holds his token
     tomas("claim", tomas_invite, "--server", server)
@@ -88,6 +91,7 @@ def test_every_beast_table_reads_as_text_and_not_as_python(cli):
     cli("campaign", "create", "Night", "--system", "beast", "--table-dice")
     cli("player", "add", "ilse", "--character", "Ilse", "--humanity", "6")
     cli("antagonist", "create", "Sheriff Cole", "--humanity", "4", "--willpower", "3")
+    cli("adventure", "start")  # C-1: units of resolution happen during an adventure
     readable(cli("conflict", "open", "--against", "Sheriff Cole", "--as", "ilse"))
     readable(cli("conflict", "roll", "--humanity", "1", "--beast", "0", "--dice", "9", "--as", "ilse"))
     readable(cli("conflict", "roll", "--humanity", "1", "--beast", "1", "--dice", "4,6"))

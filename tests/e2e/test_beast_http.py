@@ -25,6 +25,7 @@ def new_table(client, cole: dict | None = None, **settings):
     r = client.post(f"{c}/antagonists", headers=house, json={"name": "Sheriff Cole", **(cole or {"humanity": 4,
                                                                                              "willpower": 3})})
     assert r.status_code == 201, r.text
+    assert client.post(f"{c}/adventures", headers=house, json={}).status_code == 201  # C-1: units of resolution happen during an adventure
     return c, t
 
 

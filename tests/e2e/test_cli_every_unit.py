@@ -109,6 +109,7 @@ def play_a_pool_roll(table: Table) -> Unit:
     table.create("Pool night", "--system", "pool", "--table-dice")
     table.seat("ilse", "--character", "Ilse", "--description", "A brave thief with quick hands", "--trait", "Brave=1")
     table.seat("tomas", "--character", "Tomas", "--description", "A stubborn old monk")
+    table("house", "adventure", "start")  # C-1: units of resolution happen during an adventure
     rolled = readable(table("ilse", "roll", "3", "--trait", "Brave", "--dice", "4,5,2"))
     assert "PoolRoll" in rolled and "4 5 2" in rolled and "choice" in rolled and "choose" in rolled
     unit = _listed_last(table, "ilse")
@@ -122,6 +123,7 @@ def play_a_pool_contest(table: Table) -> Unit:
     table.create("Pool night", "--system", "pool", "--table-dice")
     table.seat("ilse", "--character", "Ilse", "--description", "A brave thief with quick hands", "--trait", "Brave=1")
     table.seat("tomas", "--character", "Tomas", "--description", "A stubborn old monk")
+    table("house", "adventure", "start")  # C-1: units of resolution happen during an adventure
     assert "PoolContest" in readable(table("ilse", "oppose", "tomas"))
     unit = _listed_last(table, "ilse")
     assert "6 4" in readable(table("ilse", "contest", "roll", "2", "--dice", "6,4", "-C", unit))
@@ -143,6 +145,7 @@ def play_a_twenty_one_conflict(table: Table) -> Unit:
     table.create("Cards", "--system", "twenty-one", "--table-cards")
     table.seat("ilse", "--character", "Ilse Varn", "--skills", "Knife fighting")
     table.seat("tomas", "--character", "Brother Tomas")
+    table("house", "adventure", "start")  # C-1: units of resolution happen during an adventure
     unit = table.json("house", "conflict", "open", "ilse,tomas")["id"]
     table("house", "conflict", "deal", "--deck", ",".join([*TWENTY_ONE_TOP, *(x for x in DECK
                                                                                 if x not in TWENTY_ONE_TOP)]))
@@ -161,6 +164,7 @@ def play_a_beast_conflict(table: Table) -> Unit:
     table.seat("ilse", "--character", "Ilse", "--humanity", "6")
     table.seat("tomas", "--character", "Tomas")
     table("house", "antagonist", "create", "Sheriff Cole", "--humanity", "4", "--willpower", "3")
+    table("house", "adventure", "start")  # C-1: units of resolution happen during an adventure
     unit = table.json("ilse", "conflict", "open", "--against", "Sheriff Cole")["id"]
     table("ilse", "conflict", "roll", "--humanity", "2", "--beast", "3", "--dice", "7,3,6,6,10,2")
     table("ilse", "willpower", "keep")
@@ -177,6 +181,7 @@ def play_a_pulp_deal(table: Table) -> Unit:
     table.create("Pulp night", "--system", "pulp-cards")
     table.seat("ilse", "--character", "Ilse Varn")
     table.seat("tomas", "--character", "Tomas")
+    table("house", "adventure", "start")  # C-1: units of resolution happen during an adventure
     unit = table.json("ilse", "deal", "--difficulty", "2", "--cut", "5")["id"]
     assert table.json("ilse", "show", "-C", unit)["phase"] == "settled"
     return Unit(unit, "PulpDeal", sheet=["Ilse Varn", "standard"])
@@ -257,6 +262,7 @@ def test_undo_and_overturn_answer_with_a_table_for_every_kind_of_unit(cli):
     table.create("Pool night", "--system", "pool", "--table-dice")
     table.seat("ilse", "--character", "Ilse", "--description", "A brave thief", "--trait", "Brave=1")
     table.seat("tomas", "--character", "Tomas", "--description", "A stubborn old monk")
+    table("house", "adventure", "start")  # C-1: units of resolution happen during an adventure
     table("ilse", "oppose", "tomas")
     contest = _listed_last(table, "ilse")
     table("ilse", "contest", "roll", "2", "--dice", "6,4", "-C", contest)

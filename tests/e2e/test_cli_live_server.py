@@ -186,6 +186,7 @@ def test_a_pool_campaign_is_played_from_the_cli_against_a_running_server(cli, se
     invite = house.json("player", "add", "ilse", "--character", "Ilse", "--description", "A brave thief",
                         "--trait", "brave=1")["invite"]
     house("player", "add", "tomas", "--character", "Tomas", "--description", "A stubborn monk")
+    house("adventure", "start")  # C-1: units of resolution happen during an adventure
     ilse = seat_cli(cli, tmp_path, "ilse")
     ilse("claim", invite, "--server", server)
     roll = ilse.json("roll", "4", "--trait", "brave")

@@ -191,6 +191,7 @@ def test_every_system_says_whom_a_pool_contest_waits_for(cli):
     cli("campaign", "create", "Pool night", "--system", "pool", "--table-dice")
     cli("player", "add", "ilse", "--character", "Ilse", "--description", "A brave thief", "--trait", "Brave=1")
     cli("player", "add", "tomas", "--character", "Tomas", "--description", "A stubborn monk")
+    cli("adventure", "start")  # C-1: units of resolution happen during an adventure
     cli("oppose", "tomas", "--as", "ilse")
     cli("contest", "roll", "2", "--dice", "6,4", "--as", "ilse")
     seen = cli.json("challenge", "show", "--as", "ilse")

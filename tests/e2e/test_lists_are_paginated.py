@@ -13,6 +13,8 @@ def pool_campaign_with_rolls(client, rolls: int):
     added = client.post(f"/campaigns/{cid}/players", headers=house, json={
         "seat": "ilse", "character": "Ilse", "description": "A brave and clever thief"}).json()
     ilse = player_headers(client, added)
+    # C-1: units of resolution happen during an adventure
+    assert client.post(f"/campaigns/{cid}/adventures", headers=house, json={}).status_code == 201
     ids = []
     for _ in range(rolls):
         r = client.post(f"/campaigns/{cid}/rolls", headers=ilse, json={"count": 2})
@@ -47,6 +49,7 @@ def test_a_page_larger_than_the_limit_is_refused(client):
 def test_the_cli_lists_challenges_a_page_at_a_time(cli):
     cli("campaign", "create", "Pool night", "--system", "pool")
     cli("player", "add", "ilse", "--character", "Ilse", "--description", "A brave and clever thief")
+    cli("adventure", "start")  # C-1: units of resolution happen during an adventure
     for _ in range(3):
         cli("roll", "2", "--as", "ilse")
     first = cli.json("challenge", "list", "--limit", "2", "--as", "ilse")

@@ -22,6 +22,8 @@ def pool_table(client):
     r = client.post(f"/campaigns/{cid}/players", headers=house, json={
         "seat": "tomas", "character": "Tomas", "description": "A stubborn old monk"})
     t["tomas"] = player_headers(client, r.json())
+    # C-1: units of resolution happen during an adventure
+    assert client.post(f"/campaigns/{cid}/adventures", headers=house, json={}).status_code == 201
     return f"/campaigns/{cid}", t
 
 
@@ -84,6 +86,8 @@ def test_a_pool_campaign_is_played_from_the_cli(cli):
     cli("player", "add", "tomas", "--character", "Tomas", "--description", "A stubborn old monk")
     assert "PL-1" in cli("player", "add", "mara", "--character", "M", "--description", "x", "--trait", "y=1",
                          expect=3).stderr
+    # the campaign's adventure, not a budget; rolls and contests happen during one (C-1)
+    assert cli.json("adventure", "start")["adventure_running"] is True
     cli("help-roll", "ilse", "2", "--as", "tomas")
     roll = cli.json("roll", "3", "--trait", "brave", "--helper", "tomas", "--as", "ilse")
     if roll["phase"] == "choice":
@@ -102,7 +106,6 @@ def test_a_pool_campaign_is_played_from_the_cli(cli):
     assert "Contest" in cli("challenge", "show").stdout
     assert cli.json("challenge", "verify")["mismatches"] == []
     assert "C-1" in cli("budget", expect=3).stderr
-    assert cli.json("adventure", "start")["adventure_running"] is True  # the campaign, not a budget
     assert cli.json("adventure", "end")["adventure_running"] is False
     assert cli.json("audit", "verify")["intact"]
     assert "traits" in cli("player", "list").stdout

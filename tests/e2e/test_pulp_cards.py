@@ -18,6 +18,8 @@ def pulp(client):
             r = client.post(f"/campaigns/{cid}/players", headers=house, json={"seat": seat, "character": name})
             assert r.status_code == 201, r.text
             t[seat] = player_headers(client, r.json())
+        # C-1: units of resolution happen during an adventure
+        assert client.post(f"/campaigns/{cid}/adventures", headers=house, json={}).status_code == 201
         return f"/campaigns/{cid}", t
     return make
 

@@ -15,6 +15,7 @@ def play_an_evening(table: Table) -> None:
     table.create("Pulp night", "--system", "pulp-cards")
     table.seat("ilse", "--character", "Ilse Varn")
     table.seat("tomas", "--character", "Tomas")
+    table("house", "adventure", "start")  # C-1: units of resolution happen during an adventure
 
     # A standard deal, seen by its dealer until shown (C-5), then proved from the revealed seeds (C-4).
     dealt = table.json("ilse", "deal", "--difficulty", "2", "--cut", "5")

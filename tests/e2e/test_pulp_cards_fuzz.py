@@ -19,6 +19,7 @@ from domain.seats import Seat
 _store = Stakes(Settings(store="sqlite", sqlite_path=Path(tempfile.mkdtemp()) / "pulp-fuzz.sqlite"))
 _created = _store.create_campaign("Fuzzed pulp", "pulp-cards")
 _added = _store.run(_created.campaign.id, Seat.house(), "add-player", {"seat": "ilse", "character": "Ilse"})
+_store.run(_created.campaign.id, Seat.house(), "start-adventure", {})  # C-1: units of resolution happen during an adventure
 _combat = _store.run(_created.campaign.id, Seat.house(), "open-combat", {"combatants": ["ilse", "Cole"]})
 _app = create_app(stakes=_store)
 _app.state.stakes = _store

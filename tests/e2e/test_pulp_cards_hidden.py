@@ -29,6 +29,7 @@ def story(client, houses_cards: list[str]) -> dict[str, str]:
     for seat in ("ilse", "tomas"):
         r = client.post(f"{c}/players", headers=house, json={"seat": seat, "character": seat.title()})
         t[seat] = player_headers(client, r.json())
+    assert client.post(f"{c}/adventures", headers=house, json={}).status_code == 201  # C-1: units of resolution happen during an adventure
     deal = client.post(f"{c}/deals", headers=house, json={"character": "Sheriff Cole", "cards": houses_cards})
     assert deal.status_code == 201, deal.text
     combat = client.post(f"{c}/combats", headers=house, json={"combatants": ["ilse", "Sheriff Cole"]}).json()

@@ -42,6 +42,8 @@ def table(client: Any, system: str) -> tuple[str, dict[str, dict[str, str]]]:
             client.post(f"{c}/characters/{seat}/holds", headers=t["house"], json={"count": 1, "skill": "knife fighting"})
     if system == "beast":
         client.post(f"{c}/antagonists", headers=t["house"], json={"name": "Sheriff Cole", "humanity": 4, "willpower": 3})
+    if system != "penny-ante":  # every unit of resolution happens during an adventure (C-1)
+        assert client.post(f"{c}/adventures", headers=t["house"], json={}).status_code == 201
     return c, t
 
 

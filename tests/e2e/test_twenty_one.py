@@ -28,6 +28,8 @@ def table(client, table_cards: bool = True, holds: int = 1) -> tuple[str, dict[s
         r = client.post(f"{c}/characters/{seat}/holds", headers=t["house"], json={"count": holds, "skill": "knife "
                                                                                   "fighting"})
         assert r.status_code == 200 and r.json()["holds"] == holds, r.text
+    # C-1: units of resolution happen during an adventure
+    assert client.post(f"{c}/adventures", headers=t["house"], json={}).status_code == 201
     return c, t
 
 

@@ -25,6 +25,7 @@ def play(t: Seats) -> None:
     t.seat("ilse", "--character", "Ilse Varn", "--skills", "Knife fighting")
     t.seat("tomas", "--character", "Brother Tomas")
     t("house", "hold", "grant", "ilse", "1", "--skill", "knife fighting")
+    t("house", "adventure", "start")  # C-1: units of resolution happen during an adventure
     opened = t.json("house", "conflict", "open", "ilse,tomas")
     assert opened["kind"] == "Conflict" and opened["phase"] == "seeding"
     t("ilse", "conflict", "seed", "four leaf clover")

@@ -184,6 +184,7 @@ def test_a_pool_contest_is_played_from_two_pages(url, browser):
                                                                "description": f"{seat} the bold"}).json()
         tokens[seat] = player_token(http, added)
     pages = {seat: seat_page(browser, url, token) for seat, token in tokens.items()}
+    assert http.post(f"{c}/adventures", headers=house, json={}).status_code == 201  # C-1: units of resolution happen during an adventure
     i, t = pages["ilse"], pages["tomas"]
     i.click("summary:has-text('open-contest')")
     form = i.locator("form[data-verb='open-contest']")

@@ -214,6 +214,7 @@ def test_a_rebuild_equals_the_incremental_read_models_for_a_pool_campaign(stakes
     cid = stakes.create_campaign("Pool night", "pool").campaign.id
     stakes.add_player(cid, HOUSE, "ilse", "Ilse", description="A brave thief with quick hands", traits={"brave": 1})
     stakes.add_player(cid, HOUSE, "tomas", "Tomas", description="A stubborn monk")
+    stakes.start_adventure(cid, HOUSE)  # C-1: units of resolution happen during an adventure
     stakes.offer_help(cid, TOMAS, "ilse", 2)
     roll = stakes.pool_roll(cid, ILSE, 3, trait="brave", helper="tomas")
     if roll.phase == "choice":

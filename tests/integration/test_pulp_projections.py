@@ -14,6 +14,7 @@ HOUSE, ILSE = Seat.house(), Seat("ilse")
 def play(stakes):
     cid = stakes.create_campaign("Pulp night", "pulp-cards").campaign.id
     stakes.run(cid, HOUSE, "add-player", seat="ilse", character="Ilse")
+    stakes.start_adventure(cid, HOUSE)  # C-1: units of resolution happen during an adventure
     deal = stakes.run(cid, ILSE, "deal", difficulty=1, cut=3).id
     stakes.act(cid, ILSE, deal, {"action": "show"})
     stakes.run(cid, HOUSE, "add-note", note="lost an arm", to="ilse", kind="condition")

@@ -14,6 +14,7 @@ HOUSE, ILSE = Seat.house(), Seat("ilse")
 def a_campaign_with_a_roll(stakes: Stakes):
     cid = stakes.create_campaign("Shapes", "pool", {}).campaign.id
     stakes.run(cid, HOUSE, "add-player", {"seat": "ilse", "character": "Ilse", "description": "A brave thief"})
+    stakes.run(cid, HOUSE, "start-adventure", {})  # C-1: units of resolution happen during an adventure
     stakes.run(cid, ILSE, "roll", {"count": 2})
     return cid
 

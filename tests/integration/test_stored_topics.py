@@ -54,6 +54,7 @@ def play_before_the_move():
     pool = app.create_campaign("Pool night", "pool")
     app.add_player(pool, HOUSE, "ilse", "Ilse", description="A brave thief with quick hands", traits={"brave": 1})
     app.add_player(pool, HOUSE, "tomas", "Tomas", description="A stubborn monk")
+    app.start_adventure(pool, HOUSE)  # C-1: units of resolution happen during an adventure
     roll = app.pool_roll(pool, TOMAS, 4, "a secret seed", seed="monk's luck")
     if app.repository.get(roll).phase == "choice":
         app.act(pool, TOMAS, roll, "choose", {"choice": "house"})

@@ -15,6 +15,7 @@ def test_a_rebuild_equals_the_incremental_read_models_after_a_conflict(stakes):
     for seat in ("ilse", "tomas"):
         stakes.run(cid, HOUSE, "add-player", {"seat": seat, "character": seat.title(), "skills": ["Knives"]})
     stakes.run(cid, HOUSE, "grant-holds", {"seat": "ilse", "count": 2, "skill": "knives"})
+    stakes.run(cid, HOUSE, "start-adventure", {})  # C-1: units of resolution happen during an adventure
     unit = stakes.run(cid, HOUSE, "open-conflict", {"characters": ["ilse", "tomas"]}).id
     top = ["10S", "2S", "7S", "9H", "8H", "4H", "5D"]
     stakes.act(cid, HOUSE, unit, {"action": "deal", "deck": [*top, *(x for x in DECK if x not in top)]})

@@ -22,6 +22,7 @@ class BeastTable:
                                                                 "humanity": ilse_humanity}))
         self.run(HOUSE, self.app.parse(self.cid, "add-player", {"seat": "tomas", "character": "Tomas"}))
         self.run(HOUSE, cmd.CreateAntagonist(name="Sheriff Cole", humanity=cole_humanity, willpower=cole_willpower))
+        self.app.start_adventure(self.cid, HOUSE)  # units of resolution happen during an adventure (C-1)
 
     def run(self, seat: Seat, command: Any, secret: str | None = "fixed secret") -> Any:
         return self.app.execute(Context(self.cid, seat, secret), command)

@@ -43,7 +43,7 @@ def test_building_the_help_loads_no_store_and_no_domain_systems(env):
     code = ("import contextlib, io, cli.main\n"
             "with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.suppress(SystemExit):\n"
             "    cli.main.main(['--help'])\n"
-            "assert 'Commands:' in out.getvalue()")
+            "assert 'Every system:' in out.getvalue()")
     assert heavy(loaded_after(env, code)) == []
 
 

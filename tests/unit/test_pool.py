@@ -22,6 +22,7 @@ class Table:
         self.cid = self.app.create_campaign("Pool night", "pool", settings_)
         self.app.add_player(self.cid, HOUSE, "ilse", "Ilse", description=ILSE_TEXT, traits={"brave": 1})
         self.app.add_player(self.cid, HOUSE, "tomas", "Tomas", description=TOMAS_TEXT)
+        self.app.start_adventure(self.cid, HOUSE)  # units of resolution happen during an adventure (C-1)
 
     def pool(self, seat: str) -> int:
         return play.character(self.app.application, self.app.campaign(self.cid), seat).pool
@@ -324,7 +325,8 @@ def test_the_house_has_no_pool_to_roll_from(table):
 
 
 def test_adventures_start_and_end_in_a_pool_campaign_without_a_budget(table):
-    assert table.app.start_adventure(table.cid, HOUSE) == 1
+    assert table.app.end_adventure(table.cid, HOUSE) == 1  # the table's first, started with it
+    assert table.app.start_adventure(table.cid, HOUSE) == 2
     with pytest.raises(RuleViolation, match="C-1: a pool campaign has no House budget"):
         table.app.start_adventure(table.cid, HOUSE, 5, "agreed")
-    assert table.app.end_adventure(table.cid, HOUSE) == 1
+    assert table.app.end_adventure(table.cid, HOUSE) == 2

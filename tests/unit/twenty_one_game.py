@@ -29,6 +29,8 @@ class Game:
                                                                              skills=["Knives"]))
             if holds:
                 self.app.execute(Context(self.cid, Seat.house()), cmd.GrantHolds(seat=s, count=holds, skill="Knives"))
+        # units of resolution happen during an adventure (C-1)
+        self.app.execute(Context(self.cid, Seat.house()), self.app.parse(self.cid, "start-adventure", {}))
         self.unit = self.app.execute(Context(self.cid, Seat.house(), secret=secret),
                                      cmd.OpenConflict(characters=list(seats)))
 

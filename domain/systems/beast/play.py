@@ -244,10 +244,7 @@ def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Beast
            reason: str) -> list[Any]:
     if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < unit.version:
         raise RuleViolation(f"rewind to a step from 1 to {unit.version - 1}, not {to_step}", ruling="C-6")
-    past: Any = app.repository.get(unit.id, version=to_step)
-    if past.ready():  # every side had decided and the result followed in the same move: not a step to stop at
-        raise RuleViolation(f"step {to_step} is inside one move (the last decision and the result it brought "
-                            f"at once): rewind to the step before it or after it", ruling="C-6")
+    past: Any = app.repository.get(unit.id, version=to_step)  # a step inside one move: refused by the kernel
     ones = sheets_of(app, unit)
     before = unit.shown_effects()
     unit.rewind(to_step, past, reason, ctx.actor.name)

@@ -153,6 +153,10 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
     def ready(self) -> bool:
         return self.phase == "deciding" and self.outcome is None and all(d["decided"] for d in self.sides.values())
 
+    def mid_move(self) -> bool:
+        """Every side has decided and the result follows in the same move: not a step to stop at (C-6)."""
+        return self.ready()
+
     # -- BE-5 … BE-7, BE-12: the outcome ------------------------------------------------------------------
     def resolve(self, sheets: Mapping[str, Mapping[str, int]], actor: str) -> None:
         outcome = self.verify_resolve(sheets)

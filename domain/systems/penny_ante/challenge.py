@@ -526,6 +526,10 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         if any(b["status"] != "pending" for b in self.bankrupts.values()):
             raise refuse("C-6", "a bankruptcy was already resolved; settle the challenge and overturn it instead")
 
+    def mid_move(self) -> bool:
+        """A showdown or a fold is settled in the same move (``settle_if_due``): not a step to stop at (C-6)."""
+        return self.awaiting_settlement
+
     def rewind(self, to_step: int, past: Challenge, reason: str, actor: str) -> None:
         """Go back to the state after step ``to_step`` (C-6). Dice rolled again come from the same
         seeds and slots, so they come up the same (C-7)."""

@@ -121,6 +121,23 @@ def overturn_roll(app: StakesApplication, ctx: Context, campaign: Campaign, unit
     return touched
 
 
+def overturn_contest(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
+                     reason: str) -> list[Any]:
+    """C-6: a settled contest is voided and its effects on both pools reversed (never below two dice, PL-3)."""
+    sheets = {d["seat"]: character(app, campaign, d["seat"]) for d in contest.sides.values()}
+    back = {seat: max(net, min(0, 2 - sheets[seat].pool)) for seat, net in contest.net_effects().items()}
+    contest.overturn(reason, back, ctx.actor.name)
+    touched: list[Any] = [contest]
+    for seat, count in back.items():
+        if count > 0:
+            sheets[seat].gain(contest.id.hex, count, "overturned", ctx.actor.name)
+        elif count < 0:
+            sheets[seat].lose(contest.id.hex, -count, ctx.actor.name)
+        if count:
+            touched.append(sheets[seat])
+    return touched
+
+
 # -- PL-8, PL-9: opposed rolls ---------------------------------------------------------------------------
 @handles(cmd.OpenContest)
 def open_contest(app: StakesApplication, ctx: Context, command: cmd.OpenContest) -> UUID:

@@ -164,6 +164,7 @@ class PoolContest(Resolution, Aggregate):
 
     REWOUND = ("sides", "round", "phase", "rolls", "result")
     TABLE_DICE = TABLE_DICE
+    overturned: dict[str, Any] | None = None  # C-6: a voided contest (a class default for older states)
     SEEDS_CLOSED = SEED_GIVEN = "a side adds its seed once, before the first roll"
     SETTLED_REWIND = "a settled contest is not rewound"
 
@@ -323,6 +324,28 @@ class PoolContest(Resolution, Aggregate):
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
         self.restore(state)
 
+    def verify_overturn(self, reason: object) -> str:
+        reason = clean_text(reason, "a reason", max_length=500, ruling="C-6")
+        if self.phase != "settled":
+            raise RuleViolation("only a settled contest is overturned; an open one is rewound", ruling="C-6")
+        if self.overturned:
+            raise RuleViolation("this contest was overturned already", ruling="C-6")
+        return reason
+
+    def net_effects(self) -> dict[str, int]:
+        """Per seat, the dice the contest took from the pool net of those it gave (PL-3, PL-9)."""
+        gains = (self.result or {}).get("gains", {})
+        return {d["seat"]: d["lost"] - gains.get(d["seat"], 0) for d in self.sides.values()}
+
+    def overturn(self, reason: str, back: dict[str, int], actor: str) -> None:
+        """C-6: the House voids a settled contest; each side's pool gets back what the contest took and gives
+        back what it gained (``back``: per seat, as far as the floor of two dice allows)."""
+        self._overturned(reason=self.verify_overturn(reason), back=dict(back), actor=actor)
+
+    @event("Overturned")
+    def _overturned(self, reason: str, back: dict[str, int], actor: str) -> None:
+        self.overturned = {"reason": reason, "back": dict(back)}
+
     # -- C-5: what a seat may do and see -------------------------------------------------------------------
     def legal_actions(self, seat: str, pool: int) -> list[dict[str, Any]]:
         """The moves ``seat`` may make now, built from the verify functions; ``pool``: the seat's pool."""
@@ -350,4 +373,5 @@ class PoolContest(Resolution, Aggregate):
         return {"kind": "contest", "adventure": self.adventure, "mode": self.mode, "round": self.round,
                 "phase": self.phase, "seed_hash": self.seed_hash, "table": self.table,
                 "secret_seed": self.secret_seed if self.settled or settled else None,
-                "sides": copy.deepcopy(self.sides), "result": copy.deepcopy(self.result)}
+                "sides": copy.deepcopy(self.sides), "result": copy.deepcopy(self.result),
+                "overturned": copy.deepcopy(self.overturned)}

@@ -59,9 +59,9 @@ class Pool(RuleSystem):
 
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:
-        if isinstance(unit, PoolContest):
-            raise RuleViolation("a settled contest is not overturned here yet; overturn works on challenges "
-                                "and rolls", ruling="C-6")
         if winner is not None:
-            raise RuleViolation("a roll has no winner to name; overturning it voids it", ruling="C-6")
+            raise RuleViolation(f"a {'contest' if isinstance(unit, PoolContest) else 'roll'} has no winner to name "
+                                "here; overturning it voids it", ruling="C-6")
+        if isinstance(unit, PoolContest):
+            return play.overturn_contest(app, ctx, campaign, unit, reason)
         return play.overturn_roll(app, ctx, campaign, unit, reason)

@@ -201,6 +201,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         side = self.side_of(seat)
         if side is not None and passes(self.check_seed, side):
             out.append({"action": "seed"})
+        move: dict[str, Any]
         if passes(self.verify_surprise, seat, self.combatants[0]["name"], None):
             move = {"action": "surprise", "choices": [c["name"] for c in self.combatants]}
             out.append({**move, **self._required(["surprise"], seat)})
@@ -210,7 +211,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         if passes(self.verify_keep, seat):
             out.append({"action": "keep"})
         if passes(self.verify_attack, seat, None, 0, None, None):
-            move: dict[str, Any] = {"action": "attack", "member": self.up(), "min": -4, "max": 4, "field": "difficulty"}
+            move = {"action": "attack", "member": self.up(), "min": -4, "max": 4, "field": "difficulty"}
             out.append({**move, **self._required(self.attack_slot(self.up()), seat)})
         shows = [a["number"] for a in self.attacks if passes(self.verify_show, seat, a["number"])]
         if shows:

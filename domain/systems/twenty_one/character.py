@@ -74,3 +74,16 @@ class TwentyOneCharacter(Aggregate):
     def return_holds(self, conflict: str, count: int, reason: str, actor: str) -> None:
         """Holds spent in steps a rewind undid come back (C-6)."""
         self.holds += count
+
+    def check_retake(self, count: int) -> None:
+        """A rewind to a step where more holds were spent than now needs them on the sheet (C-6, TO-8)."""
+        if self.holds < count:
+            raise RuleViolation(f"that step has {count} more hold(s) of {self.name} spent than now, and the sheet "
+                                f"holds {self.holds}: a rewind gives exactly the state of that step, so grant the "
+                                "holds first or rewind to another step", ruling="C-6")
+
+    @event("HoldsRetaken")
+    def retake_holds(self, conflict: str, count: int, reason: str, actor: str) -> None:
+        """Holds spent in the steps a rewind goes back to, and returned since (by another rewind), are spent
+        again: the sheet says what replaying the kept steps says (C-6, TO-8)."""
+        self.holds -= count

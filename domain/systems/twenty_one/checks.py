@@ -43,7 +43,8 @@ class ConflictChecks:
         if self.phase not in phases:
             where = {"seeding": "before the deal", "play": "between actions", "ordering": "while the order is laid",
                      "action": "during an action", "settled": "after the conflict ended",
-                     "reshuffle": "while the refill waits for the House to enter the reshuffle (C-3)"}
+                     "reshuffle": "while the refill (or a tie for the order, TO-16) waits for the House to "
+                                  "enter the reshuffle (C-3)"}
             raise RuleViolation(f"{doing} is not possible {where.get(self.phase, self.phase)}", ruling="TO-4")
 
     def turn(self) -> str | None:

@@ -25,7 +25,7 @@ from domain.kernel.resolution import Resolution
 from domain.systems.twenty_one import cards as c
 from domain.systems.twenty_one import view
 from domain.systems.twenty_one.checks import HAND, ConflictChecks
-from domain.systems.twenty_one.deck import ConflictDeck
+from domain.systems.twenty_one.deck import ConflictDeck, ReshuffleFirst
 from domain.text import clean_text
 
 MAX_ENGAGED = 8  # TO-1: three cards each, and one deck must still serve every action
@@ -45,7 +45,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         self.campaign_id, self.adventure, self.table = campaign_id, adventure, table
         self.seed_hash, self.secret_seed = seed_hash, secret_seed
         self.seats = list(seats)
-        self.SEED_SIDES = tuple(seats)  # every engaged player may add a seed (C-4); the House adds none (C-9)
+        self.SEED_SIDES = tuple(seats)  # type: ignore[misc]  # every engaged player may add a seed (C-4); the House adds none (C-9)
         self.sides = {s: {"seats": [s], "seed": None} for s in seats}
         self.rolls: list[dict[str, Any]] = []
         self.deck: list[str] = []
@@ -79,6 +79,29 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
 
     def seed_phase_open(self) -> bool:
         return self.phase == "seeding"
+
+    def mid_move(self) -> bool:
+        """C-6, C-7 (issue 30): the states a move passes through and never stops at. The deal and a round's
+        refill deal every hand up to 3 at once (a hand short while a card is left to deal, at a round's start);
+        the last order card settles the order; an action decided (a natural, a bust, a stand) resolves at once,
+        a hold spent on the set-aside card takes it at once; the last action of a round ends the round."""
+        if self.phase == "ordering":
+            assert self.ordering is not None
+            return len(self.ordering["laid"]) == len(self.ordering["actors"])
+        if self.phase == "action":
+            a = self.action
+            assert a is not None
+            if a["pending"] is not None:
+                return False
+            if a["hold_used"] == "set-aside" and a["set_aside"] is not None:
+                return True
+            return bool(a["natural"] or a["stood"] or c.total(a["laid"]) > 21)
+        if self.phase != "play" or self.action is not None or self.ordering is not None:
+            return False
+        if self.acted and all(s in self.acted for s in self.seats):
+            return True
+        at_start = not self.acted and not self.turn_order
+        return at_start and (bool(self.deck) or bool(self.discard)) and any(len(h) < HAND for h in self.hands.values())
 
     # -- C-4: seeds, then the deal (TO-2) ------------------------------------------------------------------
     def add_seed(self, seat: str, seed: object, actor: str) -> None:
@@ -124,19 +147,30 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         assert self.ordering is not None
         laid = {**self.ordering["laid"], seat: code}
         done = len(laid) == len(self.ordering["actors"])
+        waits = False
         if done:
-            first, ties = c.play_order(laid, self.seats)
-            order, rounds = list(first), []
-            for group in ties:
-                order += self._settle_tie(group, sim, rounds)
-            # TO-14, TO-15: the cards laid and the tie cards dealt lie on the table until the order is settled,
-            # so a reshuffle the ties need leaves them out; then they are discarded
-            sim.discard += [laid[s] for s in self.seats if s in laid] + [x for r in rounds for x in r.values()]
+            try:
+                order, rounds = self._settled_order(laid, sim)
+            except ReshuffleFirst:  # TO-16, table cards: the House enters the reshuffle, every card face up
+                waits = True
         sim.done()  # every order card: a reshuffle entered with one is refused, not ignored (C-3)
         self._order_card_laid(seat=seat, card=code, actor=actor)
-        if done:
+        if waits:
+            self._reshuffle_awaited(actor=actor)
+        elif done:
             self._order_settled(cards=laid, ties=rounds, order=order, reshuffles=sim.reshuffles, actor=actor,
                                 held=True)
+
+    def _settled_order(self, laid: dict[str, str], sim: Any) -> tuple[list[str], list[dict[str, str]]]:
+        """TO-3, TO-15, TO-16: the order the laid cards and the tie cards make; verify only."""
+        first, ties = c.play_order(laid, self.seats)
+        order, rounds = list(first), []  # type: list[str], list[Any]
+        for group in ties:
+            order += self._settle_tie(group, sim, rounds)
+        # TO-14, TO-15: the cards laid and the tie cards dealt lie on the table until the order is settled, so a
+        # reshuffle the ties need leaves them out; then they are discarded
+        sim.discard += [laid[s] for s in self.seats if s in laid] + [x for r in rounds for x in r.values()]
+        return order, rounds
 
     @event("OrderCardLaid")
     def _order_card_laid(self, seat: str, card: str, actor: str) -> None:
@@ -312,11 +346,21 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     @event("ReshuffleAwaited")
     def _reshuffle_awaited(self, actor: str) -> None:
         self.phase = "reshuffle"
+        if self.ordering is not None:  # TO-16: a tie waits for it; every card laid for the order is face up
+            self._show([self.ordering["laid"][s] for s in self.seats if s in self.ordering["laid"]])
 
     def reshuffle(self, entered: Sequence[str] | None, actor: str) -> None:
-        """The House enters the discards as reshuffled at the table; the refill the round's end began goes on."""
+        """The House enters the discards as reshuffled at the table; the refill the round's end began goes on,
+        or the order whose tie waited for it is settled (TO-16)."""
         self.check_reshuffle_entered(entered)
         sim = self._draws(entered)
+        if self.ordering is not None:
+            laid = dict(self.ordering["laid"])
+            order, rounds = self._settled_order(laid, sim)
+            sim.done()
+            self._order_settled(cards=laid, ties=rounds, order=order, reshuffles=sim.reshuffles, actor=actor,
+                                held=True)
+            return
         self._refill_resumed(actor=actor)
         self._refill(self._sync(sim), actor, table_deck_only=False)
         sim.done()

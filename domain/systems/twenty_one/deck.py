@@ -17,6 +17,11 @@ from domain.systems.twenty_one.checks import HAND
 from domain.systems.twenty_one.draws import Draws, check_reshuffle
 
 
+class ReshuffleFirst(Exception):
+    """TO-16, table cards: a tie the deck alone cannot deal waits for the House to enter the discards as
+    reshuffled; raised while planning, before anything is recorded."""
+
+
 class ConflictDeck:
     """Mixed into the conflict aggregate; see the module docstring."""
 
@@ -32,6 +37,13 @@ class ConflictDeck:
     ordering: dict[str, Any] | None
     acted: list[str]
     round: int
+    # the aggregate's own event methods, which these helpers call (``conflict.py``)
+    shuffle: Any
+    record_shuffle: Any
+    _action_resolved: Any
+    _round_ended: Any
+    _hand_dealt: Any
+    _reshuffle_awaited: Any
 
     # -- drawing (TO-1, TO-14; C-3, C-7) ----------------------------------------------------------------
     def _shuffler(self, slot: list[Any], cards: list[str], entered: Sequence[str] | None) -> list[str]:
@@ -79,12 +91,15 @@ class ConflictDeck:
         return f"{card}@{self.epochs.get(card, 0)}" in self.seen
 
     def _settle_tie(self, group: list[str], sim: Draws, rounds: list[dict[str, str]]) -> list[str]:
-        """TO-15: one card each, face up from the deck in seat order, ordered the same way, again and again;
-        when no card is left the tie keeps seat order. With table cards a tie is dealt from the deck alone:
-        whether a tie happens hangs on the cards laid face down, so a reshuffle entered for it would be
-        accepted or refused by what the others laid (C-5); a tie the deck cannot deal keeps seat order."""
-        if sim.available() < len(group) or (self.table and len(sim.deck) < len(group)):
+        """TO-15, TO-16: one card each, face up from the deck in seat order, ordered the same way, again and
+        again. A tie the deck cannot deal reshuffles the discards into it first (TO-14); only when the deck and
+        the discards together cannot deal the tied group is it ordered by seat. With table cards that
+        reshuffle is the House's own step, entered once every card laid for the order is face up (TO-3), so it
+        shows nothing hidden: the planning stops here (``ReshuffleFirst``) until the House enters it."""
+        if sim.available() < len(group):
             return list(group)
+        if self.table and len(sim.deck) < len(group) and sim.entered is None:
+            raise ReshuffleFirst
         dealt = dict(zip(group, sim.draw(len(group)), strict=True))
         rounds.append(dealt)  # on the table with the order cards until the order is settled (TO-15)
         first, ties = c.play_order(dealt, self.seats)

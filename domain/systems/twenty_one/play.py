@@ -7,10 +7,8 @@ from uuid import UUID
 
 from domain.errors import RuleViolation
 from domain.kernel.commands import Context, Handlers
-from domain.kernel.resolution import HOUSE
 from domain.seats import player_handle
 from domain.systems.twenty_one import commands as cmd
-from domain.systems.twenty_one import view
 from domain.systems.twenty_one.character import TwentyOneCharacter
 from domain.systems.twenty_one.conflict import Conflict
 
@@ -85,33 +83,27 @@ def move(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Con
     return touched
 
 
-def _holds_at(app: StakesApplication, campaign: Campaign, now: Conflict, past: Conflict, seat: str) -> int:
-    """A player's holds as they would be after a rewind to ``past`` (those spent since come back)."""
-    if seat == HOUSE:
-        return 0
-    back = now.holds_spent.get(seat, 0) - past.holds_spent.get(seat, 0)
-    return character(app, campaign, seat).holds + back
-
-
 def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict, to_step: int,
            reason: str) -> list[Any]:
     """C-6: back to an earlier step of an open conflict; holds spent since come back to their characters."""
     if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < conflict.version:
         raise RuleViolation(f"rewind to a step from 1 to {conflict.version - 1}, not {to_step}", ruling="C-6")
-    past = app.repository.get(conflict.id, version=to_step)
-    if not past.settled and not any(view.legal_actions(past, seat, _holds_at(app, campaign, conflict, past, seat))
-                                    for seat in (HOUSE, *past.seats)):
-        # a state no seat can move on from: a move's events stored together (the last order card and the order
-        # it settles), not a step to stop at
-        raise RuleViolation(f"step {to_step} is inside one move, where nobody could act: rewind to the step "
-                            "before it or after it", ruling="C-6")
-    before = dict(conflict.holds_spent)
+    past: Any = app.repository.get(conflict.id, version=to_step)
+    conflict.verify_rewind(to_step, past, reason)  # a settled conflict, a step inside one move (C-6, C-7)
+    # C-6, TO-8: the sheet follows the conflict. The holds spent at ``to_step`` (in whichever timeline that step
+    # belongs to) against those spent now: fewer come back, more are spent again.
+    deltas = {seat: conflict.holds_spent.get(seat, 0) - past.holds_spent.get(seat, 0)
+              for seat in sorted({*conflict.holds_spent, *past.holds_spent})}
+    sheets = {seat: character(app, campaign, seat) for seat, delta in deltas.items() if delta}
+    for seat, delta in deltas.items():
+        if delta < 0:
+            sheets[seat].check_retake(-delta)
     conflict.rewind(to_step, past, reason, ctx.actor.name)
     touched: list[Any] = [conflict]
-    for seat, spent in before.items():
-        back = spent - conflict.holds_spent.get(seat, 0)
-        if back:
-            one = character(app, campaign, seat)
-            one.return_holds(conflict.id.hex, back, "rewound", ctx.actor.name)
-            touched.append(one)
+    for seat, one in sheets.items():
+        if deltas[seat] > 0:
+            one.return_holds(conflict.id.hex, deltas[seat], "rewound", ctx.actor.name)
+        else:
+            one.retake_holds(conflict.id.hex, -deltas[seat], "rewound", ctx.actor.name)
+        touched.append(one)
     return touched

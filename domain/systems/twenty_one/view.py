@@ -42,8 +42,10 @@ def view_for(conflict: Any, seat: str, reveal: bool = False, settled: bool = Fal
     ordering = None
     if conflict.ordering is not None:
         laid = conflict.ordering["laid"]
+        waits = conflict.phase == "reshuffle"  # TO-16: a tie waits for the reshuffle, every card laid face up
         ordering = {"actors": list(conflict.ordering["actors"]),
-                    "laid": {s: _card(conflict, x, public or s == seat) for s, x in laid.items()}}
+                    "laid": {s: {"card": x} if waits else _card(conflict, x, public or s == seat)
+                             for s, x in laid.items()}}
     known = [{"position": i, "card": x, "seen_before_rewind": True}
              for i, x in enumerate(conflict.deck) if conflict.was_seen(x)]
     return {
