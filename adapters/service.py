@@ -119,7 +119,8 @@ class Stakes:
     # -- campaigns ----------------------------------------------------------
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
                         key: str | None = None) -> schemas.CampaignCreated:
-        campaign_id = self.app.create_campaign(name, system, settings, key=key)
+        campaign_id = self.app.create_campaign(name, system, settings, key=key,
+                                               secret=randomness.new_secret_seed())  # C-10: the House's commitment
         self.catch_up()
         campaign = self.campaign_row(campaign_id)
         if key is not None and now() - campaign.created_at > RETRY_WINDOW:
