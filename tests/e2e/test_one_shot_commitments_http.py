@@ -116,3 +116,33 @@ def test_a_refused_one_shot_draw_spends_no_commitment(server, body):  # noqa: F8
         r = http.post(f"{c}/rolls", headers=ilse, json=body)
         assert 400 <= r.status_code < 500 and r.headers["content-type"].startswith("application/problem+json")
         assert log(http, c, ilse) == before  # nothing stored: the commitment stands for the next draw
+
+
+def opened(http: httpx.Client, system: str, player: dict, route: str, body: dict, by: str) -> None:
+    """A multi-step unit commits at opening (C-4): its ``seed_hash`` is in the opening answer and in the log's
+    opening entry, before any seat may add a seed."""
+    created = http.post("/campaigns", json={"name": "Opening", "system": system}).json()
+    cid, house = created["campaign"]["id"], bearer(created["house_token"])
+    seats = {"house": house}
+    for seat in ("ilse", "tomas"):
+        added = http.post(f"/campaigns/{cid}/players", headers=house, json={"seat": seat, "character": seat.title(),
+                                                                             **player})
+        assert added.status_code == 201, added.text
+        seats[seat] = bearer(http.post("/invites", json={"code": added.json()["invite"]}).json()["token"])
+    assert http.post(f"/campaigns/{cid}/adventures", headers=house).status_code == 201
+    r = http.post(f"/campaigns/{cid}{route}", headers=seats[by], json=body)
+    assert r.status_code == 201, r.text
+    unit = r.json()
+    state = unit.get("state") or unit  # a Penny Ante challenge answers its view flat
+    assert len(state["seed_hash"]) == 64 and state.get("secret_seed") is None
+    entries = log(http, f"/campaigns/{cid}", seats["tomas"])
+    first = next(e for e in entries if e["stream"].endswith(UUID(unit["id"]).hex))
+    assert first["detail"]["seed_hash"] == state["seed_hash"] and "secret_seed" in first["hidden"]
+
+
+def test_a_multi_step_unit_s_opening_answer_carries_its_commitment(server):  # noqa: F811
+    with httpx.Client(base_url=server, timeout=30) as http:
+        opened(http, "pool", {"description": "A brave monk"}, "/contests", {"opponent": "tomas"}, "ilse")
+        opened(http, "beast", {}, "/conflicts", {"against": "tomas"}, "ilse")
+        opened(http, "penny-ante", {"characteristic": "Whip Smart"}, "/challenges",
+               {"challenger": {"players": ["ilse"]}, "opponent": {"players": ["tomas"]}, "ante": 1}, "ilse")
