@@ -81,6 +81,12 @@ def test_a_player_sees_his_commitment_before_rolling_and_verifies_the_roll_from_
         before = commitment_of(log(http, c, ilse), "ilse")
         assert before["hidden"] == ["secret_seed"] and len(before["hash"]) == 64  # the hash, never the secret
         assert commitment_of(log(http, c, house), "ilse")["hidden"] == ["secret_seed"]  # the House reads no more
+        read = http.get(f"{c}/commitments", headers=ilse)  # the same, as a small read
+        assert read.status_code == 200, read.text
+        mine = {s["seat"]: s for s in read.json()["seats"]}
+        assert mine["ilse"] == {"seat": "ilse", "nonce": before["nonce"], "seed_hash": before["hash"],
+                                "position": before["position"]} and "house" in mine
+        assert "secret_seed" not in json.dumps(read.json())
 
         r = http.post(f"{c}/rolls", headers=ilse, json={"count": 3, "seed": "Ilse's own words"})
         assert r.status_code == 201, r.text
@@ -101,6 +107,10 @@ def test_a_player_sees_his_commitment_before_rolling_and_verifies_the_roll_from_
         after = commitment_of(entries, "ilse")
         assert after["nonce"] == before["nonce"] + 1 and after["hash"] not in (before["hash"], settled["state"]
                                                                                ["seed_hash"])
+
+        now = {s["seat"]: s for s in http.get(f"{c}/commitments", headers=house).json()["seats"]}
+        assert (now["ilse"]["nonce"], now["ilse"]["seed_hash"]) == (after["nonce"], after["hash"])
+        assert http.get(f"{c}/commitments").status_code == 401  # seated readers only
 
         # The next roll uses that next commitment.
         again = http.post(f"{c}/rolls", headers=ilse, json={"count": 2, "seed": "again"})
