@@ -157,3 +157,59 @@ def test_a_commitment_needs_a_secret_and_a_renewal_the_hash_it_committed():
 @pytest.mark.parametrize("command", [pool.RollDice, pulp.Deal, beast.Act])
 def test_every_one_shot_draw_is_declared_so(command):
     assert command.one_shot and command.draws_secret
+
+
+# -- C-10: abandoned draws, only where a seed is known and nothing was drawn yet ---------------------------------
+def _events(unit) -> list[str]:
+    return [type(e).__name__ for e in unit.collect_events()]
+
+
+def _combat(table: bool = False):
+    from domain.systems.pulp_cards.combat import PulpCombat
+
+    return PulpCombat.open(campaign_id=UUID(int=7), adventure=1, secret_seed="abandon me", table=table,
+                           actor="house", combatants=[{"name": "Ilse", "seat": "ilse"}, {"name": "Cole", "seat": "house"}])
+
+
+def _conflict(table: bool = False):
+    from domain.systems.twenty_one.conflict import Conflict
+
+    return Conflict.open(campaign_id=UUID(int=7), adventure=1, seats=["ilse", "tomas"], secret_seed="abandon me",
+                         table=table, actor="house")
+
+
+def test_a_pulp_combat_ended_after_its_first_card_or_with_table_cards_abandons_no_draw():
+    dealt = _combat()
+    dealt.add_seed("ilse", "lucky", "ilse")
+    dealt.deal_surprise("house", "Cole", 0, None, None, "house")
+    dealt.end("house", "over", "house")
+    assert "DrawAbandoned" not in _events(dealt)
+    table = _combat(table=True)
+    table.add_seed("ilse", "lucky", "ilse")
+    table.end("house", None, "house")
+    assert "DrawAbandoned" not in _events(table)
+    seeded = _combat()
+    seeded.add_seed("ilse", "lucky", "ilse")
+    seeded.end("house", None, "house")
+    assert _events(seeded)[-2:] == ["DrawAbandoned", "Ended"]
+
+
+def test_a_twenty_one_conflict_ended_after_the_deal_abandons_no_draw_and_one_ended_seeding_shows_the_deal():
+    dealt = _conflict()
+    dealt.add_seed("tomas", "mine", "tomas")
+    dealt.deal(None, "house")
+    dealt.end("house")
+    assert "DrawAbandoned" not in _events(dealt)
+    seeded = _conflict()
+    seeded.add_seed("tomas", "mine", "tomas")
+    seeded.end("house")
+    abandoned = [e for e in seeded.collect_events() if type(e).__name__ == "DrawAbandoned"]
+    assert len(abandoned) == 1 and seeded.settled
+    order = derive_shuffle("abandon me", ["", "mine"], ["shuffle", 0], abandoned[0].draws[0]["deck"])
+    assert abandoned[0].draws[0]["order"] == order
+    assert abandoned[0].hands == {"ilse": order[:3], "tomas": order[3:6]}
+    # had it been dealt, the same cards would have gone to the same hands (C-7: the slot decides)
+    twin = _conflict()
+    twin.add_seed("tomas", "mine", "tomas")
+    twin.deal(None, "house")
+    assert twin.hands == abandoned[0].hands
