@@ -70,19 +70,19 @@ class SeatSecret(Aggregate):
         """The nonce, hash and secret a draw made now uses."""
         return self.nonce, self.seed_hash, self.secret_seed
 
-    def renew(self, used_by: UUID, used_hash: str, next_secret: str, actor: str) -> None:
-        """The committed secret was used by the unit ``used_by`` (whose ``seed_hash`` is ``used_hash``);
+    def renew(self, unit: UUID, used_hash: str, next_secret: str, actor: str) -> None:
+        """The committed secret was used by the unit ``unit`` (whose ``seed_hash`` is ``used_hash``);
         commit the next one in the same write (C-10)."""
         if used_hash != self.seed_hash:
             raise RuleViolation("a one-shot draw uses the secret its seat committed before the input",
                                 ruling="C-10")
         if not next_secret:
             raise ValueError("the next commitment needs a fresh secret from the adapters")
-        self._renewed(used_nonce=self.nonce, used_by=used_by.hex, used_hash=used_hash, nonce=self.nonce + 1,
+        self._renewed(used_nonce=self.nonce, unit=unit.hex, used_hash=used_hash, nonce=self.nonce + 1,
                       seed_hash=commitment(next_secret), secret_seed=next_secret, actor=actor)
 
     @event("Renewed")
-    def _renewed(self, used_nonce: int, used_by: str, used_hash: str, nonce: int, seed_hash: str,
+    def _renewed(self, used_nonce: int, unit: str, used_hash: str, nonce: int, seed_hash: str,
                  secret_seed: str, actor: str) -> None:
-        self.last_used = {"nonce": used_nonce, "unit": used_by, "seed_hash": used_hash}
+        self.last_used = {"nonce": used_nonce, "unit": unit, "seed_hash": used_hash}
         self.nonce, self.seed_hash, self.secret_seed = nonce, seed_hash, secret_seed

@@ -100,7 +100,7 @@ def test_a_player_sees_his_commitment_before_rolling_and_verifies_the_roll_from_
 
         # The next commitment was made in the same write, after the one used, and it is not the same secret.
         entries = log(http, c, ilse)
-        renewed = next(e for e in entries if e["event"] == "Renewed" and e["detail"]["used_by"] == UUID(roll["id"]).hex)
+        renewed = next(e for e in entries if e["event"] == "Renewed" and e["detail"]["unit"] == UUID(roll["id"]).hex)
         assert renewed["detail"]["used_nonce"] == before["nonce"] and renewed["detail"]["used_hash"] == before["hash"]
         rolled = next(e for e in entries if e["stream"].endswith(UUID(roll["id"]).hex) and e["event"] == "Rolled")
         assert before["position"] < rolled["position"] and abs(renewed["position"] - rolled["position"]) <= 2
