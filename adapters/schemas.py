@@ -65,6 +65,18 @@ class EventLog(BaseModel):
     next_after: int | None = Field(description="Pass as ?after= to read the next page; null at the end.")
 
 
+class Commitment(BaseModel):
+    seat: str
+    nonce: int = Field(description="Numbers the seat's commitments: the next one-shot draw uses this one (C-10).")
+    seed_hash: str = Field(description="SHA-256 of the seat's next secret; the secret stays hidden until used.")
+    position: int = Field(description="The log position where this hash was published.")
+
+
+class Commitments(BaseModel):
+    campaign_id: UUID
+    seats: list[Commitment] = Field(description="Each seat's current commitment (C-10), in the order seated.")
+
+
 class RebuildReport(BaseModel):
     events: int
     position: int

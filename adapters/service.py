@@ -141,7 +141,8 @@ class Stakes:
             # leaves and the export show) holds only a digest of it under the server's key, from which nobody
             # can work the key back, and sending the digest as a key derives another digest.
             key = self.signer.token(f"creation key\n{key}").replace("stk_", "key_", 1)
-        campaign_id = self.app.create_campaign(name, system, settings, key=key)
+        campaign_id = self.app.create_campaign(name, system, settings, key=key,
+                                               secret=randomness.new_secret_seed())  # C-10: the House's commitment
         self.catch_up()
         campaign = self.campaign_row(campaign_id)
         if key is not None and now() - campaign.created_at > RETRY_WINDOW:
@@ -310,6 +311,21 @@ class Stakes:
         """Recompute every server-drawn result from the revealed seeds (C-4)."""
         self.viewer(campaign_id, viewer)
         return schemas.Verification(challenge_id=challenge_id, **self.load_unit(campaign_id, challenge_id).verify())
+
+    def commitments(self, campaign_id: UUID, viewer: Seat) -> schemas.Commitments:
+        """Each seat's committed next secret, as its hash (C-10): what a one-shot draw will use. Read from the
+        log's rows (public: the secret is hidden there from every seat)."""
+        self.viewer(campaign_id, viewer)
+        rows = self.views.query("SELECT notification_id, stream, detail FROM {p}event_log WHERE campaign_id = ?"
+                                " AND stream LIKE ? ORDER BY notification_id", (campaign_id.hex, "SeatSecret:%"))
+        seats: dict[str, str] = {}
+        latest: dict[str, schemas.Commitment] = {}
+        for row in rows:
+            detail = json.loads(row["detail"])
+            seat = seats.setdefault(row["stream"], detail.get("seat", ""))
+            latest[row["stream"]] = schemas.Commitment(seat=seat, nonce=detail["nonce"],
+                                                       seed_hash=detail["seed_hash"], position=row["notification_id"])
+        return schemas.Commitments(campaign_id=campaign_id, seats=list(latest.values()))
 
     # -- the ledger (C-2, C-5, C-6) ---------------------------------------------------------------
     def log(self, campaign_id: UUID, viewer: Seat, after: int = 0, limit: int = 100) -> schemas.EventLog:

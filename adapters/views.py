@@ -29,6 +29,7 @@ from psycopg.sql import SQL
 import domain.systems
 from adapters.recorders import bounded
 from adapters.systems import edges
+from domain.kernel.commitments import VISIBILITY as COMMITTED
 from domain.kernel.registry import supported
 
 #: How a log entry's seat rules say that they hold until the unit is settled (``json.dumps`` of the rules).
@@ -113,7 +114,7 @@ def _per_registry(name: str, build: Callable[[], Any]) -> Any:
 def visibility_rules() -> dict[str, dict[str, Any]]:
     """Who may read what in the log (C-5), as each system declares it (``RuleSystem.visibility``)."""
     return _per_registry("visibility", lambda: {
-        name: rule for system in supported() for name, rule in system.visibility.items()})
+        **COMMITTED, **{name: rule for system in supported() for name, rule in system.visibility.items()}})
 
 
 def unit_kinds() -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import replace
 from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
@@ -23,6 +24,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from domain.campaign import Campaign
 from domain.errors import NotFound, NotPermitted, RuleViolation
 from domain.kernel.commands import Command, Context
+from domain.kernel.commitments import SeatSecret, derived_secret
 from domain.kernel.common import SHARED, AddPlayer, EndAdventure, Overturn, Rewind, StartAdventure
 from domain.kernel.record import NO_CAMPAIGN, CommandRecord, digest
 from domain.kernel.registry import RuleSystem, rule_system, supported, system_of_unit
@@ -34,7 +36,7 @@ T = TypeVar("T")
 
 
 def snapshot_classes() -> tuple[type, ...]:
-    return (Campaign, *(cls for s in supported() for cls in s.aggregates))
+    return (Campaign, SeatSecret, *(cls for s in supported() for cls in s.aggregates))
 
 
 
@@ -166,7 +168,7 @@ class StakesApplication(Application[UUID]):
 
     # -- C-1: campaigns -----------------------------------------------------
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
-                        key: str | None = None) -> UUID:
+                        key: str | None = None, secret: str | None = None) -> UUID:
         """Create a campaign; whoever creates it holds the House seat."""
         cleaned = clean_text(name, "a campaign's name", max_length=120, ruling="C-1", name=True)
         rules = rule_system(system)
@@ -175,7 +177,9 @@ class StakesApplication(Application[UUID]):
 
         def run() -> UUID:
             campaign = Campaign(name=cleaned, system=rules.id, settings=completed, actor=HOUSE)
-            once.save([campaign, *rules.campaign_created(campaign, HOUSE)], campaign.id, campaign.id)
+            committed = [SeatSecret.commit(campaign.id, HOUSE, derived_secret(secret, f"commit:{HOUSE}"), HOUSE)
+                         ] if secret else []  # C-10: the House's first committed secret
+            once.save([campaign, *rules.campaign_created(campaign, HOUSE), *committed], campaign.id, campaign.id)
             return campaign.id
 
         return once.run(run)
@@ -237,11 +241,61 @@ class StakesApplication(Application[UUID]):
 
         def run() -> Any:
             with self._deferred() as pending:
-                result = handler(self, ctx, command)
+                if cls.one_shot:
+                    result = self._one_shot(ctx, command, handler, pending)
+                else:
+                    result = handler(self, ctx, command)
             once.save(self._units_in_adventure(ctx, system, pending), result)
             return result
 
         return once.run(run)
+
+    # -- C-10: committed secrets -----------------------------------------------------------------
+    def seat_secret(self, campaign_id: UUID, seat: str) -> SeatSecret | None:
+        """The seat's committed secret (``domain/kernel/commitments.py``), or None for a seat seated before
+        the scheme that has not been committed yet."""
+        try:
+            found = self.repository.get(SeatSecret.create_id(campaign_id, seat), projector_func=_replay)
+        except AggregateNotFoundError:
+            return None
+        return _read(found) if isinstance(found, SeatSecret) else None
+
+    def commit_secrets(self, campaign_id: UUID, seats: Iterable[str], secret: str | None, actor: str) -> list[Any]:
+        """The first commitment of each seat that has none (C-10): at seating, at a campaign's creation, and
+        for a campaign stored before the scheme when the House starts an adventure."""
+        if not secret:
+            return []
+        return [SeatSecret.commit(campaign_id, seat, derived_secret(secret, f"commit:{seat}"), actor)
+                for seat in seats if self.seat_secret(campaign_id, seat) is None]
+
+    def _one_shot(self, ctx: Context, command: Command, handler: Any, pending: list[Any]) -> Any:
+        """A one-shot draw (C-10): it draws with the secret the acting seat committed before this request,
+        and the seat's next commitment is recorded in the same write. ``ctx.secret``, drawn by the adapters
+        for this command, becomes (through ``derived_secret``) that next commitment."""
+        if not ctx.secret:
+            raise ValueError("a one-shot draw needs a fresh secret from the adapters for the next commitment")
+        seat = ctx.actor.name
+        committed = self.seat_secret(ctx.campaign_id, seat)
+        if committed is None:
+            if getattr(command, "seed", None):
+                raise RuleViolation("your seat has no committed secret yet, so no hash was published before your "
+                                    "seed: draw once without a seed (that commits your next secret), or wait "
+                                    "until the House starts the next adventure", ruling="C-10")
+            # no player input: the draw trusts the service's secret alone, as a draw without a seed always does
+            committed = SeatSecret.commit(ctx.campaign_id, seat, derived_secret(ctx.secret, f"first:{seat}"),
+                                          ctx.actor.name)
+        result = handler(self, replace(ctx, secret=committed.secret_seed), command)
+        committed.renew(result, self._unit_hash(pending, result), derived_secret(ctx.secret, f"next:{seat}:{committed.nonce + 1}"),
+                        ctx.actor.name)
+        self.save(committed)
+        return result
+
+    @staticmethod
+    def _unit_hash(pending: list[Any], unit_id: Any) -> str:
+        unit = next((a for a in pending if getattr(a, "id", None) == unit_id), None)
+        if unit is None or not hasattr(unit, "seed_hash"):
+            raise ValueError("a one-shot draw's handler saves its unit and returns its id")
+        return unit.seed_hash
 
     def act(self, ctx: Context, unit_id: UUID, payload: Mapping[str, Any] | Command) -> None:
         """One move in a unit of resolution, whichever system it belongs to."""
@@ -320,14 +374,15 @@ class StakesApplication(Application[UUID]):
         name = clean_text(command.character, "a character's name", max_length=80, ruling="C-1", name=True)
         character = self.system(campaign).new_character(self, campaign, seat, name, command, ctx.actor.name)
         campaign.seat_player(seat, character.id, ctx.actor.name)
-        self.save(campaign, character)
+        self.save(campaign, character, *self.commit_secrets(campaign.id, [seat], ctx.secret, ctx.actor.name))
         return character.id
 
     def _start_adventure(self, ctx: Context, command: StartAdventure) -> int:
         campaign = self.campaign(ctx.campaign_id)
         number = campaign.start_adventure(ctx.actor.name)
         touched = self.system(campaign).adventure_started(self, campaign, number, command, ctx.actor.name)
-        self.save(campaign, *touched)
+        seats = [HOUSE, *campaign.players]  # C-10: seats of a campaign stored before the scheme
+        self.save(campaign, *touched, *self.commit_secrets(campaign.id, seats, ctx.secret, ctx.actor.name))
         return number
 
     def _end_adventure(self, ctx: Context, command: EndAdventure) -> int:

@@ -22,3 +22,11 @@ def event_log(
 ) -> out.EventLog:
     """Who did what, and when, censored for the caller's seat (C-2, C-5)."""
     return stakes.log(campaign_id, seat, after, limit)
+
+
+@router.get("/commitments", response_model=out.Commitments)
+@one_hop
+def commitments(campaign_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Commitments:
+    """Each seat's committed next secret, as its SHA-256 and nonce, and where the log published it: read yours
+    before a one-shot draw (a roll, a deal, an action) and check the draw's seed_hash against it (C-10)."""
+    return stakes.commitments(campaign_id, seat)

@@ -88,6 +88,10 @@ class Command(BaseModel):
     elsewhere: ClassVar[str] = ""
     #: C-4: the adapters draw a secret seed before the command runs and pass it in the context.
     draws_secret: ClassVar[bool] = False
+    #: C-10: a one-shot draw (the player's input and the draw in one request). It draws with the secret its
+    #: seat committed before the request (``domain/kernel/commitments.py``); the secret the adapters draw
+    #: for it becomes the seat's next commitment, in the same write. Its handler returns the unit's id.
+    one_shot: ClassVar[bool] = False
 
     @classmethod
     def summary(cls) -> str:

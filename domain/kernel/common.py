@@ -27,6 +27,7 @@ class AddPlayer(Command):
     answer = "player-added"
     cli = "player add"
     cli_arguments = ("seat",)
+    draws_secret = True  # C-10: the seat's first committed secret
 
     seat: str = text(64, "The player's seat name, e.g. 'ilse'.", examples=["ilse"])
     character: str = text(200, "The character's name.", examples=["Ilse Varn"])
@@ -41,6 +42,7 @@ class StartAdventure(Command):
     status = 201
     answer = "adventure"
     cli = "adventure start"
+    draws_secret = True  # C-10: a seat of a campaign stored before the scheme gets its first commitment
 
 
 class EndAdventure(Command):

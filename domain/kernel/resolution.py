@@ -160,6 +160,21 @@ class Resolution:
         self.check_seed(side)
         return text
 
+    # -- C-10: a unit ended before its draw, once an input is known ---------------------------------
+    def abandons_a_draw(self) -> bool:
+        """Whether ending the unit now abandons a draw some party's input already fixed (C-10): a seed is
+        known, nothing was drawn yet, and the service derives the draw (table cards and dice are physical)."""
+        return (not self.table and not self.rolls and not self.shuffles
+                and any(self.seed_of(side) for side in self.SEED_SIDES))
+
+    def abandoned_draws(self, draws: Sequence[tuple[Sequence[Any], Sequence[str]]]) -> list[dict[str, Any]]:
+        """C-10: the shuffles the unit would have made for these ``(slot, deck)`` pairs, from the committed
+        secret and the seeds given, to be recorded for every seat to see when the unit ends before its draw
+        (so abandoning a unit cannot be used to fish for another). Verify only; nothing recorded."""
+        seeds = self.side_seeds()
+        return [{"slot": list(slot), "deck": list(cards), "order": derive_shuffle(self.secret_seed, seeds, slot, cards)}
+                for slot, cards in draws]
+
     # -- C-3, C-4, C-7: results by slot --------------------------------------------------------------
     def draw_dice(self, slots: Sequence[Sequence[Any]], entered: Sequence[int] | None, faces: int = 6,
                   what: str = "dice") -> list[int]:

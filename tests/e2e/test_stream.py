@@ -137,12 +137,13 @@ def test_two_server_processes_on_postgresql_fan_out_each_others_moves(pg_server,
         c, t = seat_table(via_b)
         head = log_positions(via_b, c, t["tomas"])[-1]
         got: list = []
+        # seating a player writes three entries: the seat, the character and the seat's commitment (C-10)
         reader = threading.Thread(target=lambda: got.extend(
-            read_frames(f"{a}{c}/stream", t["tomas"], count=2, last_event_id=str(head))))
+            read_frames(f"{a}{c}/stream", t["tomas"], count=3, last_event_id=str(head))))
         reader.start()
         reader.join(timeout=1.0)  # let the reader connect to server A
         via_b.post(f"{c}/players", headers=t["house"], json={"seat": "mara", "character": "Mara",
                                                             "characteristic": "Sly"})
         reader.join(timeout=30)
         assert not reader.is_alive(), "server A never streamed the move made through server B"
-        assert [int(f.id) for f in got] == log_positions(via_b, c, t["tomas"])[-2:]
+        assert [int(f.id) for f in got] == log_positions(via_b, c, t["tomas"])[-3:]

@@ -72,7 +72,9 @@ def test_a_conflict_is_played_over_http(client):
     checked = client.get(a.replace("/actions", "/verify"), headers=t["tomas"]).json()
     assert checked["verifiable"] and checked["entered"] == 1 and checked["mismatches"] == []
     log = client.get(f"{c}/log", headers=t["tomas"]).json()["entries"]
-    assert all(e["hidden"] == [] for e in log)  # the conflict ended: everything is public (C-5)
+    # the conflict ended: everything is public (C-5); a seat's committed next secret stays hidden until a
+    # one-shot draw uses it (C-10)
+    assert all(e["hidden"] == [] for e in log if not e["stream"].startswith("SeatSecret:"))
     r = client.post(a.replace("/actions", "/overturn"), headers=t["house"], json={"void": True,
                                                                                   "reason": "the roof held"})
     assert r.status_code == 200 and r.json()["state"]["results"][-1]["overturned"] == "the roof held", r.text

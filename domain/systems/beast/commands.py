@@ -68,6 +68,7 @@ class Act(Command):
     cli = "act"
     cli_parsers = {"dice": "numbers"}
     draws_secret = True
+    one_shot = True  # C-10: drawn with the seat's committed secret
 
     difficulty: Int = Field(description="Easy (2) to Legendary (10) (BE-2).")
     humanity: Int = Field(description="Humanity dice rolled (BE-2).")

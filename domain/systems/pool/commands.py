@@ -97,6 +97,7 @@ class RollDice(Command):
     cli_arguments = ("count",)
     cli_parsers = {"dice": "numbers"}
     draws_secret = True
+    one_shot = True  # C-10: drawn with the seat's committed secret
 
     count: Int = Field(description="Dice from your pool, at least 2 (PL-2).")
     trait: str | None = text(200, "The one trait added to the two highest dice.", default=None)

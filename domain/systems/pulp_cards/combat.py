@@ -140,6 +140,10 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         attack = self.attacks[number - 1]
         self.attacks = [*self.attacks[:number - 1], {**attack, "effect": effect}, *self.attacks[number:]]
 
+    @event("DrawAbandoned")
+    def _draw_abandoned(self, draws: list[dict[str, Any]], actor: str) -> None:
+        """C-10: the first draws the combat would have made, for every seat to see; nothing else changes."""
+
     @event("Ended")
     def _ended(self, reason: str, actor: str) -> None:
         self.phase = "settled"

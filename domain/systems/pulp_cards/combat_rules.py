@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.errors import RuleViolation
+from domain.fairness import derive_die
 from domain.kernel.resolution import HOUSE
 from domain.systems.pulp_cards import rules
 from domain.text import clean_text
@@ -188,4 +189,13 @@ class CombatRules:
         return clean_text(reason or "", "a reason", max_length=500, ruling="PU-5", required=False)
 
     def end(self, seat: str, reason: object, actor: str) -> None:
-        self._ended(reason=self.verify_end(seat, reason), actor=actor)  # type: ignore[attr-defined]
+        text = self.verify_end(seat, reason)
+        if self.abandons_a_draw():  # type: ignore[attr-defined]  # C-10: ended before its first card, seeds known
+            draws = self.abandoned_draws([(["surprise"], rules.DECK),  # type: ignore[attr-defined]
+                                          (["initiative", 1], rules.DECK)])
+            # the surprise deal's cut is the House's, drawn for the slot (C-9, PU-7)
+            k = derive_die(self.secret_seed, self.side_seeds(), ["surprise", "cut"],  # type: ignore[attr-defined]
+                           len(rules.DECK) - 1)
+            draws[0].update(cut=k, cards=rules.cut(draws[0]["order"], k)[:rules.HAND])
+            self._draw_abandoned(draws=draws, actor=actor)  # type: ignore[attr-defined]
+        self._ended(reason=text, actor=actor)  # type: ignore[attr-defined]

@@ -33,6 +33,7 @@ class Deal(Command):
     cli_arguments = ("kind",)
     cli_parsers = {"cards": "cards"}
     draws_secret = True
+    one_shot = True  # C-10: drawn with the seat's committed secret
 
     kind: Literal["standard", "resist"] = Field("standard", description="standard, or resist (PU-4).")
     difficulty: Int | None = Field(None, description="Set by the House: -4 nearly foolproof … +4 nearly "

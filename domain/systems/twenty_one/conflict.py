@@ -375,7 +375,15 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     # -- the end (C-5), and undo (C-6, C-7) ------------------------------------------------------------------
     def end(self, actor: str) -> None:
         self.check_end()
+        if self.abandons_a_draw():  # C-10: ended while seeding, after a player's seed: the deal it would have made
+            [draw] = self.abandoned_draws([(["shuffle", 0], list(c.DECK))])
+            hands = {seat: draw["order"][i * HAND:(i + 1) * HAND] for i, seat in enumerate(self.seats)}
+            self._draw_abandoned(draws=[draw], hands=hands, actor=actor)
         self._ended(actor=actor)
+
+    @event("DrawAbandoned")
+    def _draw_abandoned(self, draws: list[dict[str, Any]], hands: dict[str, list[str]], actor: str) -> None:
+        """C-10: recorded for every seat to see; the conflict's state is unchanged (the deal was not made)."""
 
     @event("Ended")
     def _ended(self, actor: str) -> None:
