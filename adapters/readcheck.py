@@ -1,4 +1,4 @@
-"""The audit covers the read models (issue 29, ADR 0019): every row the projection keeps for a campaign, in
+"""The audit covers the read models (issue 29, ADR 0023): every row the projection keeps for a campaign, in
 every shared and per-system table, must equal what the campaign's chain-verified events project to.
 
 The check rebuilds the campaign's read models from its events into a scratch store of the same kind (a

@@ -202,7 +202,7 @@ def test_stream_ids_log_cursors_and_page_heads_count_within_their_own_campaign(s
 
 def test_a_reissue_through_one_postgresql_server_ends_the_old_holders_stream_on_another(
         pg_server, pg_schema, env_for, tmp_path):
-    """The revocation reaches the other process by a notification ordered with the log's (ADR 0019)."""
+    """The revocation reaches the other process by a notification ordered with the log's (ADR 0024)."""
     from tests.conftest import postgres_settings
 
     env = env_for(postgres_settings(pg_server, pg_schema, tmp_path))

@@ -1,4 +1,4 @@
-"""Web sessions in the store (issue 29, ADR 0019), on both stores: stored only hashed, resolved to a Caller with
+"""Web sessions in the store (issue 29, ADR 0021), on both stores: stored only hashed, resolved to a Caller with
 their expiry by ``api.deps`` alone, kept across a rebuild of the read models, and ended (with the open streams
 told) by sign-out, a reissue of the seat and a claim."""
 

@@ -1,4 +1,4 @@
-"""Issue 29: how the audit tells live read-model rows from the rows the events project to (ADR 0019)."""
+"""Issue 29: how the audit tells live read-model rows from the rows the events project to (ADR 0023)."""
 
 from __future__ import annotations
 
