@@ -22,7 +22,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError, Application
 
 from domain.campaign import Campaign
-from domain.errors import NotFound, NotPermitted, RuleViolation
+from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, RuleViolation
 from domain.kernel.commands import Command, Context
 from domain.kernel.commitments import SeatSecret, derived_secret
 from domain.kernel.common import SHARED, AddPlayer, EndAdventure, Overturn, Rewind, StartAdventure
@@ -239,10 +239,12 @@ class StakesApplication(Application[UUID]):
             handler = lambda app, ctx, command: method(ctx, command)  # noqa: E731
         once = Once(self, ctx.campaign_id, ctx.actor.name, ctx.key, cls.verb, command.model_dump(mode="json"))
 
+        seen: dict[str, int] = {}  # the commitment this request's first attempt met (C-10, across retries)
+
         def run() -> Any:
             with self._deferred() as pending:
                 if cls.one_shot:
-                    result = self._one_shot(ctx, command, handler, pending)
+                    result = self._one_shot(ctx, command, handler, pending, seen)
                 else:
                     result = handler(self, ctx, command)
             once.save(self._units_in_adventure(ctx, system, pending), result)
@@ -268,14 +270,34 @@ class StakesApplication(Application[UUID]):
         return [SeatSecret.commit(campaign_id, seat, derived_secret(secret, f"commit:{seat}"), actor)
                 for seat in seats if self.seat_secret(campaign_id, seat) is None]
 
-    def _one_shot(self, ctx: Context, command: Command, handler: Any, pending: list[Any]) -> Any:
+    def _one_shot(self, ctx: Context, command: Command, handler: Any, pending: list[Any],
+                  seen: dict[str, int] | None = None) -> Any:
         """A one-shot draw (C-10): it draws with the secret the acting seat committed before this request,
         and the seat's next commitment is recorded in the same write. ``ctx.secret``, drawn by the adapters
-        for this command, becomes (through ``derived_secret``) that next commitment."""
+        for this command, becomes (through ``derived_secret``) that next commitment.
+
+        Two exceptions (review of issue 30):
+
+        * The House's own draw (a Pulp deal for its character) takes no other party's input (C-9: no seed, no
+          cut), so a commitment protects nobody; and the House can read its committed secret in its export, so
+          drawing with it would let the House foresee its next draw and spend it where it suits (choosing a
+          draw, C-9). It draws with the fresh secret of this request instead, which nobody has seen.
+        * A draw with a seed whose commitment another draw of the same seat used while this one waited (the
+          optimistic retry) is refused (C-10, 409): the commitment it would use now was published after the
+          seed arrived, so it is not the one the player was promised."""
         if not ctx.secret:
             raise ValueError("a one-shot draw needs a fresh secret from the adapters for the next commitment")
+        if ctx.actor.is_house:
+            return handler(self, ctx, command)
         seat = ctx.actor.name
         committed = self.seat_secret(ctx.campaign_id, seat)
+        if seen is not None and committed is not None:
+            first = seen.setdefault("nonce", committed.nonce)
+            if first != committed.nonce and getattr(command, "seed", None):
+                raise ConcurrencyConflict(
+                    f"another draw of your seat used commitment {first} while this one waited: your seed was "
+                    f"sent before commitment {committed.nonce} was published; read it (GET …/commitments) and "
+                    "send again", ruling="C-10")
         if committed is None:
             if getattr(command, "seed", None):
                 raise RuleViolation("your seat has no committed secret yet, so no hash was published before your "

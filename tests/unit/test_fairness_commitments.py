@@ -73,11 +73,14 @@ def test_the_fresh_secret_the_adapters_draw_for_a_one_shot_draw_becomes_the_next
     assert roll.secret_seed != "the server's fresh secret" and roll.seed_hash == published
 
 
-def test_a_pulp_deal_by_the_house_uses_the_house_s_commitment_and_a_player_s_deal_his_own():
+def test_a_pulp_deal_by_the_house_uses_a_fresh_secret_and_a_player_s_deal_his_own_commitment():
     app, cid = seated("pulp-cards")
-    house, ilse = secret_of(app, cid, "house").seed_hash, secret_of(app, cid, "ilse").seed_hash
-    dealt = app.repository.get(app.run(cid, HOUSE, pulp.Deal(character="Bandit"), "next"))
-    assert dealt.seed_hash == house
+    house, ilse = secret_of(app, cid, "house"), secret_of(app, cid, "ilse").seed_hash
+    dealt = app.repository.get(app.run(cid, HOUSE, pulp.Deal(character="Bandit"), "fresh"))
+    # C-9 (review of issue 30): no other party's input, and the House can read its committed secret in its
+    # export: a deal drawn with it would be foreseen. The request's fresh secret, untouched commitment.
+    assert dealt.secret_seed == "fresh" and dealt.seed_hash != house.seed_hash
+    assert secret_of(app, cid, "house").version == house.version
     mine = app.repository.get(app.run(cid, ILSE, pulp.Deal(cut=3, seed="cut deep"), "next"))
     assert mine.seed_hash == ilse and secret_of(app, cid, "ilse").nonce == 1
     shuffled = derive_shuffle(mine.secret_seed, ["cut deep"], mine.shuffles[0]["slot"], mine.shuffles[0]["deck"])
