@@ -316,15 +316,15 @@ class Stakes:
         """Each seat's committed next secret, as its hash (C-10): what a one-shot draw will use. Read from the
         log's rows (public: the secret is hidden there from every seat)."""
         self.viewer(campaign_id, viewer)
-        rows = self.views.query("SELECT notification_id, stream, detail FROM {p}event_log WHERE campaign_id = ?"
-                                " AND stream LIKE ? ORDER BY notification_id", (campaign_id.hex, "SeatSecret:%"))
+        rows = self.views.query("SELECT seq, stream, detail FROM {p}event_log WHERE campaign_id = ?"
+                                " AND stream LIKE ? ORDER BY seq", (campaign_id.hex, "SeatSecret:%"))
         seats: dict[str, str] = {}
         latest: dict[str, schemas.Commitment] = {}
         for row in rows:
             detail = json.loads(row["detail"])
             seat = seats.setdefault(row["stream"], detail.get("seat", ""))
             latest[row["stream"]] = schemas.Commitment(seat=seat, nonce=detail["nonce"],
-                                                       seed_hash=detail["seed_hash"], position=row["notification_id"])
+                                                       seed_hash=detail["seed_hash"], position=row["seq"])
         return schemas.Commitments(campaign_id=campaign_id, seats=list(latest.values()))
 
     # -- the ledger (C-2, C-5, C-6) ---------------------------------------------------------------

@@ -11,6 +11,7 @@ Real threads for the race, both stores (``settings`` fixture).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from uuid import UUID
 
@@ -74,3 +75,36 @@ def test_an_unseeded_roll_that_lost_the_race_goes_on_with_the_next_commitment(st
                                 lambda: stakes.run(cid, ILSE, "roll", {"count": 2, "seed": "mine"}))
     assert "value" in outcome and saves == 2, outcome  # no player input to protect: the usual retry
     assert stakes.app.seat_secret(cid, "ilse").nonce == 2
+
+
+def _shuffle(secret: str, side_seeds: list[str], slot: list[object], cards: list[str]) -> list[str]:
+    """docs/fairness.md "A shuffle", from the page alone."""
+    from tests.e2e.test_one_shot_commitments_http import words
+
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        limit = 2**32 - (2**32 % n)
+        j = next(w for w in words(secret, side_seeds, [*slot, "swap", i]) if w < limit) % n
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def test_a_pulp_deal_with_a_drawn_cut_is_recomputed_from_docs_fairness_alone(stakes: Stakes) -> None:  # noqa: F811
+    from tests.e2e.test_one_shot_commitments_http import die
+
+    cid = stakes.create_campaign("Outsider", "pulp-cards", {}).campaign.id
+    stakes.run(cid, HOUSE, "add-player", {"seat": "ilse", "character": "Ilse"})
+    stakes.run(cid, HOUSE, "start-adventure", {})
+    for seat, body in ((ILSE, {"difficulty": 2, "seed": "no cut given"}), (HOUSE, {"character": "Sheriff Cole"})):
+        unit = stakes.run(cid, seat, "deal", body)
+        stakes.act(cid, seat, unit.id, {"action": "show"})
+        state = stakes.unit_view(cid, unit.id, ILSE).state  # as the other seat sees it, once shown
+        proof = stakes.verify_challenge(cid, ILSE, unit.id).model_dump()  # only for the slot and the unshuffled deck
+        secret, seeds = state["secret_seed"], [body.get("seed", "")]
+        assert hashlib.sha256(secret.encode()).hexdigest() == state["seed_hash"] and proof["side_seeds"] == seeds
+        shuffled = next(r for r in proof["results"] if "deck" in r)
+        order = _shuffle(secret, seeds, shuffled["slot"], shuffled["deck"])
+        k = die(secret, seeds, [*shuffled["slot"], "cut"], 13)
+        assert (state["cut"], state["cut_by"]) == (k, "drawn")
+        assert (order[k:] + order[:k])[:7] == state["cards"]
