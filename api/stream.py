@@ -9,15 +9,21 @@ by themselves) gets every later entry once, without a gap or a repeat. ``Last-Ev
 number in ASCII digits is refused 400 (a browser only ever sends back an id it was given).
 
 One notifier per process (:class:`Hub`) feeds every stream: woken by the fan-out (``adapters.fanout``), it
-reads what is new once per campaign, censors it once per seat, and hands each stream a batch through its
-own bounded queue. A stream opened with an older position first reads its backlog itself, then follows.
+reads what is new once per campaign (on its own thread), censors it once per seat, and encodes each seat's
+batch once, as the very bytes of one HTTP chunk. A live stream's connection is then written to by the hub
+itself (:class:`_Wire`, under uvicorn), a hundred streams between two yields to the event loop: no task,
+generator, JSON or ASGI ``send`` per stream and batch (issue 32). Whatever is not routine goes through the
+stream's own task and the ASGI ``send``, in order: its backlog (a stream opened with an older position reads
+it itself, then follows), a credential to check, an end, a keep-alive, or batches the hub left pending
+(bounded) while that task was busy. Under another server or a test transport every batch takes that path.
 
 A stream ends (an ``end`` frame, then the response closes) when its credential stops working: a revocation
 (``Fanout.revoked``: a reissued seat, a signed-out web session) makes every stream check its credential
 again, through ``api.deps`` as a request does, before it sends anything more; a credential that expires by
 itself (``Caller.expires_at``) ends its streams at that moment; a revocation this process cannot hear of
 (another process on SQLite) is found within ``Settings.stream_recheck`` seconds. Its client's reconnect is
-then answered 401. A client that lets its queue fill is disconnected too (it reconnects with Last-Event-ID).
+then answered 401. A client that falls behind (1 MiB unread, or ``stream_queue`` batches pending) is
+disconnected too (it reconnects with Last-Event-ID).
 Caps: ``Settings.streams_per_credential`` and ``streams_per_process``, answered 429 with Retry-After.
 """
 
@@ -58,6 +64,8 @@ PING = 15.0
 #: Seconds a client refused for a cap is told to wait (Retry-After).
 RETRY_AFTER = 10
 _DIGITS = frozenset("0123456789")
+#: The notifiers' reading thread (one per process; started on first use).
+_READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stakes-stream-hub")
 
 
 @dataclass(eq=False)
@@ -171,11 +179,11 @@ class Hub:
         self._task: asyncio.Task[None] | None = None
         #: Credential checks of streams running at once (a revocation checks every stream of the process).
         self.checks = asyncio.Semaphore(4)
-        #: The hub's own reading thread: its store reads take neither the event loop nor the command threads.
-        self.reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stakes-stream-hub")
 
     async def _read(self, fn: Any, *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.reader, fn, *args)
+        """A store read of the notifier's, on its own thread: neither on the event loop nor taking a thread
+        from the commands' pool."""
+        return await asyncio.get_running_loop().run_in_executor(_READER, fn, *args)
 
     # -- subscribing ------------------------------------------------------------------------------
     async def admit(self, campaign_id: UUID, caller: deps.Caller, token: str) -> Subscriber | Response:
