@@ -179,6 +179,9 @@ class Hub:
         self._task: asyncio.Task[None] | None = None
         #: Credential checks of streams running at once (a revocation checks every stream of the process).
         self.checks = asyncio.Semaphore(4)
+        #: Per credential digest: the revocation generation, time and outcome (a Caller, or None: refused) of
+        #: its last check, shared by every stream of that credential.
+        self.checked: dict[str, tuple[int, float, deps.Caller | None]] = {}
 
     async def _read(self, fn: Any, *args: Any) -> Any:
         """A store read of the notifier's, on its own thread: neither on the event loop nor taking a thread
@@ -223,6 +226,7 @@ class Hub:
         self.per_credential[sub.credential] -= 1
         if self.per_credential[sub.credential] <= 0:
             del self.per_credential[sub.credential]
+            self.checked.pop(sub.credential, None)
         if not found:
             del self.subscribers[sub.campaign_id]
             self.read_to.pop(sub.campaign_id, None)
@@ -371,8 +375,21 @@ async def _still_valid(hub: Hub, sub: Subscriber) -> bool:
     generation = hub.fanout.generation  # read before the check: a revocation during it is checked next time
     try:
         async with hub.checks:  # a revocation checks every stream: a few at a time, commands keep their threads
-            caller = await run_in_threadpool(deps._caller, hub.stakes, sub.token)
-        if deps._seated(caller, sub.campaign_id) != sub.seat:
+            # one lookup per credential, not per stream: a check of the same credential at this generation,
+            # younger than ``stream_recheck``, stands for every stream of it (one token may hold many)
+            known = hub.checked.get(sub.credential)
+            if known is not None and known[0] == generation and time.monotonic() - known[1] < \
+                    hub.settings.stream_recheck:
+                at, caller = known[1], known[2]
+            else:
+                at = time.monotonic()
+                try:
+                    caller = await run_in_threadpool(deps._caller, hub.stakes, sub.token)
+                except HTTPException:
+                    caller = None
+                if sub.credential in hub.per_credential:
+                    hub.checked[sub.credential] = (generation, at, caller)
+        if caller is None or deps._seated(caller, sub.campaign_id) != sub.seat:
             return False
     except HTTPException:
         return False
@@ -382,7 +399,7 @@ async def _still_valid(hub: Hub, sub: Subscriber) -> bool:
             return False
         sub.checked_at = time.monotonic()  # a routine check: the stream goes on and checks again later
         return True
-    sub.generation, sub.checked_at, sub.expires_at = generation, time.monotonic(), caller.expires_at
+    sub.generation, sub.checked_at, sub.expires_at = generation, at, caller.expires_at
     return sub.expires_at is None or time.time() < sub.expires_at
 
 
