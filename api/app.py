@@ -64,6 +64,7 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
     web.install(app)  # the web view, its vendored assets, and /docs served from them (issue 14)
     problems.install(app)
     heads.install(app)
+    stream.install(app)  # the server's own send, kept for live streams (issue 32)
     limits.install(app)  # outermost: every body bounded, 413 before it is read (issue 29)
     for module in (campaigns, characters, challenges, log, audit, stream):
         app.include_router(module.router)

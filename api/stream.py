@@ -9,15 +9,21 @@ by themselves) gets every later entry once, without a gap or a repeat. ``Last-Ev
 number in ASCII digits is refused 400 (a browser only ever sends back an id it was given).
 
 One notifier per process (:class:`Hub`) feeds every stream: woken by the fan-out (``adapters.fanout``), it
-reads what is new once per campaign, censors it once per seat, and hands each stream a batch through its
-own bounded queue. A stream opened with an older position first reads its backlog itself, then follows.
+reads what is new once per campaign (on its own thread), censors it once per seat, and encodes each seat's
+batch once, as the very bytes of one HTTP chunk. A live stream's connection is then written to by the hub
+itself (:class:`_Wire`, under uvicorn), a hundred streams between two yields to the event loop: no task,
+generator, JSON or ASGI ``send`` per stream and batch (issue 32). Whatever is not routine goes through the
+stream's own task and the ASGI ``send``, in order: its backlog (a stream opened with an older position reads
+it itself, then follows), a credential to check, an end, a keep-alive, or batches the hub left pending
+(bounded) while that task was busy. Under another server or a test transport every batch takes that path.
 
 A stream ends (an ``end`` frame, then the response closes) when its credential stops working: a revocation
 (``Fanout.revoked``: a reissued seat, a signed-out web session) makes every stream check its credential
 again, through ``api.deps`` as a request does, before it sends anything more; a credential that expires by
 itself (``Caller.expires_at``) ends its streams at that moment; a revocation this process cannot hear of
 (another process on SQLite) is found within ``Settings.stream_recheck`` seconds. Its client's reconnect is
-then answered 401. A client that lets its queue fill is disconnected too (it reconnects with Last-Event-ID).
+then answered 401. A client that falls behind (1 MiB unread, or ``stream_queue`` batches pending) is
+disconnected too (it reconnects with Last-Event-ID).
 Caps: ``Settings.streams_per_credential`` and ``streams_per_process``, answered 429 with Retry-After.
 """
 
@@ -30,8 +36,8 @@ import logging
 import random
 import time
 import weakref
-from collections import Counter
-from collections.abc import AsyncIterator
+from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 from uuid import UUID
@@ -58,11 +64,13 @@ PING = 15.0
 #: Seconds a client refused for a cap is told to wait (Retry-After).
 RETRY_AFTER = 10
 _DIGITS = frozenset("0123456789")
+#: The notifiers' reading thread (one per process; started on first use).
+_READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stakes-stream-hub")
 
 
 @dataclass(eq=False)
 class Subscriber:
-    """One open stream: its seat, its credential, and the batches the hub handed it."""
+    """One open stream: its seat, its credential, and what the hub left for its own task."""
 
     campaign_id: UUID
     seat: Seat
@@ -70,22 +78,94 @@ class Subscriber:
     credential: str  # the token's digest: what the per-credential cap counts
     expires_at: float | None
     generation: int  # the fan-out's revocation generation its credential was last checked at
-    queue: asyncio.Queue[Any]
+    limit: int  # batches that may wait for its task before the stream is dropped as slow
     position: int = 0  # the number of the last entry sent
     checked_at: float = field(default_factory=time.monotonic)
-    dropped: str | None = None  # why the hub dropped it (its queue filled)
+    pinged: float = field(default_factory=time.monotonic)  # when it was last sent anything
+    dropped: str | None = None  # why the hub dropped it (it fell behind)
+    gone: bool = False  # its client disconnected
+    busy: bool = True  # its own task is sending or checking: the hub leaves batches in ``pending``
+    wire: _Wire | None = None  # the connection, written to directly by the hub while the stream is live
+    pending: deque[Batch] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass(frozen=True)
 class Batch:
-    """What the hub read once for a campaign, as one seat sees it: (position, frame) pairs, then a head."""
+    """What the hub read once for a campaign, as one seat sees it, encoded once for every stream of that seat:
+    the (position, frame) pairs, the head, and all of it joined (and framed as one HTTP chunk)."""
 
     entries: tuple[tuple[int, bytes], ...]
     head: bytes
+    payload: bytes = b""
+    chunk: bytes = b""
+
+    @classmethod
+    def of(cls, entries: tuple[tuple[int, bytes], ...], head: bytes) -> Batch:
+        payload = b"".join(frame for _, frame in entries) + head
+        return cls(entries, head, payload, b"%x\r\n%b\r\n" % (len(payload), payload))
+
+    @property
+    def first(self) -> int:
+        return self.entries[0][0]
+
+    @property
+    def last(self) -> int:
+        return self.entries[-1][0]
+
+    def after(self, position: int) -> bytes:
+        """The frames after ``position`` and the head (b"" when none is new)."""
+        if self.first > position:
+            return self.payload
+        frames = [frame for at, frame in self.entries if at > position]
+        return b"".join(frames) + self.head if frames else b""
+
+
+class _Wire:
+    """The HTTP/1.1 connection under one stream (uvicorn's), written to directly: no task, generator or ASGI
+    ``send`` chain per stream and batch. Only used once the response has started as chunked (or HTTP/1.0
+    close-delimited) body; anything else (another server, a test transport) keeps the ASGI path."""
+
+    __slots__ = ("chunked", "cycle", "transport")
+
+    #: Bytes waiting in a connection's write buffer beyond which its client counts as too slow.
+    LIMIT = 1 << 20
+
+    def __init__(self, cycle: Any, transport: Any, chunked: bool) -> None:
+        self.cycle, self.transport, self.chunked = cycle, transport, chunked
+
+    @classmethod
+    def under(cls, raw_send: Any) -> _Wire | None:
+        cycle = getattr(raw_send, "__self__", None)
+        transport = getattr(cycle, "transport", None)
+        if transport is None or not hasattr(transport, "get_write_buffer_size"):
+            return None
+        writer = getattr(getattr(cycle, "conn", None), "_writer", None)  # h11
+        kind = type(writer).__name__ if writer is not None else None
+        if kind == "ChunkedWriter" or (writer is None and getattr(cycle, "chunked_encoding", None) is True):
+            return cls(cycle, transport, True)  # h11, or httptools (which frames chunks itself)
+        if kind == "Http10Writer":
+            return cls(cycle, transport, False)
+        return None
+
+    def write(self, batch: Batch, data: bytes | None = None) -> str | None:
+        """Write a batch (or ``data``); None when written, else why not ("gone", "slow")."""
+        if getattr(self.cycle, "disconnected", False) or self.transport.is_closing():
+            return "gone"
+        if self.transport.get_write_buffer_size() > self.LIMIT:
+            return "slow"
+        if data is None:
+            self.transport.write(batch.chunk if self.chunked else batch.payload)
+        else:
+            self.transport.write(b"%x\r\n%b\r\n" % (len(data), data) if self.chunked else data)
+        return None
 
 
 class Hub:
     """The one notifier of a server process: reads what is new once per campaign and fans it out per seat."""
+
+    #: Streams written to between two yields to the event loop (commands are served in between).
+    CHUNK = 100
 
     def __init__(self, stakes: Any) -> None:
         self.stakes = stakes
@@ -99,6 +179,14 @@ class Hub:
         self._task: asyncio.Task[None] | None = None
         #: Credential checks of streams running at once (a revocation checks every stream of the process).
         self.checks = asyncio.Semaphore(4)
+        #: Per credential digest: the revocation generation, time and outcome (a Caller, or None: refused) of
+        #: its last check, shared by every stream of that credential.
+        self.checked: dict[str, tuple[int, float, deps.Caller | None]] = {}
+
+    async def _read(self, fn: Any, *args: Any) -> Any:
+        """A store read of the notifier's, on its own thread: neither on the event loop nor taking a thread
+        from the commands' pool."""
+        return await asyncio.get_running_loop().run_in_executor(_READER, fn, *args)
 
     # -- subscribing ------------------------------------------------------------------------------
     async def admit(self, campaign_id: UUID, caller: deps.Caller, token: str) -> Subscriber | Response:
@@ -110,7 +198,7 @@ class Hub:
             return _too_many(f"this credential already holds {self.per_credential[credential]} open streams, its "
                              "most (STAKES_STREAMS_PER_CREDENTIAL); close one first")
         sub = Subscriber(campaign_id, caller.seat, token, credential, caller.expires_at, self.fanout.generation,
-                         asyncio.Queue(self.settings.stream_queue))
+                         self.settings.stream_queue)
         # routine checks spread over the interval, so streams opened together do not all check at once
         sub.checked_at -= random.uniform(0, self.settings.stream_recheck)
         self.open += 1
@@ -118,7 +206,7 @@ class Hub:
         self.subscribers.setdefault(campaign_id, set()).add(sub)  # counted from here; ``release`` frees it
         if campaign_id not in self.read_to:  # the hub follows this campaign from where its log is now
             try:
-                last = await run_in_threadpool(ledger.last_position, self.stakes, campaign_id)
+                last = await self._read(ledger.last_position, self.stakes, campaign_id)
             except BaseException:
                 self.release(sub)
                 raise
@@ -129,6 +217,7 @@ class Hub:
 
     def release(self, sub: Subscriber) -> None:
         """The stream ended (or never started): it stops counting; idempotent."""
+        sub.wire = None
         found = self.subscribers.get(sub.campaign_id)
         if found is None or sub not in found:
             return
@@ -137,6 +226,7 @@ class Hub:
         self.per_credential[sub.credential] -= 1
         if self.per_credential[sub.credential] <= 0:
             del self.per_credential[sub.credential]
+            self.checked.pop(sub.credential, None)
         if not found:
             del self.subscribers[sub.campaign_id]
             self.read_to.pop(sub.campaign_id, None)
@@ -149,10 +239,10 @@ class Hub:
                 if self.fanout.generation != self.generation:  # a credential was revoked: everyone checks
                     self.generation = self.fanout.generation
                     for subs in list(self.subscribers.values()):
-                        for sub in list(subs):
-                            self._hand(sub, None)
+                        for sub in subs:
+                            sub.wake.set()
                 if not woken:  # another process may have written (SQLite, or LISTEN down)
-                    await run_in_threadpool(self.stakes.catch_up)
+                    await self._read(self.stakes.catch_up)
                 for campaign_id in list(self.subscribers):
                     await self._campaign(campaign_id)
             except Exception:  # a store outage: the streams wait, and the next wake or poll tries again
@@ -161,7 +251,7 @@ class Hub:
     async def _campaign(self, campaign_id: UUID) -> None:
         while campaign_id in self.read_to:
             after = self.read_to[campaign_id]
-            rows = await run_in_threadpool(ledger._rows, self.stakes, campaign_id, after, 500)
+            rows = await self._read(ledger._rows, self.stakes, campaign_id, after, 500)
             if not rows or campaign_id not in self.read_to:
                 return
             self.read_to[campaign_id] = rows[-1]["seq"]
@@ -172,24 +262,72 @@ class Hub:
                                 if (e := ledger._log_entry(r, seat)) is not None)
                 if entries:
                     if not head:  # the campaign's signed head is the same for every seat: signed once a batch
-                        signed = await run_in_threadpool(heads.current, self.stakes, campaign_id)
+                        signed = await self._read(heads.current, self.stakes, campaign_id)
                         head = format_sse_event(data_str=signed.model_dump_json(), event="head")
-                    batches[seat] = Batch(entries, head)
-            for sub in list(self.subscribers.get(campaign_id, ())):
-                if sub.seat in batches:
-                    self._hand(sub, batches[sub.seat])
+                    batches[seat] = Batch.of(entries, head)
+            for k, sub in enumerate(list(self.subscribers.get(campaign_id, ()))):
+                if k and k % self.CHUNK == 0:
+                    await asyncio.sleep(0)  # commands and other requests are served between chunks
+                batch = batches.get(sub.seat)
+                if batch is not None:
+                    self._hand(sub, batch)
             if len(rows) < 500:
                 return
 
-    def _hand(self, sub: Subscriber, batch: Batch | None) -> None:
-        """A batch for ``sub`` (None: check your credential); a full queue drops the stream."""
-        try:
-            sub.queue.put_nowait(batch)
-        except asyncio.QueueFull:
-            if sub.dropped is None:
-                log.warning("a stream of campaign %s fell %d batches behind: disconnected (it resumes with "
-                            "Last-Event-ID)", sub.campaign_id, sub.queue.qsize())
-            sub.dropped = "slow"
+    def _hand(self, sub: Subscriber, batch: Batch) -> None:
+        """Write ``batch`` to a live stream's connection at once when nothing stands in the way (its credential
+        checked at the current revocation generation, not expired, not due for a routine check, its task idle);
+        else leave it for the stream's own task. Too many left waiting drops the stream."""
+        if sub.wire is not None and not sub.busy and not sub.pending and not sub.dropped and not sub.gone \
+                and sub.generation == self.fanout.generation \
+                and (sub.expires_at is None or time.time() < sub.expires_at) \
+                and time.monotonic() - sub.checked_at < self.settings.stream_recheck:
+            data = None if batch.first > sub.position else batch.after(sub.position)
+            if data == b"":
+                return
+            why = sub.wire.write(batch, data)
+            if why is None:
+                sub.position, sub.pinged = batch.last, time.monotonic()
+                return
+            if why == "gone":
+                sub.gone = True
+            else:
+                self._drop(sub)
+            sub.wake.set()
+            return
+        if len(sub.pending) >= sub.limit:
+            self._drop(sub)
+        else:
+            sub.pending.append(batch)
+        sub.wake.set()
+
+    def _drop(self, sub: Subscriber) -> None:
+        if sub.dropped is None:
+            log.warning("a stream of campaign %s fell behind: disconnected (it resumes with Last-Event-ID)",
+                        sub.campaign_id)
+        sub.dropped = "slow"
+
+
+#: The key under which ``install`` leaves the server's own ASGI ``send`` in the scope (see ``_Wire``).
+RAW_SEND = "stakes.raw_send"
+
+
+def install(app: Any) -> None:
+    """Keeps the server's own ``send`` in each HTTP scope, under every middleware: a live stream's
+    connection is found from it (``_Wire.under``). Middleware only ever sees the response's start."""
+    build = app.build_middleware_stack
+
+    def capturing() -> Any:
+        inner = build()
+
+        async def capture(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http":
+                scope[RAW_SEND] = send
+            await inner(scope, receive, send)
+
+        return capture
+
+    app.build_middleware_stack = capturing
 
 
 def hub_of(request: Request) -> Hub:
@@ -237,8 +375,21 @@ async def _still_valid(hub: Hub, sub: Subscriber) -> bool:
     generation = hub.fanout.generation  # read before the check: a revocation during it is checked next time
     try:
         async with hub.checks:  # a revocation checks every stream: a few at a time, commands keep their threads
-            caller = await run_in_threadpool(deps._caller, hub.stakes, sub.token)
-        if deps._seated(caller, sub.campaign_id) != sub.seat:
+            # one lookup per credential, not per stream: a check of the same credential at this generation,
+            # younger than ``stream_recheck``, stands for every stream of it (one token may hold many)
+            known = hub.checked.get(sub.credential)
+            if known is not None and known[0] == generation and time.monotonic() - known[1] < \
+                    hub.settings.stream_recheck:
+                at, caller = known[1], known[2]
+            else:
+                at = time.monotonic()
+                try:
+                    caller = await run_in_threadpool(deps._caller, hub.stakes, sub.token)
+                except HTTPException:
+                    caller = None
+                if sub.credential in hub.per_credential:
+                    hub.checked[sub.credential] = (generation, at, caller)
+        if caller is None or deps._seated(caller, sub.campaign_id) != sub.seat:
             return False
     except HTTPException:
         return False
@@ -248,7 +399,7 @@ async def _still_valid(hub: Hub, sub: Subscriber) -> bool:
             return False
         sub.checked_at = time.monotonic()  # a routine check: the stream goes on and checks again later
         return True
-    sub.generation, sub.checked_at, sub.expires_at = generation, time.monotonic(), caller.expires_at
+    sub.generation, sub.checked_at, sub.expires_at = generation, at, caller.expires_at
     return sub.expires_at is None or time.time() < sub.expires_at
 
 
@@ -256,58 +407,103 @@ def _end(reason: str) -> bytes:
     return format_sse_event(data_str=json.dumps({"reason": reason}), event="end")
 
 
-async def _frames(hub: Hub, sub: Subscriber) -> AsyncIterator[bytes]:
-    try:
-        yield format_sse_event(comment="stakes", retry=RETRY_MS)
-        stakes, cid, seat = hub.stakes, sub.campaign_id, sub.seat
-        # a position beyond the campaign's last entry (a global position a page or browser held before ids
-        # were per campaign) means "up to now": the stream goes on from the last entry, skipping nothing later
-        sub.position = min(sub.position, await run_in_threadpool(ledger.last_position, stakes, cid))
-        while True:  # the backlog, read by this stream itself; what comes after it is also queued meanwhile
-            if not await _still_valid(hub, sub):
-                yield _end("credential")
-                return
-            entries, read_to = await run_in_threadpool(ledger.entries_after, stakes, cid, seat, sub.position)
-            fresh = [e for e in entries if e.position > sub.position]
-            if fresh:
-                yield b"".join(_log_frame(e) for e in fresh)
-                head = await run_in_threadpool(stakes.checkpoint, cid, seat)
-                yield format_sse_event(data_str=head.model_dump_json(), event="head")
-            if read_to <= sub.position:
-                break
-            sub.position = read_to
-        pinged = time.monotonic()
-        while True:
-            waits = [PING - (time.monotonic() - pinged),
-                     hub.settings.stream_recheck - (time.monotonic() - sub.checked_at)]
-            if sub.expires_at is not None:
-                waits.append(sub.expires_at - time.time())
-            if not sub.queue.empty():
-                batch = sub.queue.get_nowait()  # a batch, or None: "check your credential"
-            else:
-                try:  # asyncio.timeout, not wait_for: no task of its own per wait (1,000 streams wake at once)
-                    async with asyncio.timeout(max(0.0, min(waits))):
-                        batch = await sub.queue.get()
-                except TimeoutError:
-                    batch = None
-            if sub.dropped:
-                yield _end(sub.dropped)
-                return
+class _Live(Response):
+    """The stream's response: its backlog and everything out of the ordinary (credential checks, ends, pings,
+    batches the hub left) go through the ASGI ``send``; while it is live the hub writes to its connection."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, hub: Hub, sub: Subscriber) -> None:
+        # no body (``Response.__init__`` would announce Content-Length: 0): the headers a StreamingResponse sends
+        self.status_code, self.background = 200, None
+        self.raw_headers = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
+                            (b"x-accel-buffering", b"no")]
+        self.hub, self.sub = hub, sub
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        hub, sub = self.hub, self.sub
+        listener = asyncio.get_running_loop().create_task(_listen(receive, sub))
+        try:
+            await send({"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers})
+            ended = await _serve(hub, sub, send, scope.get(RAW_SEND))
+            if not sub.gone:
+                await send({"type": "http.response.body", "body": ended, "more_body": False})
+        finally:
+            sub.wire = None
+            listener.cancel()
+            hub.release(sub)
+
+
+async def _listen(receive: Any, sub: Subscriber) -> None:
+    """Notices the client going away (the hub then stops writing to it, and its place is freed)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    sub.gone = True
+    sub.wake.set()
+
+
+async def _serve(hub: Hub, sub: Subscriber, send: Any, raw_send: Any) -> bytes:
+    """Runs one stream until it ends; returns its last bytes (an ``end`` frame, or nothing for a gone client)."""
+
+    async def body(data: bytes) -> None:
+        await send({"type": "http.response.body", "body": data, "more_body": True})
+        sub.pinged = time.monotonic()
+
+    await body(format_sse_event(comment="stakes", retry=RETRY_MS))
+    stakes, cid, seat = hub.stakes, sub.campaign_id, sub.seat
+    # a position beyond the campaign's last entry (a global position a page or browser held before ids
+    # were per campaign) means "up to now": the stream goes on from the last entry, skipping nothing later
+    sub.position = min(sub.position, await run_in_threadpool(ledger.last_position, stakes, cid))
+    while True:  # the backlog, read by this stream itself; what comes after it is left pending meanwhile
+        if sub.gone:
+            return b""
+        if not await _still_valid(hub, sub):
+            return _end("credential")
+        entries, read_to = await run_in_threadpool(ledger.entries_after, stakes, cid, seat, sub.position)
+        fresh = [e for e in entries if e.position > sub.position]
+        if fresh:
+            head = await run_in_threadpool(stakes.checkpoint, cid, seat)
+            await body(b"".join(_log_frame(e) for e in fresh)
+                       + format_sse_event(data_str=head.model_dump_json(), event="head"))
+        if read_to <= sub.position:
+            break
+        sub.position = read_to
+    sub.wire = _Wire.under(raw_send) if raw_send is not None else None
+    while True:
+        sub.wake.clear()
+        if sub.gone:
+            return b""
+        if sub.dropped:
+            return _end(sub.dropped)
+        now = time.monotonic()
+        if (sub.pending or sub.generation != hub.fanout.generation
+                or now - sub.checked_at >= hub.settings.stream_recheck
+                or (sub.expires_at is not None and time.time() >= sub.expires_at)):
+            sub.busy = True  # the hub leaves batches pending meanwhile: they go out in order
             if not await _still_valid(hub, sub):  # before anything more is sent (issue 29)
-                yield _end("credential")
-                return
-            if batch is not None:
-                frames = [frame for position, frame in batch.entries if position > sub.position]
-                if frames:
-                    sub.position = max(position for position, _ in batch.entries)
-                    yield b"".join(frames) + batch.head
-                    pinged = time.monotonic()
-                    continue
-            if time.monotonic() - pinged >= PING:
-                yield b": ping\n\n"
-                pinged = time.monotonic()
-    finally:
-        hub.release(sub)
+                return _end("credential")
+            while sub.pending and not sub.gone and not sub.dropped:
+                batch = sub.pending.popleft()
+                data = batch.after(sub.position)
+                if data:
+                    sub.position = batch.last
+                    await body(data)
+            sub.busy = False
+            continue
+        if now - sub.pinged >= PING:
+            sub.busy = True
+            await body(b": ping\n\n")
+            sub.busy = False
+            continue
+        waits = [PING - (now - sub.pinged), hub.settings.stream_recheck - (now - sub.checked_at)]
+        if sub.expires_at is not None:
+            waits.append(sub.expires_at - time.time())
+        sub.busy = False  # idle: the hub writes to the connection itself from here
+        try:  # asyncio.timeout, not wait_for: no task of its own per wait
+            async with asyncio.timeout(max(0.0, min(waits))):
+                await sub.wake.wait()
+        except TimeoutError:
+            pass
 
 
 _STREAM_DOC = ("text/event-stream: `event: log`, `id:` the entry's number within the campaign's log, `data:` the "
@@ -349,7 +545,6 @@ async def stream(
     if isinstance(admitted, Response):
         return admitted
     admitted.position = position
-    frames = _frames(hub, admitted)
-    weakref.finalize(frames, hub.release, admitted)  # a response never sent still frees its place
-    return StreamingResponse(frames, media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = _Live(hub, admitted)
+    weakref.finalize(response, hub.release, admitted)  # a response never sent still frees its place
+    return response

@@ -1,0 +1,77 @@
+"""How the notifier delivers to live streams (issue 32): written to each stream's connection directly, with
+the backlog, the hand-over from it and hang-ups still exact. A real ``stakes serve`` on both stores.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import httpx
+
+from tests.e2e.live import live_server
+from tests.e2e.test_stream import seat_table
+from tests.e2e.test_stream_hardening import Follower, log_entries
+
+
+def test_streams_opened_while_the_table_plays_get_every_entry_they_may_see_once_and_in_order(
+        settings, env_for, tmp_path):
+    with live_server(env_for(settings), tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
+        c, t = seat_table(http)
+        start = log_entries(http, c, t["house"])[-1]["position"]
+        written: list[int] = []
+
+        def play() -> None:
+            with httpx.Client(base_url=url, timeout=30) as writer:
+                for k in range(24):
+                    r = writer.post(f"{c}/antagonists", headers=t["house"], json={"name": f"Rival {k}",
+                                                                                  "characteristics": []})
+                    written.append(r.status_code)
+
+        player = threading.Thread(target=play)
+        player.start()
+        # streams open from the beginning, from where the log stood, and from "now", as the moves land: each
+        # reads a backlog of its own while the notifier already writes what comes next
+        followers = []
+        for k in range(6):
+            seat = ("ilse", "tomas")[k % 2]
+            after = (0, start, 10**6)[k % 3]
+            followers.append((seat, after, Follower(httpx.Client(base_url=url), f"{url}{c}/stream?after={after}",
+                                                    t[seat])))
+        player.join(60)
+        assert written == [201] * 24
+        for seat, after, follower in followers:
+            assert follower.status == 200
+            expected = [e["position"] for e in log_entries(http, c, t[seat])]
+            deadline = time.monotonic() + 30  # waits for the frames; asserts nothing about the time they took
+            while follower.ids()[-1:] != expected[-1:] and time.monotonic() < deadline:
+                time.sleep(0.05)
+            got = follower.ids()
+            assert got == sorted(set(got)), f"a repeat or a reordering: {got}"  # once each, in order
+            assert got[-1] == expected[-1]
+            assert got == [p for p in expected if p >= got[0]], "a gap"
+            if after == 0:
+                assert got == expected
+            heads = [f for f in follower.frames if f.get("event") == "head"]
+            assert heads and '"size"' in heads[-1]["data"]
+
+
+def test_a_client_that_hangs_up_frees_its_place_for_the_next_stream(settings, env_for, tmp_path):
+    env = {**env_for(settings), "STAKES_STREAMS_PER_CREDENTIAL": "1"}
+    with live_server(env, tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
+        c, t = seat_table(http)
+        host, port = url.removeprefix("http://").split(":")
+        raw = socket.create_connection((host, int(port)))
+        raw.sendall(f"GET {c}/stream HTTP/1.1\r\nHost: {host}\r\nAuthorization: {t['ilse']['Authorization']}\r\n"
+                    "Accept: text/event-stream\r\n\r\n".encode())
+        assert raw.recv(4096).startswith(b"HTTP/1.1 200")
+        assert http.get(f"{c}/stream", headers=t["ilse"]).status_code == 429  # the one place is taken
+        raw.close()
+        deadline, status = time.monotonic() + 30, 429
+        while status == 429 and time.monotonic() < deadline:
+            with http.stream("GET", f"{c}/stream", headers=t["ilse"]) as again:
+                status = again.status_code
+            if status == 429:
+                time.sleep(0.1)
+        assert status == 200, "the hung-up stream kept its place"
