@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import httpx
 
 from tests.e2e.conftest import bearer
@@ -30,3 +32,51 @@ def test_a_cookie_borne_write_with_an_authorization_header_that_is_no_bearer_tok
                   headers={**with_cookie(house), **bearer(tokens["house"]), "Origin": "http://evil.example"})
     assert r.status_code == 201, r.text
     assert COOKIE not in r.headers.get("set-cookie", "")
+
+
+def test_audits_waiting_for_their_turn_hold_no_worker_thread_so_other_campaigns_keep_reading(stakes) -> None:
+    """The audit reads and projects a whole campaign (seconds at 100k events). Before, each request waited for
+    its turn inside a worker thread: 45 audits of a 3,000-event campaign, which the House of any campaign may
+    send (anyone may create one), stalled every other campaign's reads for 27 s. Here the audits are held at a
+    gate: 60 of them (more than the server's worker threads) wait, and another campaign is still read; at most
+    ``readcheck.AT_ONCE`` run at once; all answer once the gate opens."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from adapters import readcheck
+    from tests.e2e.test_web_command_threads import uvicorn_server
+
+    gate, lock = threading.Event(), threading.Lock()
+    inside, most = 0, 0
+    real = stakes.audit
+
+    def gated(*args, **kwargs):
+        nonlocal inside, most
+        with lock:
+            inside += 1
+            most = max(most, inside)
+        try:
+            assert gate.wait(120), "the test never opened the gate"
+            return real(*args, **kwargs)
+        finally:
+            with lock:
+                inside -= 1
+
+    stakes.audit = gated
+    with uvicorn_server(stakes) as url, httpx.Client(base_url=url, timeout=60) as http:
+        big = http.post("/campaigns", json={"name": "Audited"}).json()
+        other = http.post("/campaigns", json={"name": "Elsewhere"}).json()
+        audit = f"/campaigns/{big['campaign']['id']}/audit"
+        with ThreadPoolExecutor(60) as pool:
+            answers = [pool.submit(httpx.get, f"{url}{audit}", headers=bearer(big["house_token"]), timeout=120)
+                       for _ in range(60)]
+            deadline = threading.Event()
+            while inside < readcheck.AT_ONCE and not deadline.wait(0.05):
+                pass
+            for _ in range(3):  # the other campaign is read while 60 audits wait (before: every thread held)
+                r = http.get(f"/campaigns/{other['campaign']['id']}", headers=bearer(other["house_token"]))
+                assert r.status_code == 200, r.text
+            assert http.get("/health").status_code == 200
+            gate.set()
+            statuses = [a.result().status_code for a in answers]
+    assert statuses == [200] * 60
+    assert most == readcheck.AT_ONCE
