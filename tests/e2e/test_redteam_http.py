@@ -80,3 +80,25 @@ def test_audits_waiting_for_their_turn_hold_no_worker_thread_so_other_campaigns_
             statuses = [a.result().status_code for a in answers]
     assert statuses == [200] * 60
     assert most == readcheck.AT_ONCE
+
+
+def test_a_json_body_nested_too_deeply_or_with_a_huge_number_is_refused_422_like_malformed_json(server):
+    """FastAPI answered both an undocumented 400 naming no problem ("There was an error parsing the body"); the
+    contract (issue 29 item 12) answers any body that cannot be read like malformed JSON: 422, stored nothing."""
+    url, _ = server
+    http = httpx.Client(base_url=url)
+    created = http.post("/campaigns", json={"name": "Counted"}).json()
+    c, house = f"/campaigns/{created['campaign']['id']}", bearer(created["house_token"])
+    stored = http.get("/health").json()["log"]
+    hostile = [b"[" * 100_000 + b"]" * 100_000,
+               b'{"name": "x", "settings": {"starting_pile": ' + b"9" * 5000 + b"}}"]
+    for body in hostile:
+        for path, headers in (("/campaigns", {}), (f"{c}/players", house)):
+            r = http.post(path, content=body, headers={**headers, "Content-Type": "application/json"})
+            assert r.status_code == 422, (path, r.status_code, r.text[:200])
+            assert r.headers["content-type"] == "application/problem+json"
+            assert r.json()["type"] == "/problems/invalid-input" and r.json()["detail"].startswith("body:")
+    # an unknown token with such a body is still answered 401 first
+    r = http.post(f"{c}/players", content=hostile[0], headers={**bearer("stk_unknown"), "Content-Type": "application/json"})
+    assert r.status_code == 401, r.text[:200]
+    assert http.get("/health").json()["log"] == stored
