@@ -102,3 +102,28 @@ def test_a_json_body_nested_too_deeply_or_with_a_huge_number_is_refused_422_like
     r = http.post(f"{c}/players", content=hostile[0], headers={**bearer("stk_unknown"), "Content-Type": "application/json"})
     assert r.status_code == 401, r.text[:200]
     assert http.get("/health").json()["log"] == stored
+
+
+def test_a_seat_cannot_pass_the_stream_cap_by_signing_in_again_and_again(settings, env_for, tmp_path):
+    """Each sign-in opens a new web session, so a cap counted per credential let one seat hold any number of
+    streams (with a cap of 8, one token and three sign-ins held 32), up to the process cap every other seat
+    shares. The cap counts the seat: its token and all its web sessions together."""
+    from tests.e2e.live import live_server
+    from tests.e2e.test_stream import seat_table
+    from tests.e2e.test_stream_hardening import Follower, signed_in
+
+    env = {**env_for(settings), "STAKES_STREAMS_PER_CREDENTIAL": "2", "STAKES_STREAMS_PER_PROCESS": "50"}
+    with live_server(env, tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
+        c, t = seat_table(http)
+        token = t["ilse"]["Authorization"].removeprefix("Bearer ")
+        opened = [Follower(httpx.Client(base_url=url), f"{url}{c}/stream", t["ilse"]),
+                  Follower(signed_in(url, token), f"{url}{c}/stream")]
+        assert [f.status for f in opened] == [200, 200]
+        for browser in (signed_in(url, token), signed_in(url, token)):  # fresh sessions of the same seat
+            r = browser.get(f"{c}/stream")
+            assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0, r.text
+            assert "STAKES_STREAMS_PER_CREDENTIAL" in r.json()["detail"]
+        r = http.get(f"{c}/stream", headers=t["ilse"])
+        assert r.status_code == 429, r.text
+        other = Follower(httpx.Client(base_url=url), f"{url}{c}/stream", t["tomas"])  # another seat is not held back
+        assert other.status == 200
