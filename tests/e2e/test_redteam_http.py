@@ -127,3 +127,16 @@ def test_a_seat_cannot_pass_the_stream_cap_by_signing_in_again_and_again(setting
         assert r.status_code == 429, r.text
         other = Follower(httpx.Client(base_url=url), f"{url}{c}/stream", t["tomas"])  # another seat is not held back
         assert other.status == 200
+
+
+def test_the_body_limits_413_carries_the_security_headers_and_no_store_like_every_other_answer(server):
+    """The body limit answered before the Guard could add its headers: a 413 came without CSP, nosniff, frame
+    denial or no-store."""
+    url, _ = server
+    for path in ("/campaigns", "/web/sign-in"):
+        r = httpx.post(f"{url}{path}", content=b"x" * (2 * 1024 * 1024), headers={"Content-Type": "application/json",
+                                                                                 "Origin": url})
+        assert r.status_code == 413, r.text[:200]
+        assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+        assert r.headers["x-content-type-options"] == "nosniff" and r.headers["x-frame-options"] == "DENY"
+        assert r.headers["cache-control"] == "no-store"
