@@ -18,6 +18,7 @@ from api import commands, heads, limits, problems, stream, web
 from api.deps import writers
 from api.problems import PROBLEM_RESPONSES
 from api.routers import audit, campaigns, challenges, characters, log
+from api.web.guard import Guard
 
 logger = logging.getLogger("stakes.api")
 
@@ -65,7 +66,9 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
     problems.install(app)
     heads.install(app)
     stream.install(app)  # the server's own send, kept for live streams (issue 32)
-    limits.install(app)  # outermost: every body bounded, 413 before it is read (issue 29)
+    limits.install(app)  # every body bounded, 413 before it is read (issue 29)
+    # outermost (issue 29, red team): the security headers go on every answer, the body limit's 413 included
+    app.add_middleware(Guard)
     for module in (campaigns, characters, challenges, log, audit, stream):
         app.include_router(module.router)
     app.include_router(commands.command_router())

@@ -71,14 +71,18 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        if exc.status_code == 400 and isinstance(exc.__cause__, UnicodeError):
+        if exc.status_code == 400 and (isinstance(exc.__cause__, UnicodeError) or exc.detail == UNPARSED):
             unknown = await _unknown_token(request)
             if unknown is not None:
                 return await on_http(request, unknown)
             # FastAPI answers a JSON body it cannot decode 400; it is malformed JSON like any other (issue 29)
-            return problem(request, 422, "invalid-input", "The request is not well formed",
-                           f"body: not valid JSON: JSON text is UTF-8 (RFC 8259 section 8.1), and this body is not "
-                           f"({getattr(exc.__cause__, 'reason', exc.__cause__)})")
+            if isinstance(exc.__cause__, UnicodeError):
+                why = (f"not valid JSON: JSON text is UTF-8 (RFC 8259 section 8.1), and this body is not "
+                       f"({getattr(exc.__cause__, 'reason', exc.__cause__)})")
+            else:  # issue 29, red team: JSON arrays nested 100,000 deep, an integer of 5,000 digits
+                why = (f"it cannot be read ({type(exc.__cause__).__name__}): nested too deeply, a number too long, "
+                       "or not well formed")
+            return problem(request, 422, "invalid-input", "The request is not well formed", f"body: {why}")
         slug = {401: "unauthenticated", 403: "not-permitted", 404: "not-found", 405: "method-not-allowed"}.get(
             exc.status_code, "http-error")
         response = problem(request, exc.status_code, slug, str(exc.detail), str(exc.detail))
@@ -86,6 +90,10 @@ def install(app: FastAPI) -> None:
         if exc.status_code == 401:
             response.headers["WWW-Authenticate"] = "Bearer"
         return response
+
+
+#: What FastAPI says of a body it could not parse at all (before its own validation): a 400 it documents nowhere.
+UNPARSED = "There was an error parsing the body"
 
 
 def _takes_token(route: Any) -> bool:

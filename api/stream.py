@@ -24,7 +24,8 @@ itself (``Caller.expires_at``) ends its streams at that moment; a revocation thi
 (another process on SQLite) is found within ``Settings.stream_recheck`` seconds. Its client's reconnect is
 then answered 401. A client that falls behind (1 MiB unread, or ``stream_queue`` batches pending) is
 disconnected too (it reconnects with Last-Event-ID).
-Caps: ``Settings.streams_per_credential`` and ``streams_per_process``, answered 429 with Retry-After.
+Caps: ``Settings.streams_per_credential`` (counted per seat: its token and web sessions together) and
+``streams_per_process``, answered 429 with Retry-After.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class Subscriber:
     campaign_id: UUID
     seat: Seat
     token: str
-    credential: str  # the token's digest: what the per-credential cap counts
+    credential: str  # the seat's digest (campaign and seat): what the per-credential cap counts
     expires_at: float | None
     generation: int  # the fan-out's revocation generation its credential was last checked at
     limit: int  # batches that may wait for its task before the stream is dropped as slow
@@ -190,13 +191,16 @@ class Hub:
 
     # -- subscribing ------------------------------------------------------------------------------
     async def admit(self, campaign_id: UUID, caller: deps.Caller, token: str) -> Subscriber | Response:
-        credential = hashlib.sha256(token.encode()).hexdigest()
+        # Counted per seat, whatever token or web session opened the stream (issue 29, red team): every sign-in
+        # opens a new web session, so a cap per credential let one seat hold any number of streams (three
+        # sign-ins: 32 streams at a cap of 8), up to the process cap that every other seat shares.
+        credential = hashlib.sha256(f"{campaign_id.hex}/{caller.seat.name}".encode()).hexdigest()
         if self.open >= self.settings.streams_per_process:
             return _too_many(f"this server holds {self.open} open streams, its most "
                              "(STAKES_STREAMS_PER_PROCESS); try again later")
         if self.per_credential[credential] >= self.settings.streams_per_credential:
-            return _too_many(f"this credential already holds {self.per_credential[credential]} open streams, its "
-                             "most (STAKES_STREAMS_PER_CREDENTIAL); close one first")
+            return _too_many(f"this seat already holds {self.per_credential[credential]} open streams (its token "
+                             "and web sessions together), its most (STAKES_STREAMS_PER_CREDENTIAL); close one first")
         sub = Subscriber(campaign_id, caller.seat, token, credential, caller.expires_at, self.fanout.generation,
                          self.settings.stream_queue)
         # routine checks spread over the interval, so streams opened together do not all check at once

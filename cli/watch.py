@@ -83,8 +83,11 @@ def _changes(t: Any, head: int) -> Any:
                 with t.backend.http.stream("GET", f"/campaigns/{t.campaign_id()}/stream", headers=headers,
                                            params=params, timeout=httpx.Timeout(30.0, read=None)) as r:
                     for line in r.iter_lines():
-                        if line.startswith("id:"):
-                            last = line[3:].strip()
+                        found = line[3:].strip() if line.startswith("id:") else ""
+                        # An entry's number is ASCII digits; anything else (a hostile server's rich markup or
+                        # terminal escapes) is never printed, nor sent back as Last-Event-ID (issue 29, red team).
+                        if found.isascii() and found.isdigit() and len(found) <= 19:
+                            last = found
                             yield last
             except httpx.TransportError:
                 time.sleep(PAUSE)  # the server went away: reconnect where we were

@@ -25,7 +25,7 @@ def install(app: FastAPI) -> None:
     from api.web import guard, pages, play
     from api.web.render import SignedOut
 
-    app.add_middleware(guard.Guard)  # security headers, no-store, same-origin writes (issue 29)
+    # the Guard (security headers, no-store, same-origin writes: issue 29) is added last, in api.app: outermost
     guard.redact_access_log()
 
     @app.exception_handler(SignedOut)

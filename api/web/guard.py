@@ -88,7 +88,15 @@ def _guarded(scope: Scope, headers: Headers) -> bool:
         return False
     if scope["path"] == "/web" or scope["path"].startswith("/web/"):
         return True
-    return SEAT_COOKIE in headers.get("cookie", "") and "authorization" not in headers
+    return SEAT_COOKIE in headers.get("cookie", "") and not _bearer(headers)
+
+
+def _bearer(headers: Headers) -> bool:
+    """Whether the request carries a bearer token, the credential ``api.deps`` reads before the cookie. Any
+    other ``Authorization`` (``Basic …``, a bare ``Bearer``) is not one: the request then rides on the cookie,
+    and is checked like any cookie-borne write (issue 29, red team: such a header slipped past the check)."""
+    scheme, _, credentials = headers.get("authorization", "").strip().partition(" ")
+    return scheme.lower() == "bearer" and bool(credentials.strip())
 
 
 class Guard:

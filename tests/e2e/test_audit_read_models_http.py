@@ -108,7 +108,7 @@ def test_a_row_deleted_and_a_row_planted_in_the_read_models_are_reported_by_the_
     try:
         views.run("DELETE FROM {p}characteristics WHERE name = 'Lucky Necklace'")
         views.run("INSERT INTO {p}event_log SELECT notification_id + 100000, campaign_id, at, actor, stream, event,"
-                  " detail, visibility, challenge_id FROM {p}event_log WHERE campaign_id = ?"
+                  " detail, visibility, challenge_id, seq + 100000 FROM {p}event_log WHERE campaign_id = ?"
                   " ORDER BY notification_id LIMIT 1", cid.replace("-", ""))
     finally:
         views.close()
