@@ -157,6 +157,7 @@ def test_a_json_null_body_is_refused_where_the_schema_is_an_object_and_nothing_i
         cid, house = created["campaign"]["id"], bearer(created["house_token"])
         added = http.post(f"/campaigns/{cid}/players", headers=house, json={"seat": "ilse", "character": "Ilse"})
         ilse = player_headers(http, added.json())
+        assert http.post(f"/campaigns/{cid}/adventures", headers=house, json={}).status_code in (200, 201)  # C-1
         spec = http.get("/openapi.json").json()
         before = log_size(http, cid, house)
         r = http.post(f"/campaigns/{cid}/deals", content=b"null", headers={**ilse, "Content-Type": "application/json"})

@@ -166,6 +166,7 @@ def pool(api: Api) -> Planted:
                           "traits": {f"pl2 {MARKUP[1]}": 1}})  # named after words of the description (PL-1)
     seat(api, p, "tomas", {"character": f"pl4 {MARKUP[3]}", "description": f"pl4 {MARKUP[4]} {MARKUP[0]}"})
     p.texts += [f"pl2 {ALL}", f"pl2 {MARKUP[1]}", f"pl4 {MARKUP[4]} {MARKUP[0]}"]
+    ok(api(house, "POST", f"{c}/adventures", {}))  # C-1: units of resolution happen during an adventure
     move = lambda t: api(p.tokens["ilse"], "POST", f"{c}/characters/ilse/moves", {"name": t, "cost": 2})
     probe(p, move)
     plant(p, f"pl5 {MARKUP[2]}", move)
@@ -190,6 +191,7 @@ def twenty_one(api: Api) -> Planted:
     seat(api, p, "ilse", {"character": f"to1 {MARKUP[0]}", "skills": [f"to2 {MARKUP[1]}", f"to3 {MARKUP[2]}"]})
     seat(api, p, "tomas", {"character": f"to4 {MARKUP[3]}", "skills": [f"to5 {MARKUP[4]}"]})
     p.texts += [f"to2 {MARKUP[1]}", f"to3 {MARKUP[2]}", f"to5 {MARKUP[4]}"]
+    ok(api(house, "POST", f"{c}/adventures", {}))  # C-1
     holds = lambda t: api(house, "POST", f"{c}/characters/ilse/holds", {"count": 1, "skill": t})
     probe(p, holds)
     plant(p, f"to3 {MARKUP[2]}", holds)  # a hold names one of the character's skills (TO-8)
@@ -213,6 +215,7 @@ def beast(api: Api) -> Planted:
     probe(p, lambda t: api(house, "POST", f"{c}/players", {"seat": "probe", "character": t}))
     seat(api, p, "ilse", {"character": f"be1 {MARKUP[0]}"})
     seat(api, p, "tomas", {"character": f"be2 {MARKUP[3]}"})
+    ok(api(house, "POST", f"{c}/adventures", {}))  # C-1
     make = lambda t: api(house, "POST", f"{c}/antagonists", {"name": t})
     probe(p, make)
     plant(p, f"be3 {NAME}", make)
@@ -237,6 +240,7 @@ def pulp_cards(api: Api) -> Planted:
     probe(p, lambda t: api(house, "POST", f"{c}/players", {"seat": "probe", "character": t}))
     seat(api, p, "ilse", {"character": f"pu1 {MARKUP[0]}"})
     seat(api, p, "tomas", {"character": f"pu2 {MARKUP[3]}"})
+    ok(api(house, "POST", f"{c}/adventures", {}))  # C-1
     for n, kind in enumerate(("note", "condition", "promotion")):
         note = lambda t, kind=kind: api(house, "POST", f"{c}/notes", {"note": t, "to": "ilse", "kind": kind})
         probe(p, note)

@@ -39,6 +39,7 @@ def pool_table(http: httpx.Client) -> tuple[str, dict[str, str], str, dict[str, 
         tokens[seat] = player_token(http, added)
     unclaimed = http.post(f"{c}/players", headers=house, json={"seat": "oskar", "character": "Oskar",
                                                                "description": "oskar the quiet"}).json()
+    assert http.post(f"{c}/adventures", headers=house, json={}).status_code in (200, 201)  # C-1
     contest = http.post(f"{c}/contests", headers=bearer(tokens["ilse"]), json={"opponent": "tomas"})
     assert contest.status_code in (200, 201), contest.text
     return c, tokens, contest.json()["id"], unclaimed
