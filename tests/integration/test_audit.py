@@ -86,9 +86,11 @@ def chain_rows(stakes: Stakes, cid) -> list[dict]:
 
 
 def bought_event(stakes: Stakes, cid) -> int:
-    """The notification id of Ilse's CharacteristicBought (its state holds the cost, 5)."""
-    log = stakes.log(cid, HOUSE, limit=1000).entries
-    return next(e.position for e in log if e.event == "CharacteristicBought")
+    """The notification id of Ilse's CharacteristicBought (its state holds the cost, 5). The log shows each entry's
+    number within the campaign (issue 29); the store's own id is the read model's key."""
+    found = stakes.views.query_one("SELECT notification_id FROM {p}event_log WHERE campaign_id = ? AND event = ?",
+                                   (cid.hex, "CharacteristicBought"))
+    return int(found["notification_id"])
 
 
 def test_an_untouched_log_verifies_and_its_head_is_reported(stakes):
