@@ -98,7 +98,7 @@ def test_a_row_planted_in_the_campaign_is_reported_foreign(stakes, views):
     cid, _ = play_an_economy(stakes)
     entry = last_entry(views, cid)
     views.run("INSERT INTO {p}event_log SELECT notification_id + 100000, campaign_id, at, actor, stream, event,"
-              " detail, visibility, challenge_id FROM {p}event_log WHERE notification_id = ?", entry)
+              " detail, visibility, challenge_id, seq + 100000 FROM {p}event_log WHERE notification_id = ?", entry)
     report = stakes.audit(cid, HOUSE)
     assert not report.intact and differences(report) == [("event_log", "foreign")]
     assert report.read_model_differences[0].key == {"notification_id": entry + 100000}

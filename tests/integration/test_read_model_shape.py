@@ -78,7 +78,12 @@ def test_rebuilding_again_and_again_leaves_no_dead_rows_on_postgres(pg_server, p
         dead = stakes.views.query(
             "SELECT COALESCE(SUM(n_dead_tup), 0) AS dead FROM pg_stat_user_tables WHERE schemaname = ?"
             " AND relname IN ('event_log', 'challenges', 'campaigns', 'streams')", (settings.postgres_schema,))
-        assert dead[0]["dead"] == 0
+        rows = stakes.views.query(
+            "SELECT (SELECT COUNT(*) FROM {p}event_log) + (SELECT COUNT(*) FROM {p}challenges)"
+            " + (SELECT COUNT(*) FROM {p}campaigns) + (SELECT COUNT(*) FROM {p}streams) AS n", ())
+        # Three rebuilds emptied by DELETE would leave every row dead three times over; TRUNCATE leaves only what
+        # the last projection itself updated in place (a unit opened and settled updates its campaign, C-1).
+        assert dead[0]["dead"] < rows[0]["n"], (dead, rows)
     finally:
         stakes.close()
 
