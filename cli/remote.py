@@ -116,7 +116,8 @@ class RemoteStakes:
         if ruling and detail.startswith(f"{ruling}: "):
             detail = detail[len(ruling) + 2:]
         cls = _ERRORS.get(str(problem.get("type", "")).rsplit("/", 1)[-1], StakesError)
-        if cls is Unauthenticated and "authorization" in self.http.headers:  # a token this CLI holds (issue 31)
+        if cls is Unauthenticated and "authorization" in self.http.headers and detail == "Unknown token":
+            # the seat token this CLI holds is refused (issue 31), not another credential such as an operator's
             detail = (f"{detail}: the seat token this CLI holds no longer works on {self.http.base_url}. The "
                       "House may have handed your seat out again: ask for a new invite code, then run "
                       "'stakes claim CODE'")
