@@ -48,6 +48,9 @@ def test_streams_opened_while_the_table_plays_get_every_entry_they_may_see_once_
             while follower.ids()[-1:] != expected[-1:] and time.monotonic() < deadline:
                 time.sleep(0.05)
             got = follower.ids()
+            if not got:  # opened "from now" after the last move landed (a slow machine): nothing was due to it
+                assert after == 10**6, f"a stream from {after} got nothing"
+                continue
             assert got == sorted(set(got)), f"a repeat or a reordering: {got}"  # once each, in order
             assert got[-1] == expected[-1]
             assert got == [p for p in expected if p >= got[0]], "a gap"
