@@ -180,9 +180,10 @@ class Hub:
         self._task: asyncio.Task[None] | None = None
         #: Credential checks of streams running at once (a revocation checks every stream of the process).
         self.checks = asyncio.Semaphore(4)
-        #: Per credential digest: the revocation generation, time and outcome (a Caller, or None: refused) of
-        #: its last check, shared by every stream of that credential.
-        self.checked: dict[str, tuple[int, float, deps.Caller | None]] = {}
+        #: Per seat digest, then per token digest: the revocation generation, time and outcome (a Caller, or
+        #: None: refused) of that token's last check, shared by every stream of that token (not of the seat: a
+        #: signed-out web session's refusal must not end the same seat's bearer stream).
+        self.checked: dict[str, dict[str, tuple[int, float, deps.Caller | None]]] = {}
 
     async def _read(self, fn: Any, *args: Any) -> Any:
         """A store read of the notifier's, on its own thread: neither on the event loop nor taking a thread
@@ -379,9 +380,10 @@ async def _still_valid(hub: Hub, sub: Subscriber) -> bool:
     generation = hub.fanout.generation  # read before the check: a revocation during it is checked next time
     try:
         async with hub.checks:  # a revocation checks every stream: a few at a time, commands keep their threads
-            # one lookup per credential, not per stream: a check of the same credential at this generation,
-            # younger than ``stream_recheck``, stands for every stream of it (one token may hold many)
-            known = hub.checked.get(sub.credential)
+            # one lookup per token, not per stream: a check of the same token at this generation, younger
+            # than ``stream_recheck``, stands for every stream of it (one token may hold many)
+            token_key = hashlib.sha256(sub.token.encode()).hexdigest()
+            known = hub.checked.get(sub.credential, {}).get(token_key)
             if known is not None and known[0] == generation and time.monotonic() - known[1] < \
                     hub.settings.stream_recheck:
                 at, caller = known[1], known[2]
@@ -392,7 +394,7 @@ async def _still_valid(hub: Hub, sub: Subscriber) -> bool:
                 except HTTPException:
                     caller = None
                 if sub.credential in hub.per_credential:
-                    hub.checked[sub.credential] = (generation, at, caller)
+                    hub.checked.setdefault(sub.credential, {})[token_key] = (generation, at, caller)
         if caller is None or deps._seated(caller, sub.campaign_id) != sub.seat:
             return False
     except HTTPException:
