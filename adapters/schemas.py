@@ -32,7 +32,12 @@ class CampaignView(BaseModel):
 
 class CampaignCreated(BaseModel):
     campaign: CampaignView
-    house_token: str = Field(description="The House seat's bearer token. Shown once; store it.")
+    house_token: str | None = Field(description=(
+        "The House seat's bearer token. Shown once, to the request that created the campaign; store it. A "
+        "creation sent again under the same Idempotency-Key answers null here and says why in `note` "
+        "(issue 29, ADR 0028)."))
+    note: str | None = Field(default=None, description=(
+        "Only when `house_token` is null: why, and what the creator can do (create a new campaign)."))
 
 
 class Session(BaseModel):

@@ -38,9 +38,14 @@ from domain.seats import Seat
 __all__ = ["NeedsRepair", "Stakes", "StoreUnavailable"]
 
 
-#: How long a campaign's creation, retried under its Idempotency-Key after a lost answer, answers its House
-#: token again (C-1).
+#: How long a campaign's creation, sent again under its Idempotency-Key, answers the campaign (never its House
+#: token since issue 29, ADR 0028); later it is refused 409 (C-1).
 RETRY_WINDOW = timedelta(minutes=10)
+#: What a creation sent again under its Idempotency-Key answers in place of the House token (issue 29, ADR 0028).
+LOST_HOUSE_TOKEN = ("This Idempotency-Key already created this campaign, and its House token was answered to that "
+                    "request only; it is never answered again (whoever else learnt the key gets no seat). No one "
+                    "can hand the House seat out again, not even the operator: if that first answer was lost, "
+                    "the campaign is still empty, so create a new one with a new key.")
 
 
 class Stakes:
@@ -57,6 +62,8 @@ class Stakes:
         self.projection = ProjectionRunner(self.app, self.views)
         self.tokens = Tokens(self.views, self.signer)
         self.fanout = Fanout(self.settings)  # wakes the open streams (issue 14, ADR 0014)
+        #: Whether the read models have reached the log once since this process started (``health``).
+        self.ready = False
 
     def close(self) -> None:
         self.fanout.close()
@@ -66,6 +73,7 @@ class Stakes:
     # -- projection ---------------------------------------------------------
     def catch_up(self, progress: Callable[[int, int], None] | None = None) -> int:
         applied = self.projection.catch_up(progress)
+        self.ready = True
         if applied:
             self.fanout.published()
         return applied
@@ -76,13 +84,16 @@ class Stakes:
         return schemas.RebuildReport(events=events, position=self.projection.position())
 
     def health(self) -> dict[str, Any]:
-        """Whether the store answers, and how far the log and the read models are."""
+        """Whether the store answers, which kind it is, and whether the read models have reached the log since
+        this process started. No log position (issue 29, ADR 0028): the store's event count moves with every
+        campaign's commands, so anyone polling it would watch other campaigns' activity."""
         try:
-            log = self.app.recorder.max_notification_id() or 0
-            return {"status": "ok", "store": "up", "log": log, "projected": self.projection.position()}
+            self.app.recorder.max_notification_id()  # the store answers
+            return {"status": "ok", "store": "up", "kind": self.settings.store,
+                    "read_models": "ready" if self.ready else "catching up"}
         except Exception as exc:
-            return {"status": "unavailable", "store": "down", "detail": str(exc).splitlines()[0] if str(exc) else
-                    type(exc).__name__}
+            return {"status": "unavailable", "store": "down", "kind": self.settings.store,
+                    "detail": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}
 
     # -- seats --------------------------------------------------------------
     def authenticate(self, token: str) -> tuple[UUID, Seat] | None:
@@ -90,8 +101,14 @@ class Stakes:
 
     # -- web sessions (issue 29): the browser's cookie holds one, never the seat token --------------------
     def open_session(self, campaign_id: UUID, seat: Seat) -> tuple[str, float]:
-        """A web sign-in for a seat already authenticated: its session id and expiry (epoch seconds)."""
-        return self.tokens.open_session(campaign_id, seat.name, self.settings.web_session_seconds)
+        """A web sign-in for a seat already authenticated: its session id and expiry (epoch seconds). The seat
+        keeps at most ``Settings.web_sessions_per_seat`` live sessions (issue 29, ADR 0028): the oldest ends as a
+        sign-out ends it, its open streams told at once."""
+        session, expires, ended = self.tokens.open_session(campaign_id, seat.name, self.settings.web_session_seconds,
+                                                           self.settings.web_sessions_per_seat)
+        if ended:
+            self.fanout.revoked()
+        return session, expires
 
     def session(self, session: str) -> tuple[UUID, Seat, float] | None:
         """The seat a live web session stands for, and when it ends; None once signed out or expired."""
@@ -112,19 +129,29 @@ class Stakes:
             raise NotPermitted(f"{viewer.name!r} has no seat in this campaign")
         return campaign
 
-    def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
+    def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str, key: str | None = None) -> schemas.PlayerAdded:
         """Hand a seat out again (a lost token): the old token and every web session signed in with it
         (issue 29) stop working at once, the player sees a
-        ``SeatReissued`` event, and the answer is a new one-time invite code (never the token itself)."""
+        ``SeatReissued`` event, and the answer is a new one-time invite code (never the token itself).
+
+        Exactly once under ``key`` (the client's Idempotency-Key, issue 29, ADR 0028): the reissue is a command
+        with its record, scoped like every command's to the campaign and the House seat, so only this
+        campaign's House can replay it. A retry answers the same code (derived from the key under the server's
+        secret) and revokes nothing again: a player who claimed that code meanwhile keeps his seat, and the code
+        answered again seats nobody (it is spent, C-1)."""
         if not actor.is_house:
             raise NotPermitted("only the House may hand a seat out again")
         campaign = self.viewer(campaign_id, actor)
         handle = Seat.parse(seat).name
-        self.app.reissue_seat(campaign_id, handle, actor.name)
+        done = self.app.reissue_seat(campaign_id, handle, actor.name, key)
         self.catch_up()
-        self.tokens.revoke(campaign_id, handle)
-        self.fanout.revoked()  # issue 29: the old holder's open streams check their credential again
-        return schemas.PlayerAdded(sheet=self.any_sheet(campaign.id, handle), invite=self.tokens.invite(campaign_id, handle))
+        code = None if key is None else self.tokens.reissue_code(campaign_id, handle, key)
+        if done:
+            self.tokens.revoke(campaign_id, handle)
+            self.fanout.revoked()  # issue 29: the old holder's open streams check their credential again
+            code = self.tokens.invite(campaign_id, handle, code)
+        assert code is not None  # without a key every call is a new reissue
+        return schemas.PlayerAdded(sheet=self.any_sheet(campaign.id, handle), invite=code)
 
     def claim(self, code: str) -> schemas.SeatClaimed:
         """A player claims his seat with the House's one-time invite code; his token is shown to him once."""
@@ -141,18 +168,20 @@ class Stakes:
             # leaves and the export show) holds only a digest of it under the server's key, from which nobody
             # can work the key back, and sending the digest as a key derives another digest.
             key = self.signer.token(f"creation key\n{key}").replace("stk_", "key_", 1)
-        campaign_id = self.app.create_campaign(name, system, settings, key=key,
-                                               secret=randomness.new_secret_seed())  # C-10: the House's commitment
+        campaign_id, replayed = self.app.create_campaign_once(name, system, settings, key=key,
+                                                              secret=randomness.new_secret_seed())  # C-10
         self.catch_up()
         campaign = self.campaign_row(campaign_id)
-        if key is not None and now() - campaign.created_at > RETRY_WINDOW:
-            # The key is in the campaign's record (and its export): past the window of a lost answer, the
-            # same creation answers no House token to whoever sends the key again.
+        # issue 29 (ADR 0028): the House token is answered once, to the request that created the campaign (C-1),
+        # and stored only where the campaign has none yet. A creation sent again under its key (a lost answer,
+        # or anyone else who learnt the key) answers the same campaign without it, and says what to do.
+        if replayed and now() - campaign.created_at > RETRY_WINDOW:
+            # past the window of a lost answer the key answers nothing of the campaign at all
             raise ConcurrencyConflict(f"this Idempotency-Key created a campaign more than "
-                                      f"{RETRY_WINDOW.seconds // 60} minutes ago; its House token was answered "
-                                      "then and is not answered again: send a new key for a new campaign")
-        # C-1: a creation retried under its key answers the same House token, so the first stays valid
-        token = self.tokens.issue(campaign_id, "house", key)
+                                      f"{RETRY_WINDOW.seconds // 60} minutes ago; send a new key for a new campaign")
+        token = None if replayed else self.tokens.issue_first(campaign_id, "house")
+        if token is None:
+            return schemas.CampaignCreated(campaign=campaign, house_token=None, note=LOST_HOUSE_TOKEN)
         return schemas.CampaignCreated(campaign=campaign, house_token=token)
 
     def usable(self, campaign_id: UUID) -> None:

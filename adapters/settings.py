@@ -68,10 +68,18 @@ class Settings(BaseSettings):
     #: browser's cookie holds a session id stored hashed beside the seat tokens, never the seat token. After
     #: that the pages, the API and the stream refuse it, and the player signs in again with his seat token.
     web_session_seconds: int = Field(default=12 * 60 * 60, ge=1, le=30 * 24 * 60 * 60)
+    #: Live web sessions one seat keeps (issue 29, ADR 0028): a sign-in beyond it ends the seat's oldest session
+    #: (its cookie stops working and its open streams end, as after a sign-out). Expired rows are swept.
+    web_sessions_per_seat: int = Field(default=10, ge=1, le=1000)
     #: Live streams (``GET …/stream``, issue 29): open at once per credential (a seat token or a web
     #: session) and per server process; one more is answered 429 with Retry-After.
     streams_per_credential: int = Field(default=8, ge=1)
     streams_per_process: int = Field(default=2000, ge=1)
+    #: Audits (``GET …/audit``, issue 29, ADR 0028) running or waiting for their turn at once, per seat (its token
+    #: and web sessions together) and per server process; one more is answered 429 with Retry-After. An audit
+    #: rebuilds its campaign into a scratch store: CPU a client must not be able to multiply.
+    audits_per_credential: int = Field(default=1, ge=1)
+    audits_per_process: int = Field(default=16, ge=1)
     #: Batches a stream holds for a client that reads slowly; a client that lets it fill is disconnected
     #: (it reconnects with Last-Event-ID and misses nothing).
     stream_queue: int = Field(default=256, ge=1)

@@ -9,8 +9,9 @@ the claim, once, issues his token and shows it to him alone. A second claim of t
 
 A browser signs in with a token (or an invite) and gets a web session (issue 29): a random id in its
 cookie, stored only as its hash, standing for the seat until a fixed expiry (``Settings.web_session_seconds``).
-Signing out deletes it; handing the seat out again (``revoke``) or claiming it deletes every session of the
-seat, so an old cookie stops working everywhere at once.
+A seat keeps at most ``Settings.web_sessions_per_seat`` live sessions (the oldest ends first, as a sign-out
+ends it) and expired rows are swept. Signing out deletes it; handing the seat out again (``revoke``) or
+claiming it deletes every session of the seat, so an old cookie stops working everywhere at once.
 """
 
 from __future__ import annotations
@@ -38,13 +39,23 @@ class Tokens:
         self.views.store_token(token, campaign_id, seat)
         return token
 
+    def issue_first(self, campaign_id: UUID, seat: str) -> str | None:
+        """A new random token for ``seat`` stored only where the seat has none (issue 29): the House's, when
+        its campaign is created. None when the seat already has one (it was answered to someone already)."""
+        token = randomness.new_token()
+        with self.views.datastore.transaction(commit=True) as c:
+            stored = self.views._one(c, "INSERT INTO {p}seat_tokens VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat)"
+                                        " DO NOTHING RETURNING seat", (token_hash(token), campaign_id.hex, seat, now_iso()))
+        return token if stored is not None else None
+
     def authenticate(self, token: str) -> tuple[UUID, Seat] | None:
         found = self.views.seat_for_token(token)
         return (found[0], Seat(found[1])) if found else None
 
-    def invite(self, campaign_id: UUID, seat: str) -> str:
-        """A one-time code for ``seat``; an earlier unclaimed code for the seat stops working."""
-        code = randomness.new_invite()
+    def invite(self, campaign_id: UUID, seat: str, code: str | None = None) -> str:
+        """A one-time code for ``seat`` (``code``, or a random one); an earlier unclaimed code for the seat
+        stops working."""
+        code = code or randomness.new_invite()
         with self.views.datastore.transaction(commit=True) as c:
             self.views._x(c, "INSERT INTO {p}seat_invites VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, seat) DO "
                              "UPDATE SET code_hash = excluded.code_hash, issued_at = excluded.issued_at",
@@ -65,6 +76,12 @@ class Tokens:
                            campaign_id.hex, seat))
         return code
 
+    def reissue_code(self, campaign_id: UUID, seat: str, key: str) -> str:
+        """The invite code of the reissue keyed ``key`` (issue 29): derived from the key under the server's
+        secret, so the reissue retried after a lost answer answers the same code. Only the first run of the
+        reissue stores it (``Stakes.reissue_token``); once claimed it is spent and seats nobody (C-1)."""
+        return self.signer.token(f"reissue\n{campaign_id.hex}\n{seat}\n{key}").replace("stk_", "inv_", 1)
+
     def revoke(self, campaign_id: UUID, seat: str) -> None:
         """The seat's token and every web session signed in with it stop working (it is being handed out
         again), in one transaction."""
@@ -73,20 +90,39 @@ class Tokens:
             self.views._x(c, "DELETE FROM {p}web_sessions WHERE campaign_id = ? AND seat = ?", (campaign_id.hex, seat))
 
     # -- web sessions (issue 29) ------------------------------------------------------------------
-    def open_session(self, campaign_id: UUID, seat: str, seconds: int) -> tuple[str, float]:
-        """A new web session for the seat and its expiry (epoch seconds); expired sessions are swept."""
+    def open_session(self, campaign_id: UUID, seat: str, seconds: int, cap: int | None = None
+                     ) -> tuple[str, float, int]:
+        """A new web session for the seat, its expiry (epoch seconds), and how many of the seat's live sessions
+        it ended. Expired sessions (every seat's) are swept; with ``cap`` the seat keeps at most ``cap`` live
+        sessions, the oldest ending first (issue 29, ADR 0028): a browser signed in again and again holds no
+        unbounded rows. The caller tells the open streams (``Fanout.revoked``) when any ended."""
         session, now = randomness.new_session(), time.time()
+        ended = 0
         with self.views.datastore.transaction(commit=True) as c:
             self.views._x(c, "DELETE FROM {p}web_sessions WHERE expires_at <= ?", (now,))
             self.views._x(c, "INSERT INTO {p}web_sessions VALUES (?, ?, ?, ?, ?)",
                           (token_hash(session), campaign_id.hex, seat, now + seconds, now_iso()))
-        return session, now + seconds
+            if cap is not None:
+                self.views._x(c, "SELECT session_hash FROM {p}web_sessions WHERE campaign_id = ? AND seat = ?"
+                                 " ORDER BY expires_at DESC, created_at DESC", (campaign_id.hex, seat))
+                rows = [dict(r) for r in c.fetchall()]
+                for row in rows[cap:]:  # the new session is the newest: it always stays
+                    if row["session_hash"] != token_hash(session):
+                        self.views._x(c, "DELETE FROM {p}web_sessions WHERE session_hash = ?",
+                                      (row["session_hash"],))
+                        ended += 1
+        return session, now + seconds, ended
 
     def session(self, session: str) -> tuple[UUID, Seat, float] | None:
-        """The seat a web session stands for and its expiry; None when unknown, signed out or expired."""
+        """The seat a web session stands for and its expiry; None when unknown, signed out or expired (an
+        expired row met here is swept at once, not only at the next sign-in)."""
         row = self.views.query_one("SELECT campaign_id, seat, expires_at FROM {p}web_sessions WHERE session_hash = ?",
                                    (token_hash(session),))
-        if row is None or float(row["expires_at"]) <= time.time():
+        if row is None:
+            return None
+        if float(row["expires_at"]) <= time.time():
+            with self.views.datastore.transaction(commit=True) as c:
+                self.views._x(c, "DELETE FROM {p}web_sessions WHERE expires_at <= ?", (time.time(),))
             return None
         return UUID(row["campaign_id"]), Seat(row["seat"]), float(row["expires_at"])
 

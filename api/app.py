@@ -52,7 +52,7 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
         owned = stakes is None
         app.state.stakes = stakes or Stakes(settings)
         app.state.writers = writers(app.state.stakes.settings)  # commands at once in this process (ADR 0017)
-        _catch_up_in_background(app.state.stakes)  # answer at once: /health shows how far the views are
+        _catch_up_in_background(app.state.stakes)  # answer at once: /health says when the views are ready
         app.state.stakes.fanout.start()  # PostgreSQL: LISTEN for the other processes' writes
         try:
             yield
@@ -84,7 +84,10 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
 
     @app.get("/health", tags=["service"], responses={503: {"description": "The store does not answer"}})
     def health(request: Request) -> JSONResponse:
-        """Whether the service and its store answer (503 while the store is down; no restart is needed)."""
+        """Whether the service and its store answer (503 while the store is down; no restart is needed): `status`,
+        `store` (up or down), `kind` (sqlite or postgres) and `read_models` (`catching up` after a start until
+        they reach the log, then `ready`). It shows no log position: that would let anyone watch every
+        campaign's activity (issue 29, ADR 0028)."""
         report = request.app.state.stakes.health()
         return JSONResponse(report, status_code=200 if report["store"] == "up" else 503)
 

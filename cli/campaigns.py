@@ -13,6 +13,7 @@ from cli import catalogue, config
 from cli.commands import KINDS
 from cli.options import As, CampaignOpt, Fmt, Format, group
 from cli.session import Target, UsageError, run
+from domain.errors import ConcurrencyConflict
 
 campaign_app = group(help="Create, show and choose campaigns.")
 player_app = group(help="Seat players (House only) and list them.")
@@ -26,6 +27,12 @@ def campaign_create(name: str, system: str, fmt: Format = Format.table, **settin
 
     def act(t: Target) -> None:
         created = t.backend.create_campaign(name, system, chosen)
+        if t.remote and created.house_token is None:
+            # issue 29 (ADR 0028): the server answers the House token once; a retry of this CLI's own request
+            # (its first answer lost on the way) gets the campaign without it
+            raise ConcurrencyConflict(f"the server created campaign {created.campaign.id}, but the answer holding "
+                                      f"its House token was lost on the way. {created.note or ''}".strip(),
+                                      ruling="C-1")
         remote = {"token": created.house_token, "server": t.backend.server} if t.remote else {}
         config.update(campaign=str(created.campaign.id), **remote)
         config.remember_system(created.campaign.id.hex, created.campaign.system)

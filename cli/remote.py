@@ -190,7 +190,7 @@ class RemoteStakes:
 
     def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str) -> schemas.PlayerAdded:
         return self._call("POST", self._c(campaign_id, f"/players/{_q(seat)}/token"),
-                          _answer(self._system(campaign_id), "player-added"))
+                          _answer(self._system(campaign_id), "player-added"), key=uuid4().hex)  # applied once
 
     def sheet(self, campaign_id: UUID, actor: Seat, seat: str | None = None) -> Any:
         return self._call("GET", self._c(campaign_id, f"/characters/{_q(seat or actor.name)}"),

@@ -218,6 +218,8 @@ def token_notice(label: str, token: str) -> RenderableType:
 
 
 def created(c: schemas.CampaignCreated) -> RenderableType:
+    if c.house_token is None:  # embedded creations always hold one; a server's replay never (ADR 0028)
+        return Group(campaign(c.campaign), styled("[dim]{}[/]", c.note or "no House token in this answer"))
     return Group(campaign(c.campaign), token_notice("It is the House's: keep it to run the server for players.",
                                                     c.house_token))
 

@@ -79,6 +79,9 @@ class Once:
         self.asked = digest(verb, inputs)
         self.record_id = CommandRecord.create_id(campaign_id, actor, self.key)
         self.scope = campaign_id
+        #: Whether ``run`` answered a record stored before this call tried anything (a retry under the client's
+        #: key), not one its own attempt stored (a commit acknowledgement lost, a race it lost).
+        self.replayed = False
 
     def stored(self) -> CommandRecord | None:
         try:
@@ -108,7 +111,9 @@ class Once:
             if self.given or not first:
                 found = self.stored()
                 if found is not None:
-                    return found.answer(self.verb, self.asked)
+                    answer = found.answer(self.verb, self.asked)
+                    self.replayed = first
+                    return answer
             first = False
             token = _READS.set({})
             try:
@@ -170,6 +175,12 @@ class StakesApplication(Application[UUID]):
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
                         key: str | None = None, secret: str | None = None) -> UUID:
         """Create a campaign; whoever creates it holds the House seat."""
+        return self.create_campaign_once(name, system, settings, key, secret)[0]
+
+    def create_campaign_once(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
+                             key: str | None = None, secret: str | None = None) -> tuple[UUID, bool]:
+        """Create a campaign, exactly once under ``key``; answers its id and whether this call only answered
+        the creation stored before under the same key (a retry), so the edge can tell the two apart."""
         cleaned = clean_text(name, "a campaign's name", max_length=120, ruling="C-1", name=True)
         rules = rule_system(system)
         completed = rules.settings(settings or {})
@@ -182,19 +193,24 @@ class StakesApplication(Application[UUID]):
             once.save([campaign, *rules.campaign_created(campaign, HOUSE), *committed], campaign.id, campaign.id)
             return campaign.id
 
-        return once.run(run)
+        found = once.run(run)
+        return found, once.replayed
 
-    def reissue_seat(self, campaign_id: UUID, seat: str, actor: str) -> None:
-        """Record that the House handed ``seat`` out again (its token is replaced by a new invite)."""
+    def reissue_seat(self, campaign_id: UUID, seat: str, actor: str, key: str | None = None) -> bool:
+        """Record that the House handed ``seat`` out again (its token is replaced by a new invite), exactly
+        once under ``key`` (issue 29): True when this call did it, False when it only answered the reissue
+        stored before under the same key (a retry), which the edge must not apply again."""
         if actor != HOUSE:
             raise NotPermitted("only the House hands a seat out again", ruling="C-1")
+        once = Once(self, campaign_id, actor, key, "reissue-seat", [seat])
 
         def attempt() -> None:
             campaign = self.campaign(campaign_id)
             campaign.reissue_seat(player_handle(seat), actor)
-            self.save(campaign)
+            once.save([campaign], None)
 
-        retry_conflicts(attempt)
+        once.run(attempt)
+        return not once.replayed
 
     # -- commands -------------------------------------------------------------
     def command_class(self, campaign_id: UUID, verb: str) -> type[Command]:

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 from uuid import UUID
 
 from fastapi import APIRouter
 
 from adapters import answers
-from api.deps import SeatDep, StakesDep, one_hop
+from api.deps import KeyDep, SeatDep, StakesDep, one_hop
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["players and characters"])
 Sheet: Any = answers.sheet_models()
 
 
 @router.post("/players/{player}/token", response_model=answers.player_added_models())
-@one_hop
-def reissue_token(campaign_id: UUID, player: str, seat: SeatDep, stakes: StakesDep) -> Any:
-    """The House issues a player a new token; the old one stops working."""
-    return stakes.reissue_token(campaign_id, seat, player)
+@functools.partial(one_hop, writes=True)
+def reissue_token(campaign_id: UUID, player: str, seat: SeatDep, stakes: StakesDep, key: KeyDep) -> Any:
+    """The House hands a seat out again: the old token and the seat's web sessions stop working, and the answer
+    holds a new one-time invite code. With an ``Idempotency-Key`` it is applied once (issue 29): a retry answers
+    the same code and revokes nothing again (a code the player claimed meanwhile then seats nobody, C-1)."""
+    return stakes.reissue_token(campaign_id, seat, player, key=key)
 
 
 @router.get("/characters", response_model=list[Sheet])

@@ -125,14 +125,14 @@ def serving(env: dict[str, str], log: Path, cid: UUID, tokens: dict[str, str],
         first_answer = time.perf_counter() - began
         while True:
             health = httpx.get(f"{url}/health", timeout=60).json()
-            if health["projected"] >= events:
+            if health["read_models"] == "ready":  # /health shows no log position (issue 29, ADR 0028)
                 break
             time.sleep(0.05)
         caught_up = time.perf_counter() - began
         server = {"first answer s": first_answer, "caught up s": caught_up, "rss MiB": rss_mib(url.pid)}
         table = Table(url, cid, tokens)
         try:
-            yield table, server, health["log"]
+            yield table, server, events
         finally:
             table.close()
 

@@ -101,3 +101,15 @@ def read_frames(url: str, headers: dict[str, str], *, count: int | None = None, 
                     break
             fields = {}
     return frames
+
+
+def stored_events(settings: Any) -> int:
+    """How many events the store under a live server holds, read from the store itself: ``/health`` shows no
+    log position (issue 29, ADR 0028), and a test checking that a refusal stored nothing counts them here."""
+    from adapters.service import Stakes
+
+    stakes = Stakes(settings)
+    try:
+        return stakes.app.recorder.max_notification_id() or 0
+    finally:
+        stakes.close()

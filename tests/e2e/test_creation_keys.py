@@ -1,6 +1,7 @@
 """A creation key never hands the House token to a second client (issue 29 item 10, C-1), against a real
 ``stakes serve`` on both stores: the key is the creating client's secret (32 characters at least, drawn at
-random), a retry with it answers the same House token, and the server keeps only a keyed digest of it, so
+random), a retry with it answers the same campaign but never the House token again (ADR 0028), and the
+server keeps only a keyed digest of it, so
 nothing a seat or the House can read (the log, the leaves, the export) gives the key away."""
 
 from __future__ import annotations
@@ -26,9 +27,13 @@ def test_a_creation_key_is_the_creators_secret_and_no_read_gives_it_or_the_house
         first = http.post("/campaigns", json=body, headers={"Idempotency-Key": key})
         assert first.status_code == 201, first.text
         token, cid = first.json()["house_token"], first.json()["campaign"]["id"]
-        # the creator's retry after a lost answer: the same campaign, the same token
+        # the same key again (the creator's retry after a lost answer, or anyone who learnt the key): the same
+        # campaign, created once, but never the House token again (issue 29, ADR 0028); the answer says why
         again = http.post("/campaigns", json=body, headers={"Idempotency-Key": key})
-        assert again.status_code == 201 and again.json() == first.json()
+        assert again.status_code == 201 and again.json()["campaign"] == first.json()["campaign"], again.text
+        assert again.json()["house_token"] is None and token not in again.text
+        assert "answered to that request only" in again.json()["note"] and "new key" in again.json()["note"]
+        assert http.get("/session", headers=bearer(token)).json()["seat"] == "house"  # the first token still works
         # everything readable about the campaign, by the House and by a player seated meanwhile
         house = bearer(token)
         ilse = player_headers(http, http.post(f"/campaigns/{cid}/players", headers=house, json={

@@ -109,10 +109,14 @@ def test_creating_a_campaign_twice_under_one_key_creates_one(stakes: Stakes) -> 
     assert [c.name for c in stakes.campaigns()].count("Keyed") == 1
 
 
-def test_a_creation_retried_under_its_key_answers_the_same_house_token_and_keeps_it_valid(stakes: Stakes) -> None:
+def test_a_creation_retried_under_its_key_answers_the_campaign_without_the_house_token_which_stays_valid(
+        stakes: Stakes) -> None:
+    """Issue 29 (ADR 0028): the House token is answered once, to the creating request; a retry under the key
+    (the creator's, or anyone's who learnt the key) gets the campaign and a note, never the token."""
     first = stakes.create_campaign("Keyed", "pool", key="c-2")
     again = stakes.create_campaign("Keyed", "pool", key="c-2")
-    assert again.house_token == first.house_token
+    assert again.campaign.id == first.campaign.id and again.house_token is None and first.note is None
+    assert again.note is not None and "new key" in again.note
     assert stakes.tokens.authenticate(first.house_token) == (first.campaign.id, Seat.house())
     other = stakes.create_campaign("Keyed", "pool", key="c-3")
     unkeyed = stakes.create_campaign("Keyed", "pool")
@@ -125,7 +129,7 @@ def test_a_creation_sent_again_past_the_retry_window_answers_no_house_token(stak
     import adapters.service
     first = stakes.create_campaign("Keyed", "pool", key="c-4")
     monkeypatch.setattr(adapters.service, "RETRY_WINDOW", timedelta(0))
-    with pytest.raises(ConcurrencyConflict, match="not answered again"):
+    with pytest.raises(ConcurrencyConflict, match="send a new key"):
         stakes.create_campaign("Keyed", "pool", key="c-4")
     assert stakes.tokens.authenticate(first.house_token) == (first.campaign.id, Seat.house())
 

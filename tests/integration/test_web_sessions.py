@@ -99,3 +99,26 @@ def test_an_expired_session_is_refused_and_swept(stakes, seated):
         _caller(stakes, session)
     stakes.open_session(cid, Seat.house())  # the next sign-in sweeps the expired rows
     assert token_hash(session) not in {r["session_hash"] for r in stakes.views.query("SELECT * FROM {p}web_sessions")}
+
+
+def test_a_seat_keeps_at_most_its_cap_of_sessions_the_oldest_ending_with_the_streams_told(stakes, seated, revocations):
+    cid, _, _ = seated
+    stakes.settings.web_sessions_per_seat = 2
+    first, _ = stakes.open_session(cid, Seat.house())
+    second, _ = stakes.open_session(cid, Seat.house())
+    assert revocations == []  # within the cap nothing ends
+    third, _ = stakes.open_session(cid, Seat.house())
+    assert revocations == [1]  # the oldest ended, as a sign-out ends it
+    with pytest.raises(HTTPException):
+        _caller(stakes, first)
+    assert [_caller(stakes, s).seat for s in (second, third)] == [Seat.house(), Seat.house()]
+    assert len(stakes.views.query("SELECT 1 FROM {p}web_sessions")) == 2
+
+
+def test_an_expired_session_presented_is_swept_at_once_without_waiting_for_a_sign_in(stakes, seated):
+    cid, _, _ = seated
+    stakes.settings.web_session_seconds = 1
+    session, expires = stakes.open_session(cid, Seat.house())
+    time.sleep(max(0.0, expires - time.time()) + 0.1)
+    assert stakes.session(session) is None
+    assert not stakes.views.query("SELECT 1 FROM {p}web_sessions")
