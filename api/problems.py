@@ -83,7 +83,8 @@ def install(app: FastAPI) -> None:
                 why = (f"it cannot be read ({type(exc.__cause__).__name__}): nested too deeply, a number too long, "
                        "or not well formed")
             return problem(request, 422, "invalid-input", "The request is not well formed", f"body: {why}")
-        slug = {401: "unauthenticated", 403: "not-permitted", 404: "not-found", 405: "method-not-allowed"}.get(
+        slug = {401: "unauthenticated", 403: "not-permitted", 404: "not-found", 405: "method-not-allowed",
+                429: "too-many-requests"}.get(
             exc.status_code, "http-error")
         response = problem(request, exc.status_code, slug, str(exc.detail), str(exc.detail))
         response.headers.update(exc.headers or {})  # 405 keeps its Allow

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import AsyncIterator
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 from anyio import CapacityLimiter, fail_after, to_thread
@@ -16,6 +16,7 @@ from adapters import schemas as out
 from adapters.imports import TooLarge, bounded_lines
 from adapters.projection import StoreUnavailable
 from api.deps import SeatDep, SeatLater, StakesDep, bearer, get_seat_later, one_hop
+from api.problems import MEDIA_TYPE, Problem
 from domain.errors import NotPermitted
 
 router = APIRouter(tags=["audit, export and import"])
@@ -31,28 +32,87 @@ def _audits(request: Request) -> CapacityLimiter:
     return found
 
 
-@router.get("/campaigns/{campaign_id}/audit", response_model=out.AuditReport)
+#: Seconds a client refused for too many audits is told to wait (Retry-After).
+AUDIT_RETRY_AFTER = 10
+
+
+class AuditsInFlight:
+    """The audits of one server process in flight (running or waiting for their turn), per seat and in all
+    (issue 29, ADR 0028): an audit rebuilds the campaign into a scratch store, so a client that sends many at
+    once could take the server's CPU. One more than ``Settings.audits_per_credential`` for the seat (its token
+    and web sessions together), or ``Settings.audits_per_process`` in all, is answered 429 with Retry-After. The
+    counts live on the event loop: no lock is needed."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.per_seat: dict[tuple[UUID, str], int] = {}
+
+    def admit(self, key: tuple[UUID, str], settings: Any) -> None:
+        if self.total >= settings.audits_per_process:
+            raise _busy(f"this server has {self.total} audits running or waiting, its most "
+                        "(STAKES_AUDITS_PER_PROCESS); retry later")
+        if self.per_seat.get(key, 0) >= settings.audits_per_credential:
+            raise _busy(f"this seat already has {self.per_seat[key]} audit(s) running or waiting, its most "
+                        "(STAKES_AUDITS_PER_CREDENTIAL); wait for its answer, then retry")
+        self.total += 1
+        self.per_seat[key] = self.per_seat.get(key, 0) + 1
+
+    def release(self, key: tuple[UUID, str]) -> None:
+        self.total -= 1
+        left = self.per_seat.pop(key) - 1
+        if left:
+            self.per_seat[key] = left
+
+
+def _busy(detail: str) -> HTTPException:
+    return HTTPException(status.HTTP_429_TOO_MANY_REQUESTS, detail,
+                         headers={"Retry-After": str(AUDIT_RETRY_AFTER)})
+
+
+def _in_flight(request: Request) -> AuditsInFlight:
+    state = request.app.state
+    found = getattr(state, "audits_in_flight", None)
+    if found is None:
+        found = state.audits_in_flight = AuditsInFlight()
+    return found
+
+
+AUDIT_RESPONSES: dict[int | str, dict[str, Any]] = {
+    429: {"model": Problem, "content": {MEDIA_TYPE: {}},
+          "description": "Too many audits running or waiting for this seat (STAKES_AUDITS_PER_CREDENTIAL) or this "
+                         "server (STAKES_AUDITS_PER_PROCESS); wait Retry-After seconds",
+          "headers": {"Retry-After": {"description": "Seconds to wait", "schema": {"type": "integer"}}}},
+}
+
+
+@router.get("/campaigns/{campaign_id}/audit", response_model=out.AuditReport, responses=AUDIT_RESPONSES)
 async def verify(campaign_id: UUID, request: Request,
                  later: Annotated[SeatLater, Depends(get_seat_later)]) -> out.AuditReport:
     """Recompute the campaign's hash chain from the stored events and name the first broken link (C-2), then
     compare every projected row of the campaign with what its events project to (issue 29). An audit reads
     and projects the whole campaign: a few run at once per server, the others wait their turn (503 after a
-    minute)."""
+    minute); a seat may have ``STAKES_AUDITS_PER_CREDENTIAL`` audits running or waiting (1 by default), the
+    server ``STAKES_AUDITS_PER_PROCESS``, and one more is answered 429 with Retry-After."""
     # issue 29, red team: the audit's turn is awaited on the event loop, after the credential is checked. A
     # turn awaited in a worker thread held that thread: 45 audits of a 3,000-event campaign, sent by the House
     # of any campaign (anyone may create one), stalled every other campaign's reads for 27 s.
     seat = await to_thread.run_sync(later.seat)
-    turns = _audits(request)
+    key, flight = (campaign_id, seat.name), _in_flight(request)
+    flight.admit(key, later.stakes.settings)
     try:
-        with fail_after(readcheck.WAIT):
-            await turns.acquire()
-    except TimeoutError:
-        raise StoreUnavailable(f"{readcheck.AT_ONCE} audits are running on this server and others wait their "
-                               "turn; retry later") from None
-    try:
-        return await to_thread.run_sync(lambda: later.stakes.audit(campaign_id, seat))
+        turns = _audits(request)
+        try:
+            with fail_after(readcheck.WAIT):
+                await turns.acquire()
+        except TimeoutError:
+            raise StoreUnavailable(f"{readcheck.AT_ONCE} audits are running on this server and others wait their "
+                                   "turn; retry later") from None
+        try:
+            return await to_thread.run_sync(lambda: later.stakes.audit(campaign_id, seat))
+        finally:
+            turns.release()
     finally:
-        turns.release()
+        flight.release(key)
 
 
 @router.get("/campaigns/{campaign_id}/audit/checkpoint", response_model=out.Checkpoint)
