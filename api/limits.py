@@ -6,7 +6,12 @@ A body larger than the route's limit is answered 413 (an RFC 9457 problem) befor
 * a body without one (chunked) is counted while it streams in; at the first chunk over the limit the 413 is
   sent, the application is told the client went away (``http.disconnect``), and the connection closes.
 
-The server never holds more than the limit of one request's body, whatever the client sends. The limit is
+The server never holds more than the limit of one request's body, whatever the client sends.
+
+A form post (``application/x-www-form-urlencoded`` or ``multipart/form-data``: the web view's) is also checked
+to be UTF-8 once its whole body is in (issue 29, ADR 0028): its bytes and every %-escaped value must decode, or
+it is answered 422 naming the problem before any route acts on it, so nothing is stored. (The form parser would
+otherwise turn bad bytes into U+FFFD or Latin-1 letters, where a JSON body with them is refused 422.) The limit is
 ``Settings.max_body_bytes`` (``STAKES_MAX_BODY_BYTES``, 1 MiB by default); ``POST /imports`` takes up to
 ``Settings.import_max_bytes`` (its own, larger limit) and streams its body itself.
 """
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -67,6 +73,8 @@ class BodyLimit:
 
         seen = 0
         started = refused = False
+        form = _form_kind(scope)
+        held: list[bytes] = []
 
         async def counted() -> Message:
             nonlocal seen, refused
@@ -80,6 +88,15 @@ class BodyLimit:
                     if not started:
                         await self._refuse(scope, send, limit, setting)
                     return {"type": "http.disconnect"}
+                if form is not None:  # a form's text is checked whole, before the route sees its last chunk
+                    held.append(message.get("body", b""))
+                    why = None if message.get("more_body", False) else not_utf8(form, b"".join(held))
+                    if why is not None:
+                        refused = True
+                        if not started:
+                            await _send_problem(scope, send, 422, "invalid-input", "The request is not well formed",
+                                                f"body: {why}; nothing was read or stored")
+                        return {"type": "http.disconnect"}
             return message
 
         async def sending(message: Message) -> None:
@@ -102,6 +119,41 @@ class BodyLimit:
         headers, body = _problem(scope, limit, setting)
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _form_kind(scope: Scope) -> str | None:
+    """The form media type of the request's body, or None when it is no form (JSON, an import …)."""
+    if scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+        return None
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            kind = value.decode("latin-1").split(";", 1)[0].strip().lower()
+            return kind if kind in FORMS else None
+    return None
+
+
+def not_utf8(kind: str, body: bytes) -> str | None:
+    """Why a form's body is not UTF-8 text (its raw bytes, or a %-escaped value of a urlencoded form), or None.
+    The web view's pages declare UTF-8, so a browser sends nothing else; no route takes a file."""
+    try:
+        text = body.decode("utf-8")
+        if kind == FORMS[0]:
+            parse_qsl(text, keep_blank_values=True, encoding="utf-8", errors="strict")
+    except UnicodeDecodeError as exc:
+        return (f"a form's text is UTF-8 (the pages declare it), and this form's is not ({exc.reason} at byte "
+                f"{exc.start}{' of a %-escaped value' if kind == FORMS[0] and body.isascii() else ''})")
+    return None
+
+
+async def _send_problem(scope: Scope, send: Send, status: int, slug: str, title: str, detail: str) -> None:
+    body = json.dumps({"type": f"/problems/{slug}", "title": title, "status": status, "detail": detail,
+                       "instance": scope.get("path", "")}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -1,5 +1,5 @@
 """Web hardening (issue 29): every answer's security headers, the origin check of cookie-borne writes, and the
-access log's redaction of credentials in paths.
+access log's redaction of credentials in paths, and its bound on what a request line may put in the log.
 
 ``Guard`` is one pure ASGI middleware (the stream passes through it untouched but for its headers):
 
@@ -143,17 +143,30 @@ async def refuse(scope: Scope, send: Any, why: str) -> None:
 SECRET = re.compile(r"\b(inv|stk|ses)_[A-Za-z0-9_\-%]+")
 
 
+#: The longest request target (path and query string) the access log keeps (issue 29, ADR 0028): a longer one is
+#: cut there, with a marker saying how much was left out, so no request can make the log hold what it sends.
+LOGGED_TARGET = 512
+
+
+def bounded(text: str, limit: int = LOGGED_TARGET) -> str:
+    """``text`` with its secrets blanked, then cut to ``limit`` characters with a marker naming what was cut."""
+    text = SECRET.sub(r"\1_[redacted]", text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}…[{len(text) - limit} more characters not logged]"
+
+
 class Redact(logging.Filter):
     """Blanks invite codes, seat tokens and session ids in the access log's request lines (uvicorn's
-    ``uvicorn.access`` logger: its arguments are client, method, path, HTTP version, status). The web view
-    never puts one in a URL (an invite link carries its code in the fragment); this covers old links and
-    hand-typed URLs."""
+    ``uvicorn.access`` logger: its arguments are client, method, path, HTTP version, status), and bounds each
+    line's text (``LOGGED_TARGET``; issue 29). The web view never puts a secret in a URL (an invite link carries
+    its code in the fragment); this covers old links and hand-typed URLs."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
-            record.args = tuple(SECRET.sub(r"\1_[redacted]", a) if isinstance(a, str) else a for a in record.args)
+            record.args = tuple(bounded(a) if isinstance(a, str) else a for a in record.args)
         elif isinstance(record.msg, str):
-            record.msg = SECRET.sub(r"\1_[redacted]", record.msg)
+            record.msg = bounded(record.msg, LOGGED_TARGET * 2)
         return True
 
 
