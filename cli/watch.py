@@ -52,15 +52,22 @@ def _frame(t: Any, unit: Any) -> tuple[Any, dict[str, list[str]]]:
 def _head(t: Any) -> int:
     """Where the log is now: a watch follows what happens from here on."""
     if t.remote:  # the campaign's own numbering (issue 29): its last entry this seat reads, page by page
+        from adapters import schemas
+        from cli.errors import Unreachable
+
         position, after = 0, 0
         while True:
-            page = t.backend.http.get(f"/campaigns/{t.campaign_id()}/log", params={"after": after, "limit": 1000})
-            page.raise_for_status()
-            body = page.json()
-            position = max([position, *(e["position"] for e in body["entries"])])
-            if not body.get("next_after"):
-                return int(max(position, after))
-            after = int(body["next_after"])
+            # read as any answer is (``RemoteStakes._call``): a refusal is its problem, and a page that is no
+            # log page (a position that is no integer, issue 29) a clear error, never a traceback
+            page = t.backend._call("GET", f"/campaigns/{t.campaign_id()}/log", schemas.EventLog,
+                                   params={"after": after, "limit": 1000})
+            position = max([position, *(e.position for e in page.entries)])
+            if not page.next_after:
+                return max(position, after)
+            if page.next_after <= after:  # a hostile server's pages that never end
+                raise Unreachable(f"{t.backend.server} answered a log page that does not move on (next_after "
+                                  f"{page.next_after} after {after}): it is not a Stakes server's log")
+            after = page.next_after
     from adapters import ledger
 
     t.backend.catch_up()
