@@ -57,3 +57,39 @@ def test_a_creation_key_is_the_creators_secret_and_no_read_gives_it_or_the_house
         # the same key with another body is another creation: refused, no token
         r = http.post("/campaigns", json={**body, "name": "Someone else's"}, headers={"Idempotency-Key": key})
         assert r.status_code in (409, 422) and "house_token" not in r.text and token not in r.text
+
+
+class LosesFirstCreationAnswer(httpx.HTTPTransport):
+    """Sends every request to the server, but drops the answer of the first ``POST /campaigns`` on the way
+    back, as a broken connection would: the campaign is created, its House token never arrives."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lost = False
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        if request.method == "POST" and request.url.path == "/campaigns" and not self.lost:
+            self.lost = True
+            response.read()
+            raise httpx.ReadError("the connection dropped before the answer arrived", request=request)
+        return response
+
+
+def test_the_cli_whose_creation_answer_was_lost_says_so_and_exits_non_zero(settings, env_for, tmp_path, monkeypatch):
+    """The CLI retries a command whose answer was lost under the same key; for a creation the retry answers
+    no House token (ADR 0028), so the CLI names the campaign and what to do, exits 6, and keeps no token."""
+    import cli.remote
+    from tests.e2e.conftest import Cli
+
+    transport = LosesFirstCreationAnswer()
+    real_client = httpx.Client
+    monkeypatch.setattr(cli.remote.httpx, "Client", lambda *a, **kw: real_client(*a, **{**kw, "transport": transport}))
+    with live_server(env_for(settings), tmp_path / "server.log") as url:
+        cli = Cli({**env_for(settings), "STAKES_CONFIG": str(tmp_path / "config.json")})
+        result = cli("--server", url, "campaign", "create", "Lost answer", expect=6)
+    assert transport.lost
+    assert "was lost" in result.output and "create a new one" in result.output.replace("\n", " ")
+    assert "stk_" not in result.output
+    config = tmp_path / "config.json"
+    assert not config.exists() or "stk_" not in config.read_text()
