@@ -4,12 +4,11 @@ Each command class names its CLI words (``"loan accept"``), the inputs taken as 
 parsers for inputs typed as text (``3,5,1``). Classes of several systems with the same words become one
 command offering the union of their inputs; the campaign's system decides which are valid. Moves in a
 unit of resolution take ``--challenge/-C`` (an id prefix; by default the current one). Each system's
-CLI module (``cli/systems/<package>.py``, optional) may add parsers for its own inputs (``PARSERS``).
+CLI module (``cli/systems/<package>.py``, optional) may add parsers for its own inputs (``CLI.parsers``).
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
@@ -42,34 +41,17 @@ def positions(text: str | None) -> list[int] | None:
     return [n - 1 for n in found]
 
 
-def pairs(items: list[str] | None) -> dict[str, int] | None:
-    """``NAME=NUMBER`` items, e.g. ``Brave=1``."""
-    found: dict[str, int] = {}
-    for item in items or []:
-        name, _, value = item.rpartition("=")
-        if not name or not value.strip().lstrip("-").isdigit():
-            raise UsageError(f"{item!r}: write NAME=NUMBER, e.g. Brave=1")
-        found[name.strip()] = int(value)
-    return found or None
-
-
 #: Parser name -> (what the command line takes, how it becomes the input).
-PARSERS: dict[str, tuple[Any, Callable[[Any], Any]]] = {
-    "numbers": (str, numbers), "positions": (str, positions), "traits": (list[str], pairs)}
-
-
-def _system_cli(package: str) -> Any:
-    try:
-        return importlib.import_module(f"cli.systems.{package}")
-    except ModuleNotFoundError:
-        return None
+PARSERS: dict[str, tuple[Any, Callable[[Any], Any]]] = {"numbers": (str, numbers), "positions": (str, positions)}
 
 
 def parsers() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
+    """The shared parsers and every system's own (``cli/systems/<package>.py``, ``CLI.parsers``, ADR 0030)."""
+    from cli import systems
+
     found = dict(PARSERS)
     for package in catalogue.load()["packages"]:
-        module = _system_cli(package)
-        found.update(getattr(module, "PARSERS", {}) if module else {})
+        found.update(systems.of(package).parsers)
     return found
 
 

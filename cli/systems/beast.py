@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 
 from adapters.systems.beast import schemas
+from cli.systems import SystemCli
 from cli.tables import _legal, _table
 
 
@@ -97,9 +98,10 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
     if s.get("seen_before_rewind"):
         parts.append("Seen by every seat before the rewind (C-8): "
                      f"{_plain([e['value'] for e in s['seen_before_rewind']])}")
-    parts.append(_legal(v.legal_actions))
+    parts.append(_legal(v.legal_actions, v.waiting_for))
     return Group(*parts)
 
 
-RENDERERS = {"BeastView": beast_view, "BeastSheet": beast_sheet, "list[BeastSheet]": sheets, "list[HouseCharacter]": house_characters,
-             "house-characters": house_characters}
+CLI = SystemCli(renderers={"BeastView": beast_view, "BeastSheet": beast_sheet, "list[BeastSheet]": sheets,
+                           "list[HouseCharacter]": house_characters, "house-characters": house_characters},
+                unit_kinds=("BeastRoll",))

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from adapters.systems.penny_ante import schemas
 from cli.inert import styled
+from cli.systems import Column, SystemCli
 from cli.tables import _fields, _legal, _plain, _short, _table
 
 
@@ -19,9 +20,6 @@ def side(text: str) -> dict[str, Any]:
     if text.lower().startswith("house:"):
         return {"antagonist": text.split(":", 1)[1].strip()}
     return {"players": [p.strip() for p in text.split("+") if p.strip()]}
-
-
-PARSERS = {"side": (str, side)}
 
 
 def _loan_rows(title: str, loans: list[schemas.LoanLine], other: str) -> Table:
@@ -168,8 +166,16 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
     return Group(*parts)
 
 
-RENDERERS = {
-    "Sheet": sheet, "list[Sheet]": sheets, "Antagonist": antagonist, "antagonists": antagonists,
-    "list[Antagonist]": antagonists, "HouseBudget": budget, "Loan": loan, "DebtRegister": debts,
-    "ChallengeView": challenge,
-}
+CLI = SystemCli(
+    parsers={"side": (str, side)},
+    options={"characteristics": "--characteristic"},  # repeatable, one characteristic each
+    renderers={
+        "Sheet": sheet, "list[Sheet]": sheets, "Antagonist": antagonist, "antagonists": antagonists,
+        "list[Antagonist]": antagonists, "HouseBudget": budget, "Loan": loan, "DebtRegister": debts,
+        "ChallengeView": challenge,
+    },
+    unit_kinds=("Challenge",),
+    unit_columns=(Column("challenger", lambda c: ", ".join(c.challenger) or "-"),
+                  Column("opponent", lambda c: ", ".join(c.opponent) or "-"),
+                  Column("ante", lambda c: str(c.ante)), Column("pot", lambda c: str(c.pot))),
+)

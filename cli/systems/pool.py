@@ -6,7 +6,20 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 
 from adapters.systems.pool import schemas
+from cli.session import UsageError
+from cli.systems import SystemCli
 from cli.tables import _table
+
+
+def traits(items: list[str] | None) -> dict[str, int] | None:
+    """``--trait Brave=1``, once per trait (PL-2): ``NAME=RATING``."""
+    found: dict[str, int] = {}
+    for item in items or []:
+        name, _, value = item.rpartition("=")
+        if not name or not value.strip().lstrip("-").isdigit():
+            raise UsageError(f"{item!r}: write NAME=NUMBER, e.g. Brave=1")
+        found[name.strip()] = int(value)
+    return found or None
 
 
 def pool_sheet(s: schemas.PoolSheet) -> RenderableType:
@@ -39,4 +52,6 @@ def sheets(items: list[schemas.PoolSheet]) -> RenderableType:
     return table
 
 
-RENDERERS = {"PoolSheet": pool_sheet, "list[PoolSheet]": sheets}
+CLI = SystemCli(parsers={"traits": (list[str], traits)}, options={"traits": "--trait"},  # --trait Brave=1, repeated
+                renderers={"PoolSheet": pool_sheet, "list[PoolSheet]": sheets},
+                unit_kinds=("PoolRoll", "PoolContest"))
