@@ -256,6 +256,8 @@ def render(value: Any) -> RenderableType:
     found = renderers().get(_key(value))
     if found is not None:
         return found(value)
+    if isinstance(value, schemas.PlayerAdded):  # answered with the system's own sheet schema
+        return player_added(value)
     if isinstance(value, schemas.ResolutionView):
         own = renderers().get(f"unit:{value.kind}")  # a system's own drawing of this kind of unit (ADR 0030)
         if own is not None:
