@@ -40,11 +40,15 @@ def sheet(s: schemas.Sheet) -> RenderableType:
         parts.append(_loan_rows("Owes", s.owes, "lender"))
     if s.owed:
         parts.append(_loan_rows("Is owed", s.owed, "borrower"))
-    if s.offers:
-        table = _table("Open loan offers", "loan", "lender", "borrower", "amount")
-        for o in s.offers:
-            table.add_row(_short(o.loan_id), o.lender, o.borrower, str(o.amount))
-        parts.append(table)
+    for title, offers in (("Open loan offers", [o for o in s.offers if o.open is not False]),
+                          ("Lapsed loan offers: decline or withdraw them (PA-14)",
+                           [o for o in s.offers if o.open is False])):
+        if offers:
+            table = _table(title, "loan", "lender", "borrower", "amount", "into")
+            for o in offers:
+                table.add_row(_short(o.loan_id), o.lender, o.borrower, str(o.amount),
+                              f"challenge {_short(o.challenge_id)}" if o.challenge_id else "-")
+            parts.append(table)
     return Group(*parts)
 
 
@@ -123,12 +127,14 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
     """The table: dice (cup in brackets), circumstances, pot, wagers, turn and the legal actions."""
     header = styled("[bold]Challenge[/] {}  step [bold]{}[/]  ante {}  pot [bold]{}[/]{}", v.id, v.phase, v.ante, v.pot,
                     (f"  stake {v.stake}" if v.stake is not None else "") + ("  table dice" if v.table else ""))
-    sides = _table("Sides", "side", "who", "characteristics", "dice", "wager", "")
+    # PA-9, PA-12: "bet" is the wager of this betting round (what a call matches and a check needs equal),
+    # "staked" all the side put in, a double down's cost included (issue 31)
+    sides = _table("Sides", "side", "who", "characteristics", "dice", "bet", "staked", "")
     for name, side in v.sides.items():
         marks = " ".join(m for m, on in (("all-in", side.all_in), ("← turn", v.turn == name),
                                          ("(you)", v.your_side == name)) if on)
         sides.add_row(name, ", ".join(side.members), ", ".join(side.characteristics) or "-",
-                      _dice(side.dice), str(side.wager), marks)
+                      _dice(side.dice), str(side.betting_wager), str(side.wager), marks)
     circumstances = _table("Circumstances", "step", "side", "circumstance", "die", "barred for")
     for c in v.circumstances:
         circumstances.add_row(str(c.step), c.side, c.text, "-" if c.die is None else str(c.die),
