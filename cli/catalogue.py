@@ -124,8 +124,8 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
         else:
             kind = "str" if name in cls.lookups else _kind(info.annotation)
         option = "--" + name.replace("_", "-")
-        if name not in positional:  # the system's own word for it (a repeatable --characteristic), ADR 0030
-            option = options.get(cls, {}).get(name, option)
+        if name not in positional:  # the command's or its system's word for it (--characteristic), ADR 0030
+            option = cls.cli_options.get(name) or options.get(cls, {}).get(name, option)
         params.append({
             "name": name, "kind": kind, "help": info.description or "", "positional": name in positional,
             "option": option, "parser": parser, "lookup": cls.lookups.get(name),
@@ -136,7 +136,8 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
     doc = (shared if shared is not None and len(classes) > 1 else first).__doc__ or ""
     return {"words": words, "fixed": fixed, "params": params, "doc": doc, "verb": first.verb,
             "action": first.action_name(), "arguments": list(first.cli_arguments),
-            "new_unit": first.answer == "unit" and first.draws_secret}
+            "new_unit": first.answer == "unit" and first.draws_secret,
+            "confirm": list(first.cli_confirm) if first.cli_confirm else None}
 
 
 def build() -> dict[str, Any]:

@@ -10,6 +10,7 @@ CLI module (``cli/systems/<package>.py``, optional) may add parsers for its own 
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 from uuid import UUID, uuid4
@@ -19,6 +20,7 @@ import typer
 from cli import catalogue, config
 from cli.options import As, CampaignOpt, ChallengeOpt, Fmt, Format, group
 from cli.session import Target, UsageError, run
+from domain.errors import RuleViolation
 
 
 # -- reading typed inputs from text ------------------------------------------------------------------------
@@ -155,6 +157,19 @@ def _parameter(p: dict[str, Any]) -> inspect.Parameter:
     return inspect.Parameter(p["name"], inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
+def _confirmed(confirm: list[str] | None, refused: RuleViolation, payload: dict[str, Any], fmt: Format) -> bool:
+    """A command refused only until the House says yes (``Command.cli_confirm``: an undo that shows cards
+    every seat saw, C-8): on a terminal, show why and ask; elsewhere the refusal stands (``--yes`` goes
+    ahead without asking)."""
+    if not confirm or refused.ruling != confirm[1] or payload.get(confirm[0]) or fmt is Format.json \
+            or not sys.stdin.isatty():
+        return False
+    from cli import output
+
+    output.err.print(f"{refused.ruling}: {refused}")
+    return typer.confirm("Go ahead?", default=False)
+
+
 def make(spec: dict[str, Any]) -> Callable[..., None]:
     """A typer command for one entry of the catalogue: one command (of one or several systems)."""
     fixed = dict(spec["fixed"])
@@ -191,7 +206,13 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
                 result = t.backend.act(t.campaign_id(), t.seat, moved, payload, key=key)
                 current_unit(t, moved)  # the unit this seat moved in is its current one
             else:
-                result = t.backend.run(t.campaign_id(), t.seat, spec["verb"], payload, key=key)
+                try:
+                    result = t.backend.run(t.campaign_id(), t.seat, spec["verb"], payload, key=key)
+                except RuleViolation as refused:
+                    if not _confirmed(spec.get("confirm"), refused, payload, fmt):
+                        raise
+                    payload[spec["confirm"][0]] = True
+                    result = t.backend.run(t.campaign_id(), t.seat, spec["verb"], payload, key=uuid4().hex)
                 if spec["new_unit"]:
                     current_unit(t, result.id)  # a new unit becomes the current one of the seat that opened it
             output.emit(result, fmt, output.render)
