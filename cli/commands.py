@@ -107,34 +107,17 @@ def every_unit(t: Target) -> Iterator[Any]:
         after = page[-1].position
 
 
-def loan_id(t: Target, text: str) -> UUID:
-    """A loan id, or a unique prefix of one as shown in tables."""
-    try:
-        return UUID(text)
-    except ValueError:
-        pass
-    wanted = text.lower().replace("-", "")
-    if len(wanted) < 4:
-        raise UsageError(f"{text!r} is too short; give at least 4 characters of the loan id")
-    matches = [loan.loan_id for loan in every_loan(t) if loan.loan_id.hex.startswith(wanted)]
-    if len(matches) != 1:
-        raise UsageError(f"{text!r} names {'no' if not matches else 'more than one'} loan; give more of its id")
-    return matches[0]
+LOOKUPS: dict[str, Callable[[Target, Any], UUID]] = {"unit": unit_id}
 
 
-def every_loan(t: Target) -> Iterator[Any]:
-    """The campaign's loans and debts, page by page."""
-    from adapters.plugin import Page
+def lookups() -> dict[str, Callable[[Target, Any], UUID]]:
+    """The shared id lookups and every system's own (``CLI.lookups``: Penny Ante's loans, ADR 0030)."""
+    from cli import systems
 
-    after: str | None = None
-    while True:
-        register = t.backend.read(t.campaign_id(), t.seat, "debts", Page(after, 500))
-        yield from register.loans
-        if not (after := register.next_after):
-            return
-
-
-LOOKUPS: dict[str, Callable[[Target, Any], UUID]] = {"unit": unit_id, "loan": loan_id}
+    found = dict(LOOKUPS)
+    for package in catalogue.load()["packages"]:
+        found.update(systems.of(package).lookups)
+    return found
 
 
 # -- building a typer command from the catalogue ------------------------------------------------------------
@@ -194,7 +177,7 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
                         raise UsageError(f"no parser {parser!r} for {name}")
                     value = parse_with[parser][1](value)
                 if lookup is not None:
-                    value = str(LOOKUPS[lookup](t, value))
+                    value = str((LOOKUPS if lookup in LOOKUPS else lookups())[lookup](t, value))
                 payload[name] = value
             for name, (_, lookup) in kinds.items():  # an id left out: the current one
                 if lookup == "unit" and name not in payload:

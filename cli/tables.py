@@ -53,8 +53,14 @@ def _table(title: str, *columns: str) -> Table:
     return table
 
 
-def _short(loan_id: Any) -> str:
-    return str(loan_id)[:8]
+def _short(an_id: Any) -> str:
+    """An id as the tables show it, and as commands take it: its first 8 characters."""
+    return str(an_id)[:8]
+
+
+def _is_id(value: Any) -> bool:
+    """A whole id (a UUID as text), shown short."""
+    return isinstance(value, str) and len(value) == 36 and value.count("-") == 4
 
 
 # -- any value, whatever its shape: plain text for people, never a Python repr ------------------------------
@@ -190,7 +196,7 @@ def _legal(actions: Sequence[schemas.LegalAction], waiting_for: Sequence[str] = 
         return Text.assemble(("Nothing to do for you now.", "dim"), (" " + _waiting(waiting_for)) if waiting_for else "")
     legal = _table("What you can do now", "action", "limits")
     for a in actions:
-        limits = ", ".join(f"{k}={_short(val) if k == 'loan' else _plain(val, True)}"
+        limits = ", ".join(f"{k}={_short(val) if _is_id(val) else _plain(val, True)}"
                            for k, val in a.model_dump(exclude_none=True, mode="json").items() if k != "action")
         legal.add_row(a.action, limits)
     return Group(legal, _waiting(waiting_for)) if waiting_for else legal

@@ -6,6 +6,8 @@ a system's table looks like comes from its module's ``CLI``, a :class:`SystemCli
 - ``parsers``: how its inputs are read from text (``3,5,1``, ``ilse+tomas``, ``Brave=1``);
 - ``options``: the option an input is typed with when it is not the field's name (a repeatable
   ``--characteristic`` for ``characteristics``);
+- ``lookups``: ids of its own given by their first characters (a command's ``lookups`` names the kind),
+  ``(target, text) -> UUID``;
 - ``renderers``: how its answers are drawn, by schema name (``"Sheet"``, ``"list[Sheet]"``), by read name
   (``"house-characters"``), or by unit kind for a unit answered as the shared view (``"unit:PulpCombat"``);
 - ``unit_kinds`` and ``unit_columns``: which units of resolution are its own and the columns of their rows in
@@ -42,6 +44,7 @@ class SystemCli:
 
     parsers: Mapping[str, Parser] = field(default_factory=dict)
     options: Mapping[str, str] = field(default_factory=dict)
+    lookups: Mapping[str, Callable[[Any, str], Any]] = field(default_factory=dict)
     renderers: Mapping[str, Renderer] = field(default_factory=dict)
     unit_kinds: tuple[str, ...] = ()
     unit_columns: tuple[Column, ...] = ()

@@ -3,7 +3,9 @@ side is written on the command line (``ilse``, ``ilse+tomas``, ``house:Lady Sen`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+from uuid import UUID
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -11,6 +13,7 @@ from rich.text import Text
 
 from adapters.systems.penny_ante import schemas
 from cli.inert import styled
+from cli.session import Target, UsageError
 from cli.systems import Column, SystemCli
 from cli.tables import _fields, _legal, _plain, _short, _table
 
@@ -20,6 +23,33 @@ def side(text: str) -> dict[str, Any]:
     if text.lower().startswith("house:"):
         return {"antagonist": text.split(":", 1)[1].strip()}
     return {"players": [p.strip() for p in text.split("+") if p.strip()]}
+
+
+def loan_id(t: Target, text: str) -> UUID:
+    """A loan id, or a unique prefix of one as shown in tables."""
+    try:
+        return UUID(text)
+    except ValueError:
+        pass
+    wanted = text.lower().replace("-", "")
+    if len(wanted) < 4:
+        raise UsageError(f"{text!r} is too short; give at least 4 characters of the loan id")
+    matches = [loan.loan_id for loan in every_loan(t) if loan.loan_id.hex.startswith(wanted)]
+    if len(matches) != 1:
+        raise UsageError(f"{text!r} names {'no' if not matches else 'more than one'} loan; give more of its id")
+    return matches[0]
+
+
+def every_loan(t: Target) -> Iterator[Any]:
+    """The campaign's loans and debts, page by page."""
+    from adapters.plugin import Page
+
+    after: str | None = None
+    while True:
+        register = t.backend.read(t.campaign_id(), t.seat, "debts", Page(after, 500))
+        yield from register.loans
+        if not (after := register.next_after):
+            return
 
 
 def _loan_rows(title: str, loans: list[schemas.LoanLine], other: str) -> Table:
@@ -174,6 +204,7 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
 
 CLI = SystemCli(
     parsers={"side": (str, side)},
+    lookups={"loan": loan_id},  # a loan id or the first characters of one, as the tables show them
     options={"characteristics": "--characteristic"},  # repeatable, one characteristic each
     renderers={
         "Sheet": sheet, "list[Sheet]": sheets, "Antagonist": antagonist, "antagonists": antagonists,
