@@ -63,7 +63,7 @@ def roll(v: ResolutionView) -> RenderableType:
     s = v.state
     trait = f" + {s['trait']} +{s['rating']}" if s.get("trait") else ""
     helper = f" + {s['helper_dice']} of {s['helper']}'s" if s.get("helper") else ""
-    lines = [styled("[bold]Roll[/] {}  {}", _short(v.id), v.phase),
+    lines = [styled("[bold]Roll[/] {} ({})  {}", _short(v.id), v.kind, v.phase),  # the kind, as the list shows it
              Text(f"{s['roller']} rolls {s['count']} dice{helper}{trait}: {_plain(s.get('dice'))}", overflow="fold")]
     if s.get("outcome"):
         cost = [f"{s['lost']} dice lost" if s.get("lost") else "no die lost"]
@@ -76,7 +76,7 @@ def roll(v: ResolutionView) -> RenderableType:
     if s.get("narrator"):
         lines.append(Text(f"Narrates: {s['narrator']}"))
     if s.get("overturned"):
-        lines.append(Text(f"Overturned: {_plain(s['overturned'])}", style="bold"))
+        lines.append(Text(f"Result overturned: {_plain(s['overturned'])}", style="bold"))
     seeds = f"seed hash {s['seed_hash']}" + (f"; secret seed {s['secret_seed']}" if s.get("secret_seed") else "")
     lines.append(Text(seeds, style="dim", overflow="fold"))
     lines.append(_legal(v.legal_actions, v.waiting_for))

@@ -87,13 +87,13 @@ def _seeds(state: dict[str, Any]) -> str:
 
 def _overturned(state: dict[str, Any]) -> list[RenderableType]:
     o = state.get("overturned")
-    return [Text(f"Overturned: {_plain(o.get('reason') if isinstance(o, dict) else o)}", style="bold")] if o else []
+    return [Text(f"Result overturned: {_plain(o.get('reason') if isinstance(o, dict) else o)}", style="bold")] if o else []
 
 
 def deal(v: ResolutionView) -> RenderableType:
     """A deal (PU-1 … PU-4, PU-8): who dealt for whom, the difficulty, the cards and what they read."""
     s = v.state
-    head = styled("[bold]Deal[/] {}  {}  {}", _short(v.id), s["kind"], v.phase)
+    head = styled("[bold]Deal[/] {} ({})  {}  {}", _short(v.id), v.kind, s["kind"], v.phase)
     table = _table("", "dealer", "character", "difficulty", "cut", "cards", "result")
     cards = "hidden" if s.get("hidden") or not s.get("cards") else _faces(s["cards"])
     result = s.get("result")
@@ -108,7 +108,7 @@ def combat(v: ResolutionView) -> RenderableType:
     """A combat (PU-5, PU-9): who fights, the initiative and order, each attack as a line, whose turn."""
     s = v.state
     seats = {c["name"]: c["seat"] for c in s["combatants"]}
-    head = styled("[bold]Combat[/] {}  cycle {}  {}", _short(v.id), s["cycle"], v.phase)
+    head = styled("[bold]Combat[/] {} ({})  cycle {}  {}", _short(v.id), v.kind, s["cycle"], v.phase)
     who = "Combatants: " + ", ".join(f"{name} ({seat})" for name, seat in seats.items())
     parts: list[RenderableType] = [head, Text(who, overflow="fold")]
     if s.get("order"):

@@ -41,7 +41,7 @@ def test_a_pulp_list_shows_who_takes_part_and_none_of_penny_antes_columns(cli):
     text = cli("challenge", "list").stdout
     assert headers(text, "Challenges") == ["id", "kind", "step", "who"] and "PulpDeal" in text
     shown = cli("challenge", "show", "--as", "ilse").stdout
-    assert shown.startswith("Deal ") and "difficulty" in shown and not REPR.search(shown)
+    assert shown.startswith("Deal ") and "(PulpDeal)" in shown and "difficulty" in shown and not REPR.search(shown)
 
 
 def test_a_pulp_combat_takes_seats_and_reads_as_initiative_and_attacks(cli):
