@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
@@ -102,7 +103,8 @@ def _kind(annotation: Any) -> str:
     return {int: "int", bool: "bool"}.get(annotation, "str")
 
 
-def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds: dict[str, str]) -> dict[str, Any]:
+def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds: dict[str, str],
+             options: dict[Any, Mapping[str, str]]) -> dict[str, Any]:
     from domain.kernel.common import SHARED
 
     first = classes[0]
@@ -122,8 +124,8 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
         else:
             kind = "str" if name in cls.lookups else _kind(info.annotation)
         option = "--" + name.replace("_", "-")
-        if (name == "characteristics" and name not in positional) or name == "traits":
-            option = "--" + name[:-1]  # repeatable, one value each
+        if name not in positional:  # the command's or its system's word for it (--characteristic), ADR 0030
+            option = cls.cli_options.get(name) or options.get(cls, {}).get(name, option)
         params.append({
             "name": name, "kind": kind, "help": info.description or "", "positional": name in positional,
             "option": option, "parser": parser, "lookup": cls.lookups.get(name),
@@ -134,27 +136,26 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
     doc = (shared if shared is not None and len(classes) > 1 else first).__doc__ or ""
     return {"words": words, "fixed": fixed, "params": params, "doc": doc, "verb": first.verb,
             "action": first.action_name(), "arguments": list(first.cli_arguments),
-            "new_unit": first.answer == "unit" and first.draws_secret}
+            "new_unit": first.answer == "unit" and first.draws_secret,
+            "confirm": list(first.cli_confirm) if first.cli_confirm else None}
 
 
 def build() -> dict[str, Any]:
     """The catalogue, read from the registry, every system's commands and its adapter and CLI modules."""
-    import importlib
-
     from adapters import answers
     from adapters.systems import edge
+    from cli import systems as system_cli
     from domain.kernel.common import SHARED
     from domain.kernel.registry import default_system, supported, systems
 
     packages = [s.package for s in supported()]
-    parser_kinds = {"numbers": "str", "positions": "str", "traits": "list"}
-    for package in packages:
-        try:
-            module = importlib.import_module(f"cli.systems.{package}")
-        except ModuleNotFoundError:
-            continue
-        for name, (kind, _) in getattr(module, "PARSERS", {}).items():
+    parser_kinds = {"numbers": "str", "positions": "str"}
+    options: dict[Any, Mapping[str, str]] = {}
+    for s in supported():
+        cli_of = system_cli.of(s.package)
+        for name, (kind, _) in cli_of.parsers.items():
             parser_kinds[name] = "list" if get_origin(kind) is list else "str"
+        options.update({c: cli_of.options for c in (*s.commands(), *s.actions())})
     found: dict[str, tuple[list[Any], dict[str, Any]]] = {}
     owners: dict[str, set[str]] = {}  # the systems each command line serves (``stakes --help`` groups by them)
     every = [s.id for s in supported()]
@@ -185,7 +186,7 @@ def build() -> dict[str, Any]:
     return {
         "systems": [{"id": s.id, "name": s.name, "supported": s.supported} for s in systems()],
         "packages": packages, "default": default_system(), "settings": list(settings.values()),
-        "commands": [{**_command(words, classes, fixed, parser_kinds), "systems": sorted(owners[words])}
+        "commands": [{**_command(words, classes, fixed, parser_kinds, options), "systems": sorted(owners[words])}
                      for words, (classes, fixed) in found.items()],
         "reads": reads, "routes": routes, "answers": answer_models,
     }

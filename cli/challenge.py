@@ -33,7 +33,7 @@ def list_(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
     from cli import output
 
     run(as_, campaign, lambda t: output.emit(t.backend.challenges(t.campaign_id(), t.seat, after, limit, open_only),
-                                             fmt, output.challenges), fmt)
+                                             fmt, lambda items: output.challenges(items, limit)), fmt)
 
 
 @app.command("verify")

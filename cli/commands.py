@@ -4,13 +4,13 @@ Each command class names its CLI words (``"loan accept"``), the inputs taken as 
 parsers for inputs typed as text (``3,5,1``). Classes of several systems with the same words become one
 command offering the union of their inputs; the campaign's system decides which are valid. Moves in a
 unit of resolution take ``--challenge/-C`` (an id prefix; by default the current one). Each system's
-CLI module (``cli/systems/<package>.py``, optional) may add parsers for its own inputs (``PARSERS``).
+CLI module (``cli/systems/<package>.py``, optional) may add parsers for its own inputs (``CLI.parsers``).
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
+import sys
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 from uuid import UUID, uuid4
@@ -20,6 +20,7 @@ import typer
 from cli import catalogue, config
 from cli.options import As, CampaignOpt, ChallengeOpt, Fmt, Format, group
 from cli.session import Target, UsageError, run
+from domain.errors import RuleViolation
 
 
 # -- reading typed inputs from text ------------------------------------------------------------------------
@@ -42,34 +43,17 @@ def positions(text: str | None) -> list[int] | None:
     return [n - 1 for n in found]
 
 
-def pairs(items: list[str] | None) -> dict[str, int] | None:
-    """``NAME=NUMBER`` items, e.g. ``Brave=1``."""
-    found: dict[str, int] = {}
-    for item in items or []:
-        name, _, value = item.rpartition("=")
-        if not name or not value.strip().lstrip("-").isdigit():
-            raise UsageError(f"{item!r}: write NAME=NUMBER, e.g. Brave=1")
-        found[name.strip()] = int(value)
-    return found or None
-
-
 #: Parser name -> (what the command line takes, how it becomes the input).
-PARSERS: dict[str, tuple[Any, Callable[[Any], Any]]] = {
-    "numbers": (str, numbers), "positions": (str, positions), "traits": (list[str], pairs)}
-
-
-def _system_cli(package: str) -> Any:
-    try:
-        return importlib.import_module(f"cli.systems.{package}")
-    except ModuleNotFoundError:
-        return None
+PARSERS: dict[str, tuple[Any, Callable[[Any], Any]]] = {"numbers": (str, numbers), "positions": (str, positions)}
 
 
 def parsers() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
+    """The shared parsers and every system's own (``cli/systems/<package>.py``, ``CLI.parsers``, ADR 0030)."""
+    from cli import systems
+
     found = dict(PARSERS)
     for package in catalogue.load()["packages"]:
-        module = _system_cli(package)
-        found.update(getattr(module, "PARSERS", {}) if module else {})
+        found.update(systems.of(package).parsers)
     return found
 
 
@@ -123,34 +107,17 @@ def every_unit(t: Target) -> Iterator[Any]:
         after = page[-1].position
 
 
-def loan_id(t: Target, text: str) -> UUID:
-    """A loan id, or a unique prefix of one as shown in tables."""
-    try:
-        return UUID(text)
-    except ValueError:
-        pass
-    wanted = text.lower().replace("-", "")
-    if len(wanted) < 4:
-        raise UsageError(f"{text!r} is too short; give at least 4 characters of the loan id")
-    matches = [loan.loan_id for loan in every_loan(t) if loan.loan_id.hex.startswith(wanted)]
-    if len(matches) != 1:
-        raise UsageError(f"{text!r} names {'no' if not matches else 'more than one'} loan; give more of its id")
-    return matches[0]
+LOOKUPS: dict[str, Callable[[Target, Any], UUID]] = {"unit": unit_id}
 
 
-def every_loan(t: Target) -> Iterator[Any]:
-    """The campaign's loans and debts, page by page."""
-    from adapters.plugin import Page
+def lookups() -> dict[str, Callable[[Target, Any], UUID]]:
+    """The shared id lookups and every system's own (``CLI.lookups``: Penny Ante's loans, ADR 0030)."""
+    from cli import systems
 
-    after: str | None = None
-    while True:
-        register = t.backend.read(t.campaign_id(), t.seat, "debts", Page(after, 500))
-        yield from register.loans
-        if not (after := register.next_after):
-            return
-
-
-LOOKUPS: dict[str, Callable[[Target, Any], UUID]] = {"unit": unit_id, "loan": loan_id}
+    found = dict(LOOKUPS)
+    for package in catalogue.load()["packages"]:
+        found.update(systems.of(package).lookups)
+    return found
 
 
 # -- building a typer command from the catalogue ------------------------------------------------------------
@@ -171,6 +138,19 @@ def _parameter(p: dict[str, Any]) -> inspect.Parameter:
         annotation = Annotated[kind if required else kind | None, marker]
         default = inspect.Parameter.empty if required else None
     return inspect.Parameter(p["name"], inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+def _confirmed(confirm: list[str] | None, refused: RuleViolation, payload: dict[str, Any], fmt: Format) -> bool:
+    """A command refused only until the House says yes (``Command.cli_confirm``: an undo that shows cards
+    every seat saw, C-8): on a terminal, show why and ask; elsewhere the refusal stands (``--yes`` goes
+    ahead without asking)."""
+    if not confirm or refused.ruling != confirm[1] or payload.get(confirm[0]) or fmt is Format.json \
+            or not sys.stdin.isatty():
+        return False
+    from cli import output
+
+    output.err.print(f"{refused.ruling}: {refused}")
+    return typer.confirm("Go ahead?", default=False)
 
 
 def make(spec: dict[str, Any]) -> Callable[..., None]:
@@ -197,7 +177,7 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
                         raise UsageError(f"no parser {parser!r} for {name}")
                     value = parse_with[parser][1](value)
                 if lookup is not None:
-                    value = str(LOOKUPS[lookup](t, value))
+                    value = str((LOOKUPS if lookup in LOOKUPS else lookups())[lookup](t, value))
                 payload[name] = value
             for name, (_, lookup) in kinds.items():  # an id left out: the current one
                 if lookup == "unit" and name not in payload:
@@ -209,7 +189,13 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
                 result = t.backend.act(t.campaign_id(), t.seat, moved, payload, key=key)
                 current_unit(t, moved)  # the unit this seat moved in is its current one
             else:
-                result = t.backend.run(t.campaign_id(), t.seat, spec["verb"], payload, key=key)
+                try:
+                    result = t.backend.run(t.campaign_id(), t.seat, spec["verb"], payload, key=key)
+                except RuleViolation as refused:
+                    if not _confirmed(spec.get("confirm"), refused, payload, fmt):
+                        raise
+                    payload[spec["confirm"][0]] = True
+                    result = t.backend.run(t.campaign_id(), t.seat, spec["verb"], payload, key=uuid4().hex)
                 if spec["new_unit"]:
                     current_unit(t, result.id)  # a new unit becomes the current one of the seat that opened it
             output.emit(result, fmt, output.render)

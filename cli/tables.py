@@ -3,7 +3,6 @@ sink that chooses between these and ``--format json``, and loads this module onl
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -23,6 +22,7 @@ from rich.text import Text
 from adapters import schemas
 from cli.inert import inert, styled
 from cli.options import Format
+from cli.systems import Column, SystemCli
 
 # No string is ever read as rich markup or :emoji: code (issue 29): user text shows as typed, and the CLI's own
 # styling is built with ``cli.inert.styled`` or ``Text``.
@@ -37,7 +37,9 @@ def show(value: Any, render: Callable[[Any], RenderableType] | None = None) -> N
     # stay for every later table of this process (the tests run many commands in one).
     out.width = int(columns) if columns.isdigit() else None  # type: ignore[assignment]
     value = inert(value)  # every user text in it neutralised, before any renderer sees it (cli/inert.py)
-    out.print(render(value) if render else _generic(value))
+    # Wrapped to the width, never cut (issue 31): a soft-wrapping console crops every line of a panel or group
+    # at the edge, so a token, a seed hash or a campaign id lost its end at 80 columns.
+    out.print(render(value) if render else _generic(value), soft_wrap=False)
 
 
 def _generic(value: Any) -> RenderableType:
@@ -51,8 +53,14 @@ def _table(title: str, *columns: str) -> Table:
     return table
 
 
-def _short(loan_id: Any) -> str:
-    return str(loan_id)[:8]
+def _short(an_id: Any) -> str:
+    """An id as the tables show it, and as commands take it: its first 8 characters."""
+    return str(an_id)[:8]
+
+
+def _is_id(value: Any) -> bool:
+    """A whole id (a UUID as text), shown short."""
+    return isinstance(value, str) and len(value) == 36 and value.count("-") == 4
 
 
 # -- any value, whatever its shape: plain text for people, never a Python repr ------------------------------
@@ -185,10 +193,10 @@ def _waiting(waiting_for: Sequence[str]) -> str:
 def _legal(actions: Sequence[schemas.LegalAction], waiting_for: Sequence[str] = ()) -> RenderableType:
     """What the viewing seat may do now; when nothing, whom the table waits for."""
     if not actions:
-        return Text.assemble(("Nothing to do for you now. ", "dim"), _waiting(waiting_for))
+        return Text.assemble(("Nothing to do for you now.", "dim"), (" " + _waiting(waiting_for)) if waiting_for else "")
     legal = _table("What you can do now", "action", "limits")
     for a in actions:
-        limits = ", ".join(f"{k}={_short(val) if k == 'loan' else _plain(val, True)}"
+        limits = ", ".join(f"{k}={_short(val) if _is_id(val) else _plain(val, True)}"
                            for k, val in a.model_dump(exclude_none=True, mode="json").items() if k != "action")
         legal.add_row(a.action, limits)
     return Group(legal, _waiting(waiting_for)) if waiting_for else legal
@@ -206,10 +214,14 @@ def campaign(c: schemas.CampaignView) -> RenderableType:
 
 
 def campaigns(items: list[schemas.CampaignView]) -> RenderableType:
-    table = _table("Campaigns", "id", "name", "system", "players", "adventure")
+    table = Table(title="Campaigns", box=box.SIMPLE_HEAVY, title_justify="left", pad_edge=False, collapse_padding=True)
+    table.add_column("id", no_wrap=True, min_width=36)  # whole, as --campaign takes it (issue 31: never cut)
+    table.add_column("name", overflow="fold", min_width=8)
+    for column in ("system", "players", "adventure"):
+        table.add_column(column, overflow="fold")
     for c in items:
         table.add_row(str(c.id), c.name, c.system, str(len(c.players)),
-                      f"{c.adventure}{' (running)' if c.adventure_running else ''}")
+                      f"{c.adventure or '-'}{' running' if c.adventure_running else ''}")
     return table
 
 
@@ -225,18 +237,18 @@ def created(c: schemas.CampaignCreated) -> RenderableType:
 
 
 # -- each system's renderers, by the name of what they render ------------------------------------------------
+def _systems() -> list[SystemCli]:
+    from cli import catalogue, systems
+
+    return [systems.of(package) for package in catalogue.load()["packages"]]
+
+
 @cache
 def renderers() -> dict[str, Callable[[Any], RenderableType]]:
-    """Every system's renderers (``cli/systems/<package>.py``, ``RENDERERS``): schema name -> renderer."""
+    """Every system's renderers (``cli/systems/<package>.py``, ``CLI.renderers``): schema name -> renderer."""
     found: dict[str, Callable[[Any], RenderableType]] = {}
-    from cli import catalogue
-
-    for package in catalogue.load()["packages"]:
-        try:
-            module = importlib.import_module(f"cli.systems.{package}")
-        except ModuleNotFoundError:
-            continue
-        found.update(getattr(module, "RENDERERS", {}))
+    for own in _systems():
+        found.update(own.renderers)
     return found
 
 
@@ -252,7 +264,12 @@ def render(value: Any) -> RenderableType:
     found = renderers().get(_key(value))
     if found is not None:
         return found(value)
+    if isinstance(value, schemas.PlayerAdded):  # answered with the system's own sheet schema
+        return player_added(value)
     if isinstance(value, schemas.ResolutionView):
+        own = renderers().get(f"unit:{value.kind}")  # a system's own drawing of this kind of unit (ADR 0030)
+        if own is not None:
+            return own(value)
         return Group(styled("[bold]{}[/] {}  step [bold]{}[/]", value.kind, value.id, value.phase),
                      _state(value.state), _legal(value.legal_actions, value.waiting_for))
     if isinstance(value, list):
@@ -292,14 +309,24 @@ def session(s: schemas.Session) -> RenderableType:
     return styled("Seat [bold]{}[/] in campaign {}.", s.seat, s.campaign_id)
 
 
-def challenges(items: list[schemas.ChallengeSummary]) -> RenderableType:
-    """Every unit of resolution: Penny Ante challenges with ante and pot, Pool rolls and contests without."""
-    table = _table("Challenges", "#", "id", "kind", "step", "challenger", "opponent", "ante", "pot")
+#: The columns of a unit whose system names none of its own: who takes part, on each side.
+SIDES = (Column("who", lambda c: " vs ".join(", ".join(side) for side in (c.challenger, c.opponent) if side) or "-"),)
+
+
+def challenges(items: list[schemas.ChallengeSummary], limit: int | None = None) -> RenderableType:
+    """Every unit of resolution: its id (as commands take it), kind and step, then its system's own columns
+    (``CLI.unit_columns``, ADR 0030: a Penny Ante challenge shows its ante and pot, a Pool roll who rolled).
+    A full page ends with how to ask for the next one (no log position column, issue 31)."""
+    columns = {kind: own.unit_columns or SIDES for own in _systems() for kind in own.unit_kinds}
+    shown = [columns.get(c.kind, SIDES) for c in items]
+    extra = shown[0] if shown and all(s == shown[0] for s in shown) else SIDES
+    table = _table("Challenges", "id", "kind", "step", *(col.header for col in extra))
     for c in items:
-        money = c.kind == "Challenge" or c.ante or c.pot
-        table.add_row(str(c.position), _short(c.id), c.kind, c.phase, ", ".join(c.challenger) or "-",
-                      ", ".join(c.opponent) or "-", str(c.ante) if money else "-",
-                      str(c.pot) if money else "-")
+        table.add_row(_short(c.id), c.kind, c.phase, *(col.cell(c) for col in extra))
+    if not items:
+        table.caption = "None yet."
+    elif limit is not None and len(items) >= limit:
+        table.caption = f"More may follow: --after {items[-1].position}"
     return table
 
 

@@ -434,6 +434,13 @@ class StakesApplication(Application[UUID]):
         campaign = self.campaign(ctx.campaign_id)
         unit = self.unit(campaign, command.unit)
         system = system_of_unit(unit)
+        shown = [] if command.reveal else unit.revealed_by_rewind(
+            lambda: self.repository.get(unit.id, version=command.to_step), command.to_step)
+        if shown:  # C-8: what every seat saw stays public where the rewind puts it; the House goes ahead knowingly
+            raise RuleViolation(
+                f"this rewind puts {', '.join(shown)} back where they were hidden; every seat saw them, so they "
+                "stay shown to all there, marked as seen before the rewind. Rewind with reveal=true (CLI: "
+                "--yes, or answer the question) to go ahead", ruling="C-8")
         self.save(*system.rewind(self, ctx, campaign, unit, command.to_step, command.reason))
         return command.unit
 

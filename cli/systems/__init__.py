@@ -1,1 +1,68 @@
-"""Each rule system's optional CLI module, ``cli/systems/<package>.py``: parsers for its own inputs."""
+"""Each rule system's CLI module, ``cli/systems/<package>.py`` (ADR 0030): how the CLI reads like that game.
+
+The shared CLI (``cli/tables.py``, ``cli/catalogue.py``, ``cli/commands.py``) names no system's concepts. What
+a system's table looks like comes from its module's ``CLI``, a :class:`SystemCli`:
+
+- ``parsers``: how its inputs are read from text (``3,5,1``, ``ilse+tomas``, ``Brave=1``);
+- ``options``: the option an input is typed with when it is not the field's name (a repeatable
+  ``--characteristic`` for ``characteristics``);
+- ``lookups``: ids of its own given by their first characters (a command's ``lookups`` names the kind),
+  ``(target, text) -> UUID``;
+- ``renderers``: how its answers are drawn, by schema name (``"Sheet"``, ``"list[Sheet]"``), by read name
+  (``"house-characters"``), or by unit kind for a unit answered as the shared view (``"unit:PulpCombat"``);
+- ``unit_kinds`` and ``unit_columns``: which units of resolution are its own and the columns of their rows in
+  ``stakes challenge list`` after the shared id, kind and step (Penny Ante's ante and pot are its own).
+
+A system without a module (or with an empty ``CLI``) is drawn by the generic renderers: readable, never a repr.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+#: Parser name -> (what the command line takes, how it becomes the input).
+Parser = tuple[Any, Callable[[Any], Any]]
+#: Draws one answer (a view of the API's schemas) as something rich prints.
+Renderer = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the unit list: its header and the cell of one unit summary (``schemas.ChallengeSummary``)."""
+
+    header: str
+    cell: Callable[[Any], str]
+
+
+@dataclass(frozen=True)
+class SystemCli:
+    """What one system adds to the CLI (see the module's docstring)."""
+
+    parsers: Mapping[str, Parser] = field(default_factory=dict)
+    options: Mapping[str, str] = field(default_factory=dict)
+    lookups: Mapping[str, Callable[[Any, str], Any]] = field(default_factory=dict)
+    renderers: Mapping[str, Renderer] = field(default_factory=dict)
+    unit_kinds: tuple[str, ...] = ()
+    unit_columns: tuple[Column, ...] = ()
+
+
+NONE = SystemCli()
+
+
+@cache
+def of(package: str) -> SystemCli:
+    """The CLI module of the system in ``package``, or :data:`NONE` when it has none."""
+    try:
+        module = importlib.import_module(f"cli.systems.{package}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"cli.systems.{package}":
+            raise  # a module that is there but imports something missing is a bug, not an absent module
+        return NONE
+    found = getattr(module, "CLI", NONE)
+    if not isinstance(found, SystemCli):
+        raise TypeError(f"cli.systems.{package}.CLI must be a SystemCli")
+    return found

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 
 from adapters.systems.beast import schemas
+from cli.systems import SystemCli
 from cli.tables import _legal, _table
 
 
@@ -20,11 +21,54 @@ def _plain(value: object) -> str:
     return "-" if value is None else str(value)
 
 
-def _line(detail: dict) -> str:
-    if "dice" in detail and isinstance(detail["dice"], list) and detail["dice"] and isinstance(detail["dice"][0], str):
-        score = detail.get("score", {})
-        return f"{'  '.join(detail['dice'])}  = {score.get('total', '?')} ({score.get('more', '')})"
-    return "; ".join(f"{k}: {_plain(v)}" for k, v in detail.items() if v not in (None, [], {}))
+#: Why a Humanity check is due (BE-7, BE-12), as people say it.
+REASONS = {"beast above willpower": "more Beast successes than Willpower",
+           "beast above humanity": "more Beast successes than Humanity"}
+
+
+def _reasons(value: object) -> str:
+    """A check's reasons (a list, or one), readable: ``more Beast successes than Humanity``."""
+    items = value if isinstance(value, list) else [value] if value else []
+    return " and ".join(REASONS.get(str(r), str(r)) for r in items) or "none"
+
+
+def _signed(amount: object, what: str) -> str | None:
+    return f"{what} {amount:+d}" if isinstance(amount, int) and amount else None
+
+
+def _score(score: dict) -> str:
+    wp = f", Willpower {score['willpower']}" if score.get("willpower") else ""
+    return f"{score.get('total', '?')} (Humanity {score.get('humanity', '?')}, Beast {score.get('beast', '?')}{wp})"
+
+
+def _line(what: str, detail: dict) -> str:
+    """One line of a sheet's history as the table says it (BE-2 … BE-8): no ``key: value`` dumps (issue 31)."""
+    d = detail
+    if what == "roll" and isinstance(d.get("dice"), list):
+        head = f"Action, difficulty {d['difficulty']}" if d.get("kind") == "action" else "Conflict roll"
+        wp = ", +1 Willpower" if d.get("willpower_before") else ""
+        return f"{head}: {'  '.join(map(str, d['dice']))}{wp} = {_score(d.get('score') or {})}"
+    if what == "reroll":
+        return f"Willpower reroll of die {d.get('die')}: {_plain(d.get('was'))} became {_plain(d.get('chain'))}"
+    if what == "outcome":
+        if d.get("kind") == "action":
+            head = "Success" if d.get("success") else "Failure"
+        else:
+            head = "Won the conflict" if d.get("won") else "Lost the conflict" if d.get("won") is False else "A tie"
+        lost = f"; lost {d['willpower_lost']} Willpower" if d.get("willpower_lost") else ""
+        check = f"; Humanity check due: {_reasons(d['check'])}" if d.get("check") else ""
+        return f"{head}, {_score(d.get('score') or {})}{lost}{check}"
+    if what == "check":
+        dice = f" on {_plain(d.get('dice'))}" if d.get("dice") else ""
+        how = " (dice entered at the table)" if d.get("entered") else ""
+        lost = "; lost to the Beast (BE-7)" if d.get("lost") else ""
+        return f"Humanity check{dice}{how}: {d.get('outcome')}; Humanity now {d.get('humanity')}{lost}"
+    if what == "adjusted":
+        changes = [c for c in (_signed(d.get("willpower"), "Willpower"), _signed(d.get("humanity"), "Humanity")) if c]
+        return f"{', '.join(changes) or 'no change'}" + (f" ({d['why']})" if d.get("why") else "")
+    if what == "restored":
+        return f"Willpower +{d.get('willpower', 0)}, restored by the House (BE-8)"
+    return "; ".join(f"{k} {_plain(v)}" for k, v in d.items() if v not in (None, [], {}))
 
 
 def beast_sheet(s: schemas.BeastSheet) -> RenderableType:
@@ -34,7 +78,7 @@ def beast_sheet(s: schemas.BeastSheet) -> RenderableType:
     if s.history:
         history = _table("History", "when", "what", "detail")
         for line in s.history[:15]:
-            history.add_row(f"{line.at:%Y-%m-%d %H:%M}", line.what, _line(line.detail))
+            history.add_row(f"{line.at:%Y-%m-%d %H:%M}", line.what, _line(line.what, line.detail))
         parts.append(history)
     return Group(*parts)
 
@@ -87,19 +131,28 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
             parts.append(f"{'Success' if out['success'] else 'Failure'}: {out['total']} against {s['difficulty']}; "
                          f"more: {out['more']}")
         else:
-            parts.append(f"Winner: {out['winner'] or 'none (a tie does no harm)'}; Willpower lost: "
-                         f"{_plain(out['damage']) or 'none'}")
+            names = {side: data["name"] for side, data in s["sides"].items()}
+            damage = out["damage"]
+            lost = "; ".join(f"{names.get(k, k)} {v}" for k, v in damage.items()) if isinstance(damage, dict) \
+                else _plain(damage)
+            winner = names.get(out["winner"], out["winner"]) if out["winner"] else None
+            parts.append(f"Winner: {winner or 'none (a tie does no harm)'}; Willpower lost: {lost or 'none'}")
         if out.get("checks"):
-            parts.append(f"Humanity check due: {_plain(out['checks'])}")
+            names = {side: data["name"] for side, data in s["sides"].items()}
+            parts.append("Humanity check due: " + "; ".join(
+                f"{names.get(side, side)}, {'hidden' if why == 'hidden' else _reasons(why)}"
+                for side, why in out["checks"].items()))
     if s.get("overturned"):
         o = s["overturned"]
         parts.append(f"Overturned ({'void' if o['void'] else 'won by the ' + str(o['winner'])}): {o['reason']}")
     if s.get("seen_before_rewind"):
         parts.append("Seen by every seat before the rewind (C-8): "
                      f"{_plain([e['value'] for e in s['seen_before_rewind']])}")
-    parts.append(_legal(v.legal_actions))
+    parts.append(_legal(v.legal_actions, v.waiting_for))
     return Group(*parts)
 
 
-RENDERERS = {"BeastView": beast_view, "BeastSheet": beast_sheet, "list[BeastSheet]": sheets, "list[HouseCharacter]": house_characters,
-             "house-characters": house_characters}
+CLI = SystemCli(renderers={"BeastView": beast_view, "BeastSheet": beast_sheet, "list[BeastSheet]": sheets,
+                           "list[HouseCharacter]": house_characters, "house-characters": house_characters,
+                           "HouseCharacter": lambda a: house_characters([a])},
+                unit_kinds=("BeastRoll",))

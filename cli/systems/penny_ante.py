@@ -3,7 +3,9 @@ side is written on the command line (``ilse``, ``ilse+tomas``, ``house:Lady Sen`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+from uuid import UUID
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -11,6 +13,8 @@ from rich.text import Text
 
 from adapters.systems.penny_ante import schemas
 from cli.inert import styled
+from cli.session import Target, UsageError
+from cli.systems import Column, SystemCli
 from cli.tables import _fields, _legal, _plain, _short, _table
 
 
@@ -21,7 +25,31 @@ def side(text: str) -> dict[str, Any]:
     return {"players": [p.strip() for p in text.split("+") if p.strip()]}
 
 
-PARSERS = {"side": (str, side)}
+def loan_id(t: Target, text: str) -> UUID:
+    """A loan id, or a unique prefix of one as shown in tables."""
+    try:
+        return UUID(text)
+    except ValueError:
+        pass
+    wanted = text.lower().replace("-", "")
+    if len(wanted) < 4:
+        raise UsageError(f"{text!r} is too short; give at least 4 characters of the loan id")
+    matches = [loan.loan_id for loan in every_loan(t) if loan.loan_id.hex.startswith(wanted)]
+    if len(matches) != 1:
+        raise UsageError(f"{text!r} names {'no' if not matches else 'more than one'} loan; give more of its id")
+    return matches[0]
+
+
+def every_loan(t: Target) -> Iterator[Any]:
+    """The campaign's loans and debts, page by page."""
+    from adapters.plugin import Page
+
+    after: str | None = None
+    while True:
+        register = t.backend.read(t.campaign_id(), t.seat, "debts", Page(after, 500))
+        yield from register.loans
+        if not (after := register.next_after):
+            return
 
 
 def _loan_rows(title: str, loans: list[schemas.LoanLine], other: str) -> Table:
@@ -42,11 +70,15 @@ def sheet(s: schemas.Sheet) -> RenderableType:
         parts.append(_loan_rows("Owes", s.owes, "lender"))
     if s.owed:
         parts.append(_loan_rows("Is owed", s.owed, "borrower"))
-    if s.offers:
-        table = _table("Open loan offers", "loan", "lender", "borrower", "amount")
-        for o in s.offers:
-            table.add_row(_short(o.loan_id), o.lender, o.borrower, str(o.amount))
-        parts.append(table)
+    for title, offers in (("Open loan offers", [o for o in s.offers if o.open is not False]),
+                          ("Lapsed loan offers: decline or withdraw them (PA-14)",
+                           [o for o in s.offers if o.open is False])):
+        if offers:
+            table = _table(title, "loan", "lender", "borrower", "amount", "into")
+            for o in offers:
+                table.add_row(_short(o.loan_id), o.lender, o.borrower, str(o.amount),
+                              f"challenge {_short(o.challenge_id)}" if o.challenge_id else "-")
+            parts.append(table)
     return Group(*parts)
 
 
@@ -125,12 +157,14 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
     """The table: dice (cup in brackets), circumstances, pot, wagers, turn and the legal actions."""
     header = styled("[bold]Challenge[/] {}  step [bold]{}[/]  ante {}  pot [bold]{}[/]{}", v.id, v.phase, v.ante, v.pot,
                     (f"  stake {v.stake}" if v.stake is not None else "") + ("  table dice" if v.table else ""))
-    sides = _table("Sides", "side", "who", "characteristics", "dice", "wager", "")
+    # PA-9, PA-12: "bet" is the wager of this betting round (what a call matches and a check needs equal),
+    # "staked" all the side put in, a double down's cost included (issue 31)
+    sides = _table("Sides", "side", "who", "characteristics", "dice", "bet", "staked", "")
     for name, side in v.sides.items():
         marks = " ".join(m for m, on in (("all-in", side.all_in), ("← turn", v.turn == name),
                                          ("(you)", v.your_side == name)) if on)
         sides.add_row(name, ", ".join(side.members), ", ".join(side.characteristics) or "-",
-                      _dice(side.dice), str(side.wager), marks)
+                      _dice(side.dice), str(side.betting_wager), str(side.wager), marks)
     circumstances = _table("Circumstances", "step", "side", "circumstance", "die", "barred for")
     for c in v.circumstances:
         circumstances.add_row(str(c.step), c.side, c.text, "-" if c.die is None else str(c.die),
@@ -168,8 +202,17 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
     return Group(*parts)
 
 
-RENDERERS = {
-    "Sheet": sheet, "list[Sheet]": sheets, "Antagonist": antagonist, "antagonists": antagonists,
-    "list[Antagonist]": antagonists, "HouseBudget": budget, "Loan": loan, "DebtRegister": debts,
-    "ChallengeView": challenge,
-}
+CLI = SystemCli(
+    parsers={"side": (str, side)},
+    lookups={"loan": loan_id},  # a loan id or the first characters of one, as the tables show them
+    options={"characteristics": "--characteristic"},  # repeatable, one characteristic each
+    renderers={
+        "Sheet": sheet, "list[Sheet]": sheets, "Antagonist": antagonist, "antagonists": antagonists,
+        "list[Antagonist]": antagonists, "HouseBudget": budget, "Loan": loan, "DebtRegister": debts,
+        "ChallengeView": challenge,
+    },
+    unit_kinds=("Challenge",),
+    unit_columns=(Column("challenger", lambda c: ", ".join(c.challenger) or "-"),
+                  Column("opponent", lambda c: ", ".join(c.opponent) or "-"),
+                  Column("ante", lambda c: str(c.ante)), Column("pot", lambda c: str(c.pot))),
+)

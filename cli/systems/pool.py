@@ -1,12 +1,28 @@
-"""The Pool at the table: its sheet (PL-1 … PL-9). Its rolls and contests are drawn by the shared renderer
-of any unit's state."""
+"""The Pool at the table: its sheet, traits typed as ``--trait Brave=1`` and its rolls in a few lines (PL-1 …
+PL-9). Its contests are drawn by the shared renderer of any unit's state."""
 
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
+from rich.text import Text
 
+from adapters.schemas import ResolutionView
 from adapters.systems.pool import schemas
-from cli.tables import _table
+from cli.inert import styled
+from cli.session import UsageError
+from cli.systems import SystemCli
+from cli.tables import _legal, _plain, _short, _table
+
+
+def traits(items: list[str] | None) -> dict[str, int] | None:
+    """``--trait Brave=1``, once per trait (PL-2): ``NAME=RATING``."""
+    found: dict[str, int] = {}
+    for item in items or []:
+        name, _, value = item.rpartition("=")
+        if not name or not value.strip().lstrip("-").isdigit():
+            raise UsageError(f"{item!r}: write NAME=NUMBER, e.g. Brave=1")
+        found[name.strip()] = int(value)
+    return found or None
 
 
 def pool_sheet(s: schemas.PoolSheet) -> RenderableType:
@@ -39,4 +55,34 @@ def sheets(items: list[schemas.PoolSheet]) -> RenderableType:
     return table
 
 
-RENDERERS = {"PoolSheet": pool_sheet, "list[PoolSheet]": sheets}
+OUTCOMES = {"full": "full success", "mixed": "success with a complication", "miss": "miss"}  # PL-2
+
+
+def roll(v: ResolutionView) -> RenderableType:
+    """A roll (PL-2 … PL-4) in a few lines: who rolled what, the dice, the total and outcome, what it cost."""
+    s = v.state
+    trait = f" + {s['trait']} +{s['rating']}" if s.get("trait") else ""
+    helper = f" + {s['helper_dice']} of {s['helper']}'s" if s.get("helper") else ""
+    lines = [styled("[bold]Roll[/] {} ({})  {}", _short(v.id), v.kind, v.phase),  # the kind, as the list shows it
+             Text(f"{s['roller']} rolls {s['count']} dice{helper}{trait}: {_plain(s.get('dice'))}", overflow="fold")]
+    if s.get("outcome"):
+        cost = [f"{s['lost']} dice lost" if s.get("lost") else "no die lost"]
+        if s.get("helper_lost"):
+            cost.append(f"{s['helper']} loses {s['helper_lost']}")
+        if s.get("gained"):
+            cost.append(f"{s['gained']} dice gained")
+        lines.append(Text.assemble(("Total ", ""), (str(s["total"]), "bold"), ": ",
+                                   (OUTCOMES.get(s["outcome"], s["outcome"]), "bold"), f"; {', '.join(cost)}."))
+    if s.get("narrator"):
+        lines.append(Text(f"Narrates: {s['narrator']}"))
+    if s.get("overturned"):
+        lines.append(Text(f"Result overturned: {_plain(s['overturned'])}", style="bold"))
+    seeds = f"seed hash {s['seed_hash']}" + (f"; secret seed {s['secret_seed']}" if s.get("secret_seed") else "")
+    lines.append(Text(seeds, style="dim", overflow="fold"))
+    lines.append(_legal(v.legal_actions, v.waiting_for))
+    return Group(*lines)
+
+
+CLI = SystemCli(parsers={"traits": (list[str], traits)}, options={"traits": "--trait"},  # --trait Brave=1, repeated
+                renderers={"PoolSheet": pool_sheet, "list[PoolSheet]": sheets, "unit:PoolRoll": roll},
+                unit_kinds=("PoolRoll", "PoolContest"))

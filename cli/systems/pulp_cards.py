@@ -1,15 +1,19 @@
 """Pulp in the Cards at the table: how its inputs read from text (``ilse,Sheriff Cole``, ``BA,R21,P3``,
-``cole=2``) and its sheet (PU-1 … PU-9). Deals and combats are drawn by the shared renderer of any unit."""
+``cole=2``), its sheet, its deals and its combats (PU-1 … PU-9), read like the game (ADR 0030)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.text import Text
 
+from adapters.schemas import ResolutionView
 from adapters.systems.pulp_cards import schemas
+from cli.inert import styled
 from cli.session import UsageError
-from cli.tables import _table
+from cli.systems import SystemCli
+from cli.tables import _legal, _plain, _short, _table
 
 
 def names(text: str) -> list[str]:
@@ -34,9 +38,6 @@ def advantages(items: list[str] | None) -> dict[str, int] | None:
             raise UsageError(f"{item!r}: write NAME=NUMBER, e.g. cole=2")
         found[name.strip()] = int(value)
     return found or None
-
-
-PARSERS = {"names": (str, names), "cards": (str, cards), "advantages": (list[str], advantages)}
 
 
 def pulp_sheet(s: schemas.PulpSheet) -> RenderableType:
@@ -64,4 +65,88 @@ def sheets(items: list[schemas.PulpSheet]) -> RenderableType:
     return table
 
 
-RENDERERS = {"PulpSheet": pulp_sheet, "list[PulpSheet]": sheets}
+def _faces(cards: list[str]) -> str:
+    """Cards as the table reads them (``A♠ 2♦ ▢``); imported late, so a command against a server loads no
+    rule system until it draws."""
+    from domain.systems.pulp_cards.rules import faces
+
+    return faces(cards)
+
+
+def _reads(result: dict[str, Any] | None, reads: str | None) -> str:
+    if not result:
+        return "hidden"
+    return f"{reads or '-'}, degree {result['degree']:+d}"
+
+
+def _seeds(state: dict[str, Any]) -> str:
+    given = ", ".join(f"{side} {'given' if seed else 'none'}" for side, seed in (state.get("seeds") or {}).items())
+    return f"seed hash {state['seed_hash']}" + (f"; seeds: {given}" if given else "") + (
+        f"; secret seed {state['secret_seed']}" if state.get("secret_seed") else "")
+
+
+def _overturned(state: dict[str, Any]) -> list[RenderableType]:
+    o = state.get("overturned")
+    return [Text(f"Result overturned: {_plain(o.get('reason') if isinstance(o, dict) else o)}", style="bold")] if o else []
+
+
+def deal(v: ResolutionView) -> RenderableType:
+    """A deal (PU-1 … PU-4, PU-8): who dealt for whom, the difficulty, the cards and what they read."""
+    s = v.state
+    head = styled("[bold]Deal[/] {} ({})  {}  {}", _short(v.id), v.kind, s["kind"], v.phase)
+    table = _table("", "dealer", "character", "difficulty", "cut", "cards", "result")
+    cards = "hidden" if s.get("hidden") or not s.get("cards") else _faces(s["cards"])
+    result = s.get("result")
+    table.add_row(s["dealer"], s.get("character") or "-", f"{s['difficulty']:+d}",
+                  "-" if s.get("cut") is None else f"{s['cut']} ({s.get('cut_by') or '-'})", cards,
+                  _reads(result, result.get("reads") if result else None))
+    return Group(head, table, *_overturned(s), Text(_seeds(s), style="dim", overflow="fold"),
+                 _legal(v.legal_actions, v.waiting_for))
+
+
+def combat(v: ResolutionView) -> RenderableType:
+    """A combat (PU-5, PU-9): who fights, the initiative and order, each attack as a line, whose turn."""
+    s = v.state
+    seats = {c["name"]: c["seat"] for c in s["combatants"]}
+    head = styled("[bold]Combat[/] {} ({})  cycle {}  {}", _short(v.id), v.kind, s["cycle"], v.phase)
+    who = "Combatants: " + ", ".join(f"{name} ({seat})" for name, seat in seats.items())
+    parts: list[RenderableType] = [head, Text(who, overflow="fold")]
+    if s.get("order"):
+        parts.append(Text(f"Order: {', '.join(s['order'])}" + (f"; up: {s['up']}" if s.get("up") else ""),
+                          overflow="fold"))
+    if s.get("surprise"):
+        su = s["surprise"]
+        parts.append(Text(f"Surprise by {su.get('ambusher') or su.get('by') or '-'}: "
+                          f"{su.get('shown_as') or '-'} ({_reads(su.get('result'), None)})", overflow="fold"))
+    if s.get("free_attack"):
+        parts.append(Text(f"Free attack: {s['free_attack']}"))
+    init = s.get("initiative")
+    if init:
+        dealt: dict[str, list[str]] = {}
+        for name, card, _round in init.get("dealt") or []:
+            dealt.setdefault(name, []).append(card)
+        table = _table(f"Initiative, cycle {init['cycle']}" + (" (order kept)" if init.get("kept") else ""),
+                       "combatant", "cards", "advantage", "total")
+        for name, total in (init.get("totals") or {}).items():
+            table.add_row(name, _faces(dealt.get(name, [])) or "-", str((init.get("advantages") or {}).get(name, 0)),
+                          str(total))
+        parts.append(table)
+    if s.get("attacks"):
+        table = _table("Attacks", "#", "cycle", "attacker", "target", "difficulty", "cards", "result", "effect")
+        for a in s["attacks"]:
+            cards = "hidden" if a.get("hidden") or not a.get("cards") else _faces(a["cards"])
+            shown = "" if a.get("shown") else " (not shown)"
+            table.add_row(str(a["number"]), str(a["cycle"]), a["attacker"] + (" (free)" if a.get("free") else ""),
+                          a.get("target") or "-", f"{a['difficulty']:+d}", cards + shown,
+                          _reads(a.get("result"), a.get("reads")), a.get("effect") or "-")
+        parts.append(table)
+    parts += _overturned(s)
+    parts.append(Text(_seeds(s), style="dim", overflow="fold"))
+    parts.append(_legal(v.legal_actions, v.waiting_for))
+    return Group(*parts)
+
+
+CLI = SystemCli(parsers={"names": (str, names), "cards": (str, cards), "advantages": (list[str], advantages)},
+                renderers={"PulpSheet": pulp_sheet, "list[PulpSheet]": sheets, "unit:PulpDeal": deal,
+                           "unit:PulpCombat": combat},
+                unit_kinds=("PulpDeal", "PulpCombat"))

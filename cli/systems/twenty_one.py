@@ -7,9 +7,12 @@ import os
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.text import Text
 
 from adapters.systems import twenty_one as schemas
+from cli.inert import styled
 from cli.session import UsageError
+from cli.systems import SystemCli
 from cli.tables import _legal, _table
 
 
@@ -33,9 +36,6 @@ def signed(text: str) -> int:
         raise UsageError(f"{text!r} is not +1 or -1") from None
 
 
-PARSERS = {"names": (str, _items), "cards": (str, _items), "signed": (str, signed)}
-
-
 def plain() -> bool:
     return os.environ.get("STAKES_PLAIN_CARDS", "").lower() in ("1", "true", "yes")
 
@@ -55,10 +55,14 @@ def cards(items: Any) -> str:
 
 def conflict(v: schemas.ConflictView) -> RenderableType:
     s = v.state
-    head = _table(f"Conflict {v.id}  round {s['round']}  {v.phase}", "turn", "order", "acted", "deck", "discard")
-    head.add_row(s["turn"] or "-", ", ".join(s["turn_order"]) or "-", ", ".join(s["acted"]) or "-",
-                 f"{s['deck_count']} cards" + (f" (known: {cards(s['deck_known'])})" if s["deck_known"] else ""),
-                 cards(s["discard"][-8:]))
+    known = f" (known: {cards(s['deck_known'])})" if s["deck_known"] else ""
+    head = Group(
+        styled("[bold]Conflict[/] {}  round {}  {}", v.id, s["round"], v.phase),
+        Text(f"Turn: {s['turn'] or '-'}; order: {', '.join(s['turn_order']) or '-'}; "
+             f"acted: {', '.join(s['acted']) or '-'}", overflow="fold"),
+        # every discard, wrapped rather than cut (issue 31: 8 of 11 were shown at 80 columns)
+        Text(f"Deck: {s['deck_count']} cards{known}; discard ({len(s['discard'])}): {cards(s['discard'])}",
+             overflow="fold"))
     hands = _table("Hands", "seat", "cards")
     for seat, hand in s["hands"].items():
         hands.add_row(seat + (" (you)" if seat == s["you"] else ""), cards(hand))
@@ -78,7 +82,7 @@ def conflict(v: schemas.ConflictView) -> RenderableType:
                         f"{r['targets']['mixed']}/{r['targets']['full']}",
                         r["outcome"] + f" ({r['how']})" + (" overturned" if r["overturned"] else ""))
         parts.append(res)
-    parts.append(_legal(v.legal_actions))
+    parts.append(_legal(v.legal_actions, v.waiting_for))
     return Group(*parts)
 
 
@@ -103,5 +107,7 @@ def sheet(s: schemas.TwentyOneSheet) -> RenderableType:
     return Group(*parts)
 
 
-RENDERERS = {"ConflictView": conflict, "Hand": hand, "TwentyOneSheet": sheet,
-             "list[TwentyOneSheet]": lambda items: Group(*(sheet(s) for s in items))}
+CLI = SystemCli(parsers={"names": (str, _items), "cards": (str, _items), "signed": (str, signed)},
+                renderers={"ConflictView": conflict, "Hand": hand, "TwentyOneSheet": sheet,
+                           "list[TwentyOneSheet]": lambda items: Group(*(sheet(s) for s in items))},
+                unit_kinds=("Conflict",))

@@ -77,6 +77,11 @@ class Command(BaseModel):
     cli_variants: ClassVar[tuple[tuple[str, dict[str, Any]], ...]] = ()
     #: Fields the CLI reads from text with a named parser (``"numbers"``: ``3,5,1``; a system's own …).
     cli_parsers: ClassVar[dict[str, str]] = {}
+    #: A field's CLI option when it is not the field's name (``{"reveal": "--yes"}``).
+    cli_options: ClassVar[dict[str, str]] = {}
+    #: ``(bool field, ruling)``: refused under that ruling without the field, the CLI shows why and asks whether
+    #: to go ahead, then sends the field true (issue 31: an undo that would show cards, C-8).
+    cli_confirm: ClassVar[tuple[str, str] | None] = None
     #: Fields that default to the acting seat's name when not given (``seat`` of a sheet command).
     actor_fields: ClassVar[tuple[str, ...]] = ()
     #: Id fields the CLI accepts as a prefix, and the kind of id (``"loan"``, ``"unit"``).

@@ -65,11 +65,16 @@ class Rewind(Command):
     answer = "unit"
     cli = "undo"
     cli_arguments = ("unit",)
+    cli_options = {"reveal": "--yes"}
+    cli_confirm = ("reveal", "C-8")
     lookups = {"unit": "unit"}
 
     unit: UUID
     to_step: Int = Field(description="The step to go back to (1 is the first event).")
     reason: str = text(500, "Why the ruling is undone (kept in the history).")
+    reveal: bool = Field(False, description="Go ahead even though the rewind puts values every seat saw back "
+                         "where they were hidden, where they stay shown to all (C-8); without it such a rewind "
+                         "is refused, naming them (issue 31).")
 
 
 class Overturn(Command):

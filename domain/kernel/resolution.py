@@ -268,6 +268,12 @@ class Resolution:
                 "side_seeds": seeds, "results": copy.deepcopy([*self.rolls, *self.shuffles])}
 
     # -- C-6, C-7: rewind ------------------------------------------------------------------------------
+    def revealed_by_rewind(self, past: Callable[[], Any], to_step: object) -> list[str]:
+        """C-8 (issue 31): the values every seat saw after ``to_step`` that a rewind to it puts back where some
+        seat could not see them; they stay shown to all there, so the House is warned first (``past`` loads
+        that step's state). None by default; a step out of range is left to the rewind's own refusal."""
+        return []
+
     def check_rewindable(self) -> None:
         """A unit refuses a rewind here for reasons of its own (after the settled check)."""
 

@@ -114,7 +114,7 @@ def play_a_pool_roll(table: Table) -> Unit:
     assert "PoolRoll" in rolled and "4 5 2" in rolled and "choice" in rolled and "choose" in rolled
     unit = _listed_last(table, "ilse")
     chosen = readable(table("ilse", "choose", "narrate", "-C", unit))
-    assert "settled" in chosen and "narrator" in chosen
+    assert "settled" in chosen and "Narrates: ilse" in chosen  # the roll in a few lines (issue 31)
     return Unit(unit, "PoolRoll", dice=["4 5 2"], sheet=["Ilse", "Brave", "4 5 2"])
 
 

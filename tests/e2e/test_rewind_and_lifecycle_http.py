@@ -58,7 +58,8 @@ def test_a_rewind_to_a_step_of_an_abandoned_timeline_spends_its_hold_again_on_th
         return client.get(f"{u}/replay", headers=t["house"]).json()["steps"][-1]["step"]
 
     def rewind(to: int):
-        return client.post(f"{u}/rewind", headers=t["house"], json={"to_step": to, "reason": "ruled otherwise"})
+        return client.post(f"{u}/rewind", headers=t["house"], json={"to_step": to, "reason": "ruled otherwise",
+                                                                 "reveal": True})  # C-8: KD was seen by all
 
     def holds() -> int:
         return client.get(f"{c}/characters/ilse", headers=t["tomas"]).json()["holds"]

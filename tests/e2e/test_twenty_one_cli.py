@@ -60,7 +60,9 @@ def play(t: Seats) -> None:
     readable(t("tomas", "replay"))
     readable(t("house", "log"))
     steps = t.json("house", "challenge", "show")
-    t("house", "undo", "--to-step", "9", "--reason", "the high ground was not there")
+    assert "C-8" in t("house", "undo", "--to-step", "9", "--reason", "the high ground was not there",
+                      expect=3).stderr  # 9♠ 5♠ were laid face up: the House is warned first (issue 31)
+    t("house", "undo", "--to-step", "9", "--reason", "the high ground was not there", "--yes")
     after = t.json("tomas", "challenge", "show")["state"]
     assert after["round"] == 1 and after["results"] == [] and steps["state"]["round"] == 2
     assert any(c.get("seen_before_rewind") for c in after["hands"]["ilse"])  # C-8: 9♠ 5♠ were laid face up

@@ -25,7 +25,8 @@ def test_a_rebuild_equals_the_incremental_read_models_after_a_conflict(stakes):
     before = stakes.sheet(cid, ILSE, "ilse")
     assert before.holds == 1 and before.actions[0].outcome == "full"
     stakes.act(cid, TOMAS, unit, {"action": "lay", "cards": ["9H", "8H"]})
-    stakes.run(cid, HOUSE, "rewind", {"unit": str(unit), "to_step": 4, "reason": "the ledge gave way"})
+    stakes.run(cid, HOUSE, "rewind", {"unit": str(unit), "to_step": 4, "reason": "the ledge gave way",
+                                      "reveal": True})  # cards laid face up go back into hands (C-8)
     after = stakes.sheet(cid, ILSE, "ilse")
     assert after.holds == 2 and after.actions == []
     stakes.act(cid, ILSE, unit, {"action": "lay", "cards": ["10S", "7S"]})

@@ -153,3 +153,30 @@ def test_a_rewind_between_the_last_order_card_and_the_order_it_settles_is_refuse
         game.rewind(inside)
     assert game.rewind(inside - 1).phase == "ordering"
     assert [m["action"] for m in game.conflict.legal_actions("tomas")] == ["order-card"]
+
+
+def test_a_rewind_that_would_show_cards_every_seat_saw_is_refused_naming_them_until_the_house_says_so():  # C-8
+    game = Game(table=False)
+    game.act("house", "deal")
+    step = game.conflict.version
+    hand = list(game.conflict.hands["ilse"])
+    game.act("ilse", "lay", cards=hand[:2])
+    version = game.conflict.version
+    with pytest.raises(RuleViolation) as refused:
+        game.rewind(step, reveal=False)
+    assert refused.value.ruling == "C-8" and all(card in str(refused.value) for card in hand[:2])
+    assert hand[2] not in str(refused.value)  # only what every seat saw is named, never where it goes (C-5)
+    assert game.conflict.version == version  # nothing stored
+    assert game.rewind(step, reveal=True).hands["ilse"] == hand
+
+
+def test_a_rewind_that_shows_no_card_anew_goes_ahead_without_a_warning():  # C-8
+    game = Game(table=False)
+    game.act("house", "deal")
+    step = game.conflict.version
+    hand = list(game.conflict.hands["ilse"])
+    game.act("ilse", "lay", cards=hand[:2])
+    game.rewind(step, reveal=True)  # the laid cards are public from now on, wherever they go (C-8)
+    later = game.conflict.version
+    game.act("ilse", "lay", cards=hand[:2])
+    assert game.rewind(later, reveal=False).version > later  # the same cards, seen already: no warning

@@ -47,10 +47,12 @@ class Game:
 
         return character(self.app, self.app.campaign(self.cid), seat).holds
 
-    def rewind(self, to_step: int, reason: str = "the House ruled otherwise") -> Conflict:
+    def rewind(self, to_step: int, reason: str = "the House ruled otherwise", reveal: bool = True) -> Conflict:
+        """The House rewinds; ``reveal``: knowing it may put cards every seat saw back into hidden places (C-8)."""
         from domain.kernel.common import Rewind
 
-        self.app.execute(Context(self.cid, Seat.house()), Rewind(unit=self.unit, to_step=to_step, reason=reason))
+        self.app.execute(Context(self.cid, Seat.house()),
+                         Rewind(unit=self.unit, to_step=to_step, reason=reason, reveal=reveal))
         return self.conflict
 
     def conserved(self) -> list[str]:

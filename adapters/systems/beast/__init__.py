@@ -168,7 +168,18 @@ def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schema
                                  state=unit.view_for(viewer.name), legal_actions=unit.legal_actions(viewer.name, sheets))
 
 
+def restored_sheet(stakes: Any, ctx: Any, command: Any, result: Any) -> schemas.BeastSheet | schemas.HouseCharacter:
+    """What ``willpower restore`` answers (BE-8, issue 31): the player's sheet, or the antagonist's as the House
+    sees it (only the House restores)."""
+    row = stakes.views.query_one("SELECT seat, name, antagonist FROM {p}beast_characters WHERE character_id = ?",
+                                 (str(result),))
+    if not row["antagonist"]:
+        return sheet(stakes, ctx.campaign_id, row["seat"])
+    return next(a for a in house_characters(stakes, ctx.campaign_id, ctx.actor) if a.name == row["name"])
+
+
 ANSWERS: dict[str, Answer] = {
+    "restored-sheet": Answer(schemas.BeastSheet | schemas.HouseCharacter, restored_sheet),
     "house-characters": Answer(list[schemas.HouseCharacter],
                                lambda stakes, ctx, command, result: house_characters(stakes, ctx.campaign_id,
                                                                                      ctx.actor)),

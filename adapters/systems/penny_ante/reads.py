@@ -44,8 +44,20 @@ def sheet(stakes: Any, campaign_id: UUID, seat: str) -> schemas.Sheet:
         f" SELECT * FROM {{p}}loans WHERE campaign_id = ? AND lender = ? AND borrower <> ? AND {open_}",
         (cid, seat, cid, seat, seat)))
 
+    # PA-14: an offer into a challenge may be accepted only during the betting round it was made in
+    into = {r["challenge_id"] for r in loans if r["status"] == "offered" and r.get("challenge_id")}
+    phases = {c["challenge_id"]: c["phase"] for c in stakes.views.query(
+        "SELECT challenge_id, phase FROM {p}challenges WHERE challenge_id IN (" + ", ".join("?" * len(into)) + ")",
+        tuple(into))} if into else {}
+
+    def line(r: dict[str, Any]) -> schemas.LoanLine:
+        found = schemas.LoanLine.model_validate(r)
+        if r["status"] == "offered" and r.get("challenge_id"):  # the round it was offered in: betting-1, -2
+            found.open = phases.get(r["challenge_id"]) == f"betting-{r['round']}"
+        return found
+
     def lines(keep: Callable[[dict[str, Any]], bool]) -> list[schemas.LoanLine]:
-        return [schemas.LoanLine.model_validate(r) for r in loans if keep(r)]
+        return [line(r) for r in loans if keep(r)]
 
     outstanding = ("active", "defaulted")
     return schemas.Sheet(

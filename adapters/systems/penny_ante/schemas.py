@@ -18,6 +18,10 @@ class LoanLine(BaseModel):
     amount: int
     outstanding: int
     status: str
+    challenge_id: str | None = Field(None, description="The challenge it was made in, if any (PA-14).")
+    open: bool | None = Field(None, description="An offer into a challenge: whether its betting round is still "
+                              "open, so it may be accepted; once it lapsed it is only declined or withdrawn "
+                              "(PA-14). Null for any other loan.")
 
 
 class Characteristic(BaseModel):

@@ -48,7 +48,7 @@ class RestoreWillpower(Command):
     who = "house"
     ruling = "BE-8"
     route = "POST /willpower"
-    answer = "campaign"
+    answer = "restored-sheet"  # the sheet restored (issue 31), not the campaign
     cli = "willpower restore"
     cli_arguments = ("amount",)
 

@@ -70,7 +70,8 @@ def create_antagonist(app: StakesApplication, ctx: Context, command: cmd.CreateA
 
 
 @handles(cmd.RestoreWillpower)
-def restore_willpower(app: StakesApplication, ctx: Context, command: cmd.RestoreWillpower) -> None:
+def restore_willpower(app: StakesApplication, ctx: Context, command: cmd.RestoreWillpower) -> str:
+    """Returns the character's id: its sheet answers the command (issue 31)."""
     campaign = app.campaign(ctx.campaign_id)
     one = anyone(app, campaign, command.character)
     if isinstance(one, BeastAntagonist) and rules.pending(_engaged(app, one), one.id.hex)["willpower"]:
@@ -80,6 +81,7 @@ def restore_willpower(app: StakesApplication, ctx: Context, command: cmd.Restore
                             "once that settles", ruling="BE-8")
     one.restore(command.amount, ctx.actor.name)
     app.save(one)
+    return one.id.hex
 
 
 # -- BE-2 … BE-6: opening a roll or a conflict ---------------------------------------------------------------

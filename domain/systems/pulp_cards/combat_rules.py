@@ -30,9 +30,12 @@ class CombatRules:
 
     # -- who is who -------------------------------------------------------------------------------------
     def named(self, name: object, ruling: str = "PU-5") -> str:
-        """A combatant's name as the combat records it (case-insensitively)."""
+        """A combatant's name as the combat records it (case-insensitively), or the character of a player's
+        seat (``ilse``), as ``combat open`` takes them (issue 31)."""
         wanted = " ".join(str(name).split()).casefold()
         found = next((c["name"] for c in self.combatants if c["name"].casefold() == wanted), None)
+        if found is None and wanted != HOUSE:
+            found = next((c["name"] for c in self.combatants if c["seat"].casefold() == wanted), None)
         if found is None:
             raise RuleViolation(f"{name!r} is not in this combat; the combatants are "
                                 f"{', '.join(c['name'] for c in self.combatants)}", ruling=ruling)
@@ -131,6 +134,9 @@ class CombatRules:
                        result=rules.judge(hand["cards"], diff), actor=actor)
 
     def _attack(self, number: object) -> dict[str, Any]:
+        if number is None:
+            raise RuleViolation("no attack is named and none waits for this (none dealt yet, or each is done)",
+                                ruling="PU-5")
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(self.attacks):
             raise RuleViolation(f"there is no attack {number!r} in this combat", ruling="PU-5")
         return self.attacks[number - 1]
@@ -163,6 +169,8 @@ class CombatRules:
 
     def show_attack(self, seat: str, number: int | None, actor: str) -> None:
         number = self.latest_unshown(seat) if number is None else number
+        if number is None:
+            raise RuleViolation("no attack of yours waits to be shown in this combat", ruling="PU-5")
         attack = self.verify_show(seat, number)
         self._attack_shown(number=number, cards=attack["cards"], result=attack["result"],  # type: ignore[attr-defined]
                            actor=actor)
@@ -179,6 +187,8 @@ class CombatRules:
     def record_effect(self, seat: str, number: int | None, effect: object, actor: str) -> None:
         if number is None:
             number = next((a["number"] for a in reversed(self.attacks) if a["effect"] is None), None)
+            if number is None:
+                raise RuleViolation("no attack waits for its effect in this combat", ruling="PU-5")
         self._effect_recorded(number=number, effect=self.verify_effect(seat, number, effect),  # type: ignore[attr-defined]
                               actor=actor)
 

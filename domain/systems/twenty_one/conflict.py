@@ -80,6 +80,22 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     def seed_phase_open(self) -> bool:
         return self.phase == "seeding"
 
+    def revealed_by_rewind(self, past: Any, to_step: object) -> list[str]:
+        """C-8 (issue 31): cards every seat saw since ``to_step`` that the rewind puts back into a hand, the
+        deck, a set-aside or a face-down order card; each stays shown to all there. Only the cards are named,
+        never where they go (C-5)."""
+        if self.settled or isinstance(to_step, bool) or not isinstance(to_step, int) or \
+                not 1 <= to_step < self.version:
+            return []
+        then = past()
+        hidden = [x for hand in then.hands.values() for x in hand] + list(then.deck)
+        if then.action is not None and then.action["set_aside"] is not None:
+            hidden.append(then.action["set_aside"])
+        if then.ordering is not None and then.phase != "reshuffle":
+            hidden.extend(then.ordering["laid"].values())
+        keys = {x: f"{x}@{then.epochs.get(x, 0)}" for x in hidden}
+        return sorted(x for x, key in keys.items() if key in self.seen and key not in then.seen)
+
     def mid_move(self) -> bool:
         """C-6, C-7 (issue 30): the states a move passes through and never stops at. The deal and a round's
         refill deal every hand up to 3 at once (a hand short while a card is left to deal, at a round's start);

@@ -1,0 +1,164 @@
+"""The CLI reads like each game (issue 31, ADR 0030), embedded on both stores: each system draws its own units,
+sheets and lists; no tuple, dict dump or ``None`` reaches a table; the table says whom it waits for in every
+system; nothing is cut at 80 columns; Pulp combat takes seats; a lapsed loan offer is told from an open one;
+a Twenty-one undo that would show cards asks first (C-8)."""
+
+from __future__ import annotations
+
+import re
+from uuid import UUID
+
+from tests.e2e.test_cli_embedded import seat_the_table
+from tests.e2e.test_cli_rough_edges import REPR, to_betting
+
+NARROW = {"COLUMNS": "80"}
+
+
+def headers(text: str, title: str) -> list[str]:
+    """The column headers of the table titled ``title`` in ``text``."""
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() == title)
+    return next(line for line in lines[at + 1:] if line.strip()).split()
+
+
+def pulp_table(cli) -> None:
+    cli("campaign", "create", "Dust and Lead", "--system", "pulp-cards", "--table-cards")
+    cli("player", "add", "ilse", "--character", "Ilse Varn")
+    cli("player", "add", "tomas", "--character", "Tomas")
+    cli("adventure", "start")  # C-1
+
+
+def test_a_penny_ante_challenge_list_shows_ante_and_pot_and_no_log_position(cli):
+    to_betting(cli)
+    text = cli("challenge", "list").stdout
+    assert headers(text, "Challenges") == ["id", "kind", "step", "challenger", "opponent", "ante", "pot"]
+    assert "More may follow: --after" in cli("challenge", "list", "--limit", "1").stdout  # paging without "#"
+
+
+def test_a_pulp_list_shows_who_takes_part_and_none_of_penny_antes_columns(cli):
+    pulp_table(cli)
+    cli("deal", "--difficulty", "2", "--cards", "BA,R21,P3,P1,B4,P2,P5", "--as", "ilse")
+    text = cli("challenge", "list").stdout
+    assert headers(text, "Challenges") == ["id", "kind", "step", "who"] and "PulpDeal" in text
+    shown = cli("challenge", "show", "--as", "ilse").stdout
+    assert shown.startswith("Deal ") and "(PulpDeal)" in shown and "difficulty" in shown and not REPR.search(shown)
+
+
+def test_a_pulp_combat_takes_seats_and_reads_as_initiative_and_attacks(cli):
+    pulp_table(cli)
+    cli("combat", "open", "ilse,Sheriff Cole")
+    # B4 and B2 to Ilse (6), R21 and R22 to Cole (4): Ilse attacks first (PU-5)
+    view = cli.json("combat", "initiative", "--cards", "B4,R21,B2,R22")
+    assert view["state"]["up"] == "Ilse Varn"
+    cli("combat", "attack", "--target", "sheriff cole", "--cards", "BA,R21,P3,P1,B4,P2,P5", "--as", "ilse")
+    # the House's character attacks the seat, as 'combat open' takes it (issue 31)
+    view = cli.json("combat", "attack", "--target", "ilse", "--cards", "RA1,B2,P4,P6,R22,RA2,P7")
+    assert view["state"]["attacks"][1]["target"] == "Ilse Varn"
+    text = cli("challenge", "show", env={"COLUMNS": "160"}).stdout
+    assert "Initiative, cycle 1" in text and "Attacks" in text and "Ilse Varn (ilse)" in text
+    assert "(number:" not in text and "Ilse Varn, B4" not in text and not REPR.search(text)  # no tuples
+    assert re.search(r"Ilse Varn\s+4♠ 2♠\s+0\s+6", text)  # her initiative cards and total, in one row
+    assert "The table waits for ilse, house." in text  # each may show his attack
+    cli("combat", "show", "--as", "ilse")
+    refused = cli("combat", "show", "--as", "ilse", expect=3).stderr  # nothing of hers waits to be shown
+    assert "PU-5" in refused and "None" not in refused
+
+
+def test_a_beast_sheet_history_and_check_reasons_read_as_sentences(cli):
+    cli("campaign", "create", "Night", "--system", "beast", "--table-dice")
+    cli("player", "add", "ilse", "--character", "Ilse")
+    cli("adventure", "start")
+    # H 7 ✓, H 3 ✗, B 6 ✓, B 6 ✓, B 4 ✗: more Beast successes than Humanity, a check is due (BE-12)
+    view = cli.json("act", "--difficulty", "2", "--humanity", "2", "--beast", "3", "--dice", "7,3,6,6,4", "--as",
+                    "ilse")
+    if view["phase"] == "deciding":  # a Willpower reroll is offered first (BE-4): she keeps her dice
+        cli("willpower", "keep", "--as", "ilse")
+    shown = cli("challenge", "show").stdout
+    assert "more Beast successes than Humanity" in shown and "The table waits for ilse." in shown
+    history = cli("sheet", "ilse", env={"COLUMNS": "200"}).stdout
+    assert "Action, difficulty 2" in history and "Humanity check due" in history
+    assert "kind: action" not in history and "success: no" not in history and not REPR.search(history)
+
+
+def test_willpower_restore_answers_the_sheet_it_restored(cli):
+    cli("campaign", "create", "Night", "--system", "beast")
+    cli("player", "add", "ilse", "--character", "Ilse")
+    cli("adventure", "start")
+    view = cli.json("act", "--difficulty", "4", "--humanity", "3", "--beast", "2", "--willpower", "before",
+                    "--as", "ilse")  # a Willpower point spent (BE-4)
+    while view["phase"] not in ("settled", "void"):
+        view = cli.json("humanity" if view["phase"] == "check" else "willpower",
+                        "check" if view["phase"] == "check" else "keep", "--as", "ilse")
+    spent = cli.json("sheet", "ilse")["willpower"]
+    sheet = cli.json("willpower", "restore", "1", "--character", "ilse")
+    assert (sheet["seat"], sheet["willpower"]) == ("ilse", spent + 1)  # the sheet, not the campaign
+    text = cli("willpower", "restore", "1", "--character", "ilse", expect=3).stderr
+    assert "BE-8" in text  # at its maximum again
+    assert "restored by the House (BE-8)" in cli("sheet", "ilse").stdout
+
+
+def test_a_pool_roll_is_a_few_readable_lines_and_player_add_shows_the_traits(cli):
+    cli("campaign", "create", "Harbour", "--system", "pool", "--table-dice")
+    added = cli("player", "add", "mara", "--character", "Mara Quill", "--description", "A stubborn pilot",
+                "--trait", "stubborn=2").stdout
+    assert "Traits" in added and "+2" in added and "(name:" not in added
+    cli("adventure", "start")
+    text = cli("roll", "3", "--trait", "stubborn", "--dice", "6,4,2", "--as", "mara").stdout
+    assert "mara rolls 3 dice + stubborn +2: 6 4 2" in text and "Total 12: full success; 1 dice lost." in text
+    assert len(text.strip().splitlines()) <= 12 and "helper_dice" not in text
+
+
+def test_a_penny_ante_player_add_shows_characteristics_as_a_table(cli):
+    cli("campaign", "create", "Jade")
+    text = cli("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip Smart").stdout
+    assert "Whip Smart" in text and "acquired_at" not in text and "(name:" not in text
+
+
+def test_a_twenty_one_conflict_says_whom_the_table_waits_for(cli):
+    cli("campaign", "create", "Blind", "--system", "twenty-one")
+    cli("player", "add", "ilse", "--character", "Ilse Varn")
+    cli("player", "add", "tomas", "--character", "Tomas")
+    cli("adventure", "start")
+    cli("conflict", "open", "ilse,tomas")
+    assert "The table waits for ilse, tomas." in cli("challenge", "show").stdout  # their seeds first (C-4)
+
+
+def test_nothing_is_cut_at_80_columns(cli):
+    created = seat_the_table(cli)
+    text = cli("campaign", "list", env=NARROW).stdout
+    assert created in text and max(len(line.rstrip()) for line in text.splitlines()) <= 80
+    cli("adventure", "start")
+    seed_hash = cli.json("challenge", "announce", "--challenger", "ilse", "--opponent", "tomas", "--ante", "1",
+                         "--as", "ilse", env=NARROW)["seed_hash"]
+    assert seed_hash in cli("challenge", "show", env=NARROW).stdout.replace("\n", "")
+
+
+def test_a_lapsed_loan_offer_is_no_open_offer_and_nobody_is_waited_for_over_it(cli):
+    from adapters.service import Stakes
+    from domain.seats import Seat
+
+    unit = UUID(to_betting(cli))
+    cli("challenge", "raise", "4")
+    cli("challenge", "lend", "ilse", "5", "--as", "tomas")
+    assert "Open loan offers" in cli("sheet", "--as", "tomas").stdout
+    cli("challenge", "call", "--as", "ilse")  # the betting round closes: the offer lapses (PA-14)
+    sheet = cli("sheet", "--as", "tomas").stdout
+    assert "Lapsed loan offers" in sheet and "Open loan offers" not in sheet
+    assert cli.json("sheet", "--as", "ilse")["offers"][0]["open"] is False
+    campaign = UUID(cli.json("campaign", "show")["id"])
+    stakes = Stakes()
+    try:
+        seats = stakes.waiting_for(campaign, Seat.parse("tomas"), unit).seats
+    finally:
+        stakes.close()
+    assert "tomas" not in seats and "house" in seats  # withdrawing his offer is no move the table waits for
+
+
+def test_after_a_double_down_the_sides_show_the_rounds_bet_and_all_staked(cli):
+    to_betting(cli)
+    cli("challenge", "raise", "4")
+    cli("challenge", "call", "--as", "ilse")
+    cli("challenge", "double-down", "Rooftops")
+    text = cli("challenge", "show", "--as", "ilse", env={"COLUMNS": "160"}).stdout
+    assert headers(text, "Sides") == ["side", "who", "characteristics", "dice", "bet", "staked"]
+    assert re.search(r"Lady Sen .* 6\s+12\b", text)  # bet 6 like Ilse's, 12 staked with the double down

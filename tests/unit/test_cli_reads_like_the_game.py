@@ -1,0 +1,70 @@
+"""The shared CLI names no system's concepts and systems plug in through one typed interface (issue 31,
+ADR 0030); what a system draws is never cut at 80 columns."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+from pathlib import Path
+from uuid import uuid4
+
+from rich.console import Console
+
+from cli import systems
+from domain.kernel.registry import supported
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED_CLI = ("cli/tables.py", "cli/catalogue.py", "cli/commands.py", "cli/challenge.py", "cli/output.py")
+CONCEPTS = re.compile(r"\b(ante|pot|characteristics?|traits?|willpower|deck|loans?)\b", re.IGNORECASE)
+
+
+def drawn(renderable, width: int = 80) -> str:
+    console = Console(file=io.StringIO(), width=width, soft_wrap=False, markup=False, emoji=False)
+    console.print(renderable)
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_the_shared_cli_names_no_systems_concepts_in_what_it_draws_or_offers():
+    for name in SHARED_CLI:
+        tree = ast.parse((ROOT / name).read_text())
+        docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                      if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef)) and n.body
+                      and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        found = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                 and id(n) not in docstrings and CONCEPTS.search(n.value)}
+        assert not found, (name, found)
+
+
+def test_every_systems_cli_module_is_a_typed_system_cli():
+    for system in supported():
+        found = systems.of(system.package)
+        assert isinstance(found, systems.SystemCli)
+        assert found.unit_kinds, system.id  # each names its units, so the list shows its own columns
+        assert all(isinstance(c, systems.Column) for c in found.unit_columns)
+
+
+def test_every_discard_of_a_twenty_one_conflict_is_shown_at_80_columns():
+    from adapters.systems.twenty_one import ConflictView
+    from cli.systems.twenty_one import CLI, show
+
+    discard = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS"]
+    state = {"round": 2, "turn": "ilse", "turn_order": ["ilse", "tomas"], "acted": ["tomas"], "deck_count": 30,
+             "deck_known": [], "discard": discard, "hands": {"ilse": [{"card": None}] * 3}, "you": None,
+             "action": None, "results": []}
+    view = ConflictView(id=uuid4(), campaign_id=uuid4(), kind="Conflict", phase="play", state=state,
+                        legal_actions=[], waiting_for=["ilse"])
+    text = re.sub(r"\s+", " ", drawn(CLI.renderers["ConflictView"](view)))
+    assert "discard (11): " + " ".join(show(x) for x in discard) in text
+    assert "The table waits for ilse." in text
+
+
+def test_a_seat_token_and_a_campaign_id_are_never_cut_at_80_columns():
+    from adapters import schemas
+    from cli import tables
+
+    token = "stk_" + "x" * 43
+    claimed = schemas.SeatClaimed(campaign_id=uuid4(), seat="ilse", token=token)
+    text = drawn(tables.claimed(claimed))
+    assert token in text and str(claimed.campaign_id) in text.replace("│", "").replace("\n", "").replace(" ", "")
+    assert max(len(line) for line in text.splitlines()) <= 80
