@@ -167,7 +167,8 @@ class Resolution:
         physical (C-3)."""
         if self.table:
             return []
-        return [side for side in self.SEED_SIDES if self.seats_of(side) and HOUSE not in self.seats_of(side)]
+        return [side for side in self.SEED_SIDES
+                if side in self.sides and self.seats_of(side) and HOUSE not in self.seats_of(side)]
 
     def owed_inputs(self) -> list[str]:
         """The sides that still owe their input (a seed or a pass) before the unit's first draw (C-10); none
@@ -184,8 +185,19 @@ class Resolution:
         so drawing while a player's seed is owed would let it choose the moment, knowing the others' seeds."""
         owed = self.owed_inputs()
         if owed:
-            raise RuleViolation(f"{doing} waits for every input: {', '.join(owed)} still seeds or passes; the "
-                                "draw is made in the same write as the last of them", ruling="C-10")
+            raise RuleViolation(f"{doing} waits for every player's input: {', '.join(owed)} still seeds or "
+                                "passes first", ruling="C-10")
+
+    def check_house_waits(self, side: str) -> None:
+        """C-10, C-9: where each side draws by its own move (a roll), a side the House plays makes no draw
+        while a player's side still owes its seed or pass: the House knows the secret, so a first draw of its
+        choosing would fix every die before the players' input, at a moment it picked."""
+        if side in self.sides and HOUSE in self.seats_of(side):
+            self.check_inputs_in("the House's roll")
+
+    def pass_seed(self, side: str, actor: str) -> None:
+        """A side passes: no seed text (C-10)."""
+        self.give_input(side, None, actor)
 
     def check_pass(self, side: str) -> None:
         """May ``side`` pass, giving no seed text (C-10)? Exactly when it may seed."""
