@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 handles = Handlers()
 handles.declare(cmd.AddPlayer)
-handles(cmd.Abandon)(common.abandon)  # C-10: the kernel's abandon
 
 
 def character(app: StakesApplication, campaign: Campaign, seat: str) -> PulpCharacter:
@@ -134,3 +133,6 @@ def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any
                             "overturning it voids it", ruling="C-6")
     unit.overturn(reason, ctx.actor.name)
     return [unit]
+
+
+handles(cmd.Abandon)(common.abandon)  # C-10: the kernel's abandon (registered last: an unknown action names the first's ruling)

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
 handles = Handlers()
 handles.declare(cmd.AddPlayer)
-handles(cmd.Abandon)(common.abandon)  # C-10: the kernel's abandon
 
 
 def character(app: StakesApplication, campaign: Campaign, seat: str) -> TwentyOneCharacter:
@@ -111,3 +110,6 @@ def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: C
             one.retake_holds(conflict.id.hex, -deltas[seat], "rewound", ctx.actor.name)
         touched.append(one)
     return touched
+
+
+handles(cmd.Abandon)(common.abandon)  # C-10: the kernel's abandon (registered last: an unknown action names the first's ruling)
