@@ -1,4 +1,5 @@
-"""The commands every system shares (C-1, C-6): seating players, adventures, and undoing a ruling.
+"""The commands every system shares (C-1, C-6, C-10): seating players, adventures, undoing a ruling, and
+abandoning an open unit.
 
 A system that needs inputs of its own for a shared command subclasses it in its
 package (Penny Ante's ``start-adventure`` takes an agreed House pile, PA-3) and
@@ -8,12 +9,16 @@ request.
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from uuid import UUID
 
 from pydantic import Field
 
-from domain.kernel.commands import Bool, Command, Int, text
+from domain.kernel.commands import Bool, Command, Context, Int, text
+
+if TYPE_CHECKING:
+    from domain.application import StakesApplication
+    from domain.campaign import Campaign
 
 
 class AddPlayer(Command):
@@ -97,3 +102,32 @@ class Overturn(Command):
 
 
 SHARED: tuple[type[Command], ...] = (AddPlayer, StartAdventure, EndAdventure, Rewind, Overturn)
+
+
+# -- unit actions every system with multi-party seeds offers (C-10) -----------------------------------------
+class Abandon(Command):
+    """Abandon this open unit, with a reason: a draw some input already fixed is shown to every seat (C-10)."""
+
+    who = "house"
+    ruling = "C-10"
+    answer = "unit"
+    cli = "abandon"
+    cli_arguments = ("reason",)
+    action: Literal["abandon"] = "abandon"
+    reason: str = text(500, "Why the unit is abandoned (kept in the history, shown to every seat).")
+
+
+class Pass(Command):
+    """Pass: add no seed text, so the draw need not wait for yours (C-10)."""
+
+    who = "player"
+    ruling = "C-10"
+    answer = "unit"
+    action: Literal["pass"] = "pass"
+
+
+def abandon(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, command: Abandon) -> list[Any]:
+    """The handler a system registers for its ``Abandon`` (``Resolution.abandon``, C-10): the unit closes,
+    so the adventure may end (C-1)."""
+    unit.abandon(command.reason, ctx.actor.name)
+    return [unit]

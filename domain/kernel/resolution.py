@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from domain.cards import check_entered_cards
 from domain.dice import check_entered_dice
-from domain.errors import RuleViolation
+from domain.errors import NotPermitted, RuleViolation
 from domain.fairness import commitment, derive_die, derive_shuffle
 from domain.text import clean_text
 
@@ -160,12 +160,101 @@ class Resolution:
         self.check_seed(side)
         return text
 
+    # -- C-10: every input, then the draw in the same write -------------------------------------------
+    def seeders(self) -> list[str]:
+        """The sides entitled to a seed (C-4, C-9): every seed side some player plays; a side the House plays
+        adds none (``check_seed``). A unit played with table cards or dice takes no seeds: its results are
+        physical (C-3)."""
+        if self.table:
+            return []
+        return [side for side in self.SEED_SIDES
+                if side in self.sides and self.seats_of(side) and HOUSE not in self.seats_of(side)]
+
+    def owed_inputs(self) -> list[str]:
+        """The sides that still owe their input (a seed or a pass) before the unit's first draw (C-10); none
+        once the seeds are closed (a draw was made, or the unit's seeding steps are over)."""
+        if not self.seeds_open():
+            return []
+        return [side for side in self.seeders() if self.seed_of(side) is None]
+
+    def inputs_in(self) -> bool:
+        return not self.owed_inputs()
+
+    def check_inputs_in(self, doing: str) -> None:
+        """C-10: the first draw is made when the last input arrives, never before: the House knows its secret,
+        so drawing while a player's seed is owed would let it choose the moment, knowing the others' seeds."""
+        owed = self.owed_inputs()
+        if owed:
+            raise RuleViolation(f"{doing} waits for every player's input: {', '.join(owed)} still seeds or "
+                                "passes first", ruling="C-10")
+
+    def check_house_waits(self, side: str) -> None:
+        """C-10, C-9: where each side draws by its own move (a roll), a side the House plays makes no draw
+        while a player's side still owes its seed or pass: the House knows the secret, so a first draw of its
+        choosing would fix every die before the players' input, at a moment it picked."""
+        if side in self.sides and HOUSE in self.seats_of(side):
+            self.check_inputs_in("the House's roll")
+
+    def pass_seed(self, side: str, actor: str) -> None:
+        """A side passes: no seed text (C-10)."""
+        self.give_input(side, None, actor)
+
+    def check_pass(self, side: str) -> None:
+        """May ``side`` pass, giving no seed text (C-10)? Exactly when it may seed."""
+        self.check_seed(side)
+
+    def put_pass(self, side: str) -> None:
+        """Mutator: a side passed; its seed is the empty text (the derivation is the same as for no seed)."""
+        self.put_seed(side, "")
+
+    def passed(self, side: str) -> bool:
+        return self.seed_of(side) == ""
+
+    def give_input(self, side: str, seed: object | None, actor: str) -> None:
+        """C-10: ``side`` seeds (``seed`` text) or passes (None); when that was the last input owed, the
+        unit's first draw (``draw_at_last_input``) is made at once, in the same write. The unit declares
+        the events ``_seed_added(side, seed, actor)`` and ``_seed_passed(side, actor)``."""
+        if seed is None:
+            self.check_pass(side)
+            self._seed_passed(side=side, actor=actor)  # type: ignore[attr-defined]
+        else:
+            self._seed_added(side=side, seed=self.verify_seed(side, seed), actor=actor)  # type: ignore[attr-defined]
+        if self.seeders() and self.inputs_in():
+            self.draw_at_last_input(actor)
+
+    def draw_at_last_input(self, actor: str) -> None:
+        """The draw a unit makes when its last input arrives (C-10); a unit whose sides draw by their own
+        moves (after ``check_inputs_in``) keeps this default, which draws nothing."""
+
     # -- C-10: a unit ended before its draw, once an input is known ---------------------------------
     def abandons_a_draw(self) -> bool:
-        """Whether ending the unit now abandons a draw some party's input already fixed (C-10): a seed is
-        known, nothing was drawn yet, and the service derives the draw (table cards and dice are physical)."""
+        """Whether ending the unit now abandons a draw some party's input already fixed (C-10): a seed (or a
+        pass) is known, nothing was drawn yet, and the service derives the draw (table cards and dice are
+        physical)."""
         return (not self.table and not self.rolls and not self.shuffles
-                and any(self.seed_of(side) for side in self.SEED_SIDES))
+                and any(self.seed_of(side) is not None for side in self.SEED_SIDES))
+
+    def would_be_draws(self) -> dict[str, Any]:
+        """C-10: what ``DrawAbandoned`` records for this unit (its ``draws`` and whatever else the unit
+        shows, e.g. the hands a deal would have made); the unit says what its first draw is."""
+        raise NotImplementedError
+
+    def close_abandoned(self, reason: str, actor: str) -> None:
+        """Mutating: the unit's own event that closes it, abandoned (C-10)."""
+        raise NotImplementedError
+
+    def abandon(self, reason: object, actor: str) -> None:
+        """C-10, C-1: the House closes an open unit, with a reason, so the adventure may end. When an input
+        is known and the draw not made, the draw it would have made is recorded first, for every seat to see
+        (an abandoned draw is seen, and counted per House); before any input nothing is drawn."""
+        if actor != HOUSE:
+            raise NotPermitted("only the House abandons a unit", ruling="C-10")
+        text = clean_text(reason, "a reason", max_length=500, ruling="C-10")
+        if self.settled:
+            raise RuleViolation("this unit has ended already; there is nothing to abandon", ruling="C-10")
+        if self.abandons_a_draw():
+            self._draw_abandoned(**self.would_be_draws(), actor=actor)  # type: ignore[attr-defined]
+        self.close_abandoned(text, actor)
 
     def abandoned_draws(self, draws: Sequence[tuple[Sequence[Any], Sequence[str]]]) -> list[dict[str, Any]]:
         """C-10: the shuffles the unit would have made for these ``(slot, deck)`` pairs, from the committed

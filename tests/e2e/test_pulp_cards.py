@@ -109,7 +109,8 @@ def test_a_two_cycle_combat_is_played_rewound_and_verified_over_http(client, pul
     cid = combat["id"]
     names = [x["name"] for x in combat["state"]["combatants"]]
     assert names == ["Ilse Varn", "Sheriff Cole"]
-    view = act(client, c, cid, t["house"], action="initiative", advantage={"sheriff cole": 2})
+    act(client, c, cid, t["house"], action="initiative", advantage={"sheriff cole": 2})  # called (C-10)
+    view = act(client, c, cid, t["ilse"], action="pass")  # dealt with the players' pass
     assert view["state"]["initiative"]["advantages"] == {"Sheriff Cole": 2} and len(view["state"]["order"]) == 2
     for cycle in (1, 2):
         for _ in range(2):
@@ -126,7 +127,8 @@ def test_a_two_cycle_combat_is_played_rewound_and_verified_over_http(client, pul
         if cycle == 1:
             act(client, c, cid, t["house"], action="keep")
     before = client.get(f"{c}/challenges/{cid}", headers=t["tomas"]).json()["state"]
-    r = client.post(f"{c}/challenges/{cid}/rewind", headers=t["house"], json={"to_step": 2, "reason": "misread"})
+    r = client.post(f"{c}/challenges/{cid}/rewind", headers=t["house"], json={"to_step": 4, "reason": "misread"})
+    # step 4: the initiative dealt (1 opened, 2 the call, 3 the pass and 4 its deal in one write, C-10)
     assert r.status_code == 200, r.text
     after = client.get(f"{c}/challenges/{cid}", headers=t["tomas"]).json()["state"]
     assert len(after["attacks"]) == 0 and len(after["seen_before_the_rewind"]) == 4

@@ -37,7 +37,8 @@ def play_an_evening(table: Table) -> None:
     # A combat of two cycles: the order kept once, then dealt again (PU-5, PU-9).
     opened = table.json("house", "combat", "open", "ilse,Sheriff Cole")
     combat = ("-C", opened["id"])
-    view = table.json("house", "combat", "initiative", "--advantage", "Sheriff Cole=2", *combat)
+    table.json("house", "combat", "initiative", "--advantage", "Sheriff Cole=2", *combat)  # called (C-10)
+    view = table.json("ilse", "combat", "pass", *combat)  # dealt with the players' pass
     assert sorted(view["state"]["order"]) == ["Ilse Varn", "Sheriff Cole"]
     for cycle in (1, 2, 3):
         for _ in range(2):

@@ -19,7 +19,8 @@ def play(stakes):
     stakes.act(cid, ILSE, deal, {"action": "show"})
     stakes.run(cid, HOUSE, "add-note", note="lost an arm", to="ilse", kind="condition")
     combat = stakes.run(cid, HOUSE, "open-combat", combatants=["ilse", "Sheriff Cole"]).id
-    stakes.act(cid, HOUSE, combat, {"action": "initiative"})
+    stakes.act(cid, HOUSE, combat, {"action": "initiative"})  # called (C-10) ...
+    stakes.act(cid, ILSE, combat, {"action": "pass"})  # ... and dealt with the players' pass
     for _ in range(2):
         up = stakes.challenge(cid, HOUSE, combat).state["up"]
         seat = ILSE if up == "Ilse" else HOUSE
@@ -30,7 +31,7 @@ def play(stakes):
 
 def test_a_pulp_rebuild_equals_the_incremental_read_models(stakes):
     cid, deal, combat = play(stakes)
-    stakes.run(cid, HOUSE, "rewind", unit=str(combat), to_step=3, reason="misread")
+    stakes.run(cid, HOUSE, "rewind", unit=str(combat), to_step=5, reason="misread")  # C-10: call, pass+deal
     stakes.run(cid, HOUSE, "overturn", unit=str(deal), void=True, reason="wrong skill")
     incremental = stakes.views.dump()
     stakes.rebuild()
@@ -41,7 +42,7 @@ def test_the_sheet_follows_a_rewind_and_an_overturn_c6_c8(stakes):
     cid, deal, combat = play(stakes)
     sheet = stakes.sheet(cid, ILSE)
     assert sheet.conditions == ["lost an arm"] and len(sheet.deals) == 2  # the deal and Ilse's attack
-    stakes.run(cid, HOUSE, "rewind", unit=str(combat), to_step=2, reason="misread")
+    stakes.run(cid, HOUSE, "rewind", unit=str(combat), to_step=4, reason="misread")  # the initiative dealt
     stakes.run(cid, HOUSE, "overturn", unit=str(deal), void=True, reason="wrong skill")
     lines = {(d.kind, d.void, d.seen_before_the_rewind) for d in stakes.sheet(cid, ILSE).deals}
     assert lines == {("attack", False, True), ("standard", True, False)}

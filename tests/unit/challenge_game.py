@@ -39,6 +39,12 @@ class Game:
         self.app.challenge_action(self.cid, SEATS[seat], self.challenge_id, action, args)
         return self.state
 
+    def inputs(self) -> Challenge:
+        """Every player side that owes its input passes, so the House's side may roll (C-10)."""
+        for side in self.state.owed_inputs():
+            self.act(self.state.sides[side]["seats"][0], "pass")
+        return self.state
+
     @property
     def state(self) -> Challenge:
         return self.app.repository.get(self.challenge_id)

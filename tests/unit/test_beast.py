@@ -319,6 +319,7 @@ def test_a_check_made_at_humanity_zero_after_another_slipped_changes_nothing_and
 def test_an_antagonists_check_made_with_the_result_is_not_shown_by_a_rewind_before_it():  # C-5, C-8
     t = BeastTable(cole_humanity=4)
     unit = t.conflict()
+    t.act(ILSE, unit, action="pass")  # C-10: the House's side rolls once the players' input is in
     t.act(HOUSE, unit, action="roll", humanity=0, beast=6)
     kept = t.act(HOUSE, unit, action="keep").version
     t.act(ILSE, unit, action="roll", humanity=0, beast=3)
@@ -332,6 +333,7 @@ def test_an_antagonists_check_made_with_the_result_is_not_shown_by_a_rewind_befo
 def test_a_player_opening_a_conflict_learns_nothing_of_an_antagonists_hidden_check_in_another():  # C-5
     t = BeastTable(cole_humanity=1)
     first = t.conflict()
+    t.act(ILSE, first, action="pass")  # C-10: the House's side rolls once the players' input is in
     t.act(HOUSE, first, action="roll", humanity=0, beast=9)
     t.act(HOUSE, first, action="keep")
     t.act(ILSE, first, action="roll", humanity=0, beast=3)

@@ -19,7 +19,7 @@ from domain.systems.beast import rules
 from tests.unit.beast_table import HOUSE, BeastTable
 
 SEATS = (Seat("ilse"), Seat("tomas"), HOUSE)
-ACTIONS = ("seed", "roll", "reroll", "keep", "check", "reveal")
+ACTIONS = ("seed", "pass", "roll", "reroll", "keep", "check", "reveal")
 
 
 def _payload(data: Any, action: str) -> dict[str, Any]:

@@ -25,6 +25,7 @@ def open_round(game: Game, first: str, second: str, *, dice: tuple[list[int], li
     """Declare, roll and keep everything, up to the first betting round."""
     game.act(first, "declare", characteristics=list(first_traits))
     game.act(second, "declare", characteristics=list(second_traits))
+    game.inputs()  # the players pass: the House's side rolls only after (C-10)
     game.act(first, "roll", **({"dice": dice[0]} if dice else {}))
     game.act(second, "roll", **({"dice": dice[1]} if dice else {}))
     game.act(first, "keep", cup=[])
@@ -273,6 +274,7 @@ def test_server_dice_cannot_be_entered_by_hand(game):
     game.announce("house", SEN, ILSE, 1)
     game.act("house", "declare", characteristics=[])
     game.act("ilse", "declare", characteristics=[])
+    game.inputs()
     with pytest.raises(RuleViolation, match="C-3: dice are entered by hand only in table mode"):
         game.act("house", "roll", dice=[6])
 

@@ -183,16 +183,20 @@ def _conflict(table: bool = False):
 
 def test_a_pulp_combat_ended_after_its_first_card_or_with_table_cards_abandons_no_draw():
     dealt = _combat()
-    dealt.add_seed("ilse", "lucky", "ilse")
-    dealt.deal_surprise("house", "Cole", 0, None, None, "house")
+    dealt.deal_surprise("house", "Cole", 0, None, None, "house")  # called (C-10) ...
+    dealt.add_seed("ilse", "lucky", "ilse")  # ... and dealt with the players' seed
     dealt.end("house", "over", "house")
     assert "DrawAbandoned" not in _events(dealt)
     table = _combat(table=True)
     table.add_seed("ilse", "lucky", "ilse")
     table.end("house", None, "house")
     assert "DrawAbandoned" not in _events(table)
-    seeded = _combat()
-    seeded.add_seed("ilse", "lucky", "ilse")
+    called = _combat()
+    called.deal_surprise("house", "Cole", 0, None, None, "house")
+    called.end("house", None, "house")  # no input known: nothing to show
+    assert "DrawAbandoned" not in _events(called)
+    seeded = _combat()  # a combat stored before issue 30: the players' seed came before any call
+    seeded._seed_added(side="players", seed="lucky", actor="ilse")
     seeded.end("house", None, "house")
     assert _events(seeded)[-2:] == ["DrawAbandoned", "Ended"]
 
@@ -200,7 +204,7 @@ def test_a_pulp_combat_ended_after_its_first_card_or_with_table_cards_abandons_n
 def test_a_twenty_one_conflict_ended_after_the_deal_abandons_no_draw_and_one_ended_seeding_shows_the_deal():
     dealt = _conflict()
     dealt.add_seed("tomas", "mine", "tomas")
-    dealt.deal(None, "house")
+    dealt.pass_seed("ilse", "ilse")  # the last input deals (C-10)
     dealt.end("house")
     assert "DrawAbandoned" not in _events(dealt)
     seeded = _conflict()
@@ -214,5 +218,5 @@ def test_a_twenty_one_conflict_ended_after_the_deal_abandons_no_draw_and_one_end
     # had it been dealt, the same cards would have gone to the same hands (C-7: the slot decides)
     twin = _conflict()
     twin.add_seed("tomas", "mine", "tomas")
-    twin.deal(None, "house")
+    twin.pass_seed("ilse", "ilse")
     assert twin.hands == abandoned[0].hands

@@ -18,7 +18,7 @@ from domain.systems.pool.rolls import PoolContest
 from tests.unit.test_challenge_rulings_pa20_24 import side
 
 SECRET = "c3" * 32
-SIDE_MOVES = ("seed", "circumstance", "double-down", "declare", "roll", "keep", "check", "call", "raise", "fold",
+SIDE_MOVES = ("seed", "pass", "circumstance", "double-down", "declare", "roll", "keep", "check", "call", "raise", "fold",
               "all-in")
 ANY_SEAT = ("lend", "bid", "debt", "buyout")
 SETUPS = [
@@ -84,6 +84,8 @@ class Game:
         ch, piles, s = self.ch, self.piles, self.ch.side_of(seat)
         if action == "seed":
             ch.add_seed(s, "words", seat)
+        elif action == "pass":
+            ch.pass_seed(s, seat)
         elif action in ("circumstance", "double-down"):
             ch.declare_circumstance(s, "Rain", action == "double-down", piles, seat)
         elif action == "declare":

@@ -13,7 +13,7 @@ from tests.unit.twenty_one_game import Game
 def test_the_detail_encoded_in_one_pass_equals_the_plain_detail_encoded():
     game = Game(table=False, holds=1)
     game.act("ilse", "seed", seed="ilse's luck")
-    game.act("house", "deal")
+    game.inputs()
     play_until_reshuffled(game)
     recorder, mapper = game.app.recorder, game.app.mapper
     events = [mapper.to_domain_event(n) for n in recorder.select_notifications(start=1, limit=10_000)]

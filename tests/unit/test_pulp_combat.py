@@ -89,6 +89,7 @@ def test_an_attack_records_its_degree_critical_and_fumble_and_the_house_its_effe
 def test_a_rewind_deals_the_same_cards_again_and_shown_ones_stay_public_c7_c8():
     unit = combat(table=False)
     unit.deal_initiative("house", {"Ilse": 4}, None, "house")
+    unit.add_seed("ilse", None, "ilse")  # the players pass: the called deal comes now (C-10)
     first = unit.up()
     assert first == "Ilse"  # a player's attack: she gives the cut (PU-7)
     unit.attack(unit.controller(first), None, 1, 6, None, unit.controller(first))
@@ -97,8 +98,8 @@ def test_a_rewind_deals_the_same_cards_again_and_shown_ones_stay_public_c7_c8():
     past = PulpCombat.__new__(PulpCombat)
     past.__dict__.update({k: v for k, v in unit.__dict__.items()})
     past.attacks, past.phase, past.turn, past.slots = [], "attacking", 0, unit.slots[:1]
-    past._version = 2
-    unit.rewind(2, past, "misread", "house")
+    past._version = 4  # opened, called, passed, dealt
+    unit.rewind(4, past, "misread", "house")
     assert unit.attacks == [] and unit.up() == first
     seen = unit.view_for("mara")["seen_before_the_rewind"]
     assert [s["cards"] for s in seen] == [cards] and seen[0]["seen_before_the_rewind"]
@@ -113,6 +114,7 @@ def test_the_houses_cut_is_drawn_for_the_slot_never_chosen_c9():
     with pytest.raises(RuleViolation, match="C-9"):
         unit.deal_surprise("house", "Sheriff Cole", 0, 5, None, "house")
     unit.deal_initiative("house", None, None, "house")
+    unit.add_seed("ilse", None, "ilse")  # the players pass: the called deal comes now (C-10)
     assert unit.controller(unit.up()) == "house"
     with pytest.raises(RuleViolation, match="C-9: the House's cut is drawn"):
         unit.attack("house", None, 0, 5, None, "house")  # it knows the secret: a cut of its choosing picks the hand
@@ -123,6 +125,7 @@ def test_the_houses_cut_is_drawn_for_the_slot_never_chosen_c9():
 def test_a_drawn_cut_is_made_again_after_a_rewind_c7():
     unit = combat(table=False)
     unit.deal_initiative("house", {"Ilse": 4}, None, "house")
+    unit.add_seed("ilse", None, "ilse")  # the players pass: the called deal comes now (C-10)
     first = unit.up()
     dealer = unit.controller(first)
     assert dealer == "ilse"
@@ -131,8 +134,8 @@ def test_a_drawn_cut_is_made_again_after_a_rewind_c7():
     past = PulpCombat.__new__(PulpCombat)
     past.__dict__.update(unit.__dict__)
     past.attacks, past.turn, past.slots = [], 0, unit.slots[:1]
-    past._version = 2
-    unit.rewind(2, past, "misread", "house")
+    past._version = 4  # opened, called, passed, dealt
+    unit.rewind(4, past, "misread", "house")
     attack = next(a for a in unit.legal_actions(dealer) if a["action"] == "attack")
     assert attack["required"] == [drawn]
     with pytest.raises(RuleViolation, match="C-7"):
@@ -181,6 +184,7 @@ def test_initiative_dealt_again_after_a_rewind_deals_nobody_anothers_unshown_att
     unit = combat(table=False)
     before_initiative = copy.deepcopy(unit)
     unit.deal_initiative("house", {"Ilse": 4}, None, "house")
+    unit.add_seed("ilse", None, "ilse")  # the players pass: the called deal comes now (C-10)
     unit.attack("ilse", None, 0, 6, None, "ilse")  # not shown: Ilse's alone
     hidden = unit.attacks[0]["cards"]
     unit.rewind(before_initiative.version, before_initiative, "wrong advantage", "house")
@@ -198,6 +202,7 @@ def test_after_a_rewind_the_house_is_offered_no_cut_to_repeat_and_initiative_no_
     unit = combat(table=False)
     opened = copy.deepcopy(unit)
     unit.deal_surprise("house", "Sheriff Cole", 0, None, None, "house")
+    unit.add_seed("ilse", None, "ilse")  # the players pass: the called deal comes now (C-10)
     cards = unit.surprise["cards"]
     unit.rewind(opened.version, opened, "misread", "house")
     surprise = next(a for a in unit.legal_actions("house") if a["action"] == "surprise")

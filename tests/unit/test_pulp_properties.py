@@ -11,7 +11,7 @@ from uuid import uuid4
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.errors import RuleViolation
+from domain.errors import NotPermitted, RuleViolation
 from domain.fairness import derive_shuffle
 from domain.systems.pulp_cards import rules
 from domain.systems.pulp_cards.combat import PulpCombat
@@ -102,6 +102,10 @@ def _listed(unit: PulpCombat, seat: str, action: str, args: dict[str, Any]) -> b
 def _play(unit: PulpCombat, seat: str, action: str, args: dict[str, Any]) -> None:
     if action == "seed":
         unit.add_seed(seat, "lucky", seat)
+    elif action == "pass":
+        unit.add_seed(seat, None, seat)
+    elif action == "abandon":
+        unit.abandon("the posse rode off", seat)
     elif action == "surprise":
         unit.deal_surprise(seat, args["ambusher"], args["difficulty"], None, None, seat)
     elif action == "initiative":
@@ -118,7 +122,7 @@ def _play(unit: PulpCombat, seat: str, action: str, args: dict[str, Any]) -> Non
         unit.end(seat, "over", seat)
 
 
-ACTIONS = ("seed", "surprise", "initiative", "keep", "attack", "show", "effect", "end")
+ACTIONS = ("seed", "pass", "abandon", "surprise", "initiative", "keep", "attack", "show", "effect", "end")
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -135,7 +139,7 @@ def test_a_listed_combat_move_is_accepted_and_any_other_refused(data, secret):
         version = unit.version
         try:
             _play(unit, seat, action, args)
-        except RuleViolation:
+        except (RuleViolation, NotPermitted):  # C-10: only the House abandons
             assert not listed, (seat, action, args, legal)
             assert unit.version == version  # a refusal changes nothing
         else:

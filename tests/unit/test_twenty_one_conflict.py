@@ -236,7 +236,7 @@ def test_only_engaged_characters_play_and_the_house_never_lays_cards():  # TO-2
 
 def test_the_order_is_listed_for_every_actor_with_a_card_though_another_holds_none():  # TO-3
     game = Game(seats=("ilse", "tomas", "vera", "otto"), table=False)
-    game.act("house", "deal")
+    game.inputs()
     for _ in range(3):  # ilse and tomas lay their whole hands for three orders nobody acts on
         game.act("house", "order", actors=["ilse", "tomas"])
         for seat in ("ilse", "tomas"):
@@ -249,7 +249,7 @@ def test_the_order_is_listed_for_every_actor_with_a_card_though_another_holds_no
 
 def test_cards_laid_for_the_order_stay_out_of_a_reshuffle_the_tie_needs():  # TO-14, TO-15
     game = Game(seats=("ilse", "tomas"), table=False, secret="t412")
-    game.act("house", "deal")
+    game.inputs()
     while True:  # plain play until a round starts with fewer than 2 cards in the deck and a pair to tie with
         conflict = game.conflict
         if not conflict.acted and len(conflict.deck) < 2:

@@ -17,8 +17,8 @@ from domain.systems.twenty_one.system import TwentyOne
 
 SYSTEM = TwentyOne()
 
-MOVES = ("seed", "deal", "order", "order-card", "lay", "draw", "stand", "hold", "keep", "assist", "hinder",
-         "modifier", "end")
+MOVES = ("seed", "pass", "deal", "order", "order-card", "lay", "draw", "stand", "hold", "keep", "assist", "hinder",
+         "modifier", "end", "abandon")
 
 
 def do(conflict: Conflict, seat: str, move: dict[str, Any], holds: dict[str, int]) -> None:
@@ -28,6 +28,8 @@ def do(conflict: Conflict, seat: str, move: dict[str, Any], holds: dict[str, int
     SYSTEM.action(conflict, name).authorize(Seat(seat))
     if name == "seed":
         conflict.add_seed(seat, move["seed"], seat)
+    elif name == "pass":
+        conflict.pass_seed(seat, seat)
     elif name == "deal":
         conflict.deal(None, seat)
     elif name == "order":
@@ -47,6 +49,8 @@ def do(conflict: Conflict, seat: str, move: dict[str, Any], holds: dict[str, int
         conflict.replace(seat, name, move["card"], None, seat)
     elif name == "modifier":
         conflict.add_modifier(move["value"], "the ground", seat)
+    elif name == "abandon":
+        conflict.abandon("the scene moved on", seat)
     else:
         conflict.end(seat)
 
@@ -105,7 +109,7 @@ def test_listed_moves_are_accepted_unlisted_refused_and_the_52_cards_are_conserv
             raise AssertionError(f"{seat}: unlisted {name} was accepted")
         if not listed:
             continue
-        names = [n for n in listed if n != "end" or data.draw(st.integers(0, 15), label="end now") == 0]
+        names = [n for n in listed if n not in ("end", "abandon") or data.draw(st.integers(0, 15), label="end now") == 0]
         if not names:
             continue
         name = data.draw(st.sampled_from(names), label="move")

@@ -165,7 +165,7 @@ def test_after_a_rewind_and_other_play_the_listed_reshuffle_of_other_discards_is
 
 def test_a_reshuffle_no_move_asks_for_is_refused_not_ignored():  # C-3
     plain = Game(table=False)
-    plain.act("house", "deal")
+    plain.inputs()
     with pytest.raises(RuleViolation) as untabled:
         plain.act("ilse", "lay", cards=plain.conflict.hands["ilse"][:2], reshuffle=["AS", "2S"])
     assert untabled.value.ruling == "C-3" and "table" in str(untabled.value)

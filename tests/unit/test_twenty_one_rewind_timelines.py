@@ -17,7 +17,7 @@ from tests.unit.twenty_one_game import Game
 
 def test_a_rewind_to_a_step_of_an_abandoned_timeline_takes_the_hold_spent_there_again():  # C-6, TO-8
     game = Game(holds=1, table=False)
-    game.act("house", "deal")
+    game.inputs()
     hand = game.conflict.hands["ilse"]
     game.act("ilse", "lay", cards=hand[:2])
     before = game.conflict.version
@@ -39,7 +39,7 @@ def test_a_rewind_to_a_step_of_an_abandoned_timeline_takes_the_hold_spent_there_
 
 def test_a_rewind_to_a_step_whose_hold_the_sheet_no_longer_holds_is_refused_and_nothing_stored():  # C-6, TO-8
     game = Game(seats=("ilse",), holds=1, table=False)
-    game.act("house", "deal")
+    game.inputs()
     hand = game.conflict.hands["ilse"]
     game.act("ilse", "lay", cards=hand[:2])
     before = game.conflict.version
@@ -50,7 +50,7 @@ def test_a_rewind_to_a_step_whose_hold_the_sheet_no_longer_holds_is_refused_and_
     other = Game.__new__(Game)  # a second conflict of the same campaign, where the returned hold is spent
     other.app, other.cid, other.seats = game.app, game.cid, ["ilse"]
     other.unit = game.app.execute(Context(game.cid, Seat.house(), secret="another"), cmd.OpenConflict(characters=["ilse"]))
-    other.act("house", "deal")
+    other.inputs()
     other.act("ilse", "lay", cards=other.conflict.hands["ilse"][:2])
     other.act("ilse", "hold", draw=True)
     assert game.holds("ilse") == 0
@@ -119,7 +119,7 @@ def test_a_rewind_to_any_step_is_the_replay_of_the_kept_steps_and_a_step_inside_
         holds = {s: game.holds(s) for s in seats}
         offers = {s: conflict.legal_actions(s, holds.get(s, 0)) for s in ["house", *seats]}
         choices = [(s, m) for s, listed in offers.items() for m in listed
-                   if m["action"] != "end"]
+                   if m["action"] not in ("end", "abandon")]
         if not choices:
             break
         seat, listed = data.draw(st.sampled_from(choices), label="move")

@@ -19,7 +19,10 @@ def _dealt(table: bool, seats=("ilse", "tomas")) -> Conflict:
     conflict = Conflict.open(campaign_id=uuid4(), adventure=1, seats=list(seats), secret_seed="s3cret", table=table,
                              actor="house")
     top = [*ILSE, *TOMAS]
-    conflict.deal([*top, *(x for x in DECK if x not in top)] if table else None, "house")
+    if table:
+        conflict.deal([*top, *(x for x in DECK if x not in top)], "house")
+    for seat in conflict.owed_inputs():  # with derived cards, the last pass deals (C-10)
+        conflict.pass_seed(seat, seat)
     return conflict
 
 

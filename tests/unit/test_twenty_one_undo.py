@@ -49,7 +49,7 @@ def play_until_reshuffled(game: Game) -> int:
 def test_a_rewind_deals_the_same_cards_again():  # C-6, C-7
     game = Game(table=False)
     game.act("ilse", "seed", seed="ilse's luck")
-    dealt = game.act("house", "deal").hands
+    dealt = game.inputs().hands
     assert game.rewind(2).phase == "seeding"
     with pytest.raises(RuleViolation) as closed:
         game.act("tomas", "seed", seed="now that I know")
@@ -59,7 +59,7 @@ def test_a_rewind_deals_the_same_cards_again():  # C-6, C-7
 
 def test_a_reshuffle_mid_conflict_is_its_own_slot_and_a_rewind_reshuffles_identically():  # TO-1, C-7
     game = Game(table=False)
-    game.act("house", "deal")
+    game.inputs()
     step = play_until_reshuffled(game)
     first = game.conflict
     assert [s["slot"] for s in first.shuffles] == [["shuffle", 0], ["shuffle", 1]]
@@ -88,7 +88,7 @@ def test_a_table_deck_is_reshuffled_as_entered_when_it_runs_out():  # TO-1, C-3
 
 def test_cards_every_seat_saw_stay_public_after_a_rewind_marked_as_such():  # C-8
     game = Game(table=False)
-    game.act("house", "deal")
+    game.inputs()
     step = game.conflict.version
     hand = list(game.conflict.hands["ilse"])
     game.act("ilse", "lay", cards=hand[:2])
@@ -133,7 +133,7 @@ def _overturn(game: Game, reason: str):
 
 def test_an_ended_conflict_is_not_rewound():  # C-6
     game = Game(table=False)
-    game.act("house", "deal")
+    game.inputs()
     game.act("house", "end")
     with pytest.raises(RuleViolation) as refused:
         game.rewind(2)
@@ -144,7 +144,7 @@ def test_a_rewind_between_the_last_order_card_and_the_order_it_settles_is_refuse
     """The last order card and the order it settles are one move: stopping between them would leave a
     conflict where nobody can act."""
     game = Game(table=False)
-    game.act("house", "deal")
+    game.inputs()
     game.act("house", "order", actors=["ilse", "tomas"])
     game.act("ilse", "order-card", card=game.conflict.hands["ilse"][0])
     inside = game.act("tomas", "order-card", card=game.conflict.hands["tomas"][0]).version - 1

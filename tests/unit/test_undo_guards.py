@@ -45,6 +45,7 @@ def test_a_cup_locked_before_a_rewind_keeps_only_the_dice_the_new_roll_still_has
     step = game.state.version
     game.act("house", "declare", characteristics=["Poison"])
     game.act("ilse", "declare", characteristics=[])
+    game.act("ilse", "pass")  # C-10: the House's side rolls once no player's input is owed
     game.act("house", "roll")
     game.act("ilse", "roll")
     game.act("house", "keep", cup=[0, 1])

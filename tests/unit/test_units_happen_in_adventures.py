@@ -77,7 +77,8 @@ def test_an_ended_twenty_one_conflict_is_closed_and_the_adventure_may_end():  # 
     app, cid = _campaign("twenty-one")
     app.start_adventure(cid, HOUSE)
     unit = _open(app, cid, "house", "open-conflict", {"characters": ["ilse", "tomas"]})
-    app.act(cid, HOUSE, unit, "deal")
+    app.act(cid, Seat.parse("ilse"), unit, "pass")
+    app.act(cid, Seat.parse("tomas"), unit, "pass")  # the last input deals (C-10)
     app.act(cid, HOUSE, unit, "end")
     assert unit.hex not in app.campaign(cid).open_challenges
     assert app.end_adventure(cid, HOUSE) == 1

@@ -38,6 +38,12 @@ class Game:
         self.app.act(Context(self.cid, Seat.parse(seat)), self.unit, {"action": action, **inputs})
         return self.conflict
 
+    def inputs(self) -> Conflict:
+        """Every engaged player who owes an input passes: the last pass deals (C-10)."""
+        for seat in self.conflict.owed_inputs():
+            self.act(seat, "pass")
+        return self.conflict
+
     @property
     def conflict(self) -> Conflict:
         return self.app.repository.get(self.unit)

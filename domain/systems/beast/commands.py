@@ -115,6 +115,14 @@ class Seed(_Move):
     seed: str = text(200, "Your seed text.")
 
 
+class Pass(_Move):
+    """Pass: add no seed text, so the House's side need not wait for yours to roll (C-10)."""
+
+    ruling = "C-10"
+    cli = "conflict pass"
+    action: Literal["pass"] = "pass"
+
+
 class Roll(_Move):
     """Roll your side: dice of each kind from your split, maybe a Willpower point before (BE-2 … BE-4)."""
 

@@ -54,6 +54,7 @@ class Moves:
     def check_roll(self, side: str, sheet: Mapping[str, int]) -> None:
         if self.phase != "rolling" or self.sides[side]["roll"] is not None:
             raise RuleViolation("this side has rolled", ruling="BE-2")
+        self.check_house_waits(side)  # type: ignore[attr-defined]  # C-10: the players' seed or pass first
 
     def check_can_ever_roll(self, side: str, sheet: Mapping[str, int], name: str) -> None:
         """BE-9, BE-2: a side that could never roll in this unit is refused when the unit opens, instead of

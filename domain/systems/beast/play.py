@@ -205,7 +205,7 @@ def _side(unit: BeastRoll, ctx: Context, wanted: str | None) -> str:
     return mine[0]
 
 
-@handles(cmd.Seed, cmd.Roll, cmd.Reroll, cmd.Keep, cmd.Check, cmd.Reveal)
+@handles(cmd.Seed, cmd.Pass, cmd.Roll, cmd.Reroll, cmd.Keep, cmd.Check, cmd.Reveal)
 def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, command: Any) -> list[Any]:
     side = _side(unit, ctx, command.side)
     actor = ctx.actor.name
@@ -215,6 +215,9 @@ def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRo
     ones = sheets_of(app, unit)
     if isinstance(command, cmd.Seed):
         unit.add_seed(side, command.seed, actor)
+        return [unit]
+    if isinstance(command, cmd.Pass):
+        unit.pass_seed(side, actor)
         return [unit]
     if isinstance(command, cmd.Reveal):
         unit.reveal(side, actor)

@@ -89,6 +89,11 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
     def _seed_added(self, side: str, seed: str, actor: str) -> None:
         self.put_seed(side, seed)
 
+    @event("SeedPassed")
+    def _seed_passed(self, side: str, actor: str) -> None:
+        """C-10: the side gives no seed text; the House's side may roll once no player's input is owed."""
+        self.put_pass(side)
+
     # -- BE-2 … BE-4: a side rolls --------------------------------------------------------------------
     def roll(self, side: str, sheet: Mapping[str, int], humanity: object, beast: object, willpower: object,
              entered: Sequence[int] | None, actor: str) -> None:

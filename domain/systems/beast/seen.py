@@ -111,7 +111,7 @@ class Seen:
         for side in own:
             sheet = sheets[side]
             if passes(self.check_seed, side):  # type: ignore[attr-defined]
-                out.append({"action": "seed", "member": side})
+                out += [{"action": "seed", "member": side}, {"action": "pass", "member": side}]  # C-10
             may_roll = passes(self.check_roll, side, sheet)  # type: ignore[attr-defined]
             if may_roll and sheet["humanity"] == 0:
                 # BE-9: lost to the Beast since the unit opened; its side rolls no die

@@ -159,6 +159,11 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
     def _seed_added(self, side: str, seed: str, actor: str) -> None:
         self.put_seed(side, seed)
 
+    @event("SeedPassed")
+    def _seed_passed(self, side: str, actor: str) -> None:
+        """C-10: the side gives no seed text; the House's side may roll once no player's input is owed."""
+        self.put_pass(side)
+
     # -- PA-7, PA-13, PA-23: circumstances -----------------------------------------------------
     def declare_circumstance(
         self, side: str, text: str, double_down: bool, piles: Mapping[str, int], actor: str

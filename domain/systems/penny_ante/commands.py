@@ -229,6 +229,14 @@ class Seed(_Move):
     seed: str = text(200, "Your seed text.")
 
 
+class Pass(_Move):
+    """Pass for your side: add no seed text, so the House's side need not wait for yours to roll (C-10)."""
+
+    ruling = "C-10"
+    cli = "challenge pass"
+    action: Literal["pass"] = "pass"
+
+
 class Circumstance(_Move):
     """Declare your side's circumstance for this step (PA-7)."""
 

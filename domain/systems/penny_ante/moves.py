@@ -68,6 +68,7 @@ class ChallengeRules:
     filled: Mapping[str, Any]
     draw_dice: Callable[..., list[int]]
     check_seed: Callable[[str], None]
+    check_house_waits: Callable[[str], None]
     result: dict[str, Any] | None
 
     # -- reading state --------------------------------------------------------------------------
@@ -270,6 +271,7 @@ class ChallengeRules:
         if self.phase == ROLL:
             if data["rolled"]:
                 raise refuse("PA-8", "this side has already rolled")
+            self.check_house_waits(side)  # C-10: a player's seed or pass comes before the House's first roll
         elif self.phase == NEW_CIRCUMSTANCES:
             if data["step_done"]:
                 raise refuse("PA-13", "this side has already rerolled its cup")
@@ -487,7 +489,7 @@ class ChallengeRules:
     def _side_actions(self, side: str, piles: Mapping[str, int], names: Sequence[str]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         if passes(self.check_seed, side):
-            out.append({"action": "seed"})
+            out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input
         step_one = self.phase in (DECLARE, ROLL)
         if step_one and passes(self.verify_circumstance, side, False, piles):
             out.append({"action": "circumstance"})

@@ -148,7 +148,7 @@ def announce(app: StakesApplication, ctx: Context, command: cmd.AnnounceChalleng
     return announced.id
 
 
-@handles(cmd.Seed, cmd.Circumstance, cmd.DoubleDown, cmd.Declare, cmd.Roll, cmd.Keep, *BETS, cmd.Lend, cmd.Bid,
+@handles(cmd.Seed, cmd.Pass, cmd.Circumstance, cmd.DoubleDown, cmd.Declare, cmd.Roll, cmd.Keep, *BETS, cmd.Lend, cmd.Bid,
          cmd.TakeDebt, cmd.Buyout)
 def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: Any) -> list[Any]:
     """Play one move; returns every aggregate it touched, to be saved at once."""
@@ -172,6 +172,8 @@ def _side_move(table: Table, actor: Seat, command: Any) -> None:
     piles = table.piles()
     if isinstance(command, cmd.Seed):
         ch.add_seed(side, command.seed, actor.name)
+    elif isinstance(command, cmd.Pass):
+        ch.pass_seed(side, actor.name)
     elif isinstance(command, (cmd.Circumstance, cmd.DoubleDown)):
         ch.declare_circumstance(side, command.text, isinstance(command, cmd.DoubleDown), piles, actor.name)
     elif isinstance(command, cmd.Declare):

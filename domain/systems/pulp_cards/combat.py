@@ -26,7 +26,8 @@ from domain.systems.pulp_cards.dealing import Dealing
 
 class PulpCombat(CombatRules, Dealing, Aggregate):
     SEED_SIDES = ("players", "house")
-    REWOUND = ("phase", "cycle", "order", "turn", "initiative", "attacks", "surprise", "free_attack", "slots")
+    REWOUND = ("phase", "cycle", "order", "turn", "initiative", "attacks", "surprise", "free_attack", "slots",
+               "called")
     SEEDS_CLOSED = "seeds are added before the first card is dealt"
     SEED_GIVEN = "this side has added its seed already"
     SETTLED_REWIND = "an ended combat is not rewound"
@@ -71,15 +72,39 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
     def side_of(self, seat: str) -> str | None:
         return "house" if seat == HOUSE else "players" if seat in self.sides["players"]["seats"] else None
 
-    def add_seed(self, seat: str, seed: str, actor: str) -> None:
+    def add_seed(self, seat: str, seed: str | None, actor: str) -> None:
+        """The players' seed (or pass, ``seed`` None); the last input deals the called first deal (C-10)."""
         side = self.side_of(seat)
         if side is None:
             raise RuleViolation("only the House and the players in this combat add seeds", ruling="C-4")
-        self._seed_added(side=side, seed=self.verify_seed(side, seed), actor=actor)
+        self.give_input(side, seed, actor)
+
+    def check_seed(self, side: str) -> None:
+        """C-10: the players seed (or pass) once the House has called the first deal, so the House cannot
+        choose between a surprise deal and initiative knowing their seed."""
+        super().check_seed(side)
+        if self.called is None and self.seeders() and not self.rolls and not self.shuffles:
+            raise RuleViolation("the players seed (or pass) once the House has called the first deal (surprise "
+                                "or initiative), which is then dealt with their input", ruling="C-10")
+
+    def mid_move(self) -> bool:
+        """C-10: the first deal called and every input in is dealt in the same write: no move stops there."""
+        return self.called is not None and not self.owed_inputs() and not self.seeds_locked
 
     @event("SeedAdded")
     def _seed_added(self, side: str, seed: str, actor: str) -> None:
         self.put_seed(side, seed)
+
+    @event("SeedPassed")
+    def _seed_passed(self, side: str, actor: str) -> None:
+        self.put_pass(side)
+
+    @event("DealCalled")
+    def _deal_called(self, kind: str, ambusher: str | None, difficulty: int | None,
+                     advantages: dict[str, int] | None, actor: str) -> None:
+        """C-10: the House's first deal, with its inputs, fixed before the players' input; dealt with it."""
+        self.called = {"kind": kind, "ambusher": ambusher, "difficulty": difficulty,
+                       "advantages": None if advantages is None else dict(advantages)}
 
     # -- the events (each records what it dealt, C-3) -----------------------------------------------------
     @event("SurpriseDealt")
@@ -92,6 +117,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
                          "cards": list(hand["cards"]), "result": dict(result)}
         self.free_attack = ambusher if result["success"] else None
         self.phase = "free-attack" if result["success"] else "opened"
+        self.called = None
 
     @event("InitiativeDealt")
     def _initiative_dealt(self, cycle: int, advantages: dict[str, int], deck: list[str], dealt: list[list[Any]],
@@ -101,6 +127,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         self.slots = [*self.slots, slot]
         self.mark_seen(slot, {"slot": slot, "dealt": dealt})
         self.cycle, self.order, self.turn, self.phase = cycle, list(order), 0, "attacking"
+        self.called = None
         self.initiative = {"cycle": cycle, "advantages": dict(advantages), "dealt": copy.deepcopy(dealt),
                            "totals": dict(totals), "by_name": copy.deepcopy(by_name), "kept": False}
 
@@ -189,6 +216,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             "up": self.up(), "free_attack": self.free_attack, "surprise": surprise,
             "initiative": copy.deepcopy(self.initiative), "attacks": attacks, "table": self.table,
             "seed_hash": self.seed_hash, "seeds": {s: self.seed_of(s) for s in self.SEED_SIDES},
+            "called": copy.deepcopy(self.called), "owed": self.owed_inputs(),
             "secret_seed": self.secret_seed if self.settled or settled else None,
             "seen_before_the_rewind": self.seen_before_rewind(self.slots),
             "overturned": copy.deepcopy(self.overturned),
@@ -204,7 +232,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         out: list[dict[str, Any]] = []
         side = self.side_of(seat)
         if side is not None and passes(self.check_seed, side):
-            out.append({"action": "seed"})
+            out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input deals the called first deal
         move: dict[str, Any]
         if passes(self.verify_surprise, seat, self.combatants[0]["name"], None):
             move = {"action": "surprise", "choices": [c["name"] for c in self.combatants]}
@@ -224,5 +252,5 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         if effects:
             out.append({"action": "effect", "choices": effects})
         if passes(self.verify_end, seat, "x"):
-            out.append({"action": "end"})
+            out += [{"action": "end"}, {"action": "abandon", "required": ["reason"]}]  # C-10: the kernel's
         return out

@@ -58,16 +58,56 @@ class CombatRules:
             raise RuleViolation(f"only the House {doing}", ruling=ruling)
 
     # -- PU-5: surprise ---------------------------------------------------------------------------------
+    # -- C-10: the first deal is called before the players' input, and dealt at the last of it ---------------
+    called: dict[str, Any] | None = None  # older states: nothing called
+
+    def check_not_called(self) -> None:
+        """C-10: once the House has called the first deal, it waits for the players' seed or pass; the House
+        does not call another (it would choose which deal counts, knowing their seed)."""
+        if self.called is not None and self.owed_inputs():  # type: ignore[attr-defined]
+            raise RuleViolation(f"the House called the first deal ({self.called['kind']}); it is dealt in the "
+                                "same write as the players' seed or pass", ruling="C-10")
+
+    def calls_first_deal(self, cut: object) -> bool:
+        """Whether a surprise or initiative asked for now is only called (C-10): the players still owe their
+        input. Its inputs are fixed now, before their seed; a House cut is never chosen (C-9)."""
+        if not self.owed_inputs():  # type: ignore[attr-defined]
+            return False
+        if cut is not None:
+            raise RuleViolation("the House's cut is drawn for the slot, not chosen: leave it out", ruling="C-9")
+        return True
+
+    def draw_at_last_input(self, actor: str) -> None:
+        """C-10: the first deal the House called, dealt by the service in the write of the players' seed or
+        pass, with the inputs fixed by the call."""
+        called = self.called
+        if called is None:  # a combat whose players seeded before the call existed (stored before issue 30)
+            return
+        if called["kind"] == "surprise":
+            self._deal_surprise(HOUSE, called["ambusher"], called["difficulty"], None, None, actor)
+        else:
+            self._deal_initiative(HOUSE, called["advantages"], None, actor)
+
     def verify_surprise(self, seat: str, ambusher: object, difficulty: object) -> tuple[str, int]:
         self._house(seat, "calls for a surprise deal")
+        self.check_not_called()
         if self.phase != "opened" or self.surprise is not None or self.cycle:
             raise RuleViolation("a surprise deal comes once, before the first initiative", ruling="PU-5")
         return self.named(ambusher), rules.difficulty(difficulty)
 
     def deal_surprise(self, seat: str, ambusher: object, difficulty: object, cut: object,
                       entered: Sequence[str] | None, actor: str) -> None:
-        """The ambusher's standard deal against the surprised; on a success, a free attack (PU-5)."""
+        """The ambusher's standard deal against the surprised; on a success, a free attack (PU-5). Called
+        only, while the players owe their input (C-10)."""
         name, diff = self.verify_surprise(seat, ambusher, difficulty)
+        if self.calls_first_deal(cut):
+            self._deal_called(kind="surprise", ambusher=name, difficulty=diff,  # type: ignore[attr-defined]
+                              advantages=None, actor=actor)
+            return
+        self._deal_surprise(seat, name, diff, cut, entered, actor)
+
+    def _deal_surprise(self, seat: str, name: str, diff: int, cut: object, entered: Sequence[str] | None,
+                       actor: str) -> None:
         hand = self.draw_hand(["surprise"], cut, entered, seat)  # type: ignore[attr-defined]
         self._surprise_dealt(ambusher=name, difficulty=diff, hand=hand,  # type: ignore[attr-defined]
                              result=rules.judge(hand["cards"], diff), actor=actor)
@@ -76,6 +116,7 @@ class CombatRules:
     def verify_initiative(self, seat: str, advantages: Mapping[str, object] | None,
                           entered: Sequence[str] | None) -> dict[str, int]:
         self._house(seat, "deals initiative")
+        self.check_not_called()
         if self.phase not in ("opened", "cycle-end"):
             raise RuleViolation("initiative is dealt before the first cycle or when a cycle ends", ruling="PU-5")
         found: dict[str, int] = {}
@@ -85,8 +126,16 @@ class CombatRules:
 
     def deal_initiative(self, seat: str, advantages: Mapping[str, object] | None, entered: Sequence[str] | None,
                         actor: str) -> None:
-        """Two cards each, round-robin, no cut (PU-7); ties dealt again (PU-9). A new cycle begins."""
+        """Two cards each, round-robin, no cut (PU-7); ties dealt again (PU-9). A new cycle begins. The first
+        is called only, while the players owe their input (C-10)."""
         found = self.verify_initiative(seat, advantages, entered)
+        if self.calls_first_deal(None):
+            self._deal_called(kind="initiative", ambusher=None, difficulty=None,  # type: ignore[attr-defined]
+                              advantages=found, actor=actor)
+            return
+        self._deal_initiative(seat, found, entered, actor)
+
+    def _deal_initiative(self, seat: str, found: dict[str, int], entered: Sequence[str] | None, actor: str) -> None:
         cycle = self.cycle + 1
         deck = self.shuffle(["initiative", cycle], rules.DECK, entered)  # type: ignore[attr-defined]
         names = [c["name"] for c in self.combatants]
@@ -201,11 +250,19 @@ class CombatRules:
     def end(self, seat: str, reason: object, actor: str) -> None:
         text = self.verify_end(seat, reason)
         if self.abandons_a_draw():  # type: ignore[attr-defined]  # C-10: ended before its first card, seeds known
-            draws = self.abandoned_draws([(["surprise"], rules.DECK),  # type: ignore[attr-defined]
-                                          (["initiative", 1], rules.DECK)])
-            # the surprise deal's cut is the House's, drawn for the slot (C-9, PU-7)
-            k = derive_die(self.secret_seed, self.side_seeds(), ["surprise", "cut"],  # type: ignore[attr-defined]
-                           len(rules.DECK) - 1)
-            draws[0].update(cut=k, cards=rules.cut(draws[0]["order"], k)[:rules.HAND])
-            self._draw_abandoned(draws=draws, actor=actor)  # type: ignore[attr-defined]
+            self._draw_abandoned(**self.would_be_draws(), actor=actor)  # type: ignore[attr-defined]
         self._ended(reason=text, actor=actor)  # type: ignore[attr-defined]
+
+    def would_be_draws(self) -> dict[str, Any]:
+        """C-10: the first deals the combat would have made (the surprise deal and the first initiative)."""
+        draws = self.abandoned_draws([(["surprise"], rules.DECK),  # type: ignore[attr-defined]
+                                      (["initiative", 1], rules.DECK)])
+        # the surprise deal's cut is the House's, drawn for the slot (C-9, PU-7)
+        k = derive_die(self.secret_seed, self.side_seeds(), ["surprise", "cut"],  # type: ignore[attr-defined]
+                       len(rules.DECK) - 1)
+        draws[0].update(cut=k, cards=rules.cut(draws[0]["order"], k)[:rules.HAND])
+        return {"draws": draws}
+
+    def close_abandoned(self, reason: str, actor: str) -> None:
+        """C-10: an abandoned combat ends with the House's reason (its ``Ended`` event)."""
+        self._ended(reason=reason, actor=actor)  # type: ignore[attr-defined]

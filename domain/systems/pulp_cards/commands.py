@@ -100,7 +100,7 @@ class _CombatMove(Command):
 
 
 class CombatSeed(_CombatMove):
-    """Add your side's seed text before the first card is dealt (C-4)."""
+    """Add your side's seed text once the House called the first deal, which it then deals (C-4, C-10)."""
 
     ruling = "C-4"
     cli = "combat seed"
@@ -109,8 +109,23 @@ class CombatSeed(_CombatMove):
     seed: str = text(200, "Your seed text.")
 
 
+class CombatPass(common.Pass):
+    """Pass for your side: add no seed; the first deal the House called is dealt at once (C-10)."""
+
+    units = (PulpCombat,)
+    cli = "combat pass"
+
+
+class Abandon(common.Abandon):
+    """Abandon the open combat, with a reason: a deal the seeds already fixed is shown to every seat (C-10)."""
+
+    units = (PulpCombat,)
+    cli = "combat abandon"
+
+
 class Surprise(_CombatMove):
-    """House: the ambusher's surprise deal; on a success, a free attack (PU-5)."""
+    """House: the ambusher's surprise deal; on a success, a free attack (PU-5); called first, it is dealt
+    with the players' seed or pass (C-10)."""
 
     who = "house"
     cli = "combat surprise"
@@ -124,7 +139,8 @@ class Surprise(_CombatMove):
 
 
 class Initiative(_CombatMove):
-    """House: deal initiative for a new cycle (PU-5, PU-9)."""
+    """House: deal initiative for a new cycle (PU-5, PU-9); called first, it is dealt with the players' seed
+    or pass (C-10)."""
 
     who = "house"
     ruling = "PU-9"

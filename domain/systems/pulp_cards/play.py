@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from domain.errors import NotPermitted, RuleViolation
+from domain.kernel import common
 from domain.kernel.commands import Context, Handlers
 from domain.kernel.resolution import HOUSE
 from domain.seats import player_handle
@@ -92,12 +93,14 @@ def show(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, co
     return [unit]
 
 
-@handles(cmd.CombatSeed, cmd.Surprise, cmd.Initiative, cmd.Keep, cmd.Attack, cmd.Effect, cmd.End)
+@handles(cmd.CombatSeed, cmd.CombatPass, cmd.Surprise, cmd.Initiative, cmd.Keep, cmd.Attack, cmd.Effect, cmd.End)
 def combat_move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpCombat,
                 command: Any) -> list[Any]:
     seat = ctx.actor.name
     if isinstance(command, cmd.CombatSeed):
         unit.add_seed(seat, command.seed, seat)
+    elif isinstance(command, cmd.CombatPass):
+        unit.add_seed(seat, None, seat)
     elif isinstance(command, cmd.Surprise):
         unit.deal_surprise(seat, command.by, command.difficulty, command.cut, command.cards, seat)
     elif isinstance(command, cmd.Initiative):
@@ -130,3 +133,6 @@ def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any
                             "overturning it voids it", ruling="C-6")
     unit.overturn(reason, ctx.actor.name)
     return [unit]
+
+
+handles(cmd.Abandon)(common.abandon)  # C-10: the kernel's abandon (registered last: an unknown action names the first's ruling)

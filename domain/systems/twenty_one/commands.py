@@ -69,7 +69,7 @@ class _Draws(_Move):
 
 
 class Seed(_Move):
-    """Add your seed text before the deal (C-4)."""
+    """Add your seed text before the deal; the last seed or pass deals at once (C-4, C-10)."""
 
     ruling = "C-4"
     cli = "conflict seed"
@@ -78,8 +78,23 @@ class Seed(_Move):
     seed: str = text(200, "Your seed text.")
 
 
+class Pass(common.Pass):
+    """Pass: add no seed; the deal is made when the last engaged player seeds or passes (C-10)."""
+
+    units = (Conflict,)
+    cli = "conflict pass"
+
+
+class Abandon(common.Abandon):
+    """Abandon the open conflict, with a reason: a deal its seeds already fixed is shown to every seat (C-10)."""
+
+    units = (Conflict,)
+    cli = "conflict abandon"
+
+
 class Deal(_Move):
-    """Shuffle the deck and deal three hidden cards to each engaged character (TO-1, TO-2)."""
+    """Table cards: enter the deck as shuffled at the table; three hidden cards to each engaged character
+    (TO-1, TO-2, C-3). A service deal is made by the last seed or pass (C-10)."""
 
     who = "house"
     ruling = "TO-2"

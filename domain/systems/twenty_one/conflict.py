@@ -38,6 +38,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     SEEDS_CLOSED = "a player adds his seed before the deal"
     SEED_GIVEN = "you have added your seed already"
     SETTLED_REWIND = "an ended conflict is not rewound; overturn an action instead"
+    abandoned: str | None = None  # C-10: the reason, once the House abandoned it (older states: never)
 
     @event("Opened")
     def __init__(self, campaign_id: UUID, adventure: int, seats: list[str], seed_hash: str, secret_seed: str,
@@ -100,7 +101,11 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         """C-6, C-7 (issue 30): the states a move passes through and never stops at. The deal and a round's
         refill deal every hand up to 3 at once (a hand short while a card is left to deal, at a round's start);
         the last order card settles the order; an action decided (a natural, a bust, a stand) resolves at once,
-        a hold spent on the set-aside card takes it at once; the last action of a round ends the round."""
+        a hold spent on the set-aside card takes it at once; the last action of a round ends the round; the
+        last seed or pass deals at once (C-10)."""
+        if self.phase == "seeding":
+            return bool(self.seeders()) and not self.seeds_locked and \
+                all(self.seed_of(side) is not None for side in self.seeders())
         if self.phase == "ordering":
             assert self.ordering is not None
             return len(self.ordering["laid"]) == len(self.ordering["actors"])
@@ -119,16 +124,44 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         at_start = not self.acted and not self.turn_order
         return at_start and (bool(self.deck) or bool(self.discard)) and any(len(h) < HAND for h in self.hands.values())
 
-    # -- C-4: seeds, then the deal (TO-2) ------------------------------------------------------------------
+    # -- C-4, C-10: seeds or passes, then the deal at the last of them (TO-2) ----------------------------------
     def add_seed(self, seat: str, seed: object, actor: str) -> None:
+        """An engaged player's seed; the last input owed deals at once, in the same write (C-10)."""
         self.engaged(seat)
-        self._seed_added(side=seat, seed=self.verify_seed(seat, seed), actor=actor)
+        self.give_input(seat, seed, actor)
+
+    def pass_seed(self, seat: str, actor: str) -> None:
+        """An engaged player passes (no seed text); the last input owed deals at once (C-10)."""
+        self.engaged(seat)
+        self.give_input(seat, None, actor)
 
     @event("SeedAdded")
     def _seed_added(self, side: str, seed: str, actor: str) -> None:
         self.put_seed(side, seed)
 
+    @event("SeedPassed")
+    def _seed_passed(self, side: str, actor: str) -> None:
+        self.put_pass(side)
+
+    def draw_at_last_input(self, actor: str) -> None:
+        """C-10: the deal, made by the service in the write of the last seed or pass. With table cards the
+        House enters the deck it shuffled at the table instead (``deal``, C-3): no seed takes part."""
+        if not self.table:
+            self._deal(None, actor)
+
     def deal(self, entered: Sequence[str] | None, actor: str) -> None:
+        """The House's deal: with table cards (C-3), or again after a rewind to before the deal (the seeds are
+        locked, so the same cards come, C-7). A service deal is otherwise made by the last engaged player's seed
+        or pass (C-10), never by hand: the House, knowing the secret, would choose its moment."""
+        self.check_deal(entered)
+        if not self.table and not self.seeds_locked:  # after a rewind to before the deal: the same deal (C-7)
+            owed = self.owed_inputs()
+            raise RuleViolation("the deal is made by the service in the same write as the last engaged player's "
+                                "seed or pass, never by hand" + (f" (still owed by {', '.join(owed)})" if owed
+                                                                else ""), ruling="C-10")
+        self._deal(entered, actor)
+
+    def _deal(self, entered: Sequence[str] | None, actor: str) -> None:
         deck = self.check_deal(entered)
         slot = ["shuffle", 0]
         order = self.shuffle(slot, list(c.DECK), deck)
@@ -391,11 +424,24 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     # -- the end (C-5), and undo (C-6, C-7) ------------------------------------------------------------------
     def end(self, actor: str) -> None:
         self.check_end()
-        if self.abandons_a_draw():  # C-10: ended while seeding, after a player's seed: the deal it would have made
-            [draw] = self.abandoned_draws([(["shuffle", 0], list(c.DECK))])
-            hands = {seat: draw["order"][i * HAND:(i + 1) * HAND] for i, seat in enumerate(self.seats)}
-            self._draw_abandoned(draws=[draw], hands=hands, actor=actor)
+        if self.abandons_a_draw():  # C-10: ended while seeding, after a player's input: the deal it would have made
+            self._draw_abandoned(**self.would_be_draws(), actor=actor)
         self._ended(actor=actor)
+
+    def would_be_draws(self) -> dict[str, Any]:
+        """C-10: the deal a conflict ended while seeding would have made (the shuffle, and each hand)."""
+        [draw] = self.abandoned_draws([(["shuffle", 0], list(c.DECK))])
+        hands = {seat: draw["order"][i * HAND:(i + 1) * HAND] for i, seat in enumerate(self.seats)}
+        return {"draws": [draw], "hands": hands}
+
+    def close_abandoned(self, reason: str, actor: str) -> None:
+        self._abandoned(reason=reason, actor=actor)
+
+    @event("Abandoned")
+    def _abandoned(self, reason: str, actor: str) -> None:
+        """C-10: the House abandoned the conflict (with a reason); it is over, everything is revealed (C-5)."""
+        self.phase = "settled"
+        self.abandoned = reason
 
     @event("DrawAbandoned")
     def _draw_abandoned(self, draws: list[dict[str, Any]], hands: dict[str, list[str]], actor: str) -> None:

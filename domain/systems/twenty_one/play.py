@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from domain.errors import RuleViolation
+from domain.kernel import common
 from domain.kernel.commands import Context, Handlers
 from domain.seats import player_handle
 from domain.systems.twenty_one import commands as cmd
@@ -42,7 +43,7 @@ def open_conflict(app: StakesApplication, ctx: Context, command: cmd.OpenConflic
     return conflict.id
 
 
-@handles(cmd.Seed, cmd.Deal, cmd.CallOrder, cmd.OrderCard, cmd.Lay, cmd.Draw, cmd.Stand, cmd.Assist, cmd.Hinder,
+@handles(cmd.Seed, cmd.Pass, cmd.Deal, cmd.CallOrder, cmd.OrderCard, cmd.Lay, cmd.Draw, cmd.Stand, cmd.Assist, cmd.Hinder,
          cmd.Hold, cmd.Keep, cmd.Reshuffle, cmd.AddModifier, cmd.EndConflict)
 def move(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict, command: Any) -> list[Any]:
     seat = ctx.actor.name
@@ -50,6 +51,8 @@ def move(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Con
     entered = getattr(command, "reshuffle", None)
     if isinstance(command, cmd.Seed):
         conflict.add_seed(seat, command.seed, seat)
+    elif isinstance(command, cmd.Pass):
+        conflict.pass_seed(seat, seat)
     elif isinstance(command, cmd.Deal):
         conflict.deal(command.deck, seat)
     elif isinstance(command, cmd.CallOrder):
@@ -107,3 +110,6 @@ def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: C
             one.retake_holds(conflict.id.hex, -deltas[seat], "rewound", ctx.actor.name)
         touched.append(one)
     return touched
+
+
+handles(cmd.Abandon)(common.abandon)  # C-10: the kernel's abandon (registered last: an unknown action names the first's ruling)

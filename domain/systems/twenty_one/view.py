@@ -67,8 +67,10 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
     """The moves ``seat`` may make now, each built from the check that would refuse it; ``holds``: the seat's."""
     out: list[dict[str, Any]] = []
     if seat == HOUSE:
-        if conflict.phase == "seeding":  # the check of ``deal`` past its inputs
-            # table cards (C-3): every card of the deck, to be entered once each in the order shuffled
+        if conflict.phase == "seeding" and (conflict.table or conflict.seeds_locked):  # ``deal``'s check
+            # table cards (C-3): every card of the deck, to be entered once each in the order shuffled; a
+            # service deal is made by the last seed or pass, never by hand (C-10), but after a rewind to
+            # before it, when the seeds are locked and the same cards come again (C-7)
             out.append({"action": "deal", **({"dice": len(c.DECK), "choices": list(c.DECK), "min": len(c.DECK),
                                               "max": len(c.DECK)} if conflict.table else {})})
         if passes(conflict.check_order, None):
@@ -79,12 +81,14 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
             out.append({"action": "reshuffle", "required": ["reshuffle"], "reshuffle": list(conflict.discard)})
         if passes(conflict.check_end):
             out.append({"action": "end"})
+        if not conflict.settled:  # C-10: the kernel's abandon, with a reason
+            out.append({"action": "abandon", "required": ["reason"]})
         return out
     if seat not in conflict.seats:
         return out
     hand = list(conflict.hands[seat])
     if passes(conflict.check_seed, seat):
-        out.append({"action": "seed"})
+        out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input lets the deal come
     cards = [x for x in hand if passes(conflict.check_order_card, seat, x)]
     if cards:
         out.append({"action": "order-card", "choices": cards})
