@@ -127,6 +127,10 @@ def test_a_two_cycle_combat_is_played_rewound_and_verified_over_http(client, pul
         if cycle == 1:
             act(client, c, cid, t["house"], action="keep")
     before = client.get(f"{c}/challenges/{cid}", headers=t["tomas"]).json()["state"]
+    for step in (1, 2, 3):  # before the first deal: its call is fixed now the players' input is known (C-9, C-10)
+        r = client.post(f"{c}/challenges/{cid}/rewind", headers=t["house"], json={"to_step": step, "reason": "misread"})
+        assert r.status_code == 422 and r.json()["ruling"] == "C-9", r.text
+    assert client.get(f"{c}/challenges/{cid}", headers=t["tomas"]).json()["state"] == before  # nothing stored
     r = client.post(f"{c}/challenges/{cid}/rewind", headers=t["house"], json={"to_step": 4, "reason": "misread"})
     # step 4: the initiative dealt (1 opened, 2 the call, 3 the pass and 4 its deal in one write, C-10)
     assert r.status_code == 200, r.text

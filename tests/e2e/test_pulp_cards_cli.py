@@ -54,7 +54,9 @@ def play_an_evening(table: Table) -> None:
             assert table.json("house", "combat", "keep", *combat)["state"]["cycle"] == 2
         elif cycle == 2:
             assert table.json("house", "combat", "initiative", *combat)["state"]["cycle"] == 3
-    rewound = table.json("house", "undo", opened["id"], "--to-step", "2", "--reason", "Cole was not there")
+    refused = table("house", "undo", opened["id"], "--to-step", "2", "--reason", "Cole was not there", expect=3)
+    assert "C-9" in refused.output  # the called first deal is not chosen again, the players' pass known
+    rewound = table.json("house", "undo", opened["id"], "--to-step", "4", "--reason", "Cole was not there")
     assert rewound["state"]["attacks"] == [] and len(rewound["state"]["seen_before_the_rewind"]) >= 6
     readable(table("house", "challenge", "show", opened["id"]))
     assert table.json("house", "combat", "end", "--reason", "Cole ran", *combat)["phase"] == "settled"

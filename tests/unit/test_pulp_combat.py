@@ -180,36 +180,90 @@ def test_an_attack_every_seat_saw_stays_public_after_a_rewind_to_before_it_was_s
     assert all(a["action"] != "show" for a in unit.legal_actions("ilse"))
 
 
+def surprised(unit: PulpCombat) -> PulpCombat:
+    """The House calls a surprise deal and the players pass: it is dealt (C-10); a free attack it gives is made."""
+    unit.deal_surprise("house", "Sheriff Cole", 4, None, None, "house")
+    unit.add_seed("ilse", None, "ilse")
+    if unit.phase == "free-attack":
+        unit.attack("house", "Ilse", 0, None, None, "house")
+    return unit
+
+
 def test_initiative_dealt_again_after_a_rewind_deals_nobody_anothers_unshown_attack_c5_c7():
-    unit = combat(table=False)
+    unit = surprised(combat(table=False))  # the first deal; the initiative after it may be dealt again
     before_initiative = copy.deepcopy(unit)
     unit.deal_initiative("house", {"Ilse": 4}, None, "house")
-    unit.add_seed("ilse", None, "ilse")  # the players pass: the called deal comes now (C-10)
     unit.attack("ilse", None, 0, 6, None, "ilse")  # not shown: Ilse's alone
-    hidden = unit.attacks[0]["cards"]
+    hidden = next(a for a in unit.attacks if a["attacker"] == "Ilse")["cards"]
+    coles = sum(1 for a in unit.attacks if a["attacker"] == "Sheriff Cole")
     unit.rewind(before_initiative.version, before_initiative, "wrong advantage", "house")
     unit.deal_initiative("house", None, None, "house")
     assert unit.up() == "Sheriff Cole"
     attack = next(a for a in unit.legal_actions("house") if a["action"] == "attack")
     assert "required" not in attack  # neither Ilse's cut nor her cards
     unit.attack("house", None, 0, None, None, "house")
-    assert unit.attacks[0]["cards"] != hidden and unit.attacks[0]["slot"] == ["attack", "Sheriff Cole", 1]
+    assert unit.attacks[-1]["cards"] != hidden and unit.attacks[-1]["slot"] == ["attack", "Sheriff Cole", coles + 1]
     unit.attack("ilse", None, 0, None, None, "ilse")  # her first attack again: the same cards (C-7)
-    assert unit.attacks[1]["cards"] == hidden
+    assert unit.attacks[-1]["cards"] == hidden
 
 
 def test_after_a_rewind_the_house_is_offered_no_cut_to_repeat_and_initiative_no_required_c7_c9():
-    unit = combat(table=False)
-    opened = copy.deepcopy(unit)
-    unit.deal_surprise("house", "Sheriff Cole", 0, None, None, "house")
-    unit.add_seed("ilse", None, "ilse")  # the players pass: the called deal comes now (C-10)
-    cards = unit.surprise["cards"]
-    unit.rewind(opened.version, opened, "misread", "house")
-    surprise = next(a for a in unit.legal_actions("house") if a["action"] == "surprise")
-    assert "required" not in surprise  # its cut is drawn: made again for it, nothing to enter
-    unit.deal_surprise("house", "Sheriff Cole", 0, None, None, "house")
-    assert unit.surprise["cards"] == cards and unit.hands[-1]["cut_by"] == "drawn"
+    unit = surprised(combat(table=False))
     before = copy.deepcopy(unit)
     unit.deal_initiative("house", None, None, "house")
     unit.rewind(before.version, before, "misread", "house")
     assert "required" not in next(a for a in unit.legal_actions("house") if a["action"] == "initiative")
+    assert unit.hands[0]["cut_by"] == "drawn"  # the House's surprise cut was drawn for the slot (C-9)
+
+
+def _called_and_dealt() -> tuple[PulpCombat, list[PulpCombat]]:
+    """The review's case (finding 1): the House calls initiative with an advantage, Ilse passes, it is dealt."""
+    unit = combat(table=False)
+    steps = [copy.deepcopy(unit)]
+    unit.deal_initiative("house", {"sheriff cole": 2}, None, "house")  # DealCalled
+    steps.append(copy.deepcopy(unit))
+    unit._seed_passed(side="players", actor="ilse")  # the pass, alone: the state inside that move
+    steps.append(copy.deepcopy(unit))
+    unit.draw_at_last_input("ilse")  # and the deal it makes, in the same write (C-10)
+    steps.append(copy.deepcopy(unit))
+    return unit, steps
+
+
+def test_a_rewind_to_before_the_first_deal_is_refused_once_the_players_input_is_known_c9_c10():
+    unit, steps = _called_and_dealt()
+    assert unit.initiative["advantages"] == {"Sheriff Cole": 2} and unit.cycle == 1
+    for past in steps[:3]:  # before the call, at the call, and between the pass and its deal
+        with pytest.raises(RuleViolation, match="C-9: a rewind to a step before the first deal") as refused:
+            unit.rewind(past.version, past, "misread", "house")
+        assert "ADR 0029" in str(refused.value)
+    assert unit.version == steps[-1].version and unit.initiative["advantages"] == {"Sheriff Cole": 2}
+    with pytest.raises(RuleViolation, match="PU-5"):  # and no surprise deal of the House's choosing after it
+        unit.deal_surprise("house", "Sheriff Cole", -4, None, None, "house")
+    assert unit.surprise is None
+
+
+def test_a_rewind_to_the_first_deal_or_later_still_deals_the_same_cards_c6_c7():
+    unit, steps = _called_and_dealt()
+    dealt = copy.deepcopy(unit.initiative)
+    unit.attack(unit.controller(unit.up()), None, 0, None, None, unit.controller(unit.up()))
+    unit.rewind(steps[-1].version, steps[-1], "misread", "house")
+    assert unit.initiative == dealt and unit.attacks == [] and unit.phase == "attacking"
+
+
+def test_a_table_combat_still_rewinds_to_before_its_first_deal_c3_c6():
+    unit = combat()  # table cards: no seed takes part, the cards are the table's (C-3)
+    opened = copy.deepcopy(unit)
+    unit.deal_initiative("house", None, COLE_FIRST, "house")
+    unit.rewind(opened.version, opened, "misread", "house")
+    assert unit.phase == "opened" and unit.cycle == 0
+    unit.deal_initiative("house", None, COLE_FIRST, "house")  # the same cards again (C-7)
+    assert unit.order == ["Sheriff Cole", "Ilse"]
+
+
+def test_a_combatant_named_twice_among_the_advantages_is_refused_pu9():  # review finding 6
+    unit = combat(table=False)
+    with pytest.raises(RuleViolation, match="PU-9: Ilse is named twice among the advantages"):
+        unit.deal_initiative("house", {"ilse": 2, "Ilse": 4}, None, "house")  # her seat and her name
+    assert unit.called is None and unit.version == 1  # nothing recorded
+    unit.deal_initiative("house", {"ilse": 2}, None, "house")
+    assert unit.called["advantages"] == {"Ilse": 2}

@@ -180,6 +180,22 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
         self.restore(state)
 
+    BEFORE_FIRST_DEAL = ("a rewind to a step before the first deal is refused once the players' input is known: the "
+                         "House fixed that deal's kind and inputs (surprise or initiative, ambusher, difficulty, "
+                         "advantages) before their seed or pass, and choosing them again now, knowing every input "
+                         "and its secret, would choose the deal. Rewind to the step of the first deal or later "
+                         "(ADR 0029)")
+
+    def verify_rewind(self, to_step: object, past: Any, reason: object) -> tuple[str, dict[str, Any]]:
+        """C-6, with C-9 and C-10 (review finding 1): with a service deck, no rewind goes back before the first
+        deal once it is made. Its inputs were called before the players' seed; a state before it is one where
+        the House calls again, its secret and every seed known (the same call would only deal the same cards,
+        C-7). With table cards the cards are the table's (C-3) and no seed takes part."""
+        if not self.settled and not self.table and (self.rolls or self.shuffles) and \
+                not past.rolls and not past.shuffles:
+            raise RuleViolation(self.BEFORE_FIRST_DEAL, ruling="C-9")
+        return super().verify_rewind(to_step, past, reason)
+
     def rewind(self, to_step: int, past: PulpCombat, reason: str, actor: str) -> None:
         """C-6: back to an earlier step of an open combat; the same slots deal the same cards (C-7)."""
         reason, state = self.verify_rewind(to_step, past, reason)
