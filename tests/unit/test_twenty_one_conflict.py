@@ -3,9 +3,12 @@ so every card is known."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from domain.errors import NotPermitted, RuleViolation
+from domain.fairness import derive_shuffle
 from domain.systems.twenty_one import cards
 from tests.unit.twenty_one_game import Game, stacked
 
@@ -329,3 +332,46 @@ def test_a_reshuffle_made_from_another_pile_after_a_rewind_shows_nobody_where_th
     game.act(seat, "draw", reshuffle=sorted(game.conflict.discard, key=lambda x: -cards.value(x)))
     for viewer in ("house", other):
         assert game.conflict.view_for(viewer)["deck_known"] == []
+
+
+def _stored_before_issue_30() -> Game:
+    """A service-deck conflict as stored before issue 30: Opened, then a SeedAdded for every engaged seat, and no
+    deal (the House dealt by hand then). The old events are recorded as they were, without the draw at the last
+    input."""
+    game = Game(table=False)
+    conflict = game.conflict
+    for seat in game.seats:
+        conflict._seed_added(side=seat, seed=f"{seat}'s seed", actor=seat)
+    game.app.save(conflict)
+    return game
+
+
+def test_a_conflict_stored_with_every_seed_and_no_deal_is_dealt_by_the_house_c10():  # review finding 3
+    game = _stored_before_issue_30()
+    stored = game.conflict
+    assert stored.phase == "seeding" and stored.owed_inputs() == [] and not stored.seeds_locked
+    assert {"action": "deal"} in stored.legal_actions("house")  # nothing owed: the cards are fixed
+    dealt = game.act("house", "deal")
+    assert dealt.phase == "play" and all(len(hand) == 3 for hand in dealt.hands.values())
+    expected = derive_shuffle(dealt.secret_seed, dealt.side_seeds(), ["shuffle", 0], list(cards.DECK))
+    assert dealt.shuffles[0]["value"] == expected and dealt.side_seeds() == ["ilse's seed", "tomas's seed"]
+
+
+def test_a_service_deal_by_hand_is_refused_while_a_seed_or_pass_is_owed_c10():
+    game = Game(table=False)
+    game.act("ilse", "pass")
+    with pytest.raises(RuleViolation, match="C-10: .*still owed by tomas"):
+        game.act("house", "deal")
+    assert game.conflict.phase == "seeding" and all(m["action"] != "deal" for m in game.conflict.legal_actions("house"))
+
+
+def test_a_stored_conflict_dealt_late_rewinds_to_before_its_deal_and_deals_the_same_cards_c6_c7():
+    game = _stored_before_issue_30()
+    hands = copy.deepcopy(game.act("house", "deal").hands)
+    # the step of the last seed looks like the state inside the new seed-and-deal move (C-6): the step before it
+    # gives the same conflict, seeds kept and locked (C-7)
+    with pytest.raises(RuleViolation, match="C-6: step .* is inside one move"):
+        game.rewind(3)
+    again = game.rewind(2)
+    assert again.phase == "seeding" and again.seeds_locked and {"action": "deal"} in again.legal_actions("house")
+    assert game.act("house", "deal").hands == hands

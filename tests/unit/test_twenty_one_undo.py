@@ -157,7 +157,7 @@ def test_a_rewind_between_the_last_order_card_and_the_order_it_settles_is_refuse
 
 def test_a_rewind_that_would_show_cards_every_seat_saw_is_refused_naming_them_until_the_house_says_so():  # C-8
     game = Game(table=False)
-    game.act("house", "deal")
+    game.inputs()  # the last pass deals (C-10): a service deal is never the House's by hand
     step = game.conflict.version
     hand = list(game.conflict.hands["ilse"])
     game.act("ilse", "lay", cards=hand[:2])
@@ -172,7 +172,7 @@ def test_a_rewind_that_would_show_cards_every_seat_saw_is_refused_naming_them_un
 
 def test_a_rewind_that_shows_no_card_anew_goes_ahead_without_a_warning():  # C-8
     game = Game(table=False)
-    game.act("house", "deal")
+    game.inputs()  # the last pass deals (C-10): a service deal is never the House's by hand
     step = game.conflict.version
     hand = list(game.conflict.hands["ilse"])
     game.act("ilse", "lay", cards=hand[:2])

@@ -152,13 +152,14 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     def deal(self, entered: Sequence[str] | None, actor: str) -> None:
         """The House's deal: with table cards (C-3), or again after a rewind to before the deal (the seeds are
         locked, so the same cards come, C-7). A service deal is otherwise made by the last engaged player's seed
-        or pass (C-10), never by hand: the House, knowing the secret, would choose its moment."""
+        or pass (C-10), never by hand while an input is owed: the House, knowing the secret, would choose its
+        moment. Once nothing is owed the cards are fixed, so the House deals them: after a rewind to before the
+        deal, or in a conflict stored before issue 30 with every seed given and no deal (review finding 3)."""
         self.check_deal(entered)
-        if not self.table and not self.seeds_locked:  # after a rewind to before the deal: the same deal (C-7)
-            owed = self.owed_inputs()
+        owed = self.owed_inputs()
+        if not self.table and owed:  # nothing owed: the deal's content is fixed, its moment gives nothing (C-10)
             raise RuleViolation("the deal is made by the service in the same write as the last engaged player's "
-                                "seed or pass, never by hand" + (f" (still owed by {', '.join(owed)})" if owed
-                                                                else ""), ruling="C-10")
+                                f"seed or pass, never by hand (still owed by {', '.join(owed)})", ruling="C-10")
         self._deal(entered, actor)
 
     def _deal(self, entered: Sequence[str] | None, actor: str) -> None:

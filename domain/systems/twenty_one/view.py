@@ -67,10 +67,11 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
     """The moves ``seat`` may make now, each built from the check that would refuse it; ``holds``: the seat's."""
     out: list[dict[str, Any]] = []
     if seat == HOUSE:
-        if conflict.phase == "seeding" and (conflict.table or conflict.seeds_locked):  # ``deal``'s check
+        if conflict.phase == "seeding" and (conflict.table or not conflict.owed_inputs()):  # ``deal``'s check
             # table cards (C-3): every card of the deck, to be entered once each in the order shuffled; a
             # service deal is made by the last seed or pass, never by hand (C-10), but after a rewind to
-            # before it, when the seeds are locked and the same cards come again (C-7)
+            # before it, when the seeds are locked and the same cards come again (C-7), and in a conflict
+            # stored before issue 30 with every seed in and no deal: nothing is owed, the cards are fixed
             out.append({"action": "deal", **({"dice": len(c.DECK), "choices": list(c.DECK), "min": len(c.DECK),
                                               "max": len(c.DECK)} if conflict.table else {})})
         if passes(conflict.check_order, None):
