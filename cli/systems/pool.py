@@ -19,7 +19,8 @@ def traits(items: list[str] | None) -> dict[str, int] | None:
     found: dict[str, int] = {}
     for item in items or []:
         name, _, value = item.rpartition("=")
-        if not name or not value.strip().lstrip("-").isdigit():
+        digits = value.strip().removeprefix("-")
+        if not name or not (digits.isascii() and digits.isdigit()):  # "²".isdigit(), but int("²") fails
             raise UsageError(f"{item!r}: write NAME=NUMBER, e.g. Brave=1")
         found[name.strip()] = int(value)
     return found or None

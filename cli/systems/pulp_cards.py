@@ -34,8 +34,11 @@ def advantages(items: list[str] | None) -> dict[str, int] | None:
     found: dict[str, Any] = {}
     for item in items or []:
         name, _, value = item.rpartition("=")
-        if not name.strip() or not value.strip().isdigit():
+        value = value.strip()
+        if not name.strip() or not (value.isascii() and value.isdigit()):  # "²".isdigit(), but int("²") fails
             raise UsageError(f"{item!r}: write NAME=NUMBER, e.g. cole=2")
+        if name.strip() in found:
+            raise UsageError(f"{item!r}: {name.strip()!r} is given an advantage twice (PU-9)")
         found[name.strip()] = int(value)
     return found or None
 
@@ -79,10 +82,30 @@ def _reads(result: dict[str, Any] | None, reads: str | None) -> str:
     return f"{reads or '-'}, degree {result['degree']:+d}"
 
 
+def _seed(side: str, seed: str | None, owed: list[str]) -> str:
+    """C-10: a seed given, a pass (the empty seed), an input still owed, or none (a side the House plays, C-9)."""
+    if side in owed:
+        return "owed"
+    return "none" if seed is None else "passed" if seed == "" else "given"
+
+
 def _seeds(state: dict[str, Any]) -> str:
-    given = ", ".join(f"{side} {'given' if seed else 'none'}" for side, seed in (state.get("seeds") or {}).items())
+    owed = list(state.get("owed") or [])
+    given = ", ".join(f"{side} {_seed(side, seed, owed)}" for side, seed in (state.get("seeds") or {}).items())
     return f"seed hash {state['seed_hash']}" + (f"; seeds: {given}" if given else "") + (
         f"; secret seed {state['secret_seed']}" if state.get("secret_seed") else "")
+
+
+def _called(called: dict[str, Any] | None) -> list[RenderableType]:
+    """C-10: the first deal the House called, with its inputs, dealt with the players' seed or pass."""
+    if not called:
+        return []
+    if called.get("kind") == "surprise":
+        what = f"surprise by {called.get('ambusher') or '-'} at difficulty {called.get('difficulty') or 0:+d}"
+    else:
+        given = ", ".join(f"{name} +{value}" for name, value in (called.get("advantages") or {}).items())
+        what = f"initiative (advantages {given or 'none'})"
+    return [Text(f"House called: {what}; dealt with the players' seed or pass (C-10)", overflow="fold")]
 
 
 def _overturned(state: dict[str, Any]) -> list[RenderableType]:
@@ -110,7 +133,7 @@ def combat(v: ResolutionView) -> RenderableType:
     seats = {c["name"]: c["seat"] for c in s["combatants"]}
     head = styled("[bold]Combat[/] {} ({})  cycle {}  {}", _short(v.id), v.kind, s["cycle"], v.phase)
     who = "Combatants: " + ", ".join(f"{name} ({seat})" for name, seat in seats.items())
-    parts: list[RenderableType] = [head, Text(who, overflow="fold")]
+    parts: list[RenderableType] = [head, Text(who, overflow="fold"), *_called(s.get("called"))]
     if s.get("order"):
         parts.append(Text(f"Order: {', '.join(s['order'])}" + (f"; up: {s['up']}" if s.get("up") else ""),
                           overflow="fold"))

@@ -77,9 +77,10 @@ class Rewind(Command):
     unit: UUID
     to_step: Int = Field(description="The step to go back to (1 is the first event).")
     reason: str = text(500, "Why the ruling is undone (kept in the history).")
-    reveal: bool = Field(False, description="Go ahead even though the rewind puts values every seat saw back "
+    reveal: Bool = Field(False, description="Go ahead even though the rewind puts values every seat saw back "
                          "where they were hidden, where they stay shown to all (C-8); without it such a rewind "
-                         "is refused, naming them (issue 31).")
+                         "is refused, naming them (issue 31). A JSON boolean: 1, \"yes\" or \"true\" are "
+                         "refused.")
 
 
 class Overturn(Command):

@@ -69,3 +69,14 @@ def test_overturn_refuses_a_number_or_a_word_for_void_naming_c6() -> None:
         with pytest.raises(RuleViolation, match="^C-6: void"):
             Overturn.parse({"unit": "0" * 32, "void": bad, "reason": "misread"})
     assert Overturn.parse({"unit": "0" * 32, "void": True, "reason": "misread"}).void is True
+
+
+def test_rewind_refuses_a_number_or_a_word_for_reveal_naming_c6() -> None:  # review finding 6
+    from domain.errors import RuleViolation
+    from domain.kernel.common import Rewind
+
+    assert (Rewind, "reveal") in boolean_fields()
+    for bad in (1, "yes", "true"):
+        with pytest.raises(RuleViolation, match="^C-6: reveal"):
+            Rewind.parse({"unit": "0" * 32, "to_step": 2, "reveal": bad, "reason": "misread"})
+    assert Rewind.parse({"unit": "0" * 32, "to_step": 2, "reveal": True, "reason": "misread"}).reveal is True

@@ -121,7 +121,11 @@ class CombatRules:
             raise RuleViolation("initiative is dealt before the first cycle or when a cycle ends", ruling="PU-5")
         found: dict[str, int] = {}
         for name, value in (advantages or {}).items():
-            found[self.named(name, "PU-9")] = rules.advantage(value)
+            combatant = self.named(name, "PU-9")
+            if combatant in found:  # ``ilse`` and ``Ilse Varn`` are one combatant: neither value would be sure
+                raise RuleViolation(f"{combatant} is named twice among the advantages ({name!r} is {combatant}): "
+                                    "give each combatant's advantage once", ruling="PU-9")
+            found[combatant] = rules.advantage(value)
         return found
 
     def deal_initiative(self, seat: str, advantages: Mapping[str, object] | None, entered: Sequence[str] | None,
