@@ -1,6 +1,7 @@
 """A reissue under its Idempotency-Key (issue 29, review finding 4, ADR 0028), on both stores: a replay finishes
 what a first run that failed after its write left undone, a replay after the retry window is refused 409, and two
-identical requests racing each other apply the reissue once, never undoing a claim made between them (C-1)."""
+identical requests racing each other apply the reissue once, never undoing a claim made between them (C-1); a
+command whose own commit acknowledgement was lost is still no replay."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from adapters.service import RETRY_WINDOW, Stakes
 from adapters.views import now, token_hash
 from domain.errors import ConcurrencyConflict, NotPermitted
 from domain.seats import Seat
+from tests.integration.test_exactly_once import lose_the_acknowledgement
 
 HOUSE = Seat.house()
 
@@ -129,3 +131,25 @@ def _try(stakes: Stakes, cid: UUID, key: str) -> object:
         return stakes.reissue_token(cid, HOUSE, "ilse", key=key)
     except BaseException as exc:
         return exc
+
+
+def test_a_reissue_whose_own_commit_acknowledgement_was_lost_is_no_replay_and_revokes_the_old_token(stakes, seated):
+    cid, old = seated
+    lose_the_acknowledgement(stakes)  # the store committed; the library's retry meets the reissue's own record
+    try:
+        answer = stakes.reissue_token(cid, HOUSE, "ilse", key=uuid.uuid4().hex)
+    finally:
+        stakes.app.recorder.insert_events = type(stakes.app.recorder).insert_events.__get__(stakes.app.recorder)
+    assert stakes.authenticate(old) is None
+    assert stakes.authenticate(stakes.claim(answer.invite).token) == (cid, Seat("ilse"))
+    assert reissues(stakes, cid) == 1
+
+
+def test_a_creation_whose_own_commit_acknowledgement_was_lost_still_answers_its_house_token(stakes):
+    lose_the_acknowledgement(stakes)
+    try:
+        created = stakes.create_campaign("Lost answer", "pool", key=uuid.uuid4().hex * 2)
+    finally:
+        stakes.app.recorder.insert_events = type(stakes.app.recorder).insert_events.__get__(stakes.app.recorder)
+    assert created.house_token is not None
+    assert stakes.authenticate(created.house_token) == (created.campaign.id, HOUSE)
