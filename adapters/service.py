@@ -38,8 +38,8 @@ from domain.seats import Seat
 __all__ = ["NeedsRepair", "Stakes", "StoreUnavailable"]
 
 
-#: How long a campaign's creation, sent again under its Idempotency-Key, answers the campaign (never its House
-#: token since issue 29, ADR 0028); later it is refused 409 (C-1).
+#: How long a campaign's creation or a reissue, sent again under its Idempotency-Key, is answered (a creation
+#: never with its House token since issue 29, ADR 0028); later it is refused 409 (C-1).
 RETRY_WINDOW = timedelta(minutes=10)
 #: What a creation sent again under its Idempotency-Key answers in place of the House token (issue 29, ADR 0028).
 LOST_HOUSE_TOKEN = ("This Idempotency-Key already created this campaign, and its House token was answered to that "
@@ -136,21 +136,23 @@ class Stakes:
 
         Exactly once under ``key`` (the client's Idempotency-Key, issue 29, ADR 0028): the reissue is a command
         with its record, scoped like every command's to the campaign and the House seat, so only this
-        campaign's House can replay it. A retry answers the same code (derived from the key under the server's
-        secret) and revokes nothing again: a player who claimed that code meanwhile keeps his seat, and the code
-        answered again seats nobody (it is spent, C-1)."""
+        campaign's House can replay it. A replay (a retry, or a request racing the first under the same key)
+        answers the same code (derived from the key under the server's secret) and finishes what the stored
+        reissue left undone (``Tokens.finish_reissue``): a first run that failed after its write still revokes
+        the old token and stores the code, while a player who claimed that code meanwhile keeps his seat and the
+        code answered again seats nobody (it is spent, C-1). Past ``RETRY_WINDOW`` a replay is refused 409."""
         if not actor.is_house:
             raise NotPermitted("only the House may hand a seat out again")
         campaign = self.viewer(campaign_id, actor)
         handle = Seat.parse(seat).name
-        done = self.app.reissue_seat(campaign_id, handle, actor.name, key)
+        replayed, at = self.app.reissue_seat(campaign_id, handle, actor.name, key)
+        if replayed and now() - at > RETRY_WINDOW:
+            raise ConcurrencyConflict(f"this Idempotency-Key handed the seat out again more than "
+                                      f"{RETRY_WINDOW.seconds // 60} minutes ago; send a new key for a new invite")
         self.catch_up()
-        code = None if key is None else self.tokens.reissue_code(campaign_id, handle, key)
-        if done:
-            self.tokens.revoke(campaign_id, handle)
-            self.fanout.revoked()  # issue 29: the old holder's open streams check their credential again
-            code = self.tokens.invite(campaign_id, handle, code)
-        assert code is not None  # without a key every call is a new reissue
+        code = randomness.new_invite() if key is None else self.tokens.reissue_code(campaign_id, handle, key)
+        self.tokens.finish_reissue(campaign_id, handle, code, at)
+        self.fanout.revoked()  # issue 29: the old holder's open streams check their credential again
         return schemas.PlayerAdded(sheet=self.any_sheet(campaign.id, handle), invite=code)
 
     def claim(self, code: str) -> schemas.SeatClaimed:

@@ -17,6 +17,7 @@ claiming it deletes every session of the seat, so an old cookie stops working ev
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -78,9 +79,43 @@ class Tokens:
 
     def reissue_code(self, campaign_id: UUID, seat: str, key: str) -> str:
         """The invite code of the reissue keyed ``key`` (issue 29): derived from the key under the server's
-        secret, so the reissue retried after a lost answer answers the same code. Only the first run of the
-        reissue stores it (``Stakes.reissue_token``); once claimed it is spent and seats nobody (C-1)."""
+        secret, so the reissue retried after a lost answer answers the same code. ``finish_reissue`` stores it
+        while nobody claimed the seat since the reissue; once claimed it is spent and seats nobody (C-1)."""
         return self.signer.token(f"reissue\n{campaign_id.hex}\n{seat}\n{key}").replace("stk_", "inv_", 1)
+
+    def finish_reissue(self, campaign_id: UUID, seat: str, code: str, at: datetime) -> None:
+        """Bring the seat to what the reissue stored at ``at`` says (issue 29, ADR 0028), in one transaction,
+        as often as asked: its first run and every replay call it, so a replay finishes what a first run that
+        failed after its write left undone, and undoes nothing a later step did.
+
+        The seat's token issued before ``at`` (the old holder's) and the web sessions signed in before ``at``
+        are deleted; a token issued since (the player claimed a code) stays. ``code`` is stored as the seat's
+        invite only while no token was claimed since and the seat's invite row is neither this code (stored,
+        or claimed and spent) nor one issued since (a later reissue's); the write is conditional on the row
+        read, so a claim racing it is never undone (a spent code never works again, C-1)."""
+        hashed = token_hash(code)
+        with self.views.datastore.transaction(commit=True) as c:
+            token = self.views._one(c, "SELECT token_hash, issued_at FROM {p}seat_tokens WHERE campaign_id = ? AND"
+                                       " seat = ?", (campaign_id.hex, seat))
+            if token is not None and datetime.fromisoformat(token["issued_at"]) < at:
+                self.views._x(c, "DELETE FROM {p}seat_tokens WHERE token_hash = ?", (token["token_hash"],))
+                token = None
+            self.views._x(c, "SELECT session_hash, created_at FROM {p}web_sessions WHERE campaign_id = ? AND seat = ?",
+                          (campaign_id.hex, seat))
+            for row in [dict(r) for r in c.fetchall()]:
+                if datetime.fromisoformat(row["created_at"]) < at:
+                    self.views._x(c, "DELETE FROM {p}web_sessions WHERE session_hash = ?", (row["session_hash"],))
+            if token is not None:
+                return  # the player claimed his seat since the reissue: its code is spent
+            invite = self.views._one(c, "SELECT code_hash, issued_at FROM {p}seat_invites WHERE campaign_id = ? AND"
+                                        " seat = ?", (campaign_id.hex, seat))
+            if invite is None:
+                self.views._x(c, "INSERT INTO {p}seat_invites VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                              (hashed, campaign_id.hex, seat, now_iso()))
+            elif invite["code_hash"] not in (hashed, "spent:" + hashed) and \
+                    datetime.fromisoformat(invite["issued_at"]) < at:
+                self.views._x(c, "UPDATE {p}seat_invites SET code_hash = ?, issued_at = ? WHERE code_hash = ?",
+                              (hashed, now_iso(), invite["code_hash"]))
 
     def revoke(self, campaign_id: UUID, seat: str) -> None:
         """The seat's token and every web session signed in with it stop working (it is being handed out

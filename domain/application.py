@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
+from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
@@ -79,9 +80,13 @@ class Once:
         self.asked = digest(verb, inputs)
         self.record_id = CommandRecord.create_id(campaign_id, actor, self.key)
         self.scope = campaign_id
-        #: Whether ``run`` answered a record stored before this call tried anything (a retry under the client's
-        #: key), not one its own attempt stored (a commit acknowledgement lost, a race it lost).
+        #: Whether ``run`` answered a record this call's own save did not store: one stored before it tried
+        #: anything (a retry under the client's key) or by a request racing it under the same key (issue 29,
+        #: ADR 0028). False when it ran the command, its own lost commit acknowledgement included.
         self.replayed = False
+        #: When the answered record was stored (its ``Executed`` event's time), set by ``run``.
+        self.at: datetime | None = None
+        self._mine: datetime | None = None  # the time of the record this call's last save tried to store
 
     def stored(self) -> CommandRecord | None:
         try:
@@ -101,6 +106,7 @@ class Once:
         # A campaign's chain starts with its Created event; any other command's record goes first, so
         # the command's own events close its save.
         ordered = [*unique, record] if campaign_id is not None else [record, *unique]
+        self._mine = self.at = record.created_on
         super(StakesApplication, self.app).save(*ordered, reads=reads)
 
     def run(self, attempt: Callable[[], Any]) -> Any:
@@ -112,7 +118,10 @@ class Once:
                 found = self.stored()
                 if found is not None:
                     answer = found.answer(self.verb, self.asked)
-                    self.replayed = first
+                    # a record found on a retry is this call's own only when its save stored it (the library
+                    # re-sending an insert whose acknowledgement was lost); else a racing request stored it
+                    self.replayed = first or found.created_on != self._mine
+                    self.at = found.created_on
                     return answer
             first = False
             token = _READS.set({})
@@ -196,10 +205,13 @@ class StakesApplication(Application[UUID]):
         found = once.run(run)
         return found, once.replayed
 
-    def reissue_seat(self, campaign_id: UUID, seat: str, actor: str, key: str | None = None) -> bool:
+    def reissue_seat(self, campaign_id: UUID, seat: str, actor: str, key: str | None = None
+                     ) -> tuple[bool, datetime]:
         """Record that the House handed ``seat`` out again (its token is replaced by a new invite), exactly
-        once under ``key`` (issue 29): True when this call did it, False when it only answered the reissue
-        stored before under the same key (a retry), which the edge must not apply again."""
+        once under ``key`` (issue 29): whether this call only answered a reissue stored before or by a racing
+        request under the same key (a replay), and when the reissue was stored. The edge finishes, on a
+        replay too, what the stored reissue left undone: only what was issued before that time is revoked
+        (ADR 0028)."""
         if actor != HOUSE:
             raise NotPermitted("only the House hands a seat out again", ruling="C-1")
         once = Once(self, campaign_id, actor, key, "reissue-seat", [seat])
@@ -210,7 +222,8 @@ class StakesApplication(Application[UUID]):
             once.save([campaign], None)
 
         once.run(attempt)
-        return not once.replayed
+        assert once.at is not None  # run either saved the record or found it
+        return once.replayed, once.at
 
     # -- commands -------------------------------------------------------------
     def command_class(self, campaign_id: UUID, verb: str) -> type[Command]:
