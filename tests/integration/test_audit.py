@@ -262,7 +262,7 @@ def test_replay_reads_only_that_challenges_events(stakes, monkeypatch):
     monkeypatch.setattr(stakes.app.recorder, "select_events", counting)
     monkeypatch.setattr(stakes.app.recorder, "select_notifications", counting_scan)
     replay = stakes.replay(cid, TOMAS, challenge)
-    assert read == [replay.total] and replay.total == len(replay.steps) == 15
+    assert read == [replay.total] and replay.total == len(replay.steps) == 16  # 15 moves and the player's pass (C-10)
     assert sum(scanned) == 0  # the projection was up to date: not one other event was read
 
 

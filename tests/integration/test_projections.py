@@ -179,7 +179,7 @@ def play_a_challenge(stakes: Stakes, cid):
     ch = view.id
     for seat, action, args in (
         (HOUSE, "declare", {"characteristics": ["Poison"]}), (ILSE, "declare", {"characteristics": []}),
-        (HOUSE, "roll", {}), (ILSE, "roll", {}), (HOUSE, "keep", {"cup": [0]}), (ILSE, "keep", {"cup": []}),
+        (ILSE, "pass", {}), (HOUSE, "roll", {}), (ILSE, "roll", {}), (HOUSE, "keep", {"cup": [0]}), (ILSE, "keep", {"cup": []}),
         (HOUSE, "raise", {"amount": 2}), (TOMAS, "lend", {"borrower": "ilse", "amount": 3}), (ILSE, "call", {}),
         (HOUSE, "roll", {}), (ILSE, "roll", {}), (HOUSE, "check", {}), (ILSE, "check", {}),
     ):
