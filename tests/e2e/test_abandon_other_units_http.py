@@ -8,9 +8,27 @@ from __future__ import annotations
 import httpx
 
 from domain.fairness import derive_die
-from tests.e2e.test_abandoned_draws_http import abandoned, move, table
+from tests.e2e.conftest import bearer
+from tests.e2e.test_abandoned_draws_http import abandoned, move
 from tests.e2e.test_cli_live_server import server  # noqa: F401 (the live server fixture)
 from tests.e2e.test_draw_at_last_input_http import listed
+
+SHEETS = {"penny-ante": {"characteristic": "Sly"}, "pool": {"description": "A quick hand with a short temper."},
+          "beast": {}}
+
+
+def table(http: httpx.Client, system: str, *players: str) -> tuple[str, dict[str, dict[str, str]]]:
+    created = http.post("/campaigns", json={"name": "Abandoned", "system": system})
+    assert created.status_code == 201, created.text
+    cid, house = created.json()["campaign"]["id"], bearer(created.json()["house_token"])
+    seats = {"house": house}
+    for seat in players:
+        added = http.post(f"/campaigns/{cid}/players", headers=house,
+                          json={"seat": seat, "character": seat.title(), **SHEETS[system]})
+        assert added.status_code == 201, added.text
+        seats[seat] = bearer(http.post("/invites", json={"code": added.json()["invite"]}).json()["token"])
+    assert http.post(f"/campaigns/{cid}/adventures", headers=house).status_code == 201
+    return f"/campaigns/{cid}", seats
 
 
 def refused_to_a_player(http: httpx.Client, c: str, unit: str, who: dict[str, str]) -> None:
