@@ -303,7 +303,8 @@ class Stakes:
 
         def may_act(seat: str) -> bool:  # a move in the unit, not an answer to a loan offered into it
             seen = view if seat == viewer.name else system.unit_view(self, campaign_id, unit, Seat.parse(seat))
-            return any(getattr(a, "loan", None) is None for a in seen.legal_actions)
+            # nor the House's abandon (C-10), always open to it: the table does not wait for it
+            return any(getattr(a, "loan", None) is None and a.action != "abandon" for a in seen.legal_actions)
 
         return view.model_copy(update={"waiting_for": unit.waiting_for(may_act),
                                        "legal_actions": schemas.with_choice_fields(view.legal_actions, action_class)})

@@ -68,6 +68,9 @@ def _line(what: str, detail: dict) -> str:
         return f"{', '.join(changes) or 'no change'}" + (f" ({d['why']})" if d.get("why") else "")
     if what == "restored":
         return f"Willpower +{d.get('willpower', 0)}, restored by the House (BE-8)"
+    if what == "abandoned":
+        head = "Action" if d.get("kind") == "action" else "Conflict"
+        return f"{head} abandoned by the House: {d.get('reason')} (no damage, C-10)"
     return "; ".join(f"{k} {_plain(v)}" for k, v in d.items() if v not in (None, [], {}))
 
 

@@ -234,7 +234,7 @@ class Resolution:
         return (not self.table and not self.rolls and not self.shuffles
                 and any(self.seed_of(side) is not None for side in self.SEED_SIDES))
 
-    def would_be_draws(self) -> dict[str, Any]:
+    def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
         """C-10: what ``DrawAbandoned`` records for this unit (its ``draws`` and whatever else the unit
         shows, e.g. the hands a deal would have made); the unit says what its first draw is."""
         raise NotImplementedError
@@ -243,18 +243,45 @@ class Resolution:
         """Mutating: the unit's own event that closes it, abandoned (C-10)."""
         raise NotImplementedError
 
-    def abandon(self, reason: object, actor: str) -> None:
+    def check_abandonable(self) -> None:
+        """A unit refuses an abandon here for reasons of its own (after the settled check), naming the ruling."""
+
+    def check_abandon(self) -> None:
+        """May the House abandon this unit now (C-10)? An open unit, unless the unit says otherwise."""
+        if self.settled:
+            raise RuleViolation("this unit has ended already; there is nothing to abandon", ruling="C-10")
+        self.check_abandonable()
+
+    def abandon_actions(self, seat: str) -> list[dict[str, Any]]:
+        """The abandon entry of the House's legal actions while it may abandon (C-10), for ``legal_actions``."""
+        if seat != HOUSE:
+            return []
+        try:
+            self.check_abandon()
+        except RuleViolation:
+            return []
+        return [{"action": "abandon", "required": ["reason"]}]
+
+    def abandon(self, reason: object, actor: str, **inputs: Any) -> None:
         """C-10, C-1: the House closes an open unit, with a reason, so the adventure may end. When an input
         is known and the draw not made, the draw it would have made is recorded first, for every seat to see
-        (an abandoned draw is seen, and counted per House); before any input nothing is drawn."""
+        (an abandoned draw is seen, and counted per House); before any input nothing is drawn. ``inputs``:
+        what the unit's ``would_be_draws`` needs from outside it (a Pool side's pool)."""
         if actor != HOUSE:
             raise NotPermitted("only the House abandons a unit", ruling="C-10")
         text = clean_text(reason, "a reason", max_length=500, ruling="C-10")
-        if self.settled:
-            raise RuleViolation("this unit has ended already; there is nothing to abandon", ruling="C-10")
+        self.check_abandon()
         if self.abandons_a_draw():
-            self._draw_abandoned(**self.would_be_draws(), actor=actor)  # type: ignore[attr-defined]
+            self._draw_abandoned(**self.would_be_draws(**inputs), actor=actor)  # type: ignore[attr-defined]
         self.close_abandoned(text, actor)
+
+    def abandoned_dice(self, slots: Sequence[Sequence[Any]], faces: int = 6) -> list[dict[str, Any]]:
+        """C-10: the dice the unit would have derived for these slots, from the committed secret and the seeds
+        given, recorded as ``rolls`` records are (``slot``, ``value``, ``faces``), so that anyone checks them
+        with the revealed secret (docs/fairness.md). Verify only; nothing recorded."""
+        seeds = self.side_seeds()
+        return [{"slot": list(slot), "value": derive_die(self.secret_seed, seeds, slot, faces), "faces": faces}
+                for slot in slots]
 
     def abandoned_draws(self, draws: Sequence[tuple[Sequence[Any], Sequence[str]]]) -> list[dict[str, Any]]:
         """C-10: the shuffles the unit would have made for these ``(slot, deck)`` pairs, from the committed

@@ -107,7 +107,7 @@ def test_in_manual_mode_the_table_waits_for_the_house_to_record_a_players_check(
     # BE-7: the House records the outcome, so the unit waits for the House though it plays no side
     assert view["waiting_for"] == ["house"]
     assert [a["action"] for a in client.get(f"{c}/challenges/{unit}", headers=t["house"]).json()["legal_actions"]] \
-        == ["check"]
+        == ["check", "abandon"]  # and, while the unit is open, abandon (C-10)
     assert act(client, c, unit, t["house"], "check", side="challenger", outcome="held")["waiting_for"] == []
 
 

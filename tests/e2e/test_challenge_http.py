@@ -52,7 +52,7 @@ def test_two_seats_play_a_challenge_over_http_and_anyone_can_verify_the_dice(cli
     ch = play_to_betting(client, c, t)
     view = client.get(f"{c}/challenges/{ch}", headers=t["house"]).json()
     assert view["phase"] == "betting-1" and view["turn"] == "challenger" and view["pot"] == 4
-    assert {a["action"] for a in view["legal_actions"]} == {"check", "raise", "fold"}
+    assert {a["action"] for a in view["legal_actions"]} == {"check", "raise", "fold", "abandon"}  # abandon: C-10
     raise_limits = next(a for a in view["legal_actions"] if a["action"] == "raise")
     assert (raise_limits["min"], raise_limits["step"], raise_limits["max"]) == (2, 2, 38)
     act(client, c, ch, t["house"], "raise", amount=4)

@@ -19,10 +19,12 @@ from domain.systems.beast import rules
 from tests.unit.beast_table import HOUSE, BeastTable
 
 SEATS = (Seat("ilse"), Seat("tomas"), HOUSE)
-ACTIONS = ("seed", "pass", "roll", "reroll", "keep", "check", "reveal")
+ACTIONS = ("seed", "pass", "roll", "reroll", "keep", "check", "reveal", "abandon")
 
 
 def _payload(data: Any, action: str) -> dict[str, Any]:
+    if action == "abandon":  # C-10: the House's, with a reason (never rare: one in a few moves)
+        return {"action": action, "reason": data.draw(st.sampled_from(["the scene moved on", " "]), label="reason")}
     side = data.draw(st.sampled_from([None, None, None, "challenger", "opponent"]), label="side")
     out: dict[str, Any] = {"action": action, **({"side": side} if side else {})}
     if action == "seed":
@@ -47,6 +49,8 @@ def _listed(legal: list[dict[str, Any]], payload: dict[str, Any], unit: Any, sea
     sides = unit.sides_of(seat.name)
     side = payload.get("side") or (sides[0] if len(sides) == 1 else None)
     for entry in legal:
+        if entry["action"] == payload["action"] == "abandon":  # the unit's, not a side's (C-10)
+            return bool(payload["reason"].strip())
         if entry["action"] != payload["action"] or entry["member"] != side:
             continue
         action = payload["action"]
@@ -108,6 +112,8 @@ def test_listed_moves_are_accepted_and_unlisted_ones_refused_and_the_sheets_stay
         seat = data.draw(st.sampled_from(SEATS), label="seat")
         legal = current.legal_actions(seat.name, _sheets(t, current))
         names = [a["action"] for a in legal] if legal and data.draw(st.booleans(), label="near") else ACTIONS
+        if data.draw(st.integers(0, 7), label="abandon now"):  # C-10: now and then, so the rest is played too
+            names = [n for n in names if n != "abandon"] or names
         payload = _payload(data, data.draw(st.sampled_from(names), label="action"))
         listed = _listed(legal, payload, current, seat)
         try:

@@ -60,6 +60,8 @@ def arguments(data, game: Game, seat: str, move: dict) -> dict:
         return {"text": "something in the scene"}
     if action == "seed":
         return {"seed": "side seed"}
+    if action == "abandon":  # C-10, PA-19: the House ends it early; the pot goes back as it came
+        return {"reason": "the scene moved on"}
     if action == "buyout":
         state = game.state
         own = characteristics(game, seat)
@@ -79,6 +81,8 @@ def test_random_legal_moves_conserve_pennies_and_always_end_settled(data, setup,
         if game.state.settled:
             break
         assert moves, f"no legal move at step {game.state.phase}"
+        if data.draw(st.integers(0, 15), label="abandon now"):  # C-10: now and then, so the rest is played too
+            moves = [m for m in moves if m[1]["action"] != "abandon"] or moves
         seat, move = data.draw(st.sampled_from(moves))
         game.act(seat, move["action"], **arguments(data, game, seat, move))
         assert game.total() == START_TOTAL  # PA-19

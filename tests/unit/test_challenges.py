@@ -238,7 +238,7 @@ def test_in_an_indirect_challenge_the_house_must_fold_when_a_call_exceeds_its_st
     game.act("ilse", "raise", amount=10)
     state = game.state
     legal = state.legal_actions("house", {"Lady Sen": game.pile("Lady Sen"), "ilse": game.pile("ilse")}, 0, {})
-    assert [a["action"] for a in legal] == ["fold"]
+    assert [a["action"] for a in legal] == ["fold", "abandon"]  # and, as ever while open, abandon (C-10)
     with pytest.raises(RuleViolation, match="PA-17.*may only fold"):
         game.act("house", "call")
     with pytest.raises(RuleViolation, match="PA-17: the House cannot go all-in"):

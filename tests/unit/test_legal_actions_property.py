@@ -102,6 +102,8 @@ class Game:
             piles[args["borrower"]] += args["amount"]
         elif action == "bid":
             ch.bid(seat, args["member"], args["amount"], piles[seat], seat, characteristics=self.lists[args["member"]])
+        elif action == "abandon":  # C-10, PA-19: the House ends it; the pot goes back as it came (mirror)
+            ch.abandon("the scene moved on", seat)
         elif action == "debt":
             ch._pending(seat)
             ch.take_debt(seat, {c: uuid4() for c in ch.creditors(seat)[0]}, seat)
@@ -257,7 +259,7 @@ def test_a_contests_listed_moves_are_accepted_and_the_others_refused_and_it_ends
             action = next((e["action"] for e in legal if e["action"] in ("fold", "interrupt")), legal[-1]["action"])
             args = {"count": 2}
         else:
-            moves = ["reroll", "interrupt"] if seat == "house" else ["seed", "roll", "fold", "push"]
+            moves = ["reroll", "interrupt", "abandon"] if seat == "house" else ["seed", "roll", "fold", "push"]
             action = data.draw(st.sampled_from(moves))
             pool = pools.get(seat, 0)
             args = {"count": data.draw(st.sampled_from([0, 1, 2, 3, pool, pool + 1, True]))}
@@ -266,6 +268,9 @@ def test_a_contests_listed_moves_are_accepted_and_the_others_refused_and_it_ends
         try:
             if action in ("reroll", "interrupt"):
                 contest.break_tie(action, seat)
+            elif action == "abandon":  # C-10: the House's, at any step of an open contest
+                contest.abandon("the scene moved on", seat, pools={s: pools[d["seat"]]
+                                                                   for s, d in contest.sides.items()})
             elif action == "seed":
                 contest.add_seed(side_, "words", seat)
             elif action == "roll":

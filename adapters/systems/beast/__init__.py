@@ -102,10 +102,16 @@ def _check_detail(e: Any, unit: Any) -> dict[str, Any]:
     return {e.side: dict(e.check)}
 
 
+def _abandoned_detail(e: Any, unit: Any) -> dict[str, Any]:
+    """C-10: every side's sheet notes the unit abandoned, with the House's reason (no damage)."""
+    return {side: {"kind": unit.kind, "reason": e.reason} for side in unit.sides}
+
+
 for _event, _what, _detail in (("Rolled", "roll", _roll_detail), ("RolledInSecret", "roll", _roll_detail),
                                ("Decided", "reroll", _reroll_detail), ("DecidedInSecret", "reroll", _reroll_detail),
                                ("Resolved", "outcome", _outcome_detail), ("Checked", "check", _check_detail),
-                               ("CheckedInSecret", "check", _check_detail)):
+                               ("CheckedInSecret", "check", _check_detail),
+                               ("Abandoned", "abandoned", _abandoned_detail)):
     PROJECTION.on(f"BeastRoll.{_event}")(_unit_line(_what, _detail))
 
 

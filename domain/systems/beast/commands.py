@@ -178,3 +178,11 @@ class Reveal(_Move):
     ruling = "C-5"
     cli = "conflict reveal"
     action: Literal["reveal"] = "reveal"
+
+
+class Abandon(common.Abandon):
+    """House: abandon the open roll or conflict, with a reason: no Willpower damage; dice a seed already fixed
+    are shown to every seat (C-10)."""
+
+    units = (BeastRoll,)
+    cli = "conflict abandon"

@@ -226,7 +226,8 @@ class Moves:
         if void is True or winner not in (CHALLENGER, OPPONENT) or self.kind != "conflict":
             raise RuleViolation("overturn a conflict with a new winner, or void it; a roll is only voided",
                                 ruling="C-6")
-        assert self.outcome is not None
+        if self.outcome is None:  # C-10: abandoned before its outcome: there is no winner to change
+            raise RuleViolation("this conflict was abandoned before its outcome: it is only voided", ruling="C-6")
         if winner == self.outcome["winner"]:
             raise RuleViolation(f"the {winner} won already", ruling="C-6")
         return {"void": False, "winner": winner, "damage": {self.other(winner): self.outcome["difference"]}}

@@ -262,3 +262,19 @@ def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Bea
     before = unit.shown_effects()
     unit.overturn(winner, void, reason, ctx.actor.name)
     return _mirror(unit, ones, before, "overturned", ctx.actor.name)
+
+
+@handles(cmd.Abandon)  # registered last: an unknown action still names the unit's first ruling
+def abandon(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll,
+            command: cmd.Abandon) -> list[Any]:
+    """C-10, C-1: the kernel's abandon. The sheets show what the unit did up to now (an antagonist's Willpower
+    spent in secret appears now, C-5), and no damage; an antagonist is free for another conflict."""
+    ones = sheets_of(app, unit)
+    before = unit.shown_effects()
+    unit.abandon(command.reason, ctx.actor.name)
+    touched = _mirror(unit, ones, before, "abandoned", ctx.actor.name)
+    for one in ones.values():
+        if isinstance(one, BeastAntagonist) and unit.id.hex in one.engaged:
+            one.release(unit.id.hex, ctx.actor.name)
+            touched.append(one)
+    return list({id(t): t for t in touched}.values())

@@ -37,6 +37,7 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
     TABLE_DICE = "this campaign rolls table dice: enter the d10s as rolled"
     SEEDS_CLOSED = "a side adds its seed before the first roll (C-7: never after a rewind)"
     SETTLED_REWIND = "a settled roll or conflict is not rewound; overturn it instead"
+    abandoned: str | None = None  # C-10: the House's reason, once it abandoned the unit (older states: never)
 
     @event("Opened")
     def __init__(self, campaign_id: UUID, adventure: int, kind: str, difficulty: int | None,
@@ -215,6 +216,33 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
     def _revealed(self, side: str, roll: dict[str, Any], actor: str) -> None:
         """Public: the antagonist's dice as rolled so far; they stay public after a rewind (C-8)."""
         self.sides[side]["revealed"] = True
+        self.show()
+
+    # -- C-10, C-1: the House abandons an open unit ------------------------------------------------------------
+    def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
+        """C-10: a seed or pass is given and no side rolled: the d10s each side's roll would have shown, for as
+        many dice as a character has (BE-1), each 10 rolled again (BE-10), for every seat to see."""
+        bases = [[side, "die", i] for side in self.sides for i in range(rules.DICE)]
+        chains = self.chains(bases, None)
+        return {"draws": [{"slot": [*base, step], "value": value, "faces": 10}
+                          for base, chain in zip(bases, chains, strict=True) for step, value in enumerate(chain)]}
+
+    def close_abandoned(self, reason: str, actor: str) -> None:
+        self._abandoned(reason=reason, rolls={s: copy.deepcopy(d["roll"]) for s, d in self.sides.items()},
+                        actor=actor)
+
+    @event("DrawAbandoned")
+    def _draw_abandoned(self, draws: list[dict[str, Any]], actor: str) -> None:
+        """C-10: recorded for every seat to see; the unit's state is unchanged (no side rolled)."""
+
+    @event("Abandoned")
+    def _abandoned(self, reason: str, rolls: dict[str, Any], actor: str) -> None:
+        """C-10: the House ended the unit with a reason. Before its outcome no side takes Willpower damage;
+        Willpower already spent on its dice stays spent; a Humanity check still due is not made. Everything is
+        public now (C-5): an antagonist's roll (``rolls``, every side's as it stands), and what it spent, which
+        its sheet shows from now on."""
+        self.phase = "settled"
+        self.abandoned = reason
         self.show()
 
     # -- C-6, C-7: undo ----------------------------------------------------------------------------------

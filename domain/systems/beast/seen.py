@@ -75,6 +75,7 @@ class Seen:
             "side_seeds": {s: d["seed"] for s, d in self.sides.items()},
             "sides": sides, "outcome": self._outcome_for(seat, done),
             "overturned": copy.deepcopy(getattr(self, "overturned", None)),
+            "abandoned": getattr(self, "abandoned", None),  # C-10: the House's reason
             "seen_before_rewind": earlier,
         }
 
@@ -150,4 +151,4 @@ class Seen:
                     out.append(entry)
         if seat == HOUSE:
             out += [{"action": "reveal", "member": s} for s in own if passes(self.verify_reveal, s)]  # type: ignore[attr-defined]
-        return out
+        return out + self.abandon_actions(seat)  # type: ignore[attr-defined]  # C-10

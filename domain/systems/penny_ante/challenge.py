@@ -33,6 +33,7 @@ from domain.systems.penny_ante.moves import (
     DECLARE,
     FOLDED,
     KEEP,
+    MAX_DICE,
     NEW_CIRCUMSTANCES,
     OPPONENT,
     ROLL,
@@ -56,6 +57,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
     REWOUND = ("sides", "phase", "turn", "round", "acted", "circumstances", "rolls", "lenders", "loans",
                "bankrupts", "result", "folded")
     SETTLED_REWIND = "a settled challenge is overturned, not rewound"
+    abandoned: str | None = None  # C-10: the House's reason, once it abandoned the challenge (older states: never)
 
     # -- announcement (PA-5, PA-6, PA-7, PA-17, C-4) ----------------------------------
     @event("Announced")
@@ -526,6 +528,38 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
             "result": self.result, "bankrupts": self.bankrupts,
         }
 
+    # -- C-10, C-1, PA-19: the House abandons an open challenge ------------------------------------------------
+    def check_abandonable(self) -> None:
+        """A bankruptcy already resolved (a debt taken, a buyout accepted) moved pennies and characteristics
+        outside the pot: the challenge is settled through its remaining bankruptcies, then overturned (C-6)."""
+        if any(b["status"] != "pending" for b in self.bankrupts.values()):
+            raise refuse("C-10", "a bankruptcy of this challenge was already resolved; resolve the others, then "
+                                 "overturn it if need be (C-6)")
+
+    def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
+        """C-10: a seed or pass is given and no side rolled: the dice each side's first roll would have shown
+        (as many as a side may ever roll, PA-8, and its circumstance die), for every seat to see."""
+        slots = [slot for side in SIDES
+                 for slot in ([["roll", side, i] for i in range(MAX_DICE)] + [["circumstance", 1, side]])]
+        return {"draws": self.abandoned_dice(slots)}
+
+    def close_abandoned(self, reason: str, actor: str) -> None:
+        self._abandoned(reason=reason, payouts=self._payouts(None, {}), actor=actor)
+
+    @event("DrawAbandoned")
+    def _draw_abandoned(self, draws: list[dict[str, Any]], actor: str) -> None:
+        """C-10: recorded for every seat to see; the challenge's state is unchanged (no side rolled)."""
+
+    @event("Abandoned")
+    def _abandoned(self, reason: str, payouts: dict[str, int], actor: str) -> None:
+        """C-10, PA-19: the House ended the challenge with a reason. No winner, no bankruptcy: every penny in
+        the pot goes back to the member who put it in (``payouts``). Everything is public now (C-5)."""
+        self.abandoned = reason
+        self.bankrupts = {}
+        self.result = {"winner": None, "reason": "abandoned", "scores": None, "abandoned": reason}
+        self.show()
+        self._close(dict(payouts))
+
     # -- C-6, C-7: undoing a disputed ruling ------------------------------------------------------------
     def check_rewindable(self) -> None:
         if any(b["status"] != "pending" for b in self.bankrupts.values()):
@@ -552,6 +586,8 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
             raise refuse("C-6", "only a settled challenge is overturned; rewind an open one")
         if winner is not None and winner not in SIDES:
             raise refuse("C-6", f"the winner is 'challenger' or 'opponent', not {winner!r}")
+        if winner is not None and self.abandoned is not None:
+            raise refuse("C-6", "this challenge was abandoned (C-10): it has no result to give another winner")
         if any(b["status"] == "bought" for b in self.bankrupts.values()):
             raise refuse("C-6", "a buyout was accepted in this challenge and cannot be reversed; it stands")
         return self._payouts(winner, {})

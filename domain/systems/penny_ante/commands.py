@@ -368,3 +368,11 @@ class Buyout(_Move):
     action: Literal["buyout"] = "buyout"
     member: str | None = text(64, "The bankrupt member: yourself.", default=None)
     give_up: str = text(200, "The characteristic you give up for good.")
+
+
+class Abandon(common.Abandon):
+    """House: abandon the open challenge, with a reason: no winner, no bankruptcy; every penny in the pot goes
+    back to whoever put it in (PA-19); dice a seed already fixed are shown to every seat (C-10)."""
+
+    units = (Challenge,)
+    cli = "challenge abandon"

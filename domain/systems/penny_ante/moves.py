@@ -473,7 +473,7 @@ class ChallengeRules:
                 if own is not None:
                     entry["choices"] = choices
                 out.append(entry)
-        return out
+        return out + self.abandon_actions(seat)  # type: ignore[attr-defined]  # C-10
 
     def _own_list(self, member: str, side_lists: Mapping[str, Sequence[str]],
                   characteristics: Mapping[str, Sequence[str]] | None) -> Sequence[str] | None:

@@ -364,3 +364,15 @@ def _shortfall_debt(table: Table, payer: str, payee: str, amount: int, actor: Se
         owing.incur_debt(debt.id.hex, amount, actor.name)
     table.extra.append(debt)
     return debt
+
+
+@handles(cmd.Abandon)  # registered last: an unknown action still names the unit's first ruling
+def abandon(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge,
+            command: cmd.Abandon) -> list[Any]:
+    """C-10, C-1, PA-19: the kernel's abandon; the pot goes back member by member (an antagonist's pennies to
+    its purse, which leaves the challenge). Loans accepted stay (they are between players); an offer still
+    open lapses with its betting round, which is over (PA-14)."""
+    table = Table(app, campaign, unit)
+    unit.abandon(command.reason, ctx.actor.name)
+    table.pay_out(ctx.actor.name)
+    return table.touched()

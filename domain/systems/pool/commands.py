@@ -192,3 +192,11 @@ class Interrupt(_ContestMove):
     who = "house"
     cli = "contest interrupt"
     action: Literal["interrupt"] = "interrupt"
+
+
+class Abandon(common.Abandon):
+    """House: abandon the open contest, with a reason: no winner, nothing gained; dice already lost stay lost;
+    dice a seed already fixed are shown to every seat (C-10)."""
+
+    units = (PoolContest,)
+    cli = "contest abandon"

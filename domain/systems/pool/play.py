@@ -199,3 +199,14 @@ def rewind_contest(app: StakesApplication, ctx: Context, campaign: Campaign, con
             one.gain(contest.id.hex, back, "rewound", ctx.actor.name)
             touched.append(one)
     return touched
+
+
+@handles(cmd.Abandon)  # registered last: an unknown action still names the unit's first ruling
+def abandon_contest(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
+                    command: cmd.Abandon) -> list[Any]:
+    """C-10, C-1: the kernel's abandon; the would-be dice, if a seed fixed them, as many as each pool holds.
+    No pool changes: what a roll lost stays lost, nothing is gained."""
+    pools = {side: character(app, campaign, data["seat"]).pool for side, data in contest.sides.items()} \
+        if contest.abandons_a_draw() else {}
+    contest.abandon(command.reason, ctx.actor.name, pools=pools)
+    return [contest]

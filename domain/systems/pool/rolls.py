@@ -165,6 +165,7 @@ class PoolContest(Resolution, Aggregate):
     REWOUND = ("sides", "round", "phase", "rolls", "result")
     TABLE_DICE = TABLE_DICE
     overturned: dict[str, Any] | None = None  # C-6: a voided contest (a class default for older states)
+    abandoned: str | None = None  # C-10: the House's reason, once it abandoned the contest (older states: never)
     SEEDS_CLOSED = SEED_GIVEN = "a side adds its seed once, before the first roll"
     SETTLED_REWIND = "a settled contest is not rewound"
 
@@ -346,11 +347,35 @@ class PoolContest(Resolution, Aggregate):
     def _overturned(self, reason: str, back: dict[str, int], actor: str) -> None:
         self.overturned = {"reason": reason, "back": dict(back)}
 
+    # -- C-10, C-1: the House abandons an open contest -------------------------------------------------------
+    def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
+        """C-10: a seed is given and nobody rolled: the first round's dice each side would have rolled, as many
+        as its pool holds now (``pools``, by side), for every seat to see."""
+        pools: dict[str, int] = inputs.get("pools") or {}
+        slots = [["round", self.round, side, i] for side in self.sides for i in range(pools.get(side, 0))]
+        return {"draws": self.abandoned_dice(slots)}
+
+    def close_abandoned(self, reason: str, actor: str) -> None:
+        self._abandoned(reason=reason, actor=actor)
+
+    @event("DrawAbandoned")
+    def _draw_abandoned(self, draws: list[dict[str, Any]], actor: str) -> None:
+        """C-10: recorded for every seat to see; the contest's state is unchanged (nobody rolled)."""
+
+    @event("Abandoned")
+    def _abandoned(self, reason: str, actor: str) -> None:
+        """C-10: the House ended the contest with a reason: no winner, nothing gained; dice already lost in a
+        roll stay lost (they were the roll's, PL-3)."""
+        self.phase = "settled"
+        self.abandoned = reason
+        self.result = {"winner": None, "reason": "abandoned", "gains": {}}
+
     # -- C-5: what a seat may do and see -------------------------------------------------------------------
     def legal_actions(self, seat: str, pool: int) -> list[dict[str, Any]]:
         """The moves ``seat`` may make now, built from the verify functions; ``pool``: the seat's pool."""
         if seat == HOUSE:
-            return [{"action": a} for a in ("reroll", "interrupt") if passes(self.verify_tie, a)]
+            return [*({"action": a} for a in ("reroll", "interrupt") if passes(self.verify_tie, a)),
+                    *self.abandon_actions(seat)]  # C-10
         side = self.side_of(seat)
         if side is None:
             return []
@@ -374,4 +399,4 @@ class PoolContest(Resolution, Aggregate):
                 "phase": self.phase, "seed_hash": self.seed_hash, "table": self.table,
                 "secret_seed": self.secret_seed if self.settled or settled else None,
                 "sides": copy.deepcopy(self.sides), "result": copy.deepcopy(self.result),
-                "overturned": copy.deepcopy(self.overturned)}
+                "overturned": copy.deepcopy(self.overturned), "abandoned": self.abandoned}

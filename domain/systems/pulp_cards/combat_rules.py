@@ -257,7 +257,7 @@ class CombatRules:
             self._draw_abandoned(**self.would_be_draws(), actor=actor)  # type: ignore[attr-defined]
         self._ended(reason=text, actor=actor)  # type: ignore[attr-defined]
 
-    def would_be_draws(self) -> dict[str, Any]:
+    def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
         """C-10: the first deals the combat would have made (the surprise deal and the first initiative)."""
         draws = self.abandoned_draws([(["surprise"], rules.DECK),  # type: ignore[attr-defined]
                                       (["initiative", 1], rules.DECK)])

@@ -429,7 +429,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
             self._draw_abandoned(**self.would_be_draws(), actor=actor)
         self._ended(actor=actor)
 
-    def would_be_draws(self) -> dict[str, Any]:
+    def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
         """C-10: the deal a conflict ended while seeding would have made (the shuffle, and each hand)."""
         [draw] = self.abandoned_draws([(["shuffle", 0], list(c.DECK))])
         hands = {seat: draw["order"][i * HAND:(i + 1) * HAND] for i, seat in enumerate(self.seats)}
