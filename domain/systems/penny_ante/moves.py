@@ -206,6 +206,12 @@ class ChallengeRules:
     def seed_phase_open(self) -> bool:
         return self.phase in (DECLARE, ROLL)
 
+    def house_owes(self) -> list[str]:
+        """C-9: a side the House plays declares its characteristics (how many dice it rolls) before a
+        player's seed or pass."""
+        return [f"the {side}'s characteristics" for side in SIDES
+                if HOUSE in self.sides[side]["seats"] and not self.sides[side]["declared"]]
+
     # -- PA-7, PA-13, PA-23: circumstances ----------------------------------------------------------------
     def verify_circumstance(self, side: str, double_down: bool, piles: Mapping[str, int],
                             text: object = "a circumstance") -> dict[str, Any]:
@@ -223,6 +229,8 @@ class ChallengeRules:
             raise refuse("PA-7", "this side has already rolled at this step")
         if self.circumstances_of(side, step):
             raise refuse("PA-7", "a side declares at most one circumstance at each step")
+        if step == 1:  # C-9: the House's first circumstance (a die of its roll) precedes the players' input
+            self.check_house_input_open(side, "the House's first circumstance")  # type: ignore[attr-defined]
         draws: dict[str, int] = {}
         if double_down:
             if step != 2:
