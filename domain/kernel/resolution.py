@@ -163,16 +163,22 @@ class Resolution:
         return []
 
     def check_house_declared(self) -> None:
-        """C-9: a player's seed or pass waits while the House still owes a declaration that goes into the
-        draw: the House knows the secret, so choosing it after a player's input would choose its dice."""
+        """C-9: a player's seed, pass or roll waits while the House still owes a declaration that goes into
+        the draw: the House knows the secret, so choosing it after a player's input would choose its dice."""
+        if self.table or self.player_input_known():
+            # table dice are physical (C-3): nothing to fix; once a player's input is in (a unit stored before
+            # this check), nothing can be fixed before it any more and the unit goes on as it was
+            return
         owed = self.house_owes()
         if owed:
-            raise RuleViolation(f"the House declares {' and '.join(owed)} before a player seeds or passes: it "
+            raise RuleViolation(f"the House declares {' and '.join(owed)} before a player seeds, passes or rolls: it "
                                 "knows the secret, so it fixes what goes into its roll first", ruling="C-9")
 
     def player_input_known(self) -> bool:
-        """Whether a player's seed or pass is in (C-9): from then on the House adds nothing to the draw."""
-        return any(self.seed_of(side) is not None for side in self.seeders())
+        """Whether a player's seed or pass is in, or the seeds are closed by a draw (C-9): from then on the
+        House adds nothing to the draw."""
+        return (bool(self.rolls) or bool(self.shuffles) or self.seeds_locked
+                or any(self.seed_of(side) is not None for side in self.seeders()))
 
     def check_house_input_open(self, side: str, doing: str) -> None:
         """C-9: a side the House plays makes no choice that goes into the draw once a player's input is

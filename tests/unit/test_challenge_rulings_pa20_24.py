@@ -317,7 +317,7 @@ def test_c9_a_players_seed_or_pass_is_refused_and_not_offered_while_the_house_ow
     assert not {"seed", "pass"} & set(desk.actions("ilse"))
     for give in (lambda: desk.ch.add_seed("challenger", "ilse's words", "ilse"),
                  lambda: desk.ch.give_input("challenger", None, "ilse")):
-        with pytest.raises(RuleViolation, match="C-9: the House declares the opponent's characteristics"):
+        with pytest.raises(RuleViolation, match=r"C-9: the House declares its characteristics \(the opponent\)"):
             give()
     assert desk.ch.seed_of("challenger") is None and not list(desk.ch.collect_events())  # nothing stored
     desk.declare("opponent", ["Poison"])

@@ -209,7 +209,7 @@ class ChallengeRules:
     def house_owes(self) -> list[str]:
         """C-9: a side the House plays declares its characteristics (how many dice it rolls) before a
         player's seed or pass."""
-        return [f"the {side}'s characteristics" for side in SIDES
+        return [f"its characteristics (the {side})" for side in SIDES
                 if HOUSE in self.sides[side]["seats"] and not self.sides[side]["declared"]]
 
     # -- PA-7, PA-13, PA-23: circumstances ----------------------------------------------------------------
