@@ -499,11 +499,11 @@ class ChallengeRules:
         if passes(self.check_seed, side):
             out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input
         step_one = self.phase in (DECLARE, ROLL)
-        if step_one and passes(self.verify_circumstance, side, False, piles):
-            out.append({"action": "circumstance"})
-        if passes(self.verify_declare, side, [], names):
+        if passes(self.verify_declare, side, [], names):  # first: a House side owes it (C-9)
             out.append({"action": "declare", "max": MAX_CHARACTERISTICS,
                         "choices": list(self.nameable(names).values())})
+        if step_one and passes(self.verify_circumstance, side, False, piles):
+            out.append({"action": "circumstance"})
         if self.phase == ROLL and passes(self.check_roll, side):
             out.append(self._roll_entry(side))
         locked = self.locked_cup(side)
