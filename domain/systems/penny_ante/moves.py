@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.errors import RuleViolation, passes
+from domain.kernel.resolution import slot_key
 from domain.systems.penny_ante.money import draw, split
 from domain.text import clean_text
 
@@ -229,7 +230,9 @@ class ChallengeRules:
             raise refuse("PA-7", "this side has already rolled at this step")
         if self.circumstances_of(side, step):
             raise refuse("PA-7", "a side declares at most one circumstance at each step")
-        if step == 1:  # C-9: the House's first circumstance (a die of its roll) precedes the players' input
+        if step == 1 and slot_key(["circumstance", 1, side]) not in self.filled:
+            # C-9: the House's first circumstance (a die of its roll) precedes the players' input; after a
+            # rewind, one it declared before comes back with the same die (C-7)
             self.check_house_input_open(side, "the House's first circumstance")  # type: ignore[attr-defined]
         draws: dict[str, int] = {}
         if double_down:
