@@ -147,12 +147,45 @@ class Resolution:
         """
         if not self.seeds_open():
             raise RuleViolation(self.SEEDS_CLOSED, ruling="C-4")
+        self.check_house_declared()
         if HOUSE in self.seats_of(side):
             raise RuleViolation("the House can read the service's secret seed, so a side the House plays adds no "
                                 "seed: the dice come from the committed secret and the players' seeds alone",
                                 ruling="C-9")
         if self.seed_of(side) is not None:
             raise RuleViolation(self.SEED_GIVEN, ruling="C-4")
+
+    # -- C-9: the House fixes what it puts into the draw before a player's input is known --------------
+    def house_owes(self) -> list[str]:
+        """What a side the House plays must still declare before the draw's players' inputs (C-9): the
+        choices that go into its roll (how many dice, which dice). A unit with such choices overrides it;
+        by default the House owes nothing."""
+        return []
+
+    def check_house_declared(self) -> None:
+        """C-9: a player's seed, pass or roll waits while the House still owes a declaration that goes into
+        the draw: the House knows the secret, so choosing it after a player's input would choose its dice."""
+        if self.table or self.player_input_known():
+            # table dice are physical (C-3): nothing to fix; once a player's input is in (a unit stored before
+            # this check), nothing can be fixed before it any more and the unit goes on as it was
+            return
+        owed = self.house_owes()
+        if owed:
+            raise RuleViolation(f"the House declares {' and '.join(owed)} before a player seeds, passes or rolls: it "
+                                "knows the secret, so it fixes what goes into its roll first", ruling="C-9")
+
+    def player_input_known(self) -> bool:
+        """Whether a player's seed or pass is in, or the seeds are closed by a draw (C-9): from then on the
+        House adds nothing to the draw."""
+        return (bool(self.rolls) or bool(self.shuffles) or self.seeds_locked
+                or any(self.seed_of(side) is not None for side in self.seeders()))
+
+    def check_house_input_open(self, side: str, doing: str) -> None:
+        """C-9: a side the House plays makes no choice that goes into the draw once a player's input is
+        known (the House can compute every die from the secret and that input)."""
+        if side in self.sides and HOUSE in self.seats_of(side) and self.player_input_known():
+            raise RuleViolation(f"{doing} comes before a player's seed or pass: the House knows the secret, so "
+                                "after a player's input it would choose knowing its dice", ruling="C-9")
 
     def verify_seed(self, side: str, seed: object) -> str:
         """The cleaned seed text ``side`` may add now, or the refusal (C-4, C-9)."""

@@ -161,6 +161,8 @@ def test_an_antagonists_sheet_and_dice_leak_to_no_player_before_the_house_shows_
                                     (secret, (1, 1), {"willpower": "before"})):
         c, t = new_table(client, cole=cole)
         unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
+        # C-9: the House declares the split first (its entry hides it), then the player's input
+        act(client, c, unit, t["house"], "prepare", humanity=allocation[0], beast=allocation[1], **spent)
         act(client, c, unit, t["ilse"], "pass")  # C-10: the antagonist rolls once the players' input is in
         act(client, c, unit, t["house"], "roll", humanity=allocation[0], beast=allocation[1], **spent)
         act(client, c, unit, t["ilse"], "roll", humanity=3, beast=1)
@@ -285,6 +287,7 @@ def test_whether_an_antagonists_willpower_set_off_its_check_leaks_to_no_player_w
         c, t = new_table(client, cole=cole)
         unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
         # its faces are 1 7 6 9 | 8 7: Humanity 2, Beast 2 successes, so only a Willpower below 2 sets it off
+        act(client, c, unit, t["house"], "prepare", humanity=4, beast=2)  # C-9: before the player's input
         act(client, c, unit, t["ilse"], "pass")  # C-10: her pass (the empty seed) changes no die
         act(client, c, unit, t["house"], "roll", humanity=4, beast=2)
         act(client, c, unit, t["house"], "keep")

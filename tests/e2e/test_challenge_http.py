@@ -37,8 +37,9 @@ def play_to_betting(client, c, t):
         "challenger": {"antagonist": "Lady Sen"}, "opponent": {"players": ["ilse"]}, "ante": 2,
         "circumstance": "A dark alley"}).json()
     ch = view["id"]
-    act(client, c, ch, t["ilse"], "seed", seed="Ilse's lucky words")
+    # C-9: the House declares its characteristics before the player's seed
     act(client, c, ch, t["house"], "declare", characteristics=["Commands a Bunch of Ninjas", "Poison"])
+    act(client, c, ch, t["ilse"], "seed", seed="Ilse's lucky words")
     act(client, c, ch, t["ilse"], "declare", characteristics=["Whip Smart"])
     act(client, c, ch, t["house"], "roll")
     act(client, c, ch, t["ilse"], "roll")

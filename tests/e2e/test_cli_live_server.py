@@ -116,8 +116,8 @@ def test_two_seats_play_a_full_challenge_from_the_cli_against_a_running_server(c
 
     view = house.json("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "1")
     challenge = view["id"]
+    house("challenge", "declare", "Poison")  # C-9: the House's characteristics before the player's seed
     ilse("challenge", "seed", "four leaf clover")
-    house("challenge", "declare", "Poison")
     ilse("challenge", "declare", "Whip")
     house("challenge", "roll")
     ilse("challenge", "roll")

@@ -42,6 +42,7 @@ def test_a_grinding_house_that_reads_the_secret_cannot_choose_its_antagonists_di
         "challenger": {"antagonist": "Lady Sen"}, "opponent": {"players": ["ilse"]}, "ante": 1}).json()["id"]
     stakes = client.app.state.stakes
     secret = stakes.load_unit(UUID(c.rsplit("/", 1)[1]), UUID(ch)).secret_seed  # the House reads its own store
+    act(client, c, ch, house, "declare", characteristics=["Poison"])  # C-9: before the player's seed
     before = len(client.get(f"{c}/log?limit=1000", headers=house).json()["entries"])
     # First: a seed chosen knowing the secret, before the player's, is refused too.
     r = client.post(f"{c}/challenges/{ch}/actions", headers=house, json={"action": "seed", "seed": "chosen"})
@@ -54,7 +55,6 @@ def test_a_grinding_house_that_reads_the_secret_cannot_choose_its_antagonists_di
     r = client.post(f"{c}/challenges/{ch}/actions", headers=house, json={"action": "seed", "seed": wanted})
     assert r.status_code == 422 and r.json()["ruling"] == "C-9"
     assert len(client.get(f"{c}/log?limit=1000", headers=house).json()["entries"]) == before + 1  # only Ilse's
-    act(client, c, ch, house, "declare", characteristics=["Poison"])
     act(client, c, ch, t["ilse"], "declare", characteristics=["Whip Smart"])
     dice = act(client, c, ch, house, "roll")["sides"]["challenger"]["dice"]
     # The dice are the secret's and Ilse's alone: the House's side seed is the empty text (C-9).

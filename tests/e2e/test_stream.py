@@ -38,8 +38,8 @@ def to_betting(http, c, t, dice=None) -> str:
     """A challenge up to its first betting round; ``dice`` (table mode): each side's first roll."""
     ch = http.post(f"{c}/challenges", headers=t["house"], json={
         "challenger": {"antagonist": "Lady Sen"}, "opponent": {"players": ["ilse"]}, "ante": 2}).json()["id"]
+    act(http, c, ch, t["house"], "declare", characteristics=["Poison"])  # C-9: before the player's seed
     act(http, c, ch, t["ilse"], "seed", seed="lucky")
-    act(http, c, ch, t["house"], "declare", characteristics=["Poison"])
     act(http, c, ch, t["ilse"], "declare", characteristics=["Whip Smart"])
     for seat, side in (("house", "challenger"), ("ilse", "opponent")):
         act(http, c, ch, t[seat], "roll", **({"dice": dice[side]} if dice else {}))

@@ -107,10 +107,10 @@ def test_three_seats_watch_one_penny_ante_challenge_played_from_their_pages(url,
         page.evaluate("window.__notReloaded = true")
 
     i, t = pages["ilse"], pages["tomas"]
+    h.check("#table form[data-action='declare'] input[value='Poison']")
+    click_action(h, "declare")  # C-9: the House's characteristics before the player's seed
     i.fill("#table form[data-action='seed'] [name=seed]", "Ilse's lucky words")
     click_action(i, "seed")
-    h.check("#table form[data-action='declare'] input[value='Poison']")
-    click_action(h, "declare")
     i.check("#table form[data-action='declare'] input[value='Whip Smart']")
     click_action(i, "declare")
     click_action(h, "roll")

@@ -209,6 +209,7 @@ def test_the_house_restores_willpower_up_to_the_maximum(table):
 def test_a_rewind_restores_willpower_and_the_same_dice_come_again():
     t = BeastTable()
     unit = t.conflict()
+    t.act(HOUSE, unit, action="prepare", humanity=0, beast=3)  # C-9: before the players' input
     first = t.act(ILSE, unit, action="roll", humanity=3, beast=2, willpower="before")
     dice = first.sides["challenger"]["roll"]["dice"]
     assert t.sheet("ilse")["willpower"] == 5
@@ -221,6 +222,7 @@ def test_a_rewind_restores_willpower_and_the_same_dice_come_again():
 def test_a_roll_made_again_after_a_rewind_with_another_split_shows_the_same_faces():
     t = BeastTable()
     unit = t.conflict()
+    t.act(HOUSE, unit, action="prepare", humanity=0, beast=3)  # C-9: before the players' input
     first = t.act(ILSE, unit, action="roll", humanity=3, beast=0)
     faces = [d["chain"][0] for d in first.sides["challenger"]["roll"]["dice"]]
     t.run(HOUSE, Rewind(unit=unit, to_step=1, reason="wrong allocation"))
@@ -319,6 +321,7 @@ def test_a_check_made_at_humanity_zero_after_another_slipped_changes_nothing_and
 def test_an_antagonists_check_made_with_the_result_is_not_shown_by_a_rewind_before_it():  # C-5, C-8
     t = BeastTable(cole_humanity=4)
     unit = t.conflict()
+    t.act(HOUSE, unit, action="prepare", humanity=0, beast=6)  # C-9: the House's split before the players' input
     t.act(ILSE, unit, action="pass")  # C-10: the House's side rolls once the players' input is in
     t.act(HOUSE, unit, action="roll", humanity=0, beast=6)
     kept = t.act(HOUSE, unit, action="keep").version
@@ -333,6 +336,7 @@ def test_an_antagonists_check_made_with_the_result_is_not_shown_by_a_rewind_befo
 def test_a_player_opening_a_conflict_learns_nothing_of_an_antagonists_hidden_check_in_another():  # C-5
     t = BeastTable(cole_humanity=1)
     first = t.conflict()
+    t.act(HOUSE, first, action="prepare", humanity=0, beast=9)  # C-9: the House's split before the players' input
     t.act(ILSE, first, action="pass")  # C-10: the House's side rolls once the players' input is in
     t.act(HOUSE, first, action="roll", humanity=0, beast=9)
     t.act(HOUSE, first, action="keep")

@@ -19,7 +19,7 @@ from domain.systems.beast import rules
 from tests.unit.beast_table import HOUSE, BeastTable
 
 SEATS = (Seat("ilse"), Seat("tomas"), HOUSE)
-ACTIONS = ("seed", "pass", "roll", "reroll", "keep", "check", "reveal", "abandon")
+ACTIONS = ("seed", "pass", "prepare", "roll", "reroll", "keep", "check", "reveal", "abandon")
 
 
 def _payload(data: Any, action: str) -> dict[str, Any]:
@@ -29,7 +29,7 @@ def _payload(data: Any, action: str) -> dict[str, Any]:
     out: dict[str, Any] = {"action": action, **({"side": side} if side else {})}
     if action == "seed":
         out["seed"] = data.draw(st.sampled_from(["lucky", ""]), label="seed")
-    elif action == "roll":
+    elif action in ("roll", "prepare"):  # C-9: the House declares an antagonist's split as it will roll it
         out["humanity"] = data.draw(st.one_of(st.integers(0, 4), st.integers(-1, 11)), label="humanity")
         out["beast"] = data.draw(st.one_of(st.integers(0, 3), st.integers(-1, 11)), label="beast")
         willpower = data.draw(st.sampled_from([None, "before"]), label="willpower")
@@ -56,7 +56,7 @@ def _listed(legal: list[dict[str, Any]], payload: dict[str, Any], unit: Any, sea
         action = payload["action"]
         if action == "seed":
             return bool(payload["seed"])
-        if action == "roll":
+        if action in ("roll", "prepare"):
             limits = entry["choices"][0]
             h, b = payload["humanity"], payload["beast"]
             return (limits["humanity"][0] <= h <= limits["humanity"][1] and limits["beast"][0] <= b <=

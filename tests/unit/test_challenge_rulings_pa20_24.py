@@ -286,6 +286,7 @@ def test_pa24_the_old_positional_legal_actions_signature_still_works():
 # -- C-9: a side the House plays adds no seed, first or last ----------------------------------------------------
 def test_c9_the_house_adds_no_seed_after_a_players_seed_is_known():
     desk = Desk(side("Sen", antagonist=True), side("ilse"), 1, {"Sen": 40, "ilse": 25})
+    desk.declare("challenger")  # C-9: the House's characteristics come before the player's seed
     desk.ch.add_seed("opponent", "ilse's words", "ilse")
     assert "seed" not in desk.actions("house")
     with pytest.raises(RuleViolation, match="C-9: the House can read the service's secret seed"):
@@ -297,6 +298,56 @@ def test_c9_the_house_adds_no_seed_even_first_and_the_player_still_may():
     assert "seed" not in desk.actions("house")
     with pytest.raises(RuleViolation, match="C-9"):
         desk.ch.add_seed("challenger", "house words chosen knowing the secret", "house")
+    desk.declare("challenger")  # C-9: the House's characteristics come before the player's seed
     assert "seed" in desk.actions("ilse")
     desk.ch.add_seed("opponent", "ilse's words", "ilse")
     assert desk.ch.side_seeds() == ["", "ilse's words"]
+
+
+# -- C-9: the House fixes what goes into its roll (characteristics, first circumstance) before a player's input --
+def service_desk() -> Desk:
+    return Desk(side("ilse"), side("Sen", antagonist=True), 1, {"Sen": 40, "ilse": 25}, table=False,
+                lists={"ilse": ["Whip"], "Sen": ["Poison", "Cunning"]})
+
+
+def test_c9_a_players_seed_or_pass_is_refused_and_not_offered_while_the_house_owes_its_characteristics():
+    desk = service_desk()
+    desk.declare("challenger", ["Whip"])
+    assert desk.actions("house")[0] == "declare"
+    assert not {"seed", "pass"} & set(desk.actions("ilse"))
+    for give in (lambda: desk.ch.add_seed("challenger", "ilse's words", "ilse"),
+                 lambda: desk.ch.give_input("challenger", None, "ilse")):
+        with pytest.raises(RuleViolation, match=r"C-9: the House declares its characteristics \(the opponent\)"):
+            give()
+    assert desk.ch.seed_of("challenger") is None and not list(desk.ch.collect_events())  # nothing stored
+    desk.declare("opponent", ["Poison"])
+    assert {"seed", "pass"} <= set(desk.actions("ilse"))
+    desk.ch.add_seed("challenger", "ilse's words", "ilse")
+    assert desk.ch.side_seeds() == ["ilse's words", ""]
+
+
+def test_c9_the_houses_first_circumstance_is_refused_and_not_offered_once_a_players_input_is_known():
+    for player_input in ("ilse's words", None):
+        desk = service_desk()
+        desk.declare("challenger", ["Whip"])
+        desk.declare("opponent", ["Poison"])
+        assert "circumstance" in desk.actions("house")
+        desk.ch.give_input("challenger", player_input, "ilse")
+        desk.mirror()
+        assert "circumstance" not in desk.actions("house")
+        with pytest.raises(RuleViolation, match="C-9: the House's first circumstance comes before a player's seed"):
+            desk.circumstance("opponent", "Fog")
+        assert desk.ch.circumstances == [] and not list(desk.ch.collect_events())
+        desk.circumstance("challenger", "Rain")  # a player's circumstance is no input the House chose
+        assert [c["side"] for c in desk.ch.circumstances] == ["challenger"]
+
+
+def test_c9_the_houses_first_circumstance_before_any_players_input_is_accepted_and_rolled():
+    desk = service_desk()
+    desk.declare("challenger", ["Whip"])
+    desk.declare("opponent", ["Poison"])
+    desk.circumstance("opponent", "Fog")
+    desk.ch.add_seed("challenger", "ilse's words", "ilse")
+    desk.mirror()
+    desk.roll("opponent")
+    assert desk.ch.circumstances[0]["die"] is not None

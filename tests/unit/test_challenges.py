@@ -284,8 +284,11 @@ def test_the_same_seeds_and_slots_give_the_same_dice(game):
     first = Game(new_app())
     for g in (game, first):
         g.announce("house", SEN, ILSE, 1)
+        g.act("house", "declare", characteristics=["Poison", "Cunning"])  # C-9: before the player's seed
         g.act("ilse", "seed", seed="my lucky words")
-        open_round(g, "house", "ilse", first_traits=["Poison", "Cunning"])
+        g.act("ilse", "declare", characteristics=[])
+        g.act("house", "roll")
+        g.act("ilse", "roll")
     assert [r["value"] for r in game.state.rolls] == [r["value"] for r in first.state.rolls]
 
 

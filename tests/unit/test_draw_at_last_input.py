@@ -138,5 +138,6 @@ def test_a_beast_antagonist_rolls_only_once_the_players_side_seeded_or_passed():
     with pytest.raises(RuleViolation) as refused:
         t.act(BEAST_HOUSE, unit, action="roll", humanity=0, beast=3)
     assert refused.value.ruling == "C-10"
+    t.act(BEAST_HOUSE, unit, action="prepare", humanity=0, beast=3)  # C-9: the split before the players' input
     t.act(BEAST_ILSE, unit, action="pass")
     assert t.act(BEAST_HOUSE, unit, action="roll", humanity=0, beast=3).rolls

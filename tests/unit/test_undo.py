@@ -11,9 +11,9 @@ from tests.unit.conftest import new_app
 from tests.unit.test_challenges import SEN, open_round
 
 SCRIPT = [
-    ("ilse", "seed", {"seed": "four leaf clover"}),
     ("house", "circumstance", {"text": "A dark alley"}),
     ("house", "declare", {"characteristics": ["Poison", "Cunning"]}),
+    ("ilse", "seed", {"seed": "four leaf clover"}),  # C-9: after the House's declarations
     ("ilse", "declare", {"characteristics": ["Whip Smart"]}),
     ("house", "roll", {}),
     ("ilse", "roll", {}),
@@ -80,7 +80,7 @@ def test_a_rewind_returns_the_pennies_bet_since_and_reverses_loans_accepted_sinc
 def test_a_rewind_never_lets_a_side_change_its_seed_after_the_dice_were_rolled():
     game = Game(new_app())
     game.announce("house", SEN, {"players": ["ilse"]}, 2)
-    play(game, [("ilse", "pass", {}), *SCRIPT[2:6]])  # no seeds (Ilse passes, C-10), dice rolled
+    play(game, [SCRIPT[1], ("ilse", "pass", {}), *SCRIPT[3:6]])  # no seeds (Ilse passes, C-10), dice rolled
     game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, 1, "start over")
     with pytest.raises(RuleViolation, match="C-4: a side adds its seed before the first roll"):
         game.act("ilse", "seed", seed="fishing for better dice")

@@ -123,6 +123,18 @@ class Pass(_Move):
     action: Literal["pass"] = "pass"
 
 
+class Prepare(_Move):
+    """House: declare an antagonist's split and Willpower before the players' seed or pass (C-9)."""
+
+    who = "house"
+    ruling = "C-9"
+    cli = "conflict prepare"
+    action: Literal["prepare"] = "prepare"
+    humanity: Int = Field(description="Humanity dice the antagonist will roll.")
+    beast: Int = Field(description="Beast dice the antagonist will roll.")
+    willpower: Literal["before"] | None = Field(None, description="'before': one automatic success (BE-4).")
+
+
 class Roll(_Move):
     """Roll your side: dice of each kind from your split, maybe a Willpower point before (BE-2 … BE-4)."""
 

@@ -4,6 +4,7 @@ move's event records, and changes nothing (BE-2 … BE-7, BE-10 … BE-12; C-3, 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from domain.errors import RuleViolation
@@ -23,6 +24,9 @@ class Moves:
     difficulty: int | None
     outcome: dict[str, Any] | None
     check_mode: str
+    #: C-9: each antagonist's split and Willpower-before, declared before the players' input; kept through
+    #: rewinds. The default serves units stored before it (never mutated in place).
+    prepared: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
 
     # -- dice: chains of tens by slot (BE-3, BE-10; C-3, C-7) -------------------------------------------
     def chains(self, bases: Sequence[list[Any]], entered: Sequence[int] | None) -> list[list[int]]:
@@ -55,6 +59,7 @@ class Moves:
         if self.phase != "rolling" or self.sides[side]["roll"] is not None:
             raise RuleViolation("this side has rolled", ruling="BE-2")
         self.check_house_waits(side)  # type: ignore[attr-defined]  # C-10: the players' seed or pass first
+        self.check_house_declared()  # type: ignore[attr-defined]  # C-9: the antagonist's split before any roll
 
     def check_can_ever_roll(self, side: str, sheet: Mapping[str, int], name: str) -> None:
         """BE-9, BE-2: a side that could never roll in this unit is refused when the unit opens, instead of
@@ -66,9 +71,53 @@ class Moves:
             raise RuleViolation(f"{name} has {sheet['humanity']} Humanity and {sheet['beast']} Beast dice, fewer "
                                 f"than the minimum asked ({low['humanity']} and {low['beast']})", ruling="BE-2")
 
+    # -- C-9: an antagonist's split and Willpower are declared before the players' input ------------------
+    def house_owes(self) -> list[str]:
+        """C-9: a side the House plays declares its split and Willpower-before (which dice it rolls) before a
+        player's seed or pass, once for the unit (kept through rewinds)."""
+        return [f"its split and Willpower (the {side})" for side, data in self.sides.items()
+                if data["antagonist"] and side not in self.prepared]
+
+    def verify_prepare(self, side: str, sheet: Mapping[str, int], humanity: object, beast: object,
+                       willpower: object) -> dict[str, Any]:
+        """What an antagonist's declaration records (C-9): its split and whether it spends Willpower before,
+        checked as its roll will be (BE-2, BE-4, BE-9, BE-11)."""
+        data = self.sides.get(side)
+        if data is None or not data["antagonist"]:
+            raise RuleViolation("only an antagonist's side declares its split before the players' input", ruling="C-9")
+        if side in self.prepared:
+            raise RuleViolation("this antagonist has declared its split and Willpower already; its roll uses them",
+                                ruling="C-9")
+        if self.phase != "rolling" or data["roll"] is not None:
+            raise RuleViolation("an antagonist declares its split before it rolls", ruling="C-9")
+        self.check_house_input_open(side, "the House's split and Willpower")  # type: ignore[attr-defined]
+        if sheet["humanity"] == 0:  # BE-9: lost to the Beast, it rolls no die
+            if humanity not in (None, 0) or beast not in (None, 0) or willpower is not None:
+                raise RuleViolation("a character lost to the Beast cannot roll: declare humanity 0, beast 0",
+                                    ruling="BE-9")
+            return {"humanity": 0, "beast": 0, "willpower_before": False}
+        h, b = rules.allocation(humanity, beast, sheet, self.minimum)
+        if willpower not in (None, "before"):
+            raise RuleViolation("Willpower is spent 'before' the roll here, or after it with a reroll", ruling="BE-4")
+        if willpower == "before" and sheet["willpower"] < 1:
+            raise RuleViolation("no Willpower can be spent at 0", ruling="BE-11")
+        return {"humanity": h, "beast": b, "willpower_before": willpower == "before"}
+
+    def check_prepared(self, side: str, humanity: object, beast: object, willpower: object) -> None:
+        """C-9: an antagonist rolls the split and Willpower it declared before the players' input."""
+        declared = self.prepared.get(side)
+        if declared is None:
+            return
+        given = {"humanity": humanity, "beast": beast, "willpower_before": willpower == "before"}
+        if given != dict(declared):
+            raise RuleViolation(f"this antagonist declared {declared['humanity']} Humanity and {declared['beast']} "
+                                f"Beast dice{', Willpower before' if declared['willpower_before'] else ''} before "
+                                "the players' input: it rolls those", ruling="C-9")
+
     def verify_roll(self, side: str, sheet: Mapping[str, int], humanity: object, beast: object, willpower: object,
                     entered: Sequence[int] | None) -> dict[str, Any]:
         self.check_roll(side, sheet)
+        self.check_prepared(side, humanity, beast, willpower)
         if sheet["humanity"] == 0:
             # BE-9: lost to the Beast while this unit was open (a check elsewhere slipped): it cannot roll, so its
             # side puts no die in, and the unit goes on instead of waiting for a roll nobody may make

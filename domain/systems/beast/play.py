@@ -205,7 +205,7 @@ def _side(unit: BeastRoll, ctx: Context, wanted: str | None) -> str:
     return mine[0]
 
 
-@handles(cmd.Seed, cmd.Pass, cmd.Roll, cmd.Reroll, cmd.Keep, cmd.Check, cmd.Reveal)
+@handles(cmd.Seed, cmd.Pass, cmd.Prepare, cmd.Roll, cmd.Reroll, cmd.Keep, cmd.Check, cmd.Reveal)
 def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, command: Any) -> list[Any]:
     side = _side(unit, ctx, command.side)
     actor = ctx.actor.name
@@ -221,6 +221,10 @@ def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRo
         return [unit]
     if isinstance(command, cmd.Reveal):
         unit.reveal(side, actor)
+        return [unit]
+    if isinstance(command, cmd.Prepare):  # C-9: the antagonist's split, before the players' input
+        unit.prepare(side, _values(unit, {side: ones[side]})[side], command.humanity, command.beast,
+                     command.willpower, actor)
         return [unit]
     touched = _play(unit, ones, ctx, command, side)
     if unit.settled:  # what it did is on the antagonist's sheet now

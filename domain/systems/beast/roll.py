@@ -33,7 +33,7 @@ CHALLENGER, OPPONENT = "challenger", "opponent"
 
 
 class BeastRoll(Seen, Moves, Resolution, Aggregate):
-    REWOUND = ("sides", "phase", "outcome", "rolls")
+    REWOUND = ("sides", "phase", "outcome", "rolls")  # ``prepared`` is kept through rewinds (C-9)
     TABLE_DICE = "this campaign rolls table dice: enter the d10s as rolled"
     SEEDS_CLOSED = "a side adds its seed before the first roll (C-7: never after a rewind)"
     SETTLED_REWIND = "a settled roll or conflict is not rewound; overturn it instead"
@@ -94,6 +94,16 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
     def _seed_passed(self, side: str, actor: str) -> None:
         """C-10: the side gives no seed text; the House's side may roll once no player's input is owed."""
         self.put_pass(side)
+
+    # -- C-9: an antagonist declares what goes into its roll before the players' input ---------------------
+    def prepare(self, side: str, sheet: Mapping[str, int], humanity: object, beast: object, willpower: object,
+                actor: str) -> None:
+        self._prepared_in_secret(side=side, prepared=self.verify_prepare(side, sheet, humanity, beast, willpower),
+                                 actor=actor)
+
+    @event("PreparedInSecret")
+    def _prepared_in_secret(self, side: str, prepared: dict[str, Any], actor: str) -> None:
+        self.prepared = {**self.prepared, side: dict(prepared)}
 
     # -- BE-2 … BE-4: a side rolls --------------------------------------------------------------------
     def roll(self, side: str, sheet: Mapping[str, int], humanity: object, beast: object, willpower: object,

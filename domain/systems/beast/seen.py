@@ -77,6 +77,8 @@ class Seen:
             "overturned": copy.deepcopy(getattr(self, "overturned", None)),
             "abandoned": getattr(self, "abandoned", None),  # C-10: the House's reason
             "seen_before_rewind": earlier,
+            # C-9: which antagonists declared their split; the split itself is the House's until revealed (C-5)
+            "prepared": {s: (dict(p) if show_all else True) for s, p in self.prepared.items()},  # type: ignore[attr-defined]
         }
 
     def _outcome_for(self, seat: str, done: bool) -> dict[str, Any] | None:
@@ -105,12 +107,36 @@ class Seen:
         return {"fixed": fixed} if fixed else {}
 
     # -- what a seat may do now ------------------------------------------------------------------------------
+    def _a_split(self, sheet: Mapping[str, int]) -> tuple[int, int, None]:
+        """One split the sheet allows, to ask whether a declaration is open at all (BE-2, BE-9)."""
+        if sheet["humanity"] == 0:
+            return 0, 0, None
+        low = {k: self.minimum.get(k, 0) for k in ("humanity", "beast")}  # type: ignore[attr-defined]
+        return max(low["humanity"], 1 if not low["beast"] else 0), low["beast"], None
+
+    def _roll_choices(self, action: str, side: str, sheet: Mapping[str, int]) -> dict[str, Any]:
+        """The splits and Willpower a roll (or its declaration, C-9) may take (BE-2, BE-4); ``max`` 0 when the
+        sheet allows none."""
+        if sheet["humanity"] == 0:
+            return {"action": action, "member": side, "min": 0, "max": 0,
+                    "choices": [{"humanity": [0, 0], "beast": [0, 0], "willpower": [None]}]}
+        low = {k: self.minimum.get(k, 0) for k in ("humanity", "beast")}  # type: ignore[attr-defined]
+        fits = low["humanity"] <= sheet["humanity"] and low["beast"] <= sheet["beast"] and \
+            sheet["humanity"] + sheet["beast"] >= 1
+        return {"action": action, "member": side, "min": max(1, sum(low.values())),
+                "max": sheet["humanity"] + sheet["beast"] if fits else 0,
+                "choices": [{"humanity": [low["humanity"], sheet["humanity"]],
+                             "beast": [low["beast"], sheet["beast"]],
+                             "willpower": [None, "before"] if sheet["willpower"] else [None]}]}
+
     def legal_actions(self, seat: str, sheets: Mapping[str, Mapping[str, int]]) -> list[dict[str, Any]]:
         """``sheets``: the values of each side's character now (only the seat's own sides are read)."""
         out: list[dict[str, Any]] = []
         own = self.sides_of(seat)
         for side in own:
             sheet = sheets[side]
+            if not self.table and passes(self.verify_prepare, side, sheet, *self._a_split(sheet)):  # type: ignore[attr-defined]
+                out.append(self._roll_choices("prepare", side, sheet))  # C-9: before the players' input
             if passes(self.check_seed, side):  # type: ignore[attr-defined]
                 out += [{"action": "seed", "member": side}, {"action": "pass", "member": side}]  # C-10
             may_roll = passes(self.check_roll, side, sheet)  # type: ignore[attr-defined]
@@ -118,16 +144,17 @@ class Seen:
                 # BE-9: lost to the Beast since the unit opened; its side rolls no die
                 out.append({"action": "roll", "member": side, "min": 0, "max": 0,
                             "choices": [{"humanity": [0, 0], "beast": [0, 0], "willpower": [None]}]})
+            elif may_roll and side in self.prepared:  # type: ignore[attr-defined]
+                declared = self.prepared[side]  # type: ignore[attr-defined]  # C-9: the declared split, no other
+                h, b = declared["humanity"], declared["beast"]
+                out.append({"action": "roll", "member": side, "min": h + b, "max": h + b,
+                            "choices": [{"humanity": [h, h], "beast": [b, b],
+                                         "willpower": ["before" if declared["willpower_before"] else None]}],
+                            **self._fixed_before(side, ("die",))})
             elif may_roll:
-                low = {k: self.minimum.get(k, 0) for k in ("humanity", "beast")}  # type: ignore[attr-defined]
-                if low["humanity"] <= sheet["humanity"] and low["beast"] <= sheet["beast"] and \
-                        sheet["humanity"] + sheet["beast"] >= 1:
-                    out.append({"action": "roll", "member": side, "min": max(1, sum(low.values())),
-                                "max": sheet["humanity"] + sheet["beast"],
-                                "choices": [{"humanity": [low["humanity"], sheet["humanity"]],
-                                             "beast": [low["beast"], sheet["beast"]],
-                                             "willpower": [None, "before"] if sheet["willpower"] else [None]}],
-                                **self._fixed_before(side, ("die",))})
+                choices = self._roll_choices("roll", side, sheet)
+                if choices["max"]:
+                    out.append({**choices, **self._fixed_before(side, ("die",))})
             if passes(self.check_reroll, side, sheet):  # type: ignore[attr-defined]
                 count = len(self.sides[side]["roll"]["dice"])
                 out.append({"action": "reroll", "member": side, "choices": list(range(1, count + 1)),

@@ -42,6 +42,7 @@ class Beast(RuleSystem):
     visibility = {
         "BeastRoll.Opened": {"fields": {"secret_seed": []}, "until": "settled"},  # C-4
         # C-5: an antagonist's roll and Willpower choice until revealed or resolved; its check until settled
+        "BeastRoll.PreparedInSecret": {"fields": {"prepared": ["house"]}, "until": "settled"},  # C-9
         "BeastRoll.RolledInSecret": {"fields": {"roll": ["house"]}},
         "BeastRoll.DecidedInSecret": {"fields": {"reroll": ["house"]}},
         "BeastRoll.CheckedInSecret": {"fields": {"check": ["house"]}, "until": "settled"},

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.errors import RuleViolation, passes
+from domain.kernel.resolution import slot_key
 from domain.systems.penny_ante.money import draw, split
 from domain.text import clean_text
 
@@ -206,6 +207,12 @@ class ChallengeRules:
     def seed_phase_open(self) -> bool:
         return self.phase in (DECLARE, ROLL)
 
+    def house_owes(self) -> list[str]:
+        """C-9: a side the House plays declares its characteristics (how many dice it rolls) before a
+        player's seed or pass."""
+        return [f"its characteristics (the {side})" for side in SIDES
+                if HOUSE in self.sides[side]["seats"] and not self.sides[side]["declared"]]
+
     # -- PA-7, PA-13, PA-23: circumstances ----------------------------------------------------------------
     def verify_circumstance(self, side: str, double_down: bool, piles: Mapping[str, int],
                             text: object = "a circumstance") -> dict[str, Any]:
@@ -223,6 +230,10 @@ class ChallengeRules:
             raise refuse("PA-7", "this side has already rolled at this step")
         if self.circumstances_of(side, step):
             raise refuse("PA-7", "a side declares at most one circumstance at each step")
+        if step == 1 and slot_key(["circumstance", 1, side]) not in self.filled:
+            # C-9: the House's first circumstance (a die of its roll) precedes the players' input; after a
+            # rewind, one it declared before comes back with the same die (C-7)
+            self.check_house_input_open(side, "the House's first circumstance")  # type: ignore[attr-defined]
         draws: dict[str, int] = {}
         if double_down:
             if step != 2:
@@ -491,11 +502,11 @@ class ChallengeRules:
         if passes(self.check_seed, side):
             out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input
         step_one = self.phase in (DECLARE, ROLL)
-        if step_one and passes(self.verify_circumstance, side, False, piles):
-            out.append({"action": "circumstance"})
-        if passes(self.verify_declare, side, [], names):
+        if passes(self.verify_declare, side, [], names):  # first: a House side owes it (C-9)
             out.append({"action": "declare", "max": MAX_CHARACTERISTICS,
                         "choices": list(self.nameable(names).values())})
+        if step_one and passes(self.verify_circumstance, side, False, piles):
+            out.append({"action": "circumstance"})
         if self.phase == ROLL and passes(self.check_roll, side):
             out.append(self._roll_entry(side))
         locked = self.locked_cup(side)
