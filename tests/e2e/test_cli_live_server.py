@@ -152,10 +152,11 @@ def test_replay_undo_overturn_audit_export_and_import_against_a_running_server(c
     house("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "1")
     house("challenge", "declare", "Poison")
     ilse("challenge", "declare")
+    ilse("challenge", "pass")  # C-10: the House's roll waits for the player's seed or pass
     house("challenge", "roll")
     first = ilse.json("challenge", "roll")["sides"]["opponent"]["dice"]
-    assert "C-6" in ilse("undo", "--to-step", "3", "--reason", "please", expect=4).stderr
-    house("undo", "--to-step", "3", "--reason", "wrong characteristic")
+    assert "C-6" in ilse("undo", "--to-step", "4", "--reason", "please", expect=4).stderr
+    house("undo", "--to-step", "4", "--reason", "wrong characteristic")
     house("challenge", "roll")
     assert ilse.json("challenge", "roll")["sides"]["opponent"]["dice"] == first  # C-7
     assert [s["event"] for s in ilse.json("replay")["steps"]][-3:] == ["Rewound", "DiceRolled", "DiceRolled"]
