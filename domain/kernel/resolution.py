@@ -134,8 +134,9 @@ class Resolution:
         return True
 
     def seeds_open(self) -> bool:
-        """Seeds are added before the first result is drawn, and never again, even after a rewind (C-4, C-7)."""
-        return not self.rolls and not self.shuffles and not self.seeds_locked and self.seed_phase_open()
+        """Seeds are added before the first result is drawn, and never again, even after a rewind (C-4, C-7),
+        nor once the unit is settled (an abandoned unit's would-be draw was recorded from the seeds it had, C-10)."""
+        return not self.settled and not self.rolls and not self.shuffles and not self.seeds_locked and self.seed_phase_open()
 
     def check_seed(self, side: str) -> None:
         """May ``side`` add its seed now? (C-4, C-9).

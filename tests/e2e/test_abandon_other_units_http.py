@@ -107,6 +107,7 @@ def test_the_house_abandons_a_beast_conflict_and_nobody_takes_willpower_damage(s
         opened = http.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"})
         assert opened.status_code == 201, opened.text
         unit = opened.json()["id"]
+        move(http, c, unit, t["house"], action="prepare", humanity=0, beast=3)  # C-9: the House declares first
         move(http, c, unit, t["ilse"], action="pass")
         move(http, c, unit, t["ilse"], action="roll", humanity=3, beast=2, willpower="before")
         move(http, c, unit, t["house"], action="roll", humanity=0, beast=3)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from domain.errors import NotPermitted, RuleViolation
 from domain.fairness import derive_die
+from domain.seats import Seat
 from domain.systems.penny_ante import economy
 from tests.unit.beast_table import HOUSE as BEAST_HOUSE
 from tests.unit.beast_table import ILSE as BEAST_ILSE
@@ -38,9 +39,9 @@ def abandon_listed(actions: list[dict[str, Any]]) -> bool:
 # -- Penny Ante ----------------------------------------------------------------------------------------------
 def _to_betting(game: Game) -> Game:
     game.announce("ilse", {"players": ["ilse"]}, {"antagonist": "Lady Sen"}, 2)
-    game.act("ilse", "seed", seed="my words")
     game.act("ilse", "declare", characteristics=[])
-    game.act("house", "declare", characteristics=[])
+    game.act("house", "declare", characteristics=[])  # C-9: the House's dice count is fixed before the seed
+    game.act("ilse", "seed", seed="my words")
     game.act("ilse", "roll")
     game.act("house", "roll")
     game.act("ilse", "keep", cup=[])
@@ -185,6 +186,7 @@ def test_a_beast_conflict_abandoned_deals_no_damage_keeps_willpower_spent_and_fr
     t = BeastTable()
     unit = t.conflict()
     ilse_before, cole_before = t.sheet("ilse"), t.cole()
+    t.act(BEAST_HOUSE, unit, action="prepare", humanity=0, beast=3, willpower="before")  # C-9: declared first
     t.act(BEAST_ILSE, unit, action="pass")
     t.act(BEAST_ILSE, unit, action="roll", humanity=3, beast=2, willpower="before")
     t.act(BEAST_HOUSE, unit, action="roll", humanity=0, beast=3, willpower="before")  # spent in secret (C-5)
@@ -209,6 +211,7 @@ def test_a_beast_conflict_abandoned_deals_no_damage_keeps_willpower_spent_and_fr
 def test_a_beast_conflict_abandoned_after_a_seed_shows_the_d10s_it_fixed_and_only_a_void_overturns_it():
     t = BeastTable()
     unit = t.conflict()
+    t.act(BEAST_HOUSE, unit, action="prepare", humanity=0, beast=3)  # C-9: the House declares first
     t.act(BEAST_ILSE, unit, action="seed", seed="blood moon")
     gone = t.act(BEAST_HOUSE, unit, action="abandon", reason="the sheriff left town")
     [shown] = [e for e in t.app.events.get(unit) if type(e).__name__ == "DrawAbandoned"]
@@ -217,3 +220,37 @@ def test_a_beast_conflict_abandoned_after_a_seed_shows_the_d10s_it_fixed_and_onl
         assert draw["value"] == derive_die(gone.secret_seed, gone.side_seeds(), draw["slot"], 10)
     with pytest.raises(RuleViolation, match="C-6"):
         t.app.overturn(t.cid, BEAST_HOUSE, unit, "challenger", False, "no")
+
+
+
+def test_an_abandoned_unit_takes_no_seed_or_pass_afterwards_so_its_recorded_draw_stays_verifiable():
+    """C-10 / C-4: the abandoned draw was derived from the seeds known at the abandon; a seed or pass after it
+    would change `side_seeds()` and break that record."""
+    t = BeastTable()
+    unit = t.conflict(against="tomas")
+    t.act(BEAST_ILSE, unit, action="seed", seed="blood moon")
+    gone = t.act(BEAST_HOUSE, unit, action="abandon", reason="the night ended")
+    seeds, stored = gone.side_seeds(), len(list(t.app.events.get(unit)))
+    sheets = {s: t.app.repository.get(UUID(d["character"])).values() for s, d in gone.sides.items()}
+    assert not {a["action"] for a in gone.legal_actions("tomas", sheets)} & {"seed", "pass"}
+    for payload in ({"action": "seed", "seed": "late"}, {"action": "pass"}):
+        with pytest.raises(RuleViolation):
+            t.act(Seat("tomas"), unit, **payload)
+    assert len(list(t.app.events.get(unit))) == stored and t.unit(unit).side_seeds() == seeds
+
+
+def test_an_abandoned_conflicts_unrevealed_antagonist_roll_is_not_revealed_again_by_hand():
+    """C-5: once the unit is settled (abandoned) everything is public; a House reveal is refused, not stored."""
+    t = BeastTable()
+    unit = t.conflict()
+    t.act(BEAST_HOUSE, unit, action="prepare", humanity=0, beast=3)
+    t.act(BEAST_ILSE, unit, action="pass")
+    t.act(BEAST_ILSE, unit, action="roll", humanity=3, beast=2)
+    t.act(BEAST_HOUSE, unit, action="roll", humanity=0, beast=3)
+    gone = t.act(BEAST_HOUSE, unit, action="abandon", reason="the night ended")
+    stored = len(list(t.app.events.get(unit)))
+    sheets = {s: t.app.repository.get(UUID(d["character"])).values() for s, d in gone.sides.items()}
+    assert "reveal" not in {a["action"] for a in gone.legal_actions("house", sheets)}
+    with pytest.raises(RuleViolation, match="C-5"):
+        t.act(BEAST_HOUSE, unit, action="reveal", side="opponent")
+    assert len(list(t.app.events.get(unit))) == stored

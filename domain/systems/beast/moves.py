@@ -85,6 +85,9 @@ class Moves:
         data = self.sides.get(side)
         if data is None or not data["antagonist"]:
             raise RuleViolation("only an antagonist's side declares its split before the players' input", ruling="C-9")
+        if self.table:
+            raise RuleViolation("with table dice the antagonist's dice are thrown at the table; nothing is declared "
+                                "first", ruling="C-3")
         if side in self.prepared:
             raise RuleViolation("this antagonist has declared its split and Willpower already; its roll uses them",
                                 ruling="C-9")
@@ -259,8 +262,8 @@ class Moves:
         data = self.sides.get(side)
         if data is None or not data["antagonist"] or data["roll"] is None:
             raise RuleViolation("the House reveals an antagonist's roll once it is made", ruling="C-5")
-        if data["revealed"] or self.outcome is not None:
-            raise RuleViolation("this roll is public already", ruling="C-5")
+        if data["revealed"] or self.outcome is not None or self.settled:  # type: ignore[attr-defined]
+            raise RuleViolation("this roll is public already", ruling="C-5")  # settled (abandoned): all is public
 
     # -- C-6: overturn -----------------------------------------------------------------------------------
     def verify_overturn(self, winner: object, void: object) -> dict[str, Any]:
@@ -275,8 +278,8 @@ class Moves:
         if void is True or winner not in (CHALLENGER, OPPONENT) or self.kind != "conflict":
             raise RuleViolation("overturn a conflict with a new winner, or void it; a roll is only voided",
                                 ruling="C-6")
-        if self.outcome is None:  # C-10: abandoned before its outcome: there is no winner to change
-            raise RuleViolation("this conflict was abandoned before its outcome: it is only voided", ruling="C-6")
+        if self.outcome is None or getattr(self, "abandoned", None) is not None:  # C-10: abandoned: no winner to change
+            raise RuleViolation("this conflict was abandoned: it is only voided", ruling="C-6")
         if winner == self.outcome["winner"]:
             raise RuleViolation(f"the {winner} won already", ruling="C-6")
         return {"void": False, "winner": winner, "damage": {self.other(winner): self.outcome["difference"]}}
