@@ -171,19 +171,20 @@ def test_replay_undo_overturn_audit_export_and_import_from_the_cli(cli, tmp_path
     cli("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "1")
     cli("challenge", "declare", "Poison")
     cli("challenge", "declare", "--as", "ilse")
+    cli("challenge", "pass", "--as", "ilse")  # C-10: the House's roll waits for the player's seed or pass
     cli("challenge", "roll")
     first = cli.json("challenge", "roll", "--as", "ilse")
     assert "PA" not in cli("replay", "--as", "ilse").stderr
-    steps = cli.json("replay", "--step", "4")["steps"]
+    steps = cli.json("replay", "--step", "5")["steps"]
     assert [s["event"] for s in steps] == ["DiceRolled"]
-    assert "C-6" in cli("undo", "--to-step", "3", "--reason", "mine", "--as", "ilse", expect=4).stderr
-    cli("undo", "--to-step", "3", "--reason", "Poison does not apply here")
+    assert "C-6" in cli("undo", "--to-step", "4", "--reason", "mine", "--as", "ilse", expect=4).stderr
+    cli("undo", "--to-step", "4", "--reason", "Poison does not apply here")
     cli("challenge", "roll")
     again = cli.json("challenge", "roll", "--as", "ilse")
     assert again["sides"]["opponent"]["dice"] == first["sides"]["opponent"]["dice"]  # C-7: the same dice
-    walk = cli("replay", "--interactive", "--as", "tomas", input="n\np\n6\nq\n").stdout
-    assert [line.split()[1] for line in walk.splitlines() if line.startswith("Step ")] == ["1/8", "2/8", "1/8", "6/8"]
-    assert "Step 6/8 Rewound by house" in walk
+    walk = cli("replay", "--interactive", "--as", "tomas", input="n\np\n7\nq\n").stdout
+    assert [line.split()[1] for line in walk.splitlines() if line.startswith("Step ")] == ["1/9", "2/9", "1/9", "7/9"]
+    assert "Step 7/9 Rewound by house" in walk
     cli("challenge", "keep")
     cli("challenge", "keep", "--as", "ilse")
     cli("challenge", "fold")

@@ -107,7 +107,7 @@ def test_many_web_commands_queue_in_the_command_threads_and_never_stall_health(s
         assert most == 2 and not any(on_loop) and len(on_loop) == 12
         # a move from the table's buttons goes the same way
         r = http.post(f"/web/units/{ch}/act", cookies=ilse_cookies, headers={"Origin": url},
-                      data={"action": "seed", "seed": "Ilse's lucky words"})
+                      data={"action": "circumstance", "text": "A dark alley"})  # listed; a seed waits for the House (C-9)
         assert r.status_code == 200, r.text
         assert len(on_loop) == 13 and not any(on_loop)
         seats = {p["seat"] for p in http.get(f"/campaigns/{cid}", headers=house).json()["players"]}
