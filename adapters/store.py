@@ -35,6 +35,9 @@ def _postgres_env(settings: Settings) -> dict[str, str]:
         "POSTGRES_CONNECT_TIMEOUT": str(max(1, settings.store_timeout)),  # the wait for a pooled connection
         "POSTGRES_PRE_PING": "y",  # a connection broken by an outage is replaced, not handed out
         "POSTGRES_MAX_OVERFLOW": "8",
+        # eventsourcing ends a transaction left idle 5 s by default; on a starved machine a thread holding one
+        # can be descheduled that long and the command answers 503: 30 s still ends a truly stuck transaction
+        "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "30",
         # Never enable POSTGRES_ENABLE_DB_FUNCTIONS: it drops tracking records.
         "POSTGRES_ENABLE_DB_FUNCTIONS": "n",
     }
