@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from adapters import ledger
 from api.deps import LEGACY_COOKIE, SEAT_COOKIE, SESSION_PREFIX, _caller, _token, caller_or_none
 from api.web import forms
+from api.web import systems as boards
 from api.web.render import Viewer, plain, templates, viewer
 from domain.errors import StakesError
 from domain.kernel.common import SHARED
@@ -99,8 +100,24 @@ def sign_out(request: Request) -> Response:
 
 
 # -- the campaign ----------------------------------------------------------------------------------------
-def campaign_commands(v: Viewer, system_id: str) -> list[dict[str, Any]]:
-    """The campaign commands this seat may issue, each as a form (announcing a unit, seating a player …)."""
+def board_of(v: Viewer, system_id: str | None = None) -> boards.WebBoard:
+    """The campaign's system's web board (``api/web/systems/<package>.py``), or the generic one."""
+    if system_id is None:
+        system_id = v.stakes.campaign(v.campaign_id, v.seat).system
+    return boards.of(rule_system(system_id).package)
+
+
+def names_of(sheets: list[dict[str, Any]]) -> dict[str, str]:
+    """Seat -> the name a page shows for it: its character's, or "the House" (names, not roles)."""
+    names = {"house": "the House"}
+    for s in sheets:
+        if s.get("seat") and s.get("name"):
+            names[str(s["seat"])] = str(s["name"])
+    return names
+
+
+def campaign_commands(v: Viewer, system_id: str) -> list[boards.CommandForm]:
+    """The campaign commands this seat's kind may issue, each as a form (announcing a unit, seating a player …)."""
     system = rule_system(system_id)
     verbs = sorted({c.verb for c in system.commands()} | {c.verb for c in SHARED})
     out = []
@@ -108,32 +125,40 @@ def campaign_commands(v: Viewer, system_id: str) -> list[dict[str, Any]]:
         cls = v.stakes.command_class(v.campaign_id, verb)
         if (cls.who == "house") != v.seat.is_house and cls.who != "anyone":
             continue
-        out.append({"verb": verb, "summary": cls.summary(), "fields": forms.fields(cls)})
+        out.append(boards.CommandForm(verb, cls.summary(), forms.fields(cls), cls))
     return out
 
 
-def campaign_context(v: Viewer) -> dict[str, Any]:
+def campaign_view(v: Viewer) -> tuple[boards.CampaignView, boards.WebBoard]:
     stakes, cid = v.stakes, v.campaign_id
-    campaign = stakes.campaign(cid, v.seat)
+    campaign = plain(stakes.campaign(cid, v.seat))
     sheets = plain(stakes.sheets(cid, v.seat))
     books = []
     for read in stakes.reads(cid).values():
         try:
-            books.append({"label": read.label or read.name, "value": plain(stakes.read(cid, v.seat, read.name))})
+            books.append(boards.Book(read.name, read.label or read.name, plain(stakes.read(cid, v.seat, read.name))))
         except StakesError:  # a read this seat may not make
             continue
     units = plain(stakes.challenges(cid, v.seat))
-    return {"campaign": plain(campaign), "seat": v.seat.name, "own": [s for s in sheets if s.get("seat") == v.seat.name],
-            "others": [s for s in sheets if s.get("seat") != v.seat.name], "books": books,
-            "units": units, "open": [u for u in units if u["phase"] not in ("settled", "void")],
-            "head": ledger.last_position(stakes, cid)}
+    view = boards.CampaignView(
+        campaign=campaign, seat=v.seat.name, is_house=v.seat.is_house, names=names_of(sheets),
+        own=[s for s in sheets if s.get("seat") == v.seat.name],
+        others=[s for s in sheets if s.get("seat") != v.seat.name], books=books, units=units,
+        open=[u for u in units if u["phase"] not in ("settled", "void", "abandoned")],
+        commands=campaign_commands(v, campaign["system"]))
+    return view, board_of(v, campaign["system"])
+
+
+def campaign_context(v: Viewer) -> dict[str, Any]:
+    view, board = campaign_view(v)
+    return {"c": view, "board": board, "campaign": view.campaign, "seat": v.seat.name,
+            "seat_name": view.name_of(v.seat.name), "head": ledger.last_position(v.stakes, v.campaign_id),
+            "groups": board.groups(view)}
 
 
 @router.get("/campaign")
 def campaign_page(request: Request, v: Seated) -> Response:
-    ctx = campaign_context(v)
-    ctx["commands"] = campaign_commands(v, ctx["campaign"]["system"])
-    return templates.TemplateResponse(request, "campaign.html", ctx)
+    return templates.TemplateResponse(request, "campaign.html", campaign_context(v))
 
 
 @router.get("/campaign/panel")
@@ -142,21 +167,32 @@ def campaign_panel(request: Request, v: Seated) -> Response:
 
 
 # -- a unit's table -----------------------------------------------------------------------------------------
-def table_context(v: Viewer, unit_id: UUID) -> dict[str, Any]:
+def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBoard]:
     stakes, cid = v.stakes, v.campaign_id
     view = plain(stakes.challenge(cid, v.seat, unit_id))
     unit = stakes.load_unit(cid, unit_id)
     system = system_of_unit(unit)
-    actions = []
+    moves = []
     for legal in view.get("legal_actions", []):
         limits = {k: val for k, val in legal.items() if val is not None}
         cls = system.action(unit, legal["action"])
-        actions.append({"name": legal["action"], "summary": cls.summary(), "limits": limits,
-                        "fields": forms.fields(cls, limits=limits)})
-    state = {k: val for k, val in view.items() if k not in ("id", "campaign_id", "legal_actions")}
-    return {"unit_id": str(unit_id), "kind": type(unit).__name__, "phase": view.get("phase"), "state": state,
-            "actions": actions, "waiting": stakes.waiting_for(cid, v.seat, unit_id).seats, "seat": v.seat.name,
-            "campaign_id": str(cid), "head": ledger.last_position(stakes, cid)}
+        moves.append(boards.Move(legal["action"], cls.summary(), limits, forms.fields(cls, limits=limits), cls))
+    state = view.get("state") if isinstance(view.get("state"), dict) and "kind" in view else {
+        k: val for k, val in view.items() if k not in ("id", "campaign_id", "legal_actions", "waiting_for")}
+    names = names_of(plain(stakes.sheets(cid, v.seat)))
+    table = boards.TableView(
+        unit_id=unit_id, campaign_id=cid, kind=type(unit).__name__, phase=str(view.get("phase")), state=state,
+        moves=moves, waiting=stakes.waiting_for(cid, v.seat, unit_id).seats, seat=v.seat.name,
+        is_house=v.seat.is_house, names=names)
+    return table, boards.of(system.package)
+
+
+def table_context(v: Viewer, unit_id: UUID) -> dict[str, Any]:
+    table, board = table_view(v, unit_id)
+    return {"t": table, "board": board, "unit_id": str(unit_id), "campaign_id": str(v.campaign_id),
+            "seat": v.seat.name, "seat_name": table.name_of(v.seat.name), "kind": table.kind, "phase": table.phase,
+            "title": board.unit_title({"kind": table.kind, **table.state}, table.names),
+            "head": ledger.last_position(v.stakes, v.campaign_id)}
 
 
 @router.get("/units/{unit_id}")

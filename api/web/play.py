@@ -81,5 +81,5 @@ async def command(request: Request, verb: str, v: Seated) -> Response:
     if isinstance(answer, dict) and "legal_actions" in answer and "id" in answer:
         return Response(status_code=204, headers={"HX-Redirect": f"/web/units/{answer['id']}"})
     ctx = await in_thread(lambda: campaign_context(v))
-    ctx["answer"] = {"verb": verb, "value": answer}
+    ctx["answer"] = ctx["board"].answer(verb, answer, ctx["c"])
     return templates.TemplateResponse(request, "_campaign_panel.html", ctx)

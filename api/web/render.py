@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -108,5 +109,24 @@ def show(value: Any, key: str = "") -> Markup:
     return escape(str(value))
 
 
+def ago(value: Any, now: datetime | None = None) -> str:
+    """An ISO time as a relative one ("3 minutes ago"); the exact time stays in the element's ``datetime``."""
+    try:
+        at = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    seconds = int(((now or datetime.now(UTC)) - at).total_seconds())
+    if seconds < 45:
+        return "just now"
+    for size, unit in ((86400 * 30, "month"), (86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            count = round(seconds / size)
+            return f"{count} {unit}{'' if count == 1 else 's'} ago"
+    return "just now"
+
+
 templates.env.filters["show"] = show
+templates.env.filters["ago"] = ago
 templates.env.globals["die"] = die

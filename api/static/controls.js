@@ -1,0 +1,24 @@
+// The shared board controls (api/web/templates/_controls.html): a slider shows its value as it moves, and a
+// stepper's − and + buttons change its number within its bounds. No inline script (CSP, issue 29).
+(function () {
+  document.addEventListener("input", (e) => {
+    const el = e.target;
+    if (el.type === "range" && el.dataset.output) {
+      const out = document.getElementById(el.dataset.output);
+      if (out) out.textContent = el.value;
+    }
+  });
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest("[data-step-for]");
+    if (!button) return;
+    const field = document.getElementById(button.dataset.stepFor);
+    if (!field) return;
+    const delta = Number(button.dataset.delta) || 0;
+    const min = field.min === "" ? -Infinity : Number(field.min);
+    const max = field.max === "" ? Infinity : Number(field.max);
+    const next = Math.min(max, Math.max(min, (Number(field.value) || 0) + delta));
+    field.value = String(next);
+    field.dataset.touched = "1";
+    field.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+})();

@@ -1,0 +1,223 @@
+"""Each rule system's web board, ``api/web/systems/<package>.py`` (issue 31, ADR 0031).
+
+The shared web code is the frame: sign-in, navigation, the live stream, whose turn it is, refusals, the
+replay and verify panel, and posting a move (``/web/units/{id}/act``: the legal action's name as ``action``
+plus its fields, validated by the same command class as over JSON) or a campaign command
+(``/web/commands/{verb}``). It names no system's concepts. What a system's table and campaign *look like*
+comes from its module's ``BOARD``, a :class:`WebBoard`:
+
+- ``table(view)``: the unit's board, with a control for every legal move of the seat (:class:`TableView`);
+- ``campaign(view)``: the campaign page's own part: sheets, books (registers, budgets), charts;
+- ``unit_title(unit, names)``: how a unit is named in lists ("Ilse against Lady Sen");
+- ``groups(view)``: the campaign commands the seat can use now, grouped by what they are for, the ones
+  that start a unit first;
+- ``answer(verb, value, view)``: how a campaign command's answer is shown.
+
+A board draws with Jinja templates of its own under ``api/web/templates/systems/<package>/`` (``render``)
+and the shared control macros of ``_controls.html``. User text is escaped by the templates (autoescape); a
+board that builds markup in Python uses ``markupsafe`` (``Markup.format`` escapes its arguments).
+
+A system without a module (or with no ``BOARD``) is drawn by :class:`WebBoard` itself: every read drawn
+generically and every move as a form built from its command's schema. The registry is the rule system's
+``package``: no list here names a system.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+from uuid import UUID
+
+from markupsafe import Markup
+
+from api.web import forms
+from domain.kernel.commands import Command
+
+
+@dataclass(frozen=True)
+class Move:
+    """One legal move of the seat, ready for a control: post ``action=name`` and its fields to the table."""
+
+    name: str
+    summary: str
+    #: The legal action's limits (``min``, ``max``, ``step``, ``choices``, ``field`` …), nulls left out.
+    limits: dict[str, Any]
+    #: The move's form fields, from its command's schema and the limits.
+    fields: list[forms.Field]
+    command: type[Command]
+
+    def field(self, name: str) -> forms.Field | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A unit as the signed-in seat may see it (C-5), and what that seat may do now."""
+
+    unit_id: UUID
+    campaign_id: UUID
+    kind: str
+    phase: str
+    #: The unit's state as the seat's read answers it (``ResolutionView.state``, or the system's own view).
+    state: dict[str, Any]
+    moves: list[Move]
+    #: Seat -> the names of its moves now (the reader's own only; C-5).
+    waiting: dict[str, list[str]]
+    seat: str
+    is_house: bool
+    #: Seat -> the character's name ("house" -> "the House").
+    names: dict[str, str]
+
+    @property
+    def your_turn(self) -> bool:
+        return self.seat in self.waiting or bool(self.moves)
+
+    def move(self, name: str) -> Move | None:
+        return next((m for m in self.moves if m.name == name), None)
+
+    def name_of(self, seat: str) -> str:
+        return self.names.get(seat, seat)
+
+
+@dataclass(frozen=True)
+class CommandForm:
+    """A campaign command this seat may send, as a form posted to ``/web/commands/{verb}``."""
+
+    verb: str
+    summary: str
+    fields: list[forms.Field]
+    command: type[Command]
+
+    def field(self, name: str) -> forms.Field | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+@dataclass(frozen=True)
+class Book:
+    """One of the system's campaign reads (a register, a budget …) the seat may make."""
+
+    name: str
+    label: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class CampaignView:
+    campaign: dict[str, Any]
+    seat: str
+    is_house: bool
+    names: dict[str, str]
+    own: list[dict[str, Any]]
+    others: list[dict[str, Any]]
+    books: list[Book]
+    #: Every unit (newest last, as ``GET …/challenges`` lists them) and the ones still open.
+    units: list[dict[str, Any]]
+    open: list[dict[str, Any]]
+    #: The campaign commands the seat's seat kind may send (before a board picks those usable now).
+    commands: list[CommandForm] = field(default_factory=list)
+
+    def command(self, verb: str) -> CommandForm | None:
+        return next((c for c in self.commands if c.verb == verb), None)
+
+    def book(self, name: str) -> Any:
+        return next((b.value for b in self.books if b.name == name), None)
+
+    def name_of(self, seat: str) -> str:
+        return self.names.get(seat, seat)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Campaign commands shown together under one heading; ``open``: shown unfolded."""
+
+    label: str
+    commands: list[CommandForm]
+    open: bool = False
+
+
+#: The kernel's own campaign commands and what they are for (shared: they belong to no system).
+KERNEL_GROUPS = {"add-player": "Seats", "start-adventure": "Adventures", "end-adventure": "Adventures",
+                 "rewind": "Rulings", "overturn": "Rulings", "abandon": "Rulings"}
+
+
+class WebBoard:
+    """The generic board; a system's module subclasses it, overrides what it draws itself, and sets
+    ``BOARD = TheBoard()``."""
+
+    #: The system's package: its templates are under ``api/web/templates/systems/<package>/``.
+    package: str = ""
+
+    # -- drawing helpers ---------------------------------------------------------------------------------
+    def render(self, template: str, **context: Any) -> Markup:
+        """One of the system's own templates (``systems/<package>/<template>``) as markup."""
+        from api.web.render import templates
+
+        page = templates.env.get_template(f"systems/{self.package}/{template}")
+        return Markup(page.render(**context))
+
+    def shared(self, template: str, **context: Any) -> Markup:
+        """A shared template (``_generic_table.html`` …) as markup."""
+        from api.web.render import templates
+
+        return Markup(templates.env.get_template(template).render(**context))
+
+    # -- what a board draws --------------------------------------------------------------------------------
+    def table(self, view: TableView) -> Markup:
+        """The unit's board: its state and a control for each of the seat's moves."""
+        return self.shared("_generic_table.html", t=view)
+
+    def campaign(self, view: CampaignView) -> Markup:
+        """The campaign page's system part: the seat's sheet, the others', the books."""
+        return self.shared("_generic_campaign.html", c=view)
+
+    def unit_title(self, unit: dict[str, Any], names: dict[str, str]) -> str:
+        """A unit in a list, by the names of who takes part."""
+        who = ", ".join(names.get(s, s) for s in unit.get("challenger") or [])
+        against = ", ".join(names.get(s, s) for s in unit.get("opponent") or [])
+        kind = str(unit.get("kind", "")).removeprefix(self.package.title().replace("_", ""))
+        return f"{kind or 'Table'}: {who}" + (f" against {against}" if against else "")
+
+    def usable(self, command: CommandForm, view: CampaignView) -> bool:
+        """Whether the seat can use the command now (the kernel's own: an adventure to start or to end)."""
+        running = bool(view.campaign.get("adventure_running"))
+        if command.verb == "start-adventure":
+            return not running
+        if command.verb in ("end-adventure",):
+            return running
+        return command.verb not in ("rewind", "overturn", "abandon")  # made from a unit's own page
+
+    def group_of(self, command: CommandForm) -> str:
+        """The heading a command is listed under; a system's board names its own."""
+        return KERNEL_GROUPS.get(command.verb, "Commands")
+
+    def groups(self, view: CampaignView) -> list[Group]:
+        """The commands the seat can use now, grouped; groups in the order their first command comes."""
+        found: dict[str, list[CommandForm]] = {}
+        for command in view.commands:
+            if self.usable(command, view):
+                found.setdefault(self.group_of(command), []).append(command)
+        return [Group(label, commands) for label, commands in found.items()]
+
+    def answer(self, verb: str, value: Any, view: CampaignView) -> Markup:
+        """What a campaign command answered, shown above the campaign."""
+        return self.shared("_generic_answer.html", verb=verb, value=value)
+
+
+GENERIC = WebBoard()
+
+
+@cache
+def of(package: str) -> WebBoard:
+    """The web board of the system in ``package``, or the generic one when it has none."""
+    try:
+        module = importlib.import_module(f"api.web.systems.{package}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"api.web.systems.{package}":
+            raise  # a module that is there but imports something missing is a bug, not an absent module
+        return GENERIC
+    found = getattr(module, "BOARD", GENERIC)
+    if not isinstance(found, WebBoard):
+        raise TypeError(f"api.web.systems.{package}.BOARD must be a WebBoard")
+    return found
