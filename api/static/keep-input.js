@@ -18,11 +18,19 @@
       kept.push({ form: formKey(el.form), name: el.name, type: el.type, value: el.value, checked: el.checked });
     });
     e.detail.target.__kept = kept;
+    // a command the seat unfolded stays unfolded
+    e.detail.target.__open = Array.from(e.detail.target.querySelectorAll("details[data-verb]"))
+      .filter((d) => d.open).map((d) => d.dataset.verb);
   });
 
   document.addEventListener("htmx:afterSwap", (e) => {
     const kept = e.detail.target.__kept;
+    const open = e.detail.target.__open || [];
     delete e.detail.target.__kept;
+    delete e.detail.target.__open;
+    e.detail.target.querySelectorAll("details[data-verb]").forEach((d) => {
+      if (open.includes(d.dataset.verb)) d.open = true;
+    });
     if (!kept || !kept.length) return;
     const forms = new Map();
     e.detail.target.querySelectorAll("form").forEach((f) => forms.set(formKey(f), f));

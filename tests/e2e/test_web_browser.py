@@ -90,7 +90,7 @@ def test_three_seats_watch_one_penny_ante_challenge_played_from_their_pages(url,
 
     # The House announces the challenge from its page; every seat's campaign page lists it without a reload.
     h = pages["house"]
-    h.click("summary:has-text('announce-challenge')")
+    h.locator("details[data-verb='announce-challenge']").evaluate("d => { d.open = true; }")
     form = h.locator("form[data-verb='announce-challenge']")
     form.locator("[name=challenger]").fill('{"antagonist": "Lady Sen"}')
     form.locator("[name=opponent]").fill('{"players": ["ilse"]}')
@@ -186,7 +186,7 @@ def test_a_pool_contest_is_played_from_two_pages(url, browser):
     pages = {seat: seat_page(browser, url, token) for seat, token in tokens.items()}
     assert http.post(f"{c}/adventures", headers=house, json={}).status_code == 201  # C-1: units of resolution happen during an adventure
     i, t = pages["ilse"], pages["tomas"]
-    i.click("summary:has-text('open-contest')")
+    i.locator("details[data-verb='open-contest']").evaluate("d => { d.open = true; }")
     form = i.locator("form[data-verb='open-contest']")
     form.locator("[name=opponent]").fill("tomas")
     form.locator("button[type=submit]").click()
