@@ -1,5 +1,9 @@
 """Fan-out of "the log grew" and "a credential was revoked" to every open stream (issues 14, 29; ADR 0014).
 
+On SQLite a watcher thread (:meth:`Fanout._watch`) looks at the credential tables whenever another
+connection committed to the file, so a revocation by another process sharing the file reaches this
+process's streams within a quarter of a second.
+
 One notifier per process (``api/stream.py``'s hub) waits on :class:`Fanout`; the service wakes it after each
 catch-up that applied events. The embedded SQLite store lives in one process, so waking this process is
 enough. On PostgreSQL a second process (another server, the CLI embedded next to it) writes too: the
@@ -20,7 +24,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import sqlite3
 import threading
+from contextlib import closing
 from typing import Any
 
 import psycopg
@@ -30,6 +36,8 @@ from adapters.settings import Settings
 
 #: Seconds the notifier waits for a wake-up before it reads the store anyway (the polling fallback).
 POLL = 2.0
+#: Seconds between two looks at a SQLite file's credentials (another process's revocations).
+WATCH = 0.25
 #: The payload of a revocation's notification (a log notification's is empty).
 REVOKED = "revoked"
 log = logging.getLogger("stakes.fanout")
@@ -50,6 +58,8 @@ class Fanout:
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
         self.listening = threading.Event()  # set while LISTEN is active (tests wait on it)
+        #: SQLite: the credential tables in brief at the last look (``_look``).
+        self._seen: tuple[Any, ...] | None = None
         #: Bumped by every revocation seen by this process (its own, or another's on PostgreSQL).
         self.generation = 0
 
@@ -103,12 +113,66 @@ class Fanout:
             with self._lock:
                 self._waiters.discard(entry)
 
+    # -- SQLite: another process's revocations ---------------------------------------------------
+    def _credentials(self, conn: sqlite3.Connection) -> tuple[Any, ...]:
+        """What the credential tables hold, in brief: any deletion (a reissue, a sign-out, a claim that ends
+        the old holder's sessions) changes it. Read only when the file changed (``data_version``)."""
+        return tuple(conn.execute(
+            "SELECT (SELECT count(*) FROM seat_tokens), (SELECT total(rowid) FROM seat_tokens),"
+            " (SELECT count(*) FROM web_sessions), (SELECT total(rowid) FROM web_sessions)").fetchone())
+
+    def _look(self, conn: sqlite3.Connection) -> None:
+        """Bump the generation when the credential tables changed since the last look (either caller)."""
+        found = self._credentials(conn)
+        with self._lock:
+            changed = self._seen is not None and found != self._seen
+            self._seen = found
+        if changed:
+            self._bump()
+
+    def sync(self) -> None:
+        """SQLite: look at the credentials now. The stream hub calls it after reading log rows and before
+        handing them out, so rows written after another process's revocation (the revocation committed
+        first, in the same file) never reach a stream whose credential it ended."""
+        if self.settings.store != "sqlite":
+            return
+        try:
+            with closing(sqlite3.connect(f"file:{self.settings.views_path}?mode=ro", uri=True, timeout=1)) as conn:
+                self._look(conn)
+        except sqlite3.Error as exc:
+            log.warning("could not look at the credentials: %s", exc)
+
+    def _watch(self) -> None:
+        """SQLite has no NOTIFY: a server sharing its file with another process (a second ``stakes serve``,
+        the embedded CLI) learns of that process's revocations here, within ``WATCH`` seconds (issue 29).
+        ``PRAGMA data_version`` changes only when another connection committed, so an idle file costs one
+        pragma a tick; when the file changed, the credentials are looked at, then the streams woken (another
+        process's log rows reach them without waiting for the notifier's poll)."""
+        path = self.settings.views_path
+        version = None
+        while not self._stop.is_set():
+            try:
+                with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)) as conn:
+                    while not self._stop.is_set():
+                        now = conn.execute("PRAGMA data_version").fetchone()[0]
+                        if now != version:
+                            first = version is None
+                            version = now
+                            self._look(conn)
+                            if not first:
+                                self.wake()
+                        self._stop.wait(WATCH)
+            except sqlite3.Error:  # no file or tables yet, or busy: look again later
+                self._stop.wait(WATCH)
+
     # -- PostgreSQL LISTEN ------------------------------------------------------------------------
     def start(self) -> None:
-        """Listen for the other processes' notifications (PostgreSQL only)."""
-        if self.settings.store != "postgres" or self._listener is not None:
+        """Listen for the other processes' notifications (PostgreSQL), or watch the SQLite file's credentials
+        for another process's revocations (SQLite)."""
+        if self._listener is not None:
             return
-        self._listener = threading.Thread(target=self._listen, name="stakes-listen", daemon=True)
+        target = self._listen if self.settings.store == "postgres" else self._watch
+        self._listener = threading.Thread(target=target, name="stakes-listen", daemon=True)
         self._listener.start()
 
     def close(self) -> None:

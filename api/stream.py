@@ -20,8 +20,9 @@ it itself, then follows), a credential to check, an end, a keep-alive, or batche
 A stream ends (an ``end`` frame, then the response closes) when its credential stops working: a revocation
 (``Fanout.revoked``: a reissued seat, a signed-out web session) makes every stream check its credential
 again, through ``api.deps`` as a request does, before it sends anything more; a credential that expires by
-itself (``Caller.expires_at``) ends its streams at that moment; a revocation this process cannot hear of
-(another process on SQLite) is found within ``Settings.stream_recheck`` seconds. Its client's reconnect is
+itself (``Caller.expires_at``) ends its streams at that moment; another process's revocation on SQLite is
+seen by the fanout's file watcher within a quarter of a second (and before any row read after it is handed
+out, ``Fanout.sync``); one nothing carries (LISTEN down) is found within ``Settings.stream_recheck`` seconds. Its client's reconnect is
 then answered 401. A client that falls behind (1 MiB unread, or ``stream_queue`` batches pending) is
 disconnected too (it reconnects with Last-Event-ID).
 Caps: ``Settings.streams_per_credential`` (counted per seat: its token and web sessions together) and
@@ -260,6 +261,7 @@ class Hub:
             if not rows or campaign_id not in self.read_to:
                 return
             self.read_to[campaign_id] = rows[-1]["seq"]
+            await self._read(self.fanout.sync)  # SQLite: another process's revocation before these rows
             seats = {sub.seat for sub in self.subscribers.get(campaign_id, ())}
             batches, head = {}, b""
             for seat in seats:

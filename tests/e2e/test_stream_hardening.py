@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -239,3 +240,27 @@ def test_signing_out_of_the_web_view_ends_that_browsers_open_stream_at_once(sett
         assert http.get(f"{c}/characters/ilse", headers=t["ilse"]).status_code == 200  # the token still works
         assert not by_bearer.closed.is_set()  # the seat token's own stream goes on
         browser.close()
+
+
+def test_a_reissue_through_one_sqlite_server_ends_the_old_holders_stream_on_another_within_a_second(
+        env_for, tmp_path):
+    """SQLite has no NOTIFY: the other process's watcher sees the credential tables change (``PRAGMA
+    data_version``) and its streams check again well before the 30-second routine re-check (issue 29)."""
+    from tests.conftest import sqlite_settings
+
+    env = env_for(sqlite_settings(tmp_path))
+    with live_server(env, tmp_path / "a.log") as a, live_server(env, tmp_path / "b.log") as b, \
+            httpx.Client(base_url=b, timeout=30) as via_b, httpx.Client(base_url=a, timeout=30) as via_a:
+        c, t = seat_table(via_b)
+        on_a = Follower(via_a, f"{a}{c}/stream", t["ilse"])
+        assert on_a.status == 200
+        reissued = via_b.post(f"{c}/players/ilse/token", headers=t["house"])
+        assert reissued.status_code in (200, 201), reissued.text
+        revoked_at = log_entries(via_b, c, t["house"])[-1]["position"]
+        started = time.monotonic()
+        written = via_b.post(f"{c}/antagonists", headers=t["house"], json={"name": "Grey Fox", "characteristics": []})
+        assert written.status_code == 201, written.text
+        assert on_a.ended(timeout=10) == "credential"
+        assert time.monotonic() - started < 5  # the routine re-check is 30 s: this came from the watcher
+        assert not on_a.ids() or max(on_a.ids()) <= revoked_at
+        assert via_a.get(f"{c}/stream", headers=t["ilse"]).status_code == 401
