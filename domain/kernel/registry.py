@@ -76,7 +76,8 @@ class RuleSystem:
         handler = self.handlers.by_type.get(type(command))
         if handler is None:
             raise RuleViolation(f"{type(unit).__name__} has no action {command.action_name()!r}", ruling="C-1")
-        return handler(app, ctx, campaign, unit, command)
+        saved: list[Any] = handler(app, ctx, campaign, unit, command)
+        return saved
 
     def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
                reason: str) -> list[Any]:

@@ -120,7 +120,8 @@ class Resolution:
 
     # -- C-4, C-9: seeds ---------------------------------------------------------------------------
     def seed_of(self, side: str) -> str | None:
-        return self.sides[side]["seed"]
+        seed: str | None = self.sides[side]["seed"]
+        return seed
 
     def put_seed(self, side: str, seed: str | None) -> None:
         """Mutator: record a side's seed."""
