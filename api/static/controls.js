@@ -1,5 +1,7 @@
-// The shared board controls (api/web/templates/_controls.html): a slider shows its value as it moves, and a
-// stepper's − and + buttons change its number within its bounds. No inline script (CSP, issue 29).
+// The shared board controls (api/web/templates/_controls.html): a slider shows its value as it moves, a
+// stepper's − and + buttons change its number within its bounds, and a button with ``data-random-for`` fills
+// that field with a random value made in this browser (crypto.getRandomValues: 32 bytes as hex) before its
+// form is sent, so a seat's seed (C-4) comes from its own machine. No inline script (CSP, issue 29).
 (function () {
   document.addEventListener("input", (e) => {
     const el = e.target;
@@ -9,6 +11,16 @@
     }
   });
   document.addEventListener("click", (e) => {
+    const random = e.target.closest("[data-random-for]");
+    if (random) {
+      const target = document.getElementById(random.dataset.randomFor);
+      if (target) {
+        const bytes = new Uint8Array(32);
+        window.crypto.getRandomValues(bytes);
+        target.value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      }
+      return;  // a submit button: the form goes with the value just made
+    }
     const button = e.target.closest("[data-step-for]");
     if (!button) return;
     const field = document.getElementById(button.dataset.stepFor);

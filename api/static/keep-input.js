@@ -7,7 +7,8 @@
   document.addEventListener("input", (e) => { if (e.target.form) e.target.dataset.touched = "1"; }, true);
   document.addEventListener("change", (e) => { if (e.target.form) e.target.dataset.touched = "1"; }, true);
 
-  const formKey = (form) => form.dataset.action || form.dataset.verb || "";
+  // ``data-key`` tells apart forms of one move or command (one per character, say)
+  const formKey = (form) => form.dataset.key || form.dataset.action || form.dataset.verb || "";
   const isRefresh = (detail) => detail.elt === detail.target;  // the hx-get container, not a form post
 
   document.addEventListener("htmx:beforeSwap", (e) => {

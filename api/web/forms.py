@@ -99,9 +99,9 @@ def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...
                 out[f.name] = []
                 continue
         raw = values[0] if values else ""
-        if f.kind == "checkbox":
+        if f.kind == "checkbox":  # a ticked box posts "true"; a button may post "false" (a yes/no choice)
             if raw:
-                out[f.name] = True
+                out[f.name] = raw.strip().lower() not in ("false", "0", "no", "off")
             continue
         if not raw.strip():
             continue

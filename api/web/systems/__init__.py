@@ -11,6 +11,7 @@ comes from its module's ``BOARD``, a :class:`WebBoard`:
 - ``unit_title(unit, names)``: how a unit is named in lists ("Ilse against Lady Sen");
 - ``groups(view)``: the campaign commands the seat can use now, grouped by what they are for, the ones
   that start a unit first;
+- ``command_form(command, view)``: a campaign command's form drawn by the board (None: from its schema);
 - ``answer(verb, value, view)``: how a campaign command's answer is shown.
 
 A board draws with Jinja templates of its own under ``api/web/templates/systems/<package>/`` (``render``)
@@ -69,6 +70,8 @@ class TableView:
     is_house: bool
     #: Seat -> the character's name ("house" -> "the House").
     names: dict[str, str]
+    #: The character sheets the seat may read (``GET …/characters``), for what a board names beside a move.
+    sheets: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def your_turn(self) -> bool:
@@ -148,6 +151,8 @@ class WebBoard:
 
     #: The system's package: its templates are under ``api/web/templates/systems/<package>/``.
     package: str = ""
+    #: Whether the board has a script of its own, ``api/static/boards/<package>.js`` (base.html loads it).
+    script: bool = False
 
     # -- drawing helpers ---------------------------------------------------------------------------------
     def render(self, template: str, **context: Any) -> Markup:
@@ -199,6 +204,11 @@ class WebBoard:
             if self.usable(command, view):
                 found.setdefault(self.group_of(command), []).append(command)
         return [Group(label, commands) for label, commands in found.items()]
+
+    def command_form(self, command: CommandForm, view: CampaignView) -> Markup | None:
+        """A campaign command's form with the board's own controls (``_controls.html``'s ``command``), or
+        None: the form built from the command's schema."""
+        return None
 
     def answer(self, verb: str, value: Any, view: CampaignView) -> Markup:
         """What a campaign command answered, shown above the campaign."""

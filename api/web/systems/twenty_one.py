@@ -1,0 +1,263 @@
+"""Twenty-one's web board (issue 31): the cards as cards, the 15 / 17 / 21 line, the order of play, and a
+control for every legal move of the seat (TO-1 … TO-16, C-3 … C-10).
+
+Everything drawn comes from the signed-in seat's own reads (``TableView.state``, the conflict as that seat
+may see it, C-5): another seat's hand, a set-aside card and a face-down order card come as ``{"card": None}``
+and are drawn as backs; nothing here looks a card up anywhere else. The moves come from the legal actions:
+a card to lay, to lay for the order, or to assist or hinder with is tapped; a hold's use, keep or discard,
+easier or harder are buttons; the characters laying for the order and those engaged in a conflict are
+checkboxes by character name. With table cards (C-3) the deck and a reshuffle are entered by tapping the
+cards in the order they lie (``boards/twenty_one.js``); a campaign without table cards shows no such field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from api.web.systems import CampaignView, CommandForm, Group, TableView, WebBoard
+from domain.systems.twenty_one import cards as c
+
+RANK_NAMES = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+OUTCOMES = {"full": "full success", "mixed": "mixed result", "fail": "failure"}
+#: Moves with their own place on the board; any other legal move is drawn from its schema (none today).
+DRAWN = {"seed", "pass", "deal", "order", "order-card", "lay", "draw", "stand", "hold", "keep", "assist", "hinder",
+         "modifier", "reshuffle", "end", "abandon"}
+
+
+def card_name(code: str) -> str:
+    """``9H`` -> "9 of hearts", ``AS`` -> "ace of spades" (what a screen reader says of a card)."""
+    rank, suit = code[:-1], code[-1]
+    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}"
+
+
+def face(code: str) -> dict[str, Any]:
+    """A card as the templates draw it: rank, suit symbol, colour and name."""
+    return {"code": code, "rank": code[:-1], "suit": c.PRETTY[code[-1]], "red": code[-1] in "HD",
+            "name": card_name(code)}
+
+
+def shown(item: Any) -> dict[str, Any] | None:
+    """A card of the view (a code, or ``{"card": …, "seen_before_rewind": …}``) as a face, or None for a back."""
+    if isinstance(item, dict):
+        code = item.get("card")
+        if code is None:
+            return None
+        return {**face(code), "seen": bool(item.get("seen_before_rewind"))}
+    return None if item is None else face(str(item))
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One step of the 15 / 17 / 21 line."""
+
+    label: str
+    zone: str  # fail, mixed, full, bust
+    here: bool
+
+
+def line(total: int, targets: dict[str, int]) -> list[Cell]:
+    """TO-4, TO-6: the totals from a little under the lower of the total and the mixed target up to 21, then the
+    bust; each in its zone, the total marked. Labelled where it matters: the targets, 21 and the total."""
+    mixed, full = targets["mixed"], targets["full"]
+    low = max(2, min(total, mixed) - 2)
+    cells = []
+    for n in range(low, 22):
+        zone = "full" if n >= full else "mixed" if n >= mixed else "fail"
+        label = str(n) if n in (low, mixed, full, 21, total) else ""
+        cells.append(Cell(label, zone, n == total))
+    cells.append(Cell("bust", "bust", total > 21))
+    return cells
+
+
+def standing(total: int, targets: dict[str, int]) -> str:
+    """What standing now would give, in words (TO-4)."""
+    mixed, full = targets["mixed"], targets["full"]
+    if total > 21:
+        return f"{total} is over 21: bust, a failure."
+    if total >= full:
+        return f"At {total}, standing now is a full success (full at {full})."
+    if total >= mixed:
+        return f"At {total}, standing now is a mixed result; {full} for a full success."
+    return f"At {total}, standing now fails: {mixed} for a mixed result, {full} for a full success."
+
+
+def modifier_words(value: int) -> str:
+    return "−1, easier" if value < 0 else "+1, harder"
+
+
+def result_words(r: dict[str, Any], name: str) -> str:
+    """One resolved action in words (TO-4, TO-5, TO-12)."""
+    aims = r["targets"]
+    how = {"natural": "laid a natural 21", "bust": f"went bust at {r['total']}",
+           "stood": f"stood at {r['total']}"}.get(r["how"], f"{r['how']} at {r['total']}")
+    return f"{name} {how} against {aims['mixed']} / {aims['full']}: {OUTCOMES.get(r['outcome'], r['outcome'])}."
+
+
+class TwentyOneBoard(WebBoard):
+    package = "twenty_one"
+    script = True
+
+    # -- the table --------------------------------------------------------------------------------------------
+    def table(self, view: TableView) -> Markup:
+        s = view.state
+        me = view.seat if view.seat in s.get("seats", []) else None
+        hands = s.get("hands") or {}
+        mine = [x for x in (shown(i) for i in hands.get(me, [])) if x is not None] if me else []
+        others = [{"seat": seat, "name": view.name_of(seat), "cards": [shown(i) for i in hands.get(seat, [])]}
+                  for seat in s.get("seats", []) if seat != me]
+        return self.render("table.html", t=view, s=s, me=me, mine=mine, others=others,
+                           action=self._action(view), order=self._order(view), results=self._results(view),
+                           seeds=self._seeds(view), moves=self._moves(view, mine), face=face, pile={
+                               "discard": [face(x) for x in s.get("discard") or []],
+                               "deck": [face(x) for x in s.get("deck") or []],
+                               "known": [shown(x) for x in s.get("deck_known") or []]},
+                           extra=[m for m in view.moves if m.name not in DRAWN])
+
+    def _action(self, view: TableView) -> dict[str, Any] | None:
+        a = view.state.get("action")
+        if not a:
+            return None
+        total, aims = int(a["total"]), a["targets"]
+        aside = a.get("set_aside")
+        return {
+            "actor": a["actor"], "name": view.name_of(a["actor"]), "yours": a["actor"] == view.seat,
+            "laid": [face(x) for x in a["laid"]], "total": total, "targets": aims, "natural": a["natural"],
+            "line": line(total, aims), "words": standing(total, aims),
+            "modifiers": [{"words": modifier_words(m["value"]), "source": m["source"]} for m in a["modifiers"]],
+            "replacement": None if not a.get("replacement") else {
+                "name": view.name_of(a["replacement"]["seat"]), "kind": a["replacement"]["kind"]},
+            "hold": a.get("hold_used"), "pending": face(a["pending"]) if a.get("pending") else None,
+            "set_aside": None if not aside else {"card": shown(aside)},
+        }
+
+    def _order(self, view: TableView) -> dict[str, Any]:
+        s = view.state
+        acted, turn = set(s.get("acted") or []), s.get("turn")
+        rows = [{"name": view.name_of(seat), "acted": seat in acted, "next": seat == turn, "you": seat == view.seat}
+                for seat in s.get("turn_order") or []]
+        laying = None
+        if s.get("ordering"):
+            o = s["ordering"]
+            laying = [{"name": view.name_of(seat), "you": seat == view.seat, "laid": seat in o["laid"],
+                       "card": shown(o["laid"][seat]) if seat in o["laid"] else None} for seat in o["actors"]]
+        last = None
+        if s.get("last_order"):
+            lo = s["last_order"]
+            last = {"cards": [{"name": view.name_of(seat), "card": face(code)} for seat, code in lo["cards"].items()],
+                    "ties": [[{"name": view.name_of(seat), "card": face(code)} for seat, code in tie.items()]
+                             for tie in lo.get("ties") or []]}
+        return {"rows": rows, "laying": laying, "last": last, "round": s.get("round"),
+                "waiting": [view.name_of(x) for x in s.get("seats", []) if x not in acted]}
+
+    def _results(self, view: TableView) -> list[dict[str, Any]]:
+        out = []
+        for r in reversed(view.state.get("results") or []):
+            out.append({"round": r["round"], "words": result_words(r, view.name_of(r["seat"])),
+                        "outcome": r["outcome"], "laid": [face(x) for x in r["laid"]],
+                        "modifiers": [{"words": modifier_words(m["value"]), "source": m["source"]}
+                                      for m in r.get("modifiers") or []],
+                        "replacement": None if not r.get("replacement") else {
+                            "name": view.name_of(r["replacement"]["seat"]), "kind": r["replacement"]["kind"]},
+                        "hold": r.get("hold"), "overturned": r.get("overturned")})
+        return out
+
+    def _seeds(self, view: TableView) -> list[dict[str, str]]:
+        """C-4, C-10: who has seeded or passed (the words themselves are the replay's, not the table's)."""
+        seeds = view.state.get("seeds") or {}
+        return [{"name": view.name_of(seat), "state": "passed" if seed == "" else "waiting" if seed is None else
+                 "seeded"} for seat, seed in seeds.items()]
+
+    def _moves(self, view: TableView, mine: list[dict[str, Any]]) -> dict[str, Any]:
+        """The seat's moves, each with what its control needs."""
+        out: dict[str, Any] = {m.name: m for m in view.moves}
+        a = view.state.get("action")
+        replace = []
+        for m in view.moves:
+            if m.name == "assist" and a:
+                rest = list(a["laid"][:-1])
+                replace = [{**face(x), "total": c.total([*rest, x])} for x in m.limits.get("choices", [])]
+        out["replace_with"] = replace
+        out["holds"] = [m for m in view.moves if m.name == "hold"]
+        out["lay_cards"] = [face(x) for x in (out["lay"].limits.get("choices", []) if "lay" in out else [])]
+        out["sources"] = self._sources(view)
+        out["actors"] = [(seat, view.name_of(seat)) for seat in
+                         (out["order"].limits.get("choices", []) if "order" in out else [])]
+        return out
+
+    def _sources(self, view: TableView) -> list[str]:
+        """TO-6: what a modifier may come from: the actor's skills, the surroundings, the other characters."""
+        a = view.state.get("action")
+        if not a:
+            return []
+        skills = next((list(sh.get("skills") or []) for sh in view.sheets if sh.get("seat") == a["actor"]), [])
+        helpers = [view.name_of(seat) for seat in view.state.get("seats", []) if seat != a["actor"]]
+        return [*skills, "the surroundings", *helpers]
+
+    def unit_title(self, unit: dict[str, Any], names: dict[str, str]) -> str:
+        seats = list(unit.get("seats") or [*(unit.get("challenger") or []), *(unit.get("opponent") or [])])
+        who = [names.get(s, s) for s in seats]
+        listed = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1] if who else "nobody"
+        return f"Conflict: {listed}"
+
+    # -- the campaign --------------------------------------------------------------------------------------------
+    def campaign(self, view: CampaignView) -> Markup:
+        hand = view.book("hand") or {}
+        units = {str(u["id"]): u for u in view.units}
+        hands = [{"title": self.unit_title(units.get(str(h["conflict"]), {}), view.names), "id": h["conflict"],
+                  "phase": h["phase"], "cards": [face(x) for x in h["cards"]],
+                  "set_aside": face(h["set_aside"]) if h.get("set_aside") else None}
+                 for h in hand.get("hands") or []]
+        return self.render("campaign.html", c=view, hands=hands, own=[self._sheet(s, view) for s in view.own],
+                           others=[self._sheet(s, view) for s in view.others])
+
+    def _sheet(self, sheet: dict[str, Any], view: CampaignView) -> dict[str, Any]:
+        return {"name": sheet.get("name"), "seat": sheet.get("seat"), "skills": sheet.get("skills") or [],
+                "holds": sheet.get("holds", 0),
+                "actions": [{"at": r["at"], "words": result_words({**r, "seat": sheet.get("seat")},
+                                                                  str(sheet.get("name"))),
+                             "laid": [face(x) for x in r["laid"]], "overturned": r.get("overturned")}
+                            for r in (sheet.get("actions") or [])[:5]]}
+
+    GROUPS = {"open-conflict": "Conflicts", "grant-holds": "Holds", "add-player": "Seats",
+              "start-adventure": "Adventures", "end-adventure": "Adventures"}
+    ORDER = ("Conflicts", "Holds", "Adventures", "Seats")
+
+    def group_of(self, command: CommandForm) -> str:
+        return self.GROUPS.get(command.verb) or super().group_of(command)
+
+    def usable(self, command: CommandForm, view: CampaignView) -> bool:
+        players = [s for s in view.own + view.others if s.get("seat")]
+        if command.verb == "open-conflict":  # C-1: during an adventure; TO-2: player characters only
+            return bool(view.campaign.get("adventure_running")) and bool(players)
+        if command.verb == "grant-holds":  # TO-8: holds come from a skill
+            return any(s.get("skills") for s in players)
+        if command.verb == "end-adventure":  # an adventure does not end while a conflict is open
+            return super().usable(command, view) and not view.open
+        return super().usable(command, view)
+
+    def groups(self, view: CampaignView) -> list[Group]:
+        found = super().groups(view)
+        ranked = sorted(found, key=lambda g: self.ORDER.index(g.label) if g.label in self.ORDER else len(self.ORDER))
+        return [Group(g.label, g.commands, open=g.label == "Conflicts") for g in ranked]
+
+    def command_form(self, command: CommandForm, view: CampaignView) -> Markup | None:
+        players = [s for s in view.own + view.others if s.get("seat")]
+        if command.verb == "open-conflict":
+            return self.render("open_conflict.html", cmd=command,
+                               characters=[(s["seat"], s.get("name") or s["seat"]) for s in players])
+        if command.verb == "grant-holds":
+            return self.render("grant_holds.html", cmd=command, characters=[
+                {**s, "skill_options": [(k, k) for k in s["skills"]]} for s in players if s.get("skills")])
+        return None
+
+    def answer(self, verb: str, value: Any, view: CampaignView) -> Markup:
+        if verb == "grant-holds" and isinstance(value, dict) and "holds" in value:
+            return self.render("answer_holds.html", sheet=value)
+        return super().answer(verb, value, view)
+
+
+BOARD = TwentyOneBoard()
