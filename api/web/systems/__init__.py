@@ -75,7 +75,8 @@ class TableView:
 
     @property
     def your_turn(self) -> bool:
-        return self.seat in self.waiting or bool(self.moves)
+        """The table waits for this seat (a House that could only abandon is not waited for)."""
+        return self.seat in self.waiting
 
     def move(self, name: str) -> Move | None:
         return next((m for m in self.moves if m.name == name), None)
