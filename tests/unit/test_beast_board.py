@@ -92,6 +92,9 @@ def test_an_antagonists_secret_roll_and_declared_split_stay_off_a_players_board_
         assert len(faces(side_of(html, "challenger"))) >= 6
     house = drawn(t, unit, HOUSE)
     assert len(faces(side_of(house, "opponent"))) >= 8 and 'data-action="reveal"' in house
+    t.act(HOUSE, unit, action="reveal")  # its dice are public now; the declaration is read once it settles
+    html = drawn(t, unit, TOMAS)
+    assert len(faces(side_of(html, "opponent"))) >= 8 and f"Declared: {declared}" not in html
     t.act(HOUSE, unit, action="keep")
     t.act(ILSE, unit, action="keep")
     if t.unit(unit).phase == "check":
@@ -172,3 +175,15 @@ def test_a_sheets_history_reads_as_sentences_with_the_dice_one_entry_per_roll():
     assert reroll["kind"] == "humanity" and [f["value"] for f in reroll["faces"]] == [8]
     assert [f["value"] for f in reroll["was"]] == [3]
     assert action["changes"] == ["Willpower −1 (spent on a roll)"]
+
+
+def test_a_commands_answer_is_said_in_words():
+    from api.web.systems import CampaignView
+
+    view = CampaignView(campaign={}, seat="house", is_house=True, names={}, own=[], others=[], books=[], units=[],
+                        open=[])
+    sheet = {"name": "Mara Quill", "humanity": 5, "beast": 5, "willpower": 4, "willpower_max": 4}
+    seated = markup.unescape(str(BOARD.answer("add-player", {"sheet": sheet, "invite": "inv_abc"}, view)))
+    assert "Mara Quill is seated: Humanity 5, Beast 5, Willpower 4." in seated and 'href="/web/invite#inv_abc"' in seated
+    restored = markup.unescape(str(BOARD.answer("restore-willpower", {**sheet, "willpower": 3}, view)))
+    assert "Mara Quill's Willpower is now 3 of 4." in restored and 'aria-label="Willpower 3 of 4"' in restored

@@ -235,12 +235,15 @@ def _side(view: TableView, key: str, data: Mapping[str, Any], state: Mapping[str
         "decided": bool(data.get("decided")), "seed": "passed" if seed == "" else "seeded" if seed else None,
         "check": None, "check_hidden": False, "declared": None}
     prepared = (state.get("prepared") or {}).get(key)
-    if prepared is True:
-        out["declared"] = f"{data.get('name')}'s split is declared, in secret until it is shown (C-9)."
+    settled = state.get("phase") == "settled"
+    if prepared is True or (isinstance(prepared, Mapping) and not mine and not settled):
+        # C-9, C-5: a player reads the declaration itself once the unit settles (its revealed roll shows the
+        # same split before that; the page does not repeat it)
+        out["declared"] = f"{data.get('name')}'s split is declared, in secret until the conflict settles (C-9)."
     elif isinstance(prepared, Mapping):
         wp = ", with 1 Willpower for a sure success" if prepared.get("willpower_before") else ""
         out["declared"] = (f"Declared: {prepared.get('humanity')} Humanity and {prepared.get('beast')} Beast dice{wp}"
-                           + (" (the House's secret until it settles)." if mine and state.get("phase") != "settled" else "."))
+                           + (" (the House's secret until it settles)." if mine and not settled else "."))
     if isinstance(roll, Mapping) and roll.get("hidden"):
         out["hidden"] = True
     elif isinstance(roll, Mapping):
@@ -401,6 +404,11 @@ class BeastBoard(WebBoard):
             return self.render("answer.html", text=f"{value.get('name')}'s Willpower is now {value.get('willpower')} "
                                                    f"of {value.get('willpower_max')}.",
                                track=willpower_track(value.get("willpower"), value.get("willpower_max")))
+        if verb == "add-player" and isinstance(value, Mapping) and isinstance(value.get("sheet"), Mapping):
+            one = value["sheet"]
+            return self.render("answer.html", text=f"{one.get('name')} is seated: Humanity {one.get('humanity')}, "
+                                                   f"Beast {one.get('beast')}, Willpower {one.get('willpower_max')}.",
+                               track=None, invite=value.get("invite"))
         if verb == "create-antagonist" and isinstance(value, list):
             names = ", ".join(str(a.get("name")) for a in value)
             return self.render("answer.html", text=f"The House's characters are now: {names}.", track=None)
