@@ -217,6 +217,7 @@ def test_an_evening_of_humanity_and_beast_is_played_by_tapping(url, browser, set
         pages[seat].get_by_text(f"{COLE}'s split is declared, in secret").wait_for(timeout=WAIT)
         assert declared not in pages[seat].content(), seat  # C-5: not even in the page's markup
     e.your_move("ilse")
+    assert t.locator("[data-testid=your-turn]").count() == 0  # Tomas only watches this table
 
     # C-4: Ilse seeds from her browser, words of her own first.
     form = e.form("ilse", "#table form[data-action='seed']")
@@ -342,6 +343,9 @@ def test_an_evening_of_humanity_and_beast_is_played_by_tapping(url, browser, set
     for seat in ("house", "ilse", "tomas"):
         e.to_campaign(seat)
     e.checked("campaign with history", "tomas", "house")
+    cole_sheet = h.locator("#house-characters").inner_text()  # the House reads its character's history …
+    assert "Conflict" in cole_sheet and re.search(r"(Won|Lost) the conflict|A tie at", cole_sheet), cole_sheet
+    assert "History" not in i.locator("#house-characters").inner_text()  # … a player its name alone (C-5)
     form = e.command("house", "open-conflict")
     form.get_by_label(NAMES["tomas"], exact=True).first.check()
     form.get_by_label(f"{COLE} (the House's)").check()
