@@ -41,11 +41,17 @@ def _score(score: dict) -> str:
     return f"{score.get('total', '?')} (Humanity {score.get('humanity', '?')}, Beast {score.get('beast', '?')}{wp})"
 
 
+def _difficulty(number: object, name: object) -> str:
+    """BE-13: a difficulty by its number and its name, ``4 (Challenging)``."""
+    return f"{number} ({name})" if name else str(number)
+
+
 def _line(what: str, detail: dict) -> str:
     """One line of a sheet's history as the table says it (BE-2 … BE-8): no ``key: value`` dumps (issue 31)."""
     d = detail
     if what == "roll" and isinstance(d.get("dice"), list):
-        head = f"Action, difficulty {d['difficulty']}" if d.get("kind") == "action" else "Conflict roll"
+        action = d.get("kind") == "action"
+        head = f"Action, difficulty {_difficulty(d['difficulty'], d.get('difficulty_name'))}" if action else "Conflict roll"
         wp = ", +1 Willpower" if d.get("willpower_before") else ""
         return f"{head}: {'  '.join(map(str, d['dice']))}{wp} = {_score(d.get('score') or {})}"
     if what == "reroll":
@@ -131,7 +137,8 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
     out = s.get("outcome")
     if out:
         if s["kind"] == "action":
-            parts.append(f"{'Success' if out['success'] else 'Failure'}: {out['total']} against {s['difficulty']}; "
+            against = _difficulty(s["difficulty"], s.get("difficulty_name"))
+            parts.append(f"{'Success' if out['success'] else 'Failure'}: {out['total']} against {against}; "
                          f"more: {out['more']}")
         else:
             names = {side: data["name"] for side, data in s["sides"].items()}

@@ -61,14 +61,14 @@ def test_an_action_is_rolled_from_the_cli_with_server_dice_and_verified(cli):
     cli("adventure", "start")  # C-1: units of resolution happen during an adventure
     view = cli.json("act", "--difficulty", "4", "--humanity", "3", "--beast", "2", "--willpower", "before",
                     "--as", "ilse")
-    assert view["state"]["difficulty_name"] == "Moderate" and view["state"]["outcome"] is not None
+    assert view["state"]["difficulty_name"] == "Challenging" and view["state"]["outcome"] is not None
     while view["phase"] == "check":
         view = cli.json("humanity", "check", "--as", "ilse")
     verified = cli.json("challenge", "verify", "--as", "ilse")
     assert verified["checked"] >= 5 and verified["mismatches"] == [] and verified["commitment_matches"]
     assert "BE-2" in cli("act", "--difficulty", "4", "--humanity", "8", "--beast", "0", "--as", "ilse",
                          expect=3).stderr
-    assert "Action, difficulty 4 (Moderate)" in cli("challenge", "show", view["id"][:8], "--as", "ilse").stdout
+    assert "Action, difficulty 4 (Challenging)" in cli("challenge", "show", view["id"][:8], "--as", "ilse").stdout
 
 
 def test_a_conflict_is_played_from_the_cli_against_a_running_server(cli, server, tmp_path):  # noqa: F811

@@ -80,7 +80,9 @@ def _unit_line(what: str, detail) -> Any:
 
 def _roll_detail(e: Any, unit: Any) -> dict[str, Any]:
     roll = e.roll
-    return {e.side: {"kind": unit.kind, "difficulty": unit.difficulty, "humanity": roll["humanity"],
+    return {e.side: {"kind": unit.kind, "difficulty": unit.difficulty,
+                     "difficulty_name": _rules().DIFFICULTIES.get(unit.difficulty or 0),  # BE-13
+                     "humanity": roll["humanity"],
                      "beast": roll["beast"], "willpower_before": roll["willpower_before"],
                      "dice": [_rules().die_text(d) for d in roll["dice"]], "score": roll["score"]}}
 

@@ -19,8 +19,9 @@ KINDS = {"humanity": "H", "beast": "B"}
 #: (the first roll and up to 19 re-rolls). A chain that reaches the cap keeps its last 10's success and
 #: is not rolled again. The chance of reaching it is 10^-19 per die.
 MAX_CHAIN = 20
-DIFFICULTIES = {2: "Easy", 3: "Routine", 4: "Moderate", 5: "Challenging", 6: "Hard", 7: "Very hard",
-                8: "Daunting", 9: "Heroic", 10: "Legendary"}  # BE-2: Easy (2) to Legendary (10)
+#: BE-2, BE-13: Easy (2) to Legendary (10), by the designer's names; views and the CLI show the name by the number
+DIFFICULTIES = {2: "Easy", 3: "Average", 4: "Challenging", 5: "Difficult", 6: "Hard", 7: "Extremely Hard",
+                8: "Almost Impossible", 9: "Epic", 10: "Legendary"}
 CHECK_MODES = ("auto", "manual")  # BE-7
 
 

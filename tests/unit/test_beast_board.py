@@ -1,0 +1,189 @@
+"""Humanity and Beast's web board (issue 31) drawn from real units on the in-memory store: dice of two kinds that
+say what they show, tens as chains, the split's steppers bounded by the legal action, moves as controls, the
+House's secret roll and declared split kept off a player's board (C-5, C-9), difficulties by name (BE-13) and
+a sheet's history in sentences."""
+
+from __future__ import annotations
+
+import html as markup
+import re
+from typing import Any
+from uuid import UUID
+
+from api.web import forms
+from api.web.systems import Move, TableView
+from api.web.systems.beast import BOARD, history
+from domain.kernel.registry import system_of_unit
+from domain.seats import Seat
+from domain.systems.beast import play
+from domain.systems.beast.rules import DIFFICULTIES
+from tests.unit.beast_table import HOUSE, ILSE, TOMAS, BeastTable
+
+
+def table_of(t: BeastTable, unit_id: UUID, seat: Seat) -> TableView:
+    """The unit as ``seat`` reads it, with its legal moves: what ``api.web.pages.table_view`` builds."""
+    unit = t.unit(unit_id)
+    ones = play.sheets_of(t.app.application, unit)
+    values = unit.values_now({side: one.values() for side, one in ones.items()})
+    moves = []
+    for legal in unit.legal_actions(seat.name, values):
+        cls = system_of_unit(unit).action(unit, legal["action"])
+        moves.append(Move(legal["action"], cls.summary(), legal, forms.fields(cls, limits=legal), cls))
+    sheets = [{"seat": s, "name": s.title(), **t.sheet(s)} for s in ("ilse", "tomas")]
+    return TableView(unit_id=unit_id, campaign_id=t.cid, kind="BeastRoll", phase=unit.phase,
+                     state=unit.view_for(seat.name), moves=moves, waiting={}, seat=seat.name, is_house=seat.is_house,
+                     names={"house": "the House", "ilse": "Ilse", "tomas": "Tomas"}, sheets=sheets)
+
+
+def drawn(t: BeastTable, unit_id: UUID, seat: Seat) -> str:
+    """The board's markup, entities read back (``Ilse's``, not ``Ilse&#39;s``)."""
+    return markup.unescape(str(BOARD.table(table_of(t, unit_id, seat))))
+
+
+def side_of(html: str, side: str) -> str:
+    """The markup of one side's block of the board."""
+    found = re.search(rf'<section class="beast-side[^"]*" data-side="{side}".*?</section>', html, re.S)
+    assert found, side
+    return found.group(0)
+
+
+def faces(html: str) -> list[int]:
+    return [int(v) for v in re.findall(r'class="d10 [^"]*"[^>]*data-value="(\d+)"', html)]
+
+
+def test_a_ten_and_its_re_roll_are_one_chain_and_every_die_says_its_kind_and_face():
+    t = BeastTable(table_dice=True)
+    unit = t.action(difficulty=3, humanity=2, beast=1, dice=[10, 3, 6, 7])  # BE-10: the 10 is rolled again: 7
+    html = drawn(t, unit.id, ILSE)
+    assert side_of(html, "challenger").count('class="chain exploded"') == 1
+    assert 'aria-label="humanity die showing 10, a success, rolled again"' in html
+    assert 'aria-label="humanity die showing 7, the re-roll of a 10, a success"' in html
+    assert 'aria-label="humanity die showing 3, no success"' in html
+    assert 'aria-label="beast die showing 6, a success"' in html  # a Beast die scores on 6 (BE-3)
+    assert faces(side_of(html, "challenger")) == [10, 7, 3, 6]
+    assert "3 successes: 2 Humanity, 1 Beast." in html
+
+
+def test_the_reroll_is_picked_by_tapping_a_die_and_keeping_is_one_tap():
+    t = BeastTable(table_dice=True)
+    unit = t.action(difficulty=3, humanity=2, beast=1, dice=[10, 3, 6, 7])
+    html = drawn(t, unit.id, ILSE)
+    radios = re.findall(r'<input type="radio" name="die" value="(\d)" required( checked)?>', html)
+    assert [v for v, _ in radios] == ["1", "2", "3"]  # the legal action's choices, each drawn as its die
+    assert [v for v, checked in radios if checked] == ["2"]  # the first die that scored nothing
+    assert 'data-action="keep"' in html and "Keep these dice" in html
+    assert 'name="dice"' in html  # table dice: the re-rolled die is entered as it fell (C-3)
+
+
+def test_an_antagonists_secret_roll_and_declared_split_stay_off_a_players_board_until_shown():
+    t = BeastTable(cole_humanity=4, cole_willpower=3)
+    unit = t.conflict()
+    t.act(HOUSE, unit, action="prepare", humanity=3, beast=5, willpower="before")
+    declared = "3 Humanity and 5 Beast dice"
+    assert declared not in drawn(t, unit, ILSE) and f"Declared: {declared}" in drawn(t, unit, HOUSE)
+    assert "split is declared, in secret" in drawn(t, unit, ILSE)
+    t.act(ILSE, unit, action="pass")
+    t.act(ILSE, unit, action="roll", humanity=4, beast=2)
+    t.act(HOUSE, unit, action="roll", humanity=3, beast=5, willpower="before")
+    for seat in (ILSE, TOMAS):
+        html = drawn(t, unit, seat)
+        assert faces(side_of(html, "opponent")) == [] and 'class="beast-dice cup"' in html  # backs, uncounted
+        assert declared not in html and "sure success" not in side_of(html, "opponent")
+        assert len(faces(side_of(html, "challenger"))) >= 6
+    house = drawn(t, unit, HOUSE)
+    assert len(faces(side_of(house, "opponent"))) >= 8 and 'data-action="reveal"' in house
+    t.act(HOUSE, unit, action="reveal")  # its dice are public now; the declaration is read once it settles
+    html = drawn(t, unit, TOMAS)
+    assert len(faces(side_of(html, "opponent"))) >= 8 and f"Declared: {declared}" not in html
+    t.act(HOUSE, unit, action="keep")
+    t.act(ILSE, unit, action="keep")
+    if t.unit(unit).phase == "check":
+        t.act(ILSE, unit, action="check")
+    html = drawn(t, unit, TOMAS)  # settled: every die and the declaration are public (C-5)
+    assert len(faces(side_of(html, "opponent"))) >= 8 and f"Declared: {declared}, with 1 Willpower for a sure success." in html
+
+
+def test_the_split_is_chosen_with_steppers_bounded_by_the_legal_actions_ranges():
+    t = BeastTable(ilse_humanity=6)
+    unit = t.conflict()
+    house = drawn(t, unit, HOUSE)
+    assert re.search(r'name="humanity" min="0" max="4"', house) and re.search(r'name="beast" min="0" max="6"', house)
+    assert "Declare Sheriff Cole's split in secret" in house
+    assert 'name="willpower" value="before"' in house  # Cole has Willpower to spend (BE-4)
+    t.act(HOUSE, unit, action="prepare", humanity=2, beast=1)
+    ilse = drawn(t, unit, ILSE)
+    assert re.search(r'name="humanity" min="0" max="6"\s+step="1" value="6"', ilse)  # all Humanity, no Beast
+    assert re.search(r'name="beast" min="0" max="4"\s+step="1" value="0"', ilse)
+    assert 'data-random-seed="seed-challenger"' in ilse and 'data-action="pass"' in ilse  # C-4, C-10
+    t.act(ILSE, unit, action="pass")
+    house = drawn(t, unit, HOUSE)  # the declared split is rolled as declared (C-9): no stepper to change it
+    assert 'name="humanity" value="2"' in house and 'name="beast" value="1"' in house
+    assert "stepper" not in house.split('data-action="roll"')[1].split("</form>")[0]
+
+
+def test_a_manual_humanity_check_is_ruled_by_the_house_with_a_choice_of_words():
+    t = BeastTable(check_mode="manual", table_dice=True)
+    unit = t.conflict(against="tomas")
+    t.act(ILSE, unit, action="roll", humanity=0, beast=3, dice=[6, 6, 6])  # Beast above Humanity: due (BE-7)
+    t.act(TOMAS, unit, action="roll", humanity=1, beast=3, dice=[1, 6, 6, 6])
+    for seat in (ILSE, TOMAS):
+        if "keep" in [m.name for m in table_of(t, unit, seat).moves]:
+            t.act(seat, unit, action="keep")
+    view = table_of(t, unit, HOUSE)
+    checks = [m for m in view.moves if m.name == "check"]
+    html = markup.unescape(str(BOARD.table(view)))
+    assert len(checks) == 2  # manual mode: the House rules on each side's check, due or not (C-5)
+    for m in checks:  # one form per check due, each naming whose Humanity it rules on
+        assert f"Rule on {view.state['sides'][m.limits['member']]['name']}'s Humanity check" in html
+    assert 'name="outcome" value="held"' in html
+
+
+def test_difficulties_carry_the_designers_names_beside_the_number():
+    assert DIFFICULTIES == {2: "Easy", 3: "Average", 4: "Challenging", 5: "Difficult", 6: "Hard",  # BE-13
+                            7: "Extremely Hard", 8: "Almost Impossible", 9: "Epic", 10: "Legendary"}
+    t = BeastTable()
+    unit = t.action(difficulty=7, humanity=2, beast=1, seed="words")
+    view = table_of(t, unit.id, ILSE)
+    assert view.state["difficulty_name"] == "Extremely Hard"
+    assert BOARD.unit_title({"kind": "BeastRoll", **view.state}, view.names) == "Ilse's action, Extremely Hard (7)"
+    assert "An action at <strong>Extremely Hard (7)</strong>" in str(BOARD.table(view))
+
+
+def history_line(unit: str | None, what: str, at: str, **detail: Any) -> dict[str, Any]:
+    return {"at": at, "unit": unit, "what": what, "detail": detail}
+
+
+def test_a_sheets_history_reads_as_sentences_with_the_dice_one_entry_per_roll():
+    unit = "8f9d1c1e-0000-4000-8000-000000000001"
+    score = {"humanity": 2, "beast": 1, "willpower": 1, "total": 4, "more": "humanity"}
+    lines = [  # newest first, as the sheet's read answers them
+        history_line(None, "restored", "2026-01-01T10:05:00Z", willpower=2),
+        history_line(unit, "adjusted", "2026-01-01T10:00:03Z", willpower=-1, humanity=0, why="roll"),
+        history_line(unit, "outcome", "2026-01-01T10:00:03Z", kind="action", success=True, winner=None, won=None,
+                     willpower_lost=0, check=None, score=score),
+        history_line(unit, "reroll", "2026-01-01T10:00:02Z", die=2, was=[3], chain=[8]),
+        history_line(unit, "roll", "2026-01-01T10:00:01Z", kind="action", difficulty=4, difficulty_name="Challenging",
+                     humanity=2, beast=1, willpower_before=True, dice=["H 10→7 ✓✓", "H 3 ✗", "B 6 ✓"], score=score),
+    ]
+    restored, action = history(lines)
+    assert restored["result"] == "The House restored 2 Willpower (BE-8)."
+    assert action["title"] == "Action, Challenging (4)" and action["result"] == "Success with 4 successes."
+    assert action["rolled"] == "Rolled 2 Humanity and 1 Beast dice, and 1 Willpower for a sure success."
+    assert [[f["value"] for f in d["faces"]] for d in action["dice"]] == [[10, 7], [3], [6]]
+    assert [d["kind"] for d in action["dice"]] == ["humanity", "humanity", "beast"]
+    reroll = action["rerolls"][0]["die"]
+    assert reroll["kind"] == "humanity" and [f["value"] for f in reroll["faces"]] == [8]
+    assert [f["value"] for f in reroll["was"]] == [3]
+    assert action["changes"] == ["Willpower −1 (spent on a roll)"]
+
+
+def test_a_commands_answer_is_said_in_words():
+    from api.web.systems import CampaignView
+
+    view = CampaignView(campaign={}, seat="house", is_house=True, names={}, own=[], others=[], books=[], units=[],
+                        open=[])
+    sheet = {"name": "Mara Quill", "humanity": 5, "beast": 5, "willpower": 4, "willpower_max": 4}
+    seated = markup.unescape(str(BOARD.answer("add-player", {"sheet": sheet, "invite": "inv_abc"}, view)))
+    assert "Mara Quill is seated: Humanity 5, Beast 5, Willpower 4." in seated and 'href="/web/invite#inv_abc"' in seated
+    restored = markup.unescape(str(BOARD.answer("restore-willpower", {**sheet, "willpower": 3}, view)))
+    assert "Mara Quill's Willpower is now 3 of 4." in restored and 'aria-label="Willpower 3 of 4"' in restored
