@@ -11,7 +11,9 @@ comes from its module's ``BOARD``, a :class:`WebBoard`:
 - ``unit_title(unit, names)``: how a unit is named in lists ("Ilse against Lady Sen");
 - ``groups(view)``: the campaign commands the seat can use now, grouped by what they are for, the ones
   that start a unit first;
-- ``answer(verb, value, view)``: how a campaign command's answer is shown.
+- ``answer(verb, value, view)``: how a campaign command's answer is shown;
+- ``command_form(command, view)``: a campaign command's form drawn by the board itself (controls built
+  from the campaign: seats as checkboxes by name …), or None for the generic form.
 
 A board draws with Jinja templates of its own under ``api/web/templates/systems/<package>/`` (``render``)
 and the shared control macros of ``_controls.html``. User text is escaped by the templates (autoescape); a
@@ -199,6 +201,11 @@ class WebBoard:
             if self.usable(command, view):
                 found.setdefault(self.group_of(command), []).append(command)
         return [Group(label, commands) for label, commands in found.items()]
+
+    def command_form(self, command: CommandForm, view: CampaignView) -> Markup | None:
+        """A campaign command's form as the board draws it (with ``_controls.html``'s ``command`` macro), or
+        None: the generic form built from the command's schema."""
+        return None
 
     def answer(self, verb: str, value: Any, view: CampaignView) -> Markup:
         """What a campaign command answered, shown above the campaign."""
