@@ -140,7 +140,7 @@ class PulpBoard(WebBoard):
                 status = "next"
             track.append({
                 "place": i + 1 if order else None, "name": name, "seat": seats.get(name),
-                "played_by": "the House" if seats.get(name) == "house" else "its player",
+                "played_by": "House character" if seats.get(name) == "house" else "player character",
                 "yours": self.yours(seats.get(name), view), "cards": dealt.get(name, []),
                 "advantage": (init.get("advantages") or {}).get(name, 0), "total": (init.get("totals") or {}).get(name),
                 "status": status, "attack": this_cycle[-1] if this_cycle else None})
