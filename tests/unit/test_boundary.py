@@ -22,9 +22,10 @@ PACKAGES = {s.package for s in systems() if s.supported}
 
 
 def system_owned(path: Path) -> bool:
-    """A system's own package, or its module in an edge layer's ``systems/`` folder."""
+    """A system's own package, or its module in an edge layer's ``systems/`` folder (``api/web/systems/`` too,
+    where each system's web board lives)."""
     parts = path.relative_to(ROOT).parts
-    return len(parts) >= 3 and parts[1] == "systems" and parts[2] not in ("__init__.py",)
+    return any(parts[i] == "systems" and parts[i + 1] != "__init__.py" for i in range(1, len(parts) - 1))
 
 
 def shared_modules() -> list[Path]:

@@ -76,10 +76,10 @@ def outcome(result: dict[str, Any], difficulty: int, kind: str = "standard", who
             else f"A bad failure, short by {short}"
         tone = "failure"
         detail = f"{against}: the degree must be above the difficulty (PU-2)"
-    if kind == "resistance":
+    if kind == "resistance":  # the result is the action's on the character (PU-8)
         name = who or "the character"
-        head = (f"{name} does not resist" if result["success"] else f"{name} resists") + f" ({head[0].lower()}{head[1:]})"
-        detail = f"the action on {name}: {detail} (PU-4, PU-8)"
+        detail = f"the action on {name}: {head[0].lower()}{head[1:]}; {detail} (PU-4, PU-8)"
+        head = f"{name} does not resist" if result["success"] else f"{name} resists"
     return {"head": head, "detail": detail, "tone": tone, "black": result.get("black"), "red": result.get("red"),
             "degree": signed(degree), "difficulty": signed(difficulty)}
 
