@@ -145,3 +145,21 @@ def test_antagonist_create_in_a_pulp_campaign_is_refused_saying_house_characters
     r = client.post(f"{c}/antagonists", headers=bearer(tokens["house"]), json={"name": "Sheriff Cole"})
     assert r.status_code == 422 and r.json()["ruling"] == "C-1", r.text
     assert "not created beforehand" in r.json()["detail"] and "combatants" in r.json()["detail"]
+
+
+def test_a_house_characters_typed_name_is_shown_as_text_everywhere_on_the_board(client):
+    c, tokens = pulp_campaign(client)
+    hostile = '<img src=x onerror=alert(1)> "Cole\''
+    as_seat(client, tokens, "house")
+    fight = opened(client.post("/web/commands/open-combat", data={"combatants": ["ilse", hostile],
+                                                                   "combatants__multi": "1"}))
+    deal = opened(client.post("/web/commands/deal", data={"character": hostile, "kind": "standard"}))
+    client.post(f"/web/units/{deal}/act", data={"action": "show"})
+    r = client.post(f"/web/units/{fight}/act", data={"action": "initiative", f"advantage.{hostile}": "3"})
+    assert r.status_code == 200, r.text
+    assert client.get(f"{c}/challenges/{fight}").json()["state"]["called"]["advantages"][hostile] == 3
+    for seat in ("house", "ilse"):
+        as_seat(client, tokens, seat)
+        assert "<img" not in client.get("/web/campaign").text, seat
+        for page in (client.get(f"/web/units/{fight}").text, client.get(f"/web/units/{deal}").text):
+            assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page, seat  # inert (autoescape)
