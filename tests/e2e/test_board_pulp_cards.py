@@ -344,6 +344,8 @@ def test_an_evening_of_pulp_is_played_by_tapping_on_three_pages(url, browser, se
     to.locator("form[data-verb='add-note'] textarea[name=note]").fill("owes Cole a favour")
     t.command("tomas", "add-note")
     h.locator(".pc-other[data-seat=tomas]", has_text="owes Cole a favour").wait_for(timeout=WAIT)
+    to.locator("#own-sheet", has_text="owes Cole a favour").wait_for(timeout=WAIT)
+    assert to.locator("form[data-verb='add-note'] textarea[name=note]").input_value() == ""  # sent, not kept
     assert to.locator("#own-sheet .pc-deal-line").count() >= 2  # his resistance deal and his attack, shown
     if phone:
         phone_checks(to, "Tomas's sheet")
