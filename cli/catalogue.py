@@ -189,4 +189,5 @@ def build() -> dict[str, Any]:
         "commands": [{**_command(words, classes, fixed, parser_kinds, options), "systems": sorted(owners[words])}
                      for words, (classes, fixed) in found.items()],
         "reads": reads, "routes": routes, "answers": answer_models,
+        "instead": {s.id: dict(s.instead) for s in supported() if s.instead},
     }

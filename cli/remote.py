@@ -147,7 +147,9 @@ class RemoteStakes:
             raise RuleViolation(f"this CLI does not know the rule system {system!r}", ruling="C-1")
         cls = routes[system].get(verb)
         if cls is None:
-            raise RuleViolation(f"a {system} campaign has no command {verb!r}", ruling="C-1")
+            hint = (catalogue.load().get("instead") or {}).get(system, {}).get(verb)
+            raise RuleViolation(f"a {system} campaign has no command {verb!r}" + (f": {hint}" if hint else ""),
+                                ruling="C-1")
         body = {k: v for k, v in dict(payload or {}).items() if v is not None}
         for name in cls["actor_fields"]:
             body.setdefault(name, actor.name)

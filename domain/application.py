@@ -231,7 +231,9 @@ class StakesApplication(Application[UUID]):
         system = self.system_of(campaign_id)
         found = system.command(verb) or next((c for c in SHARED if c.verb == verb), None)
         if found is None:
-            raise RuleViolation(f"a {system.id} campaign has no command {verb!r}", ruling="C-1")
+            hint = system.instead.get(verb)
+            raise RuleViolation(f"a {system.id} campaign has no command {verb!r}" + (f": {hint}" if hint else ""),
+                                ruling="C-1")
         return found
 
     def parse(self, campaign_id: UUID, verb: str, payload: Mapping[str, Any]) -> Command:

@@ -16,6 +16,8 @@
     const kept = [];
     e.detail.target.querySelectorAll("form input, form select, form textarea").forEach((el) => {
       if (!touched(el) || el.type === "hidden") return;
+      // a form whose own post is still under way: its answer is the new state, even when the refresh comes first
+      if (el.form.classList.contains("htmx-request")) return;
       kept.push({ form: formKey(el.form), name: el.name, type: el.type, value: el.value, checked: el.checked });
     });
     e.detail.target.__kept = kept;

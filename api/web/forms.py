@@ -87,9 +87,32 @@ def _words(text: str) -> list[str]:
     return [w.strip() for w in text.replace("\n", ",").split(",") if w.strip()]
 
 
+def _keyed(cls: type[Command], name: str, form: dict[str, list[str]]) -> dict[str, Any] | None:
+    """A mapping field posted one control per key, as ``NAME.KEY`` (a stepper per name): blank keys left out,
+    whole numbers where the schema's values are integers. None when no such control was posted."""
+    prefix = f"{name}."
+    posted = {k[len(prefix):]: v[-1].strip() for k, v in form.items() if k.startswith(prefix) and v}
+    if not posted:
+        return None
+    values = _scalar(cls.model_json_schema().get("properties", {}).get(name, {})).get("additionalProperties", {})
+    out: dict[str, Any] = {}
+    for key, raw in posted.items():
+        if not raw:
+            continue
+        if isinstance(values, dict) and values.get("type") == "integer":
+            try:
+                out[key] = int(raw)
+            except ValueError:
+                raise RuleViolation(f"{name} for {key}: enter a whole number, not {raw!r}", ruling=cls.ruling) from None
+        else:
+            out[key] = raw
+    return out
+
+
 def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...] = ("action",)) -> dict[str, Any]:
     """A form post (every value of each name) as the command's JSON inputs; blank fields are inputs left out.
-    Checkboxes of a list (``cup``) post one value each. The command validates what comes out."""
+    Checkboxes of a list (``cup``) post one value each; a mapping posts one control per key (``NAME.KEY``).
+    The command validates what comes out."""
     out: dict[str, Any] = {}
     for f in fields(cls, skip):
         values = [v for v in form.get(f.name, []) if v is not None]
@@ -99,6 +122,11 @@ def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...
                 out[f.name] = []
                 continue
         raw = values[0] if values else ""
+        if f.kind == "json" and not raw.strip():
+            keyed = _keyed(cls, f.name, form)
+            if keyed is not None:
+                out[f.name] = keyed
+            continue
         if f.kind == "checkbox":  # a ticked box posts "true"; a button may post "false" (a yes/no choice)
             if raw:
                 out[f.name] = raw.strip().lower() not in ("false", "0", "no", "off")

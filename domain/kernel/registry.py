@@ -48,6 +48,8 @@ class RuleSystem:
     visibility: ClassVar[dict[str, dict[str, Any]]] = {}
     #: Reads this system offers besides the shared ones (for example "budget", "debts", "antagonists").
     features: ClassVar[frozenset[str]] = frozenset()
+    #: Commands other systems have, and what this system does instead: said when one is refused here (C-1).
+    instead: ClassVar[Mapping[str, str]] = {}
 
     # -- settings and creation ----------------------------------------------------------------
     def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:

@@ -34,7 +34,10 @@ def play_an_evening(table: Table) -> None:
     assert resisted["state"]["kind"] == "resistance" and "resist" in resisted["state"]["result"]["reads"]
     table("tomas", "show", "-C", resisted["id"])
 
-    # A combat of two cycles: the order kept once, then dealt again (PU-5, PU-9).
+    # A combat of two cycles: the order kept once, then dealt again (PU-5, PU-9). The House's characters are not
+    # created beforehand: the refusal says they are names typed where they act (issue 31).
+    refused = table("house", "antagonist", "create", "Sheriff Cole", expect=3).stderr
+    assert "C-1" in refused and "not created beforehand" in refused and "combatants" in refused
     opened = table.json("house", "combat", "open", "ilse,Sheriff Cole")
     combat = ("-C", opened["id"])
     table.json("house", "combat", "initiative", "--advantage", "Sheriff Cole=2", *combat)  # called (C-10)

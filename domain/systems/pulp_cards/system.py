@@ -49,6 +49,10 @@ class PulpCards(RuleSystem):
     aggregates = (PulpCharacter, PulpDeal, PulpCombat)
     resolutions = (PulpDeal, PulpCombat)
     handlers = play.handles
+    instead = {
+        "create-antagonist": "the House's characters (antagonists) are not created beforehand here: the House "
+                             "names one where it acts, as a deal's character or among a combat's combatants (PU-5)",
+    }
     visibility = {
         # A deal is seen by its dealer until it is shown (C-5); the secret seed until it ends (C-4).
         "PulpDeal.Dealt": HIDDEN_HAND,

@@ -1,0 +1,81 @@
+"""The Pulp board's words and controls (issue 31): every card reads as a card, black against red, with words for
+a screen reader; a result says what it means (PU-2, PU-3, PU-4, PU-8); units are named by who takes part;
+one advantage stepper per combatant posts a mapping the command validates (PU-9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.web import forms
+from api.web.systems.pulp_cards import BOARD, card, outcome
+from domain.errors import RuleViolation
+from domain.systems.pulp_cards import commands, rules
+
+
+def test_each_of_the_fourteen_cards_reads_as_its_colour_suit_and_points():
+    cards = [card(code) for code in rules.DECK]
+    assert [c["colour"] for c in cards].count("black") == 3 and [c["colour"] for c in cards].count("red") == 4
+    assert [c["colour"] for c in cards].count("picture") == 7
+    for c in cards:
+        assert c["points"] == rules.points(c["code"])
+        assert f"{c['points']} point" in c["label"] if c["points"] else "no points" in c["label"]
+        if c["colour"] == "black":
+            assert c["suit"] == "♠" and c["label"].startswith("black")
+        elif c["colour"] == "red":
+            assert c["suit"] in "♥♦" and c["label"].startswith("red")
+        else:
+            assert c["label"] == "picture card, no points"
+    assert card("B4")["label"] == "black four of spades, 4 points" and card("RA2")["label"] == "red ace of diamonds, 1 point"
+    assert card(None) == {"back": True, "label": "a card face down"}  # another seat's card shows nothing (C-5)
+
+
+def judged(cards: list[str], difficulty: int) -> dict:
+    return rules.judge(cards, difficulty)
+
+
+def test_a_result_says_how_far_above_or_below_the_difficulty_it_came():
+    narrow = outcome(judged(["B2", "P1", "P2", "P3", "P4", "P5", "P6"], 1), 1)  # degree +2, difficulty +1
+    assert narrow["head"] == "A narrow success, by 1" and narrow["tone"] == "success"
+    assert (narrow["black"], narrow["red"], narrow["degree"]) == (2, 0, "+2")
+    short = outcome(judged(["BA", "P1", "P2", "P3", "P4", "P5", "P6"], 1), 1)  # degree +1 is not above +1 (PU-2)
+    assert short["head"] == "A failure, just short" and "must be above" in short["detail"]
+    bad = outcome(judged(["R21", "RA1", "P2", "P3", "P4", "P5", "P6"], 2), 2)  # degree −3 against +2
+    assert bad["head"] == "A bad failure, short by 6" and bad["degree"] == "−3"
+
+
+def test_criticals_and_fumbles_are_named_whatever_the_difficulty():
+    critical = outcome(judged(["BA", "B4", "P1", "P2", "P3", "P4", "P5"], 4), 4)  # +5 (PU-3)
+    assert critical["head"] == "Critical success" and critical["tone"] == "critical" and "PU-3" in critical["detail"]
+    easy = outcome(judged(["RA1", "R21", "P1", "P2", "P3", "P4", "P5"], -4), -4)  # −3 against −4: no fumble
+    assert easy["head"] == "A narrow success, by 1"
+    fumble = outcome(judged(["RA1", "RA2", "R21", "R22", "P1", "P2", "P3"], -4), -4)  # −6
+    assert fumble["head"] == "Fumble" and fumble["tone"] == "fumble"
+
+
+def test_a_resistance_deal_reads_from_the_characters_side():
+    resists = outcome(judged(["RA1", "P1", "P2", "P3", "P4", "P5", "P6"], 0), 0, "resistance", "Tomas")
+    assert resists["head"].startswith("Tomas resists") and "action on Tomas" in resists["detail"]
+    taken = outcome(judged(["B4", "P1", "P2", "P3", "P4", "P5", "P6"], 0), 0, "resistance", "Tomas")
+    assert taken["head"].startswith("Tomas does not resist")
+
+
+def test_units_are_named_by_who_takes_part():
+    names = {"house": "the House", "ilse": "Ilse Varn"}
+    assert BOARD.unit_title({"kind": "PulpDeal", "challenger": ["ilse"]}, names) == "Ilse Varn's deal"
+    assert BOARD.unit_title({"kind": "PulpDeal", "challenger": ["house"]}, names) == "The House's deal"
+    assert BOARD.unit_title({"kind": "PulpCombat", "challenger": ["ilse"], "opponent": ["house"]}, names) == \
+        "Combat: Ilse Varn and the House"
+    assert BOARD.unit_title({"kind": "resistance", "character": "Tomas"}, names) == "Tomas's resistance deal"
+    combat = {"kind": "combat", "combatants": [{"name": "Ilse Varn"}, {"name": "Tomas"}, {"name": "Sheriff Cole"}]}
+    assert BOARD.unit_title(combat, names) == "Combat: Ilse Varn, Tomas and Sheriff Cole"
+
+
+def test_one_advantage_stepper_per_combatant_posts_a_mapping_the_command_validates():
+    posted = {"action": ["initiative"], "advantage.Ilse Varn": ["0"], "advantage.Sheriff Cole": ["2"]}
+    payload = forms.payload(commands.Initiative, posted)
+    assert payload == {"advantage": {"Ilse Varn": 0, "Sheriff Cole": 2}}
+    assert commands.Initiative.parse({"action": "initiative", **payload}).advantage == {"Ilse Varn": 0, "Sheriff Cole": 2}
+    assert forms.payload(commands.Initiative, {"action": ["initiative"]}) == {}  # no stepper: no advantage
+    with pytest.raises(RuleViolation) as refused:
+        forms.payload(commands.Initiative, {"advantage.Tomas": ["two"]})
+    assert refused.value.ruling == "PU-9" and "whole number" in str(refused.value)
