@@ -111,7 +111,7 @@ class Table:
     # -- what every page must show --------------------------------------------------------------------------
     def in_step(self, unit: str) -> None:
         """Each page at the unit shows the unit as the seat's read does, reached live: the same phase and attacks, each
-        unshown attack of another seat's as seven backs and no card (C-5), "Your move" where the seat moves."""
+        unshown attack of another seat's as seven backs and no card (C-5), "Your move" where the table waits for the seat."""
         for seat in [s for s, at in self.at.items() if at == unit]:
             page, view = self.pages[seat], self.read(seat, unit)
             state = view["state"]
@@ -122,7 +122,7 @@ class Table:
                 " return s && s.dataset.phase === phase && s.querySelectorAll('.pc-attack').length === n"
                 " && s.querySelectorAll('.pc-attack[data-hidden=yes]').length === hidden"
                 " && !!s.querySelector('[data-testid=your-turn]') === turn; }",
-                arg=[view["phase"], len(attacks), hidden, bool(view["legal_actions"])], timeout=WAIT)
+                arg=[view["phase"], len(attacks), hidden, seat in view["waiting_for"]], timeout=WAIT)
             assert not_reloaded(page), seat
             self.no_hidden_cards(seat, state)
 
