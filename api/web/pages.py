@@ -179,11 +179,11 @@ def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBo
         moves.append(boards.Move(legal["action"], cls.summary(), limits, forms.fields(cls, limits=limits), cls))
     state = view.get("state") if isinstance(view.get("state"), dict) and "kind" in view else {
         k: val for k, val in view.items() if k not in ("id", "campaign_id", "legal_actions", "waiting_for")}
-    names = names_of(plain(stakes.sheets(cid, v.seat)))
+    sheets = plain(stakes.sheets(cid, v.seat))
     table = boards.TableView(
         unit_id=unit_id, campaign_id=cid, kind=type(unit).__name__, phase=str(view.get("phase")), state=state,
         moves=moves, waiting=stakes.waiting_for(cid, v.seat, unit_id).seats, seat=v.seat.name,
-        is_house=v.seat.is_house, names=names)
+        is_house=v.seat.is_house, names=names_of(sheets), sheets=sheets)
     return table, boards.of(system.package)
 
 

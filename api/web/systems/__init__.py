@@ -69,6 +69,13 @@ class TableView:
     is_house: bool
     #: Seat -> the character's name ("house" -> "the House").
     names: dict[str, str]
+    #: The character sheets the seat may read (its own among them, if it plays a character).
+    sheets: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def own(self) -> dict[str, Any] | None:
+        """The seat's own sheet, or None (the House keeps none)."""
+        return next((s for s in self.sheets if s.get("seat") == self.seat), None)
 
     @property
     def your_turn(self) -> bool:
@@ -191,6 +198,16 @@ class WebBoard:
     def group_of(self, command: CommandForm) -> str:
         """The heading a command is listed under; a system's board names its own."""
         return KERNEL_GROUPS.get(command.verb, "Commands")
+
+    def command_controls(self, command: CommandForm, view: CampaignView) -> Markup:
+        """The controls inside a command's form in its group, or empty markup for the form built from the
+        command's schema (``_form.html``). A board draws those of its own commands that need real controls."""
+        return Markup("")
+
+    def opens_table(self, verb: str) -> bool:
+        """Whether a command that answers a unit opens the unit's table (True), or is answered on the
+        campaign page by ``answer`` (a one-shot roll whose result is all there is to see)."""
+        return True
 
     def groups(self, view: CampaignView) -> list[Group]:
         """The commands the seat can use now, grouped; groups in the order their first command comes."""
