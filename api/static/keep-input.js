@@ -8,6 +8,14 @@
   document.addEventListener("input", (e) => { if (e.target.form) e.target.dataset.touched = "1"; }, true);
   document.addEventListener("change", (e) => { if (e.target.form) e.target.dataset.touched = "1"; }, true);
 
+  // a form the seat sends is no longer being filled in: a refresh that lands before its answer leaves it be
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const form = e.detail.elt;
+    if (form && form.tagName === "FORM") {
+      for (const el of form.elements) { if (el.dataset) delete el.dataset.touched; }
+    }
+  });
+
   const formKey = (form) => form.dataset.action || form.dataset.verb || "";
   const isRefresh = (detail) => detail.elt === detail.target;  // the hx-get container, not a form post
 

@@ -11,7 +11,11 @@ comes from its module's ``BOARD``, a :class:`WebBoard`:
 - ``unit_title(unit, names)``: how a unit is named in lists ("Ilse against Lady Sen");
 - ``groups(view)``: the campaign commands the seat can use now, grouped by what they are for, the ones
   that start a unit first;
-- ``answer(verb, value, view)``: how a campaign command's answer is shown.
+- ``answer(verb, value, view)``: how a campaign command's answer is shown (it stays on the page across live
+  refreshes until the seat's next command: ``keep-input.js``);
+- ``command_controls(command, view)``: the controls inside a listed command's form, where the schema's own
+  fields would not do (a mapping posts as pairs, ``forms.payload``);
+- ``opens_table(verb)``: whether a command that answers a unit opens its table, or is answered on the page.
 
 A board draws with Jinja templates of its own under ``api/web/templates/systems/<package>/`` (``render``)
 and the shared control macros of ``_controls.html``. User text is escaped by the templates (autoescape); a
