@@ -100,3 +100,34 @@ def test_a_contest_table_offers_the_seats_traits_and_bounded_dice_and_lists_read
     panel = client.get("/web/campaign/panel").text
     tables = panel.split('id="tables"', 1)[1].split("</section>", 1)[0]
     assert "Mara Quill against Tom Reyes" in tables and not re.search(r"PoolContest|PoolRoll|\bante\b|\bpot\b", tables)
+
+
+def test_a_stalemate_and_a_tie_are_answered_by_buttons_and_read_in_words(client):
+    for mode, first, second in (("tiers", ["4", "4"], ["3", "5"]), ("highest", ["4", "4"], ["2", "6"])):
+        c, house, token = campaign(client, table_dice=True, opposed_mode=mode)
+        mara = seat(client, c, house, "mara", "Mara Quill")
+        tom = seat(client, c, house, "tom", "Tom Reyes")
+        client.post(f"{c}/adventures", headers=house, json={})
+        as_seat(client, mara)
+        unit = client.post("/web/commands/open-contest", data={"opponent": "tom"}).headers["HX-Redirect"].rsplit("/", 1)[1]
+        page = client.get(f"/web/units/{unit}/table").text
+        assert page.count('name="dice"') == 12  # one select per die of her pool, table dice (C-3)
+        roll = client.post(f"/web/units/{unit}/act", data={"action": "roll", "count": "2", "dice__multi": "1",
+                                                         "dice": [*first, "", ""]})
+        assert roll.status_code == 200 and "8: success with a complication" in roll.text  # PL-2
+        as_seat(client, tom)
+        page = client.post(f"/web/units/{unit}/act", data={"action": "roll", "count": "2", "dice__multi": "1",
+                                                         "dice": second}).text
+        if mode == "tiers":  # two hits: a stalemate (PL-8); Tom pushes, Mara folds
+            assert "Both hit: a stalemate" in page and 'data-action="push"' in page and 'data-action="fold"' in page
+            client.post(f"/web/units/{unit}/act", data={"action": "push"})
+            as_seat(client, mara)
+            page = client.post(f"/web/units/{unit}/act", data={"action": "fold"}).text
+            assert "Tom Reyes wins: Mara Quill folded." in page and "Mara Quill gains 2 dice." in page  # PL-8, PL-9
+        else:  # an exact tie: the House's buttons (PL-8)
+            assert "An exact tie" in page and 'data-action="reroll"' not in page  # not Tom's to break
+            as_seat(client, token)
+            page = client.get(f"/web/units/{unit}/table").text
+            assert 'data-action="reroll"' in page and 'data-action="interrupt"' in page
+            page = client.post(f"/web/units/{unit}/act", data={"action": "interrupt"}).text
+            assert "No winner: the House interrupted the tie and narrates." in page and not re.search(r"gains \d", page)
