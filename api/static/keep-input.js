@@ -1,11 +1,20 @@
 // A live refresh re-renders the table (or the campaign panel) while a seat may be filling in a move.
 // What that seat typed, picked or ticked survives the refresh: inputs the seat touched are remembered
 // before an SSE-driven swap and put back into the same form (same data-action / data-verb) after it.
-// A seat's own submission is not restored: its answer is the new state.
+// A seat's own submission is not restored: its answer is the new state. The answer a command drew on the
+// campaign page (``#answer``) is kept across those refreshes too.
 (function () {
   const touched = (el) => el.dataset && el.dataset.touched === "1";
   document.addEventListener("input", (e) => { if (e.target.form) e.target.dataset.touched = "1"; }, true);
   document.addEventListener("change", (e) => { if (e.target.form) e.target.dataset.touched = "1"; }, true);
+
+  // a form the seat sends is no longer being filled in: a refresh that lands before its answer leaves it be
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const form = e.detail.elt;
+    if (form && form.tagName === "FORM") {
+      for (const el of form.elements) { if (el.dataset) delete el.dataset.touched; }
+    }
+  });
 
   // ``data-key`` tells apart forms of one move or command (one per character, say)
   const formKey = (form) => form.dataset.key || form.dataset.action || form.dataset.verb || "";
@@ -24,13 +33,24 @@
     // a command the seat unfolded stays unfolded
     e.detail.target.__open = Array.from(e.detail.target.querySelectorAll("details[data-verb]"))
       .filter((d) => d.open).map((d) => d.dataset.verb);
+    // the answer to the seat's last command stays until its next command (the command itself is logged, so
+    // its own frame refreshes the panel a moment after the answer arrived)
+    const answer = e.detail.target.querySelector("[data-answer]");
+    e.detail.target.__answer = answer && answer.innerHTML.trim() ? answer.innerHTML : null;
   });
 
   document.addEventListener("htmx:afterSwap", (e) => {
     const kept = e.detail.target.__kept;
     const open = e.detail.target.__open || [];
+    const answer = e.detail.target.__answer;
     delete e.detail.target.__kept;
     delete e.detail.target.__open;
+    delete e.detail.target.__answer;
+    const slot = e.detail.target.querySelector("[data-answer]");
+    if (answer && slot && !slot.innerHTML.trim()) {
+      slot.innerHTML = answer;  // the server's own markup, as it was drawn
+      if (window.htmx) window.htmx.process(slot);
+    }
     e.detail.target.querySelectorAll("details[data-verb]").forEach((d) => {
       if (open.includes(d.dataset.verb)) d.open = true;
     });

@@ -109,12 +109,33 @@ def _keyed(cls: type[Command], name: str, form: dict[str, list[str]]) -> dict[st
     return out
 
 
+def _pairs(cls: type[Command], f: Field, form: dict[str, list[str]]) -> dict[str, Any]:
+    """A mapping field (a name -> a number, say) from pairs of controls; a pair with a blank key is left out,
+    and a value is a whole number where the schema's values are."""
+    schema = _scalar(cls.model_json_schema().get("properties", {}).get(f.name, {}))
+    whole = (schema.get("additionalProperties") or {}).get("type") == "integer"
+    out: dict[str, Any] = {}
+    for key, value in zip(form.get(f"{f.name}__key", []), form.get(f"{f.name}__value", []), strict=False):
+        if not key.strip():
+            continue
+        try:
+            out[key.strip()] = int(value.strip()) if whole else value
+        except ValueError:
+            raise RuleViolation(f"{f.label}: enter a whole number for {key.strip()!r}, not {value!r}",
+                                ruling=cls.ruling) from None
+    return out
+
+
 def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...] = ("action",)) -> dict[str, Any]:
     """A form post (every value of each name) as the command's JSON inputs; blank fields are inputs left out.
-    Checkboxes of a list (``cup``) post one value each; a mapping posts one control per key (``NAME.KEY``).
+    Checkboxes of a list (``cup``) post one value each; a mapping posts one control per key (``NAME.KEY``) or
+    pairs (``NAME__key``, ``NAME__value``).
     The command validates what comes out."""
     out: dict[str, Any] = {}
     for f in fields(cls, skip):
+        if f"{f.name}__key" in form:  # a mapping posted as pairs of controls: NAME__key and NAME__value, in order
+            out[f.name] = _pairs(cls, f, form)
+            continue
         values = [v for v in form.get(f.name, []) if v is not None]
         if len(values) > 1 or f"{f.name}__multi" in form:
             values = [",".join(values)]

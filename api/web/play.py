@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from api.web import forms
-from api.web.pages import Seated, campaign_context, table_context
+from api.web.pages import Seated, board_of, campaign_context, table_context
 from api.web.render import plain, templates
 from domain.errors import NotFound, NotPermitted, StakesError
 from domain.kernel.registry import system_of_unit
@@ -64,7 +64,8 @@ async def act(request: Request, unit_id: UUID, v: Seated) -> Response:
 
 @router.post("/commands/{verb}")
 async def command(request: Request, verb: str, v: Seated) -> Response:
-    """A campaign command from its form. A new unit opens its table; anything else answers on the page."""
+    """A campaign command from its form. A new unit opens its table (unless the board answers it on the page,
+    ``WebBoard.opens_table``); anything else answers on the page."""
     form = await posted(request)
 
     def run() -> Any:
@@ -78,7 +79,8 @@ async def command(request: Request, verb: str, v: Seated) -> Response:
         ctx["error"] = str(exc)
         return templates.TemplateResponse(request, "_campaign_panel.html", ctx, status_code=status_of(exc))
     answer = plain(answer)
-    if isinstance(answer, dict) and "legal_actions" in answer and "id" in answer:
+    unit = isinstance(answer, dict) and "legal_actions" in answer and "id" in answer
+    if unit and (await in_thread(lambda: board_of(v))).opens_table(verb):
         return Response(status_code=204, headers={"HX-Redirect": f"/web/units/{answer['id']}"})
     ctx = await in_thread(lambda: campaign_context(v))
     ctx["answer"] = ctx["board"].answer(verb, answer, ctx["c"])

@@ -1,7 +1,9 @@
-"""The Pool at the table: its sheet, traits typed as ``--trait Brave=1`` and its rolls in a few lines (PL-1 …
-PL-9). Its contests are drawn by the shared renderer of any unit's state."""
+"""The Pool at the table: its sheet, traits typed as ``--trait Brave=1``, its rolls in a few lines and its
+contests as the round's two rolls side by side, with the stalemate, tie or result in words (PL-1 … PL-9)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -38,6 +40,9 @@ def pool_sheet(s: schemas.PoolSheet) -> RenderableType:
         for name, cost in s.moves.items():
             moves.add_row(name, f"{cost}d")
         parts.append(moves)
+    if s.help_offer:
+        parts.append(Text(f"Offers {s.help_offer.to} {s.help_offer.dice} dice for that character's next roll (PL-7).",
+                          overflow="fold"))
     if s.rolls:
         rolls = _table("Latest rolls", "when", "kind", "dice", "trait", "total", "outcome", "lost")
         for r in s.rolls[:10]:
@@ -84,6 +89,73 @@ def roll(v: ResolutionView) -> RenderableType:
     return Group(*lines)
 
 
+MODES = {"tiers": "a hit beats a miss; two hits are a stalemate; two misses, the House narrates",  # PL-8
+         "highest": "the higher total wins; an exact tie goes to the House; nobody gains dice"}
+ANSWERS = {"push": "pushes on", "fold": "folds"}
+
+
+def _result(s: dict[str, Any]) -> str:
+    """A settled contest's result in words (PL-8, PL-9, C-10)."""
+    result, sides = s.get("result") or {}, s.get("sides") or {}
+    winner = sides.get(result.get("winner") or "", {}).get("seat")
+    loser = next((d.get("seat") for side, d in sides.items() if side != result.get("winner")), None) if winner else None
+    reason = result.get("reason")
+    if s.get("abandoned"):
+        said = f"abandoned by the House: {s['abandoned']}; no winner, nothing gained, dice lost stay lost"
+    elif reason == "hit beats miss":
+        said = f"{winner} wins: a hit beats a miss"
+    elif reason == "higher":
+        said = f"{winner} wins with the higher total"
+    elif reason == "the other side folded":
+        said = f"{winner} wins: {loser} folded"
+    elif reason == "the House interrupted":
+        said = "no winner: the House interrupted the tie and narrates"
+    elif winner is None:
+        said = "no winner: both missed, the House narrates"
+    else:
+        said = f"{winner} wins"
+    gains = [f"{seat} gains {n} {'die' if n == 1 else 'dice'}" for seat, n in (result.get("gains") or {}).items()]
+    return "; ".join([said, *gains]) + "."
+
+
+def contest(v: ResolutionView) -> RenderableType:
+    """A contest (PL-8, PL-9): who opposes whom in which mode, the round's two rolls side by side (dice, trait,
+    total, outcome, dice lost), the stalemate or tie, the result, and what the seat may do."""
+    s = v.state
+    sides: dict[str, dict[str, Any]] = s.get("sides") or {}
+    seats = [str(d.get("seat")) for d in sides.values()]
+    mode = str(s.get("mode") or "tiers")
+    lines: list[RenderableType] = [
+        styled("[bold]Contest[/] {} ({})  {}", _short(v.id), v.kind, v.phase),
+        Text(f"{' against '.join(seats)}, round {s.get('round')}; {mode}: {MODES.get(mode, mode)}.", overflow="fold")]
+    rolls = _table(f"Round {s.get('round')}", "who", "dice", "trait", "total", "outcome", "lost")
+    for d in sides.values():
+        last = d.get("last")
+        lost = f"{last['lost']} ({d.get('lost', 0)} in all)" if d.get("rolled") and last else f"- ({d.get('lost', 0)} in all)"
+        if d.get("rolled") and last:
+            rolls.add_row(str(d.get("seat")), " ".join(map(str, last["dice"])),
+                          f"{last['trait']} +{last['rating']}" if last.get("trait") else "-", str(last["total"]),
+                          OUTCOMES.get(last["outcome"], last["outcome"]), lost)
+        else:
+            rolls.add_row(str(d.get("seat")), "not rolled yet", "-", "-", "-", lost)
+    lines.append(rolls)
+    if v.phase == "stalemate":
+        answered = [f"{d.get('seat')} {ANSWERS.get(d.get('answer') or '', 'has not answered')}" for d in sides.values()]
+        lines.append(Text(f"Both hit: a stalemate. Each side folds (gaining 2 dice) or pushes on; {', '.join(answered)}.",
+                          overflow="fold"))
+    elif v.phase == "tie":
+        lines.append(Text("An exact tie: the House asks for a reroll or interrupts.", overflow="fold"))
+    if s.get("result"):
+        lines.append(Text.assemble(("Result: ", "bold"), _result(s)))
+    if s.get("overturned"):
+        lines.append(Text(f"Result overturned: {_plain(s['overturned'])}", style="bold"))
+    seeds = f"seed hash {s.get('seed_hash')}" + (f"; secret seed {s['secret_seed']}" if s.get("secret_seed") else "")
+    lines.append(Text(seeds, style="dim", overflow="fold"))
+    lines.append(_legal(v.legal_actions, v.waiting_for))
+    return Group(*lines)
+
+
 CLI = SystemCli(parsers={"traits": (list[str], traits)}, options={"traits": "--trait"},  # --trait Brave=1, repeated
-                renderers={"PoolSheet": pool_sheet, "list[PoolSheet]": sheets, "unit:PoolRoll": roll},
+                renderers={"PoolSheet": pool_sheet, "list[PoolSheet]": sheets, "unit:PoolRoll": roll,
+                           "unit:PoolContest": contest},
                 unit_kinds=("PoolRoll", "PoolContest"))

@@ -162,3 +162,29 @@ def test_after_a_double_down_the_sides_show_the_rounds_bet_and_all_staked(cli):
     text = cli("challenge", "show", "--as", "ilse", env={"COLUMNS": "160"}).stdout
     assert headers(text, "Sides") == ["side", "who", "characteristics", "dice", "bet", "staked"]
     assert re.search(r"Lady Sen .* 6\s+12\b", text)  # bet 6 like Ilse's, 12 staked with the double down
+
+
+def test_a_pool_contest_reads_as_the_rounds_two_rolls_and_its_result_in_words(cli):
+    cli("campaign", "create", "Harbour", "--system", "pool", "--table-dice")
+    cli("player", "add", "mara", "--character", "Mara Quill", "--description", "A stubborn pilot",
+        "--trait", "stubborn=2")
+    cli("player", "add", "tom", "--character", "Tom Reyes", "--description", "An old smuggler")
+    cli("adventure", "start")
+    cli("oppose", "tom", "--as", "mara")
+    cli("contest", "roll", "2", "--trait", "stubborn", "--dice", "6,4", "--as", "mara")
+    waiting = cli("challenge", "show", "--as", "mara").stdout
+    assert waiting.startswith("Contest ") and "(PoolContest)" in waiting and "mara against tom, round 1; tiers" in waiting
+    assert re.search(r"mara\s+6 4\s+stubborn \+2\s+12\s+full success\s+1 \(1 in all\)", waiting)  # PL-2, PL-3
+    assert re.search(r"tom\s+not rolled yet", waiting) and "The table waits for tom." in waiting
+    assert "'seat'" not in waiting and "last" not in waiting and not REPR.search(waiting)  # not the generic dump
+    cli("contest", "roll", "2", "--dice", "3,4", "--as", "tom")  # 7: a hit too (PL-8: a stalemate)
+    stalemate = " ".join(cli("challenge", "show", "--as", "tom").stdout.split())  # wrapped to the width
+    assert "Both hit: a stalemate" in stalemate and "mara has not answered, tom has not answered" in stalemate
+    cli("contest", "push", "--as", "mara")
+    cli("contest", "fold", "--as", "tom")
+    settled = cli("challenge", "show", "--as", "tom", env=NARROW).stdout
+    assert "Result: mara wins: tom folded; tom gains 2 dice." in " ".join(settled.split())  # PL-8, PL-9
+    assert max(len(line.rstrip()) for line in settled.splitlines()) <= 80
+    assert "Offers" not in cli("sheet", "tom").stdout
+    cli("help-roll", "mara", "3", "--as", "tom")
+    assert "Offers mara 3 dice for that character's next roll (PL-7)." in cli("sheet", "tom", env={"COLUMNS": "120"}).stdout

@@ -186,15 +186,14 @@ def test_a_pool_contest_is_played_from_two_pages(url, browser):
     pages = {seat: seat_page(browser, url, token) for seat, token in tokens.items()}
     assert http.post(f"{c}/adventures", headers=house, json={}).status_code == 201  # C-1: units of resolution happen during an adventure
     i, t = pages["ilse"], pages["tomas"]
-    i.locator("details[data-verb='open-contest']").evaluate("d => { d.open = true; }")
-    form = i.locator("form[data-verb='open-contest']")
-    form.locator("[name=opponent]").fill("tomas")
+    form = i.locator("#own-sheet form[data-verb='open-contest']")  # the Pool board: opponents as radios, by name
+    form.locator("input[name=opponent][value='tomas']").check()
     form.locator("button[type=submit]").click()
     i.wait_for_url("**/web/units/*")
     unit = i.url.rsplit("/", 1)[1]
-    t.locator(f"a[href='/web/units/{unit}']").wait_for(timeout=WAIT)
+    t.locator(f"#tables a[href='/web/units/{unit}']").wait_for(timeout=WAIT)
     assert not_reloaded(t)
-    t.click(f"a[href='/web/units/{unit}']")
+    t.click(f"#tables a[href='/web/units/{unit}']")
     deadline = time.monotonic() + 60  # each page acts when its stream shows it a move (a slow machine too)
     while i.locator("#table section").get_attribute("data-phase") != "settled" and time.monotonic() < deadline:
         acted = False

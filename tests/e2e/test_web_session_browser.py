@@ -81,14 +81,13 @@ def test_a_player_signs_in_by_his_invite_link_plays_and_signs_out_with_no_csp_vi
 
     # Play a contest from the pages (htmx, its SSE extension and the keep-input script all run under the CSP).
     t = seat_page(browser, url, tomas)
-    i.locator("details[data-verb='open-contest']").evaluate("d => { d.open = true; }")
-    form = i.locator("form[data-verb='open-contest']")
-    form.locator("[name=opponent]").fill("tomas")
+    form = i.locator("#own-sheet form[data-verb='open-contest']")  # the Pool board: opponents as radios, by name
+    form.locator("input[name=opponent][value='tomas']").check()
     form.locator("button[type=submit]").click()
     i.wait_for_url("**/web/units/*")
     unit = i.url.rsplit("/", 1)[1]
-    t.locator(f"a[href='/web/units/{unit}']").wait_for(timeout=WAIT)
-    t.click(f"a[href='/web/units/{unit}']")
+    t.locator(f"#tables a[href='/web/units/{unit}']").wait_for(timeout=WAIT)
+    t.click(f"#tables a[href='/web/units/{unit}']")
     deadline = time.monotonic() + 60
     while i.locator("#table section").get_attribute("data-phase") != "settled" and time.monotonic() < deadline:
         acted = False

@@ -14,7 +14,7 @@ from domain.errors import NotFound
 from domain.seats import Seat
 
 PROJECTION = Projection(
-    tables=("pool_characters", "pool_traits", "pool_moves", "pool_rolls"),
+    tables=("pool_characters", "pool_traits", "pool_moves", "pool_rolls", "pool_help"),
     ddl=(
     "CREATE TABLE IF NOT EXISTS {p}pool_characters (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " seat TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL, pool BIGINT NOT NULL,"
@@ -28,6 +28,9 @@ PROJECTION = Projection(
     " count BIGINT NOT NULL, trait TEXT, rating BIGINT NOT NULL, dice TEXT NOT NULL, total BIGINT NOT NULL,"
     " outcome TEXT NOT NULL, lost BIGINT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS pool_rolls_by_seat ON {p}pool_rolls (campaign_id, seat, position)",
+    # PL-7: each helper's standing offer (one at most: a later offer replaces it; the helped roll spends it)
+    "CREATE TABLE IF NOT EXISTS {p}pool_help (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+    " to_seat TEXT NOT NULL, dice BIGINT NOT NULL)",
     ),
 )
 
@@ -67,8 +70,14 @@ def _pool_character_move_bought(v: Any, c, e, oid, *_: Any) -> None:
     v._x(c, "INSERT INTO {p}pool_moves VALUES (?, ?, ?)", (oid, e.name, e.cost))
     _dice(v, c, oid, -e.cost)
 
+@PROJECTION.on("PoolCharacter.HelpOffered")
+def _pool_character_help_offered(v: Any, c, e, oid, campaign, *_: Any) -> None:
+    v._x(c, "DELETE FROM {p}pool_help WHERE character_id = ?", (oid,))
+    v._x(c, "INSERT INTO {p}pool_help VALUES (?, ?, ?, ?)", (oid, campaign, e.to, e.dice))
+
 @PROJECTION.on("PoolCharacter.HelpUsed")
 def _pool_character_help_used(v: Any, c, e, oid, *_: Any) -> None:
+    v._x(c, "DELETE FROM {p}pool_help WHERE character_id = ?", (oid,))
     _dice(v, c, oid, -e.lost)
 
 @PROJECTION.on("PoolCharacter.DiceLost")
@@ -126,8 +135,10 @@ def sheet(stakes: Any, campaign_id: UUID, seat: str) -> schemas.PoolSheet:
     rolls = [schemas.PoolRollLine(**{**r, "dice": json.loads(r["dice"])}) for r in views.query(
         "SELECT * FROM {p}pool_rolls WHERE campaign_id = ? AND seat = ? ORDER BY position DESC LIMIT 50",
         (campaign_id.hex, seat))]
+    offer = views.query_one("SELECT to_seat, dice FROM {p}pool_help WHERE character_id = ?", (oid,))
     return schemas.PoolSheet(seat=seat, name=row["name"], description=row["description"], pool=row["pool"],
-                             traits=traits, moves=moves, rolls=rolls)
+                             traits=traits, moves=moves, rolls=rolls,
+                             help_offer=schemas.PoolHelpOffer(to=offer["to_seat"], dice=offer["dice"]) if offer else None)
 
 
 def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> shared.ResolutionView:

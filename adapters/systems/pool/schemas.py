@@ -23,6 +23,11 @@ class PoolRollLine(BaseModel):
     lost: int = Field(description="Dice lost to 5s and 6s (PL-3).")
 
 
+class PoolHelpOffer(BaseModel):
+    to: str = Field(description="The seat helped.")
+    dice: int = Field(description="Dice offered for that seat's next roll (PL-7).")
+
+
 class PoolSheet(BaseModel):
     system: Literal["pool"] = "pool"
     seat: str
@@ -32,3 +37,5 @@ class PoolSheet(BaseModel):
     traits: dict[str, int]
     moves: dict[str, int] = Field(description="Moves bought, with their cost in dice (PL-6).")
     rolls: list[PoolRollLine] = Field(description="The latest rolls, newest first.")
+    help_offer: PoolHelpOffer | None = Field(None, description="This character's standing offer of help, until the "
+                                             "helped roll spends it (PL-7).")

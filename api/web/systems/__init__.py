@@ -12,7 +12,11 @@ comes from its module's ``BOARD``, a :class:`WebBoard`:
 - ``groups(view)``: the campaign commands the seat can use now, grouped by what they are for, the ones
   that start a unit first;
 - ``command_form(command, view)``: a campaign command's form drawn by the board (None: from its schema);
-- ``answer(verb, value, view)``: how a campaign command's answer is shown.
+- ``answer(verb, value, view)``: how a campaign command's answer is shown (it stays on the page across live
+  refreshes until the seat's next command: ``keep-input.js``);
+- ``command_controls(command, view)``: the controls inside a listed command's form, where the schema's own
+  fields would not do (a mapping posts as pairs, ``forms.payload``);
+- ``opens_table(verb)``: whether a command that answers a unit opens its table, or is answered on the page.
 
 A board draws with Jinja templates of its own under ``api/web/templates/systems/<package>/`` (``render``)
 and the shared control macros of ``_controls.html``. User text is escaped by the templates (autoescape); a
@@ -70,8 +74,13 @@ class TableView:
     is_house: bool
     #: Seat -> the character's name ("house" -> "the House").
     names: dict[str, str]
-    #: The character sheets the seat may read (``GET …/characters``), for what a board names beside a move.
+    #: The character sheets the seat may read (its own among them, if it plays a character).
     sheets: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def own(self) -> dict[str, Any] | None:
+        """The seat's own sheet, or None (the House keeps none)."""
+        return next((s for s in self.sheets if s.get("seat") == self.seat), None)
 
     @property
     def your_turn(self) -> bool:
@@ -197,6 +206,16 @@ class WebBoard:
     def group_of(self, command: CommandForm) -> str:
         """The heading a command is listed under; a system's board names its own."""
         return KERNEL_GROUPS.get(command.verb, "Commands")
+
+    def command_controls(self, command: CommandForm, view: CampaignView) -> Markup:
+        """The controls inside a command's form in its group, or empty markup for the form built from the
+        command's schema (``_form.html``). A board draws those of its own commands that need real controls."""
+        return Markup("")
+
+    def opens_table(self, verb: str) -> bool:
+        """Whether a command that answers a unit opens the unit's table (True), or is answered on the
+        campaign page by ``answer`` (a one-shot roll whose result is all there is to see)."""
+        return True
 
     def groups(self, view: CampaignView) -> list[Group]:
         """The commands the seat can use now, grouped; groups in the order their first command comes."""
