@@ -145,3 +145,20 @@ def test_a_move_refused_from_the_page_stores_nothing(client, table):  # noqa: F8
         assert r.status_code == status, (data, r.status_code, r.text[:300])
         assert 'role="alert"' in r.text and "text/html" in r.headers["content-type"]  # the table, the refusal above it
     assert entries(client, c, t) == before
+
+
+def test_the_cli_answers_a_loan_offered_into_a_challenge_through_the_challenges_action_path(cli):
+    """The CLI's loan moves take the same path as a page when the challenge lists them (issue 31): answered with
+    the table; a loan offered outside a challenge still runs on its own route, answered with the loan."""
+    from tests.e2e.test_cli_rough_edges import to_betting
+
+    ch = to_betting(cli)
+    cli("challenge", "raise", "4")
+    first = cli.json("challenge", "lend", "ilse", "5", "--as", "tomas")["loan_offers"][0]["loan_id"]
+    answer = cli.json("loan", "accept", first[:8], "--as", "ilse")
+    assert answer["id"] == ch and answer["loan_offers"] == [] and "legal_actions" in answer  # the table's answer
+    outside = cli.json("loan", "offer", "tomas", "2", "--as", "ilse")["loan_id"]
+    answer = cli.json("loan", "decline", outside[:8], "--as", "tomas")
+    assert answer["loan_id"] == outside and answer["status"] == "declined"  # the command's own answer
+    register = {x["loan_id"]: x["status"] for x in cli.json("debts")["loans"]}
+    assert register == {first: "active", outside: "declined"}
