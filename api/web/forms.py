@@ -87,9 +87,29 @@ def _words(text: str) -> list[str]:
     return [w.strip() for w in text.replace("\n", ",").split(",") if w.strip()]
 
 
+def _nested(name: str, form: dict[str, list[str]]) -> dict[str, Any]:
+    """An object field posted as controls of its own (``challenger.players``, ``challenger.antagonist``): each
+    inner field as text, or as a list of texts where ``<name>.<inner>__multi`` is posted too (checkboxes);
+    blanks are left out."""
+    out: dict[str, Any] = {}
+    prefix = name + "."
+    for key, values in form.items():
+        if not key.startswith(prefix) or key.endswith("__multi"):
+            continue
+        inner = key[len(prefix):]
+        given = [v.strip() for v in values if v and v.strip()]
+        if f"{key}__multi" in form:
+            if given:
+                out[inner] = given
+        elif given:
+            out[inner] = given[0]
+    return out
+
+
 def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...] = ("action",)) -> dict[str, Any]:
     """A form post (every value of each name) as the command's JSON inputs; blank fields are inputs left out.
-    Checkboxes of a list (``cup``) post one value each. The command validates what comes out."""
+    Checkboxes of a list (``cup``) post one value each. An object field (a JSON object) may come as controls of
+    its own, ``<field>.<inner>`` (see ``_nested``), so nobody types JSON. The command validates what comes out."""
     out: dict[str, Any] = {}
     for f in fields(cls, skip):
         values = [v for v in form.get(f.name, []) if v is not None]
@@ -99,6 +119,11 @@ def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...
                 out[f.name] = []
                 continue
         raw = values[0] if values else ""
+        if f.kind == "json" and not raw.strip():
+            nested = _nested(f.name, form)
+            if nested:
+                out[f.name] = nested
+            continue
         if f.kind == "checkbox":
             if raw:
                 out[f.name] = True

@@ -162,3 +162,29 @@ def test_the_cli_answers_a_loan_offered_into_a_challenge_through_the_challenges_
     assert answer["loan_id"] == outside and answer["status"] == "declined"  # the command's own answer
     register = {x["loan_id"]: x["status"] for x in cli.json("debts")["loans"]}
     assert register == {first: "active", outside: "declined"}
+
+
+def test_a_challenge_is_announced_from_the_page_with_its_sides_picked_not_typed_as_json(client, table):  # noqa: F811
+    c, t = table
+    sign_in(client, t["house"]["Authorization"].split(" ", 1)[1])
+    panel = client.get("/web/campaign/panel").text
+    assert 'name="challenger.antagonist"' in panel and 'name="opponent.players" value="ilse"' in panel
+    assert 'placeholder="JSON"' not in panel and "house:Lady Sen" not in panel
+    before = entries(client, c, t)
+    both = {"challenger.antagonist": "Lady Sen", "opponent.players__multi": "1", "opponent.players": "ilse",
+            "opponent.antagonist": "Lady Sen", "ante": "2"}
+    r = client.post("/web/commands/announce-challenge", data=both)
+    assert r.status_code == 422 and "PA-5" in r.text and entries(client, c, t) == before  # one kind of side, not both
+    r = client.post("/web/commands/announce-challenge", data={
+        "challenger.antagonist": "Lady Sen", "opponent.players__multi": "1", "opponent.players": ["ilse", "tomas"],
+        "ante": "2", "circumstance": ""})
+    assert r.status_code == 204, r.text
+    unit = r.headers["HX-Redirect"].rsplit("/", 1)[1]
+    view = client.get(f"{c}/challenges/{unit}", headers=t["house"]).json()
+    assert view["sides"]["challenger"]["members"] == ["Lady Sen"] and view["sides"]["opponent"]["members"] == ["ilse", "tomas"]
+    client.cookies.clear()
+    sign_in(client, t["mara"]["Authorization"].split(" ", 1)[1])  # a player challenges for herself, typing the antagonist
+    r = client.post("/web/commands/announce-challenge", data={
+        "challenger.players": "mara", "challenger.players__multi": "1", "opponent.players__multi": "1",
+        "opponent.antagonist": "Lady Sen", "ante": "1"})
+    assert r.status_code == 422 and "already in a challenge" in r.text  # Lady Sen is busy (PA-5)

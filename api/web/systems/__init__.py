@@ -11,6 +11,7 @@ comes from its module's ``BOARD``, a :class:`WebBoard`:
 - ``unit_title(unit, names)``: how a unit is named in lists ("Ilse against Lady Sen");
 - ``groups(view)``: the campaign commands the seat can use now, grouped by what they are for, the ones
   that start a unit first;
+- ``command_form(command, view)``: a campaign command's form with the board's own controls (or the generic one);
 - ``answer(verb, value, view)``: how a campaign command's answer is shown.
 
 A board draws with Jinja templates of its own under ``api/web/templates/systems/<package>/`` (``render``)
@@ -199,6 +200,11 @@ class WebBoard:
             if self.usable(command, view):
                 found.setdefault(self.group_of(command), []).append(command)
         return [Group(label, commands) for label, commands in found.items()]
+
+    def command_form(self, command: CommandForm, view: CampaignView) -> Markup | None:
+        """A campaign command's form drawn by the board itself (choices the campaign offers as controls: names
+        to pick, not to type); None: the generic form made from the command's schema."""
+        return None
 
     def answer(self, verb: str, value: Any, view: CampaignView) -> Markup:
         """What a campaign command answered, shown above the campaign."""
