@@ -220,6 +220,12 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     assert "Betting now: 6" in wager.inner_text() and "in the pot: 12 (6 of it doubling down" in wager.inner_text()
     assert "the wagers are level, so you may check" in wait_for_move(h, "check").locator("xpath=../..").inner_text()
     checks(h, "the House's table after a double down", phone)
+    lend = wait_for_move(t, "lend")  # round 2: Brother Tomas offers again, and Ilse declines at the table
+    lend.locator("label.choice", has_text="Ilse Varn").locator("input").check()
+    lend.locator("input[type=range][name=amount]").fill("3")
+    tap(t, "lend")
+    tap(i, "decline-loan")
+    t.locator(".pa-loans").wait_for(state="detached", timeout=WAIT)
     tap(h, "check")
     tap(i, "fold")  # PA-10: Ilse folds and narrates her defeat
     phase_everywhere(pages, "settled")
@@ -285,13 +291,14 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     # Ilse repays Brother Tomas from the debt register, by tapping (no id to type).
     i.click("a[href='/web/campaign']")
     i.wait_for_url("**/web/campaign")
-    row = i.locator("li.pa-loan", has_text="Brother Tomas lent Ilse Varn 5 pennies")
+    row = i.locator("tr.pa-loan", has_text="Brother Tomas lent Ilse Varn")
     with i.expect_response(lambda r: "/web/commands/repay-loan" in r.url) as answer:
         row.locator("form[data-verb='repay-loan'] button[type=submit]").click()
     assert answer.value.status == 200
-    i.locator("li.pa-loan[data-status=repaid]").wait_for(timeout=WAIT)
+    i.locator("tr.pa-loan[data-status=repaid]").wait_for(timeout=WAIT)
     t.click("a[href='/web/campaign']")
-    t.locator("li.pa-loan[data-status=repaid]").wait_for(timeout=WAIT)
+    t.locator("tr.pa-loan[data-status=repaid]").wait_for(timeout=WAIT)
+    assert t.locator("tr.pa-loan[data-status=declined]", has_text="Brother Tomas lent Ilse Varn").count() == 1
     checks(i, "Ilse's campaign page after the evening", phone)
     if phone:
         shoot(i, "penny_ante-campaign-phone")

@@ -92,8 +92,13 @@ class PennyAnteBoard(WebBoard):
     package = "penny_ante"
 
     # -- the table ------------------------------------------------------------------------------------------
+    @staticmethod
+    def member_name(side: dict[str, Any], member: str, view_names: dict[str, str]) -> str:
+        """A character's name; an antagonist is named by itself (even one named like a player's seat)."""
+        return member if side.get("kind") == "antagonist" else view_names.get(member, member)
+
     def side_label(self, side: dict[str, Any], view_names: dict[str, str]) -> str:
-        members = [view_names.get(m, m) for m in side.get("members", [])]
+        members = [self.member_name(side, m, view_names) for m in side.get("members", [])]
         if side.get("kind") == "antagonist":
             return f"{words(members)} (the House)"
         return words(members)
@@ -110,7 +115,8 @@ class PennyAnteBoard(WebBoard):
                 else None
             out.append(Side(
                 key=key, label=self.side_label(side, t.names), kind=side["kind"], mine=s.get("your_side") == key,
-                turn=s.get("turn") == key, members=[(t.name_of(m), piles.get(m, 0), put.get(m, 0)) for m in side["members"]],
+                turn=s.get("turn") == key, members=[(self.member_name(side, m, t.names), piles.get(m, 0), put.get(m, 0))
+                                                       for m in side["members"]],
                 wager=side["wager"], betting=side.get("betting_wager", side["wager"]),
                 doubled=side["wager"] - side.get("betting_wager", side["wager"]), all_in=side["all_in"],
                 characteristics=list(side["characteristics"]), declared=side["declared"], dice=list(side["dice"]),
@@ -181,11 +187,14 @@ class PennyAnteBoard(WebBoard):
         """``Lady Sen challenges Ilse``: the challenger's names, then the opponent's (PA-5)."""
         sides = unit.get("sides")
         if isinstance(sides, dict) and "challenger" in sides:
-            first, second = sides["challenger"].get("members", []), sides.get("opponent", {}).get("members", [])
-        else:
-            first, second = unit.get("challenger") or [], unit.get("opponent") or []
-        who = words([names.get(m, m) for m in first]) or "Someone"
-        against = words([names.get(m, m) for m in second])
+            first = [self.member_name(sides["challenger"], m, names) for m in sides["challenger"].get("members", [])]
+            other_side = sides.get("opponent") or {}
+            second = [self.member_name(other_side, m, names) for m in other_side.get("members", [])]
+        else:  # a unit in the campaign's list: its members' names
+            first = [names.get(m, m) for m in unit.get("challenger") or []]
+            second = [names.get(m, m) for m in unit.get("opponent") or []]
+        who = words(first) or "Someone"
+        against = words(second)
         return f"{who} {'challenge' if len(first) > 1 else 'challenges'} {against}" if against else who
 
     # -- the campaign ------------------------------------------------------------------------------------------
@@ -266,14 +275,19 @@ class PennyAnteBoard(WebBoard):
         what = "A bankruptcy debt (PA-15)" if loan.get("kind") == "debt" else "A loan (PA-14)"
         where = "during a challenge" if into else "between players"
         return {**loan, "lender_name": view.name_of(loan["lender"]), "borrower_name": view.name_of(loan["borrower"]),
-                "what": what, "where": where, "status_words": STATUS.get(status, status), "actions": actions,
-                "history_words": "; ".join(
+                "what": what, "where": where, "status_words": sentence(STATUS.get(status, status)), "actions": actions,
+                "history_words": sentence("; ".join(
                     f"{h['what']} by {view.name_of(h['actor'])}" + (f" ({h['amount']})" if h.get("amount") else "")
-                    + (f": {h['note']}" if h.get("note") else "") for h in loan.get("history") or [])}
+                    + (f": {h['note']}" if h.get("note") else "") for h in loan.get("history") or []))}
 
     def answer(self, verb: str, value: Any, view: CampaignView) -> Markup:
         return self.render("answer.html", verb=verb, value=value if isinstance(value, dict) else {"value": value},
                            c=view)
+
+
+def sentence(text: str) -> str:
+    """The text with its first letter upper case (names keep their own)."""
+    return text[:1].upper() + text[1:]
 
 
 def other(side: str | None) -> str:
