@@ -117,8 +117,10 @@ class LegalAction(BaseModel):
     reshuffle: list[str] | None = Field(None, description="Table cards: the discards this move reshuffles into the "
                                                           "empty deck; enter them in the order the table shuffled "
                                                           "them (C-3, TO-1).")
-    loan: UUID | None = Field(None, description="The loan a loan move answers (a campaign command, not a move in "
-                                                "the unit: POST …/loans/{loan}/accept, decline or withdraw).")
+    loan: UUID | None = Field(None, description="The loan a loan move answers: send it as the move's `loan`, to "
+                                                "this unit's action endpoint (the move runs as the campaign command "
+                                                "of that name, exactly as on its own route: POST …/loans/{loan}/"
+                                                "accept, decline or withdraw).")
     lender: str | None = None
 
 

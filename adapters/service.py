@@ -297,14 +297,17 @@ class Stakes:
 
         def action_class(name: str) -> type[Command] | None:
             try:
-                return rules.action(unit, name)
-            except RuleViolation:  # a loan move offered into the unit, not one of its actions
+                return rules.move(unit, name)
+            except RuleViolation:
                 return None
 
-        def may_act(seat: str) -> bool:  # a move in the unit, not an answer to a loan offered into it
+        def may_act(seat: str) -> bool:
+            """A move of the unit: not an answer to something offered into it (a campaign command its legal
+            actions list, issue 31), nor the House's abandon (C-10), always open to it: the table waits for
+            neither."""
             seen = view if seat == viewer.name else system.unit_view(self, campaign_id, unit, Seat.parse(seat))
-            # nor the House's abandon (C-10), always open to it: the table does not wait for it
-            return any(getattr(a, "loan", None) is None and a.action != "abandon" for a in seen.legal_actions)
+            return any(rules.listed_command(unit, a.action) is None and a.action != "abandon"
+                       for a in seen.legal_actions)
 
         return view.model_copy(update={"waiting_for": unit.waiting_for(may_act),
                                        "legal_actions": schemas.with_choice_fields(view.legal_actions, action_class)})

@@ -23,7 +23,7 @@ def waiting_for(stakes: Any, campaign_id: UUID, unit_id: UUID, viewer: Seat) -> 
     for seat in ["house", *(p.seat for p in campaign.players)]:
         view = stakes.unit_view(campaign_id, unit_id, Seat.parse(seat))
         # the unit's own answer (the same for every reader): a seat whose only moves are optional, such as
-        # answering or withdrawing a loan offered into it, is not waited for (issue 31)
+        # answering or withdrawing something offered into the unit, is not waited for (issue 31)
         waiting = set(view.waiting_for) if waiting is None else waiting
         names = list(dict.fromkeys(a.action for a in view.legal_actions))
         if names and seat in waiting:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from functools import reduce
 from operator import or_
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Body, Depends, Query, Request
@@ -136,13 +136,26 @@ def _tag(classes: list[type[Command]]) -> str:
 
 
 def action_body() -> dict[str, Any]:
-    """The request body of ``POST /challenges/{unit}/actions``: one of every unit action's schema."""
+    """The request body of ``POST /challenges/{unit}/actions``: one of every unit action's schema, and of every
+    campaign command a unit's legal actions may list as a move (``{"action": verb, …}``, issue 31)."""
     names = []
     for system in supported():
         for cls in system.actions():
             names.append(_schema_name(cls))
             DOCUMENTED[names[-1]] = cls
+        for cls in system.listed_commands():
+            names.append(_schema_name(cls) + "Move")
+            DOCUMENTED[names[-1]] = listed_move_model(cls)
     return _request_body(names, True)
+
+
+def listed_move_model(cls: type[Command]) -> type[BaseModel]:
+    """A campaign command as a move of a unit that lists it: ``action`` (its verb) and its own fields."""
+    fields: dict[str, Any] = {"action": (Literal[cls.verb], cls.verb)}  # type: ignore[valid-type]
+    fields.update({name: (info.annotation, info) for name, info in cls.model_fields.items()})
+    return create_model(f"{cls.__name__}Move", __config__=ConfigDict(extra="forbid"),  # type: ignore[call-overload]
+                        __doc__=f"{cls.summary()} Played from a unit that lists it among its legal actions.",
+                        **fields)
 
 
 def publish(openapi: dict[str, Any]) -> dict[str, Any]:

@@ -136,6 +136,7 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
     doc = (shared if shared is not None and len(classes) > 1 else first).__doc__ or ""
     return {"words": words, "fixed": fixed, "params": params, "doc": doc, "verb": first.verb,
             "action": first.action_name(), "arguments": list(first.cli_arguments),
+            "listed": any(c.listed_in for c in classes),  # a unit's legal actions may list it (issue 31)
             "new_unit": first.answer == "unit" and first.draws_secret,
             "confirm": list(first.cli_confirm) if first.cli_confirm else None}
 

@@ -99,6 +99,23 @@ def unit_id(t: Target, text: str | None, settled: bool = False) -> UUID:
     return matches[0]
 
 
+def listed_in(t: Target, verb: str, payload: dict[str, Any], text: str | None) -> UUID | None:
+    """Issue 31: the unit whose legal actions list this campaign command with these inputs (an answer to what
+    was offered into it): the one named with ``--challenge``, else the seat's current or only open one. Played
+    there, the command takes the unit's one action path, as a page or any other client does; None when no such
+    unit lists it, and it runs on its own route."""
+    try:
+        found = unit_id(t, text)
+    except UsageError:
+        return None
+    view = t.backend.challenge(t.campaign_id(), t.seat, found)
+    for listed in getattr(view, "legal_actions", []):
+        if listed.action == verb and all(str(getattr(listed, k)) == str(v) for k, v in payload.items()
+                                         if getattr(listed, k, None) is not None):
+            return found
+    return None
+
+
 def every_unit(t: Target) -> Iterator[Any]:
     """The campaign's units, page by page."""
     after = 0
@@ -188,6 +205,8 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
                 moved = unit_id(t, unit)
                 result = t.backend.act(t.campaign_id(), t.seat, moved, payload, key=key)
                 current_unit(t, moved)  # the unit this seat moved in is its current one
+            elif spec.get("listed") and (listing := listed_in(t, spec["verb"], payload, unit)) is not None:
+                result = t.backend.act(t.campaign_id(), t.seat, listing, {"action": spec["verb"], **payload}, key=key)
             else:
                 try:
                     result = t.backend.run(t.campaign_id(), t.seat, spec["verb"], payload, key=key)
@@ -207,7 +226,7 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
         inspect.Parameter("campaign", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=CampaignOpt),
         inspect.Parameter("fmt", inspect.Parameter.KEYWORD_ONLY, default=Format.table, annotation=Fmt),
     ]
-    if spec["action"]:
+    if spec["action"] or spec.get("listed"):
         common.append(inspect.Parameter("challenge", inspect.Parameter.KEYWORD_ONLY, default=None,
                                         annotation=ChallengeOpt))
     signature = inspect.Signature(params + common)

@@ -355,7 +355,11 @@ class StakesApplication(Application[UUID]):
         campaign = self.campaign(ctx.campaign_id)
         unit = self.unit(campaign, unit_id)
         system = system_of_unit(unit)
-        name = payload.action_name() if isinstance(payload, Command) else dict(payload).get("action")
+        name = (payload.action_name() or payload.verb) if isinstance(payload, Command) else dict(payload).get("action")
+        listed = system.listed_command(unit, name)
+        if listed is not None:
+            self._listed_move(ctx, system, unit, listed, payload)
+            return
         action = system.action(unit, name)
         command = action.parse(payload if isinstance(payload, Command) else dict(payload))
         action.authorize(ctx.actor)
@@ -368,6 +372,18 @@ class StakesApplication(Application[UUID]):
             once.save(self._units_in_adventure(ctx, system, touched, fresh), None)
 
         once.run(run)
+
+    def _listed_move(self, ctx: Context, system: RuleSystem, unit: Any, listed: type[Command],
+                     payload: Mapping[str, Any] | Command) -> None:
+        """A move the unit's legal actions list that is a campaign command (issue 31: an answer to something
+        offered into the unit): validated and authorized by the command's own class, checked by the system to
+        concern this unit, and run exactly once under the request's key, as its own route runs it."""
+        if isinstance(payload, Command):
+            command = listed.parse(payload)
+        else:
+            command = self.parse(ctx.campaign_id, listed.verb, {k: v for k, v in dict(payload).items() if k != "action"})
+        system.check_listed(self, unit, command)
+        self.execute(ctx, command)
 
     # -- C-1: units of resolution happen inside an adventure ----------------------------------------------
     def _units_in_adventure(self, ctx: Context, system: RuleSystem, touched: list[Any],

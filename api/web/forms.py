@@ -126,11 +126,36 @@ def _pairs(cls: type[Command], f: Field, form: dict[str, list[str]]) -> dict[str
     return out
 
 
+def _is_mapping(cls: type[Command], name: str) -> bool:
+    """Whether a field is a mapping (``dict[str, int]``: any keys), not an object with fields of its own."""
+    return "additionalProperties" in _scalar(cls.model_json_schema().get("properties", {}).get(name, {}))
+
+
+def _nested(name: str, form: dict[str, list[str]]) -> dict[str, Any]:
+    """An object field posted as controls of its own (``challenger.players``, ``challenger.antagonist``): each
+    inner field as text, or as a list of texts where ``<name>.<inner>__multi`` is posted too (checkboxes);
+    blanks are left out."""
+    out: dict[str, Any] = {}
+    prefix = name + "."
+    for key, values in form.items():
+        if not key.startswith(prefix) or key.endswith("__multi"):
+            continue
+        inner = key[len(prefix):]
+        given = [v.strip() for v in values if v and v.strip()]
+        if f"{key}__multi" in form:
+            if given:
+                out[inner] = given
+        elif given:
+            out[inner] = given[0]
+    return out
+
+
 def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...] = ("action",)) -> dict[str, Any]:
     """A form post (every value of each name) as the command's JSON inputs; blank fields are inputs left out.
-    Checkboxes of a list (``cup``) post one value each; a mapping posts one control per key (``NAME.KEY``) or
-    pairs (``NAME__key``, ``NAME__value``).
-    The command validates what comes out."""
+    Checkboxes of a list (``cup``) post one value each. A mapping posts one control per key (``NAME.KEY``) or
+    pairs (``NAME__key``, ``NAME__value``); an object field (a JSON object with fields of its own) may come as
+    controls of its own, ``<field>.<inner>`` (see ``_nested``), so nobody types JSON. The command validates
+    what comes out."""
     out: dict[str, Any] = {}
     for f in fields(cls, skip):
         if f"{f.name}__key" in form:  # a mapping posted as pairs of controls: NAME__key and NAME__value, in order
@@ -144,9 +169,14 @@ def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...
                 continue
         raw = values[0] if values else ""
         if f.kind == "json" and not raw.strip():
-            keyed = _keyed(cls, f.name, form)
-            if keyed is not None:
-                out[f.name] = keyed
+            if _is_mapping(cls, f.name):
+                keyed = _keyed(cls, f.name, form)
+                if keyed is not None:
+                    out[f.name] = keyed
+            else:
+                nested = _nested(f.name, form)
+                if nested:
+                    out[f.name] = nested
             continue
         if f.kind == "checkbox":  # a ticked box posts "true"; a button may post "false" (a yes/no choice)
             if raw:

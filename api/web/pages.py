@@ -175,7 +175,7 @@ def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBo
     moves = []
     for legal in view.get("legal_actions", []):
         limits = {k: val for k, val in legal.items() if val is not None}
-        cls = system.action(unit, legal["action"])
+        cls = system.move(unit, legal["action"])  # a unit's action, or a campaign command it lists (issue 31)
         moves.append(boards.Move(legal["action"], cls.summary(), limits, forms.fields(cls, limits=limits), cls))
     state = view.get("state") if isinstance(view.get("state"), dict) and "kind" in view else {
         k: val for k, val in view.items() if k not in ("id", "campaign_id", "legal_actions", "waiting_for")}

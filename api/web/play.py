@@ -50,7 +50,7 @@ async def act(request: Request, unit_id: UUID, v: Seated) -> Response:
 
     def move() -> None:
         unit = v.stakes.load_unit(v.campaign_id, unit_id)
-        cls = system_of_unit(unit).action(unit, name)
+        cls = system_of_unit(unit).move(unit, name)
         v.stakes.act(v.campaign_id, v.seat, unit_id, {"action": name, **forms.payload(cls, form)})
 
     try:

@@ -99,14 +99,34 @@ class RuleSystem:
         return tuple(c for c in found if unit is None or isinstance(unit, c.units))
 
     def action(self, unit: Any, name: object) -> type[Command]:
-        """The action ``name`` of ``unit``, or a refusal listing the ones it has."""
+        """The action ``name`` of ``unit``, or a refusal listing the moves it takes (its own actions and the
+        campaign commands its legal actions list)."""
         actions = self.actions(unit)
         found = next((a for a in actions if a.action_name() == name), None)
         if found is None:
-            names = ", ".join(a.action_name() or "" for a in actions)
+            names = ", ".join([*(a.action_name() or "" for a in actions), *(c.verb for c in self.listed_commands(unit))])
             raise RuleViolation(f"a {type(unit).__name__} takes one of {names}, not {name!r}",
                                 ruling=actions[0].ruling if actions else "C-1")
         return found
+
+    def listed_commands(self, unit: Any = None) -> tuple[type[Command], ...]:
+        """The campaign commands the legal actions of ``unit`` (of any unit when None) may list as moves
+        (``Command.listed_in``): answers to something offered into it, played from its action endpoint."""
+        return tuple(c for c in self.commands() if c.listed_in and (unit is None or isinstance(unit, c.listed_in)))
+
+    def listed_command(self, unit: Any, name: object) -> type[Command] | None:
+        """The campaign command a listed move ``name`` of ``unit`` stands for; None for a move of the unit."""
+        return next((c for c in self.listed_commands(unit) if c.verb == name), None)
+
+    def move(self, unit: Any, name: object) -> type[Command]:
+        """The class that validates a move ``name`` listed in ``unit``'s legal actions: one of its actions, or
+        the campaign command it stands for; a refusal naming the moves it takes otherwise."""
+        return self.listed_command(unit, name) or self.action(unit, name)
+
+    def check_listed(self, app: StakesApplication, unit: Any, command: Command) -> None:
+        """A campaign command played from ``unit``'s action endpoint concerns that unit (an answer to what was
+        offered into it, not into another one): a system that lists such moves refuses any other, naming the
+        ruling. Verify only: nothing is changed."""
 
     def command(self, verb: str) -> type[Command] | None:
         return self.handlers.campaign_command(verb)

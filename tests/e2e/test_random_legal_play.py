@@ -28,7 +28,8 @@ PLAYERS = {
 def table(client: Any, system: str) -> tuple[str, dict[str, dict[str, str]]]:
     created = client.post("/campaigns", json={"name": "Random", "system": system}).json()
     c, t = f"/campaigns/{created['campaign']['id']}", {"house": bearer(created["house_token"])}
-    for seat in ("ilse", "tomas"):
+    # Penny Ante seats a third player, who may lend into a challenge he is not in (PA-14)
+    for seat in ("ilse", "tomas", *(("mara",) if system == "penny-ante" else ())):
         r = client.post(f"{c}/players", headers=t["house"], json={"seat": seat, "character": seat.title(),
                                                                   **PLAYERS[system]})
         assert r.status_code == 201, r.text
@@ -52,7 +53,9 @@ def announce(client: Any, system: str, c: str, t: dict[str, dict[str, str]], rng
         "penny-ante": rng.choice([("ilse", "/challenges", {"challenger": {"players": ["ilse"]},
                                                            "opponent": {"players": ["tomas"]}, "ante": 1}),
                                   ("house", "/challenges", {"challenger": {"antagonist": "Lady Sen"},
-                                                            "opponent": {"players": ["ilse", "tomas"]}, "ante": 1})]),
+                                                            "opponent": {"players": ["ilse", "tomas"]}, "ante": 1}),
+                                  ("house", "/challenges", {"challenger": {"antagonist": "Lady Sen"},
+                                                            "opponent": {"players": ["ilse"]}, "ante": 1})]),
         "pool": ("ilse", "/contests", {"opponent": "tomas"}),
         "twenty-one": ("house", "/conflicts", {"characters": ["ilse", "tomas"]}),
         "beast": rng.choice([("ilse", "/conflicts", {"against": "Sheriff Cole"}),
@@ -115,6 +118,8 @@ def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random) 
             pass
     if legal.get("borrowers"):
         body["borrower"] = rng.choice(legal["borrowers"])
+    if legal.get("loan") is not None and "loan" in props:  # the loan a listed loan move answers (issue 31)
+        body["loan"] = legal["loan"]
     if legal.get("required") is not None and legal["action"] == "keep":
         body["cup"] = list(legal["required"])  # C-7: the same cup as before the rewind
     elif legal.get("required") is not None and "cut" in props:
@@ -140,9 +145,11 @@ def test_random_legal_play_never_fails_and_never_leaves_a_unit_nobody_can_move(c
             if unit is None:  # a unit the table can no longer open: the game is over
                 break
             continue
-        options = [(seat, a) for seat, view in views.items() for a in view["legal_actions"] if a.get("loan") is None]
+        options = [(seat, a) for seat, view in views.items() for a in view["legal_actions"]]
+        # answers to a loan offered into the unit are listed moves too (issue 31), but the table waits for none
+        answers = [(seat, a) for seat, a in options if a.get("loan") is not None]
         # the House may always abandon an open unit (C-10): a unit where that is all anyone can do is a dead end
-        moving = [(seat, a) for seat, a in options if a["action"] != "abandon"]
+        moving = [(seat, a) for seat, a in options if a["action"] != "abandon" and a.get("loan") is None]
         assert moving, f"{system}: a unit nobody can move on: {views['house']}"
         if rng.random() < 0.08:  # C-6: the House rewinds to any earlier step; a step inside one move is refused
             steps = client.get(f"{c}/challenges/{unit}/replay", headers=t["house"]).json()["steps"]
@@ -151,10 +158,13 @@ def test_random_legal_play_never_fails_and_never_leaves_a_unit_nobody_can_move(c
                                 json={"to_step": rng.randint(1, len(steps) - 1), "reason": "the table disagreed"})
                 assert r.status_code < 500, r.text
                 continue
-        seat, legal = rng.choice(options if rng.random() < 0.02 else moving)  # now and then the House abandons
+        draw = rng.random()  # now and then the House abandons; a loan offered is often answered
+        seat, legal = rng.choice(answers if answers and draw < 0.3 else options if draw > 0.98 else moving)
         body = body_for(legal, action_schema(found, system, legal["action"]), rng)
         r = client.post(f"{c}/challenges/{unit}/actions", headers=t[seat], json=body)
         assert r.status_code < 500, r.text
+        # a listed answer to a loan, sent as listed to the unit's action endpoint, is always accepted (issue 31)
+        assert r.status_code == 200 or legal.get("loan") is None, (legal, r.text)
         assert r.status_code != 422 or r.json().get("ruling"), r.text  # a refusal names its ruling
         moves, accepted = moves + 1, accepted + (r.status_code == 200)
     assert accepted > moves // 4, f"{system}: {accepted} of {moves} moves built from legal actions accepted"

@@ -89,7 +89,7 @@ def test_a_player_signs_in_by_his_invite_link_plays_and_signs_out_with_no_csp_vi
     t.locator(f"#tables a[href='/web/units/{unit}']").wait_for(timeout=WAIT)
     t.click(f"#tables a[href='/web/units/{unit}']")
     deadline = time.monotonic() + 60
-    while i.locator("#table section").get_attribute("data-phase") != "settled" and time.monotonic() < deadline:
+    while i.locator("#table > section").get_attribute("data-phase") != "settled" and time.monotonic() < deadline:
         acted = False
         for page in (i, t):
             for name in ("roll", "push"):

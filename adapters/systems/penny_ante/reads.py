@@ -169,8 +169,10 @@ def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schema
         for move in offer_moves("offered", offer.lender, offer.borrower, viewer.name, round_open=offer.open,
                                 affordable=offer.amount <= players.get(offer.lender, 0)):
             legal.append({"action": move, "loan": offer.loan_id, "lender": offer.lender, "amount": offer.amount})
-    return schemas.ChallengeView(id=unit.id, campaign_id=campaign_id, legal_actions=legal, loan_offers=offers,
-                                 **unit.view_for(viewer.name))
+    seen = unit.view_for(viewer.name)
+    for side in seen["sides"].values():  # each member's pile: public, as the sheets and purses show it
+        side["piles"] = {m: piles.get(m, 0) for m in side["members"]}
+    return schemas.ChallengeView(id=unit.id, campaign_id=campaign_id, legal_actions=legal, loan_offers=offers, **seen)
 
 
 def loan_offers(stakes: Any, campaign_id: UUID, unit: Any) -> list[schemas.LoanOffer]:

@@ -124,6 +124,9 @@ class ChallengeSide(BaseModel):
     betting_wager: int = Field(description="The wager without a double down, which needs no answer (PA-13).")
     all_in: bool
     contributions: dict[str, int]
+    piles: dict[str, int] = Field(default_factory=dict, description="Each member's pile now, outside the pot: a "
+                                  "player's pile, an antagonist's purse (public, like the sheets and the "
+                                  "antagonists' purses; empty in a replay's steps).")
 
 
 class Circumstance(BaseModel):

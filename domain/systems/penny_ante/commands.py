@@ -126,7 +126,14 @@ class _OnLoan(Command):
     loan: UUID = Field(description="The loan's id (the CLI takes its first characters).")
 
 
-class AcceptLoan(_OnLoan):
+class _OnOffer(_OnLoan):
+    """An answer to an offer: a challenge's legal actions list it for a loan offered into that challenge, and
+    its action endpoint plays it (``{"action": "accept-loan", "loan": …}``) as this command (PA-14, issue 31)."""
+
+    listed_in = (Challenge,)
+
+
+class AcceptLoan(_OnOffer):
     """Accept a loan offered to you; the pennies move at once (PA-14)."""
 
     verb: ClassVar[str] = "accept-loan"
@@ -134,7 +141,7 @@ class AcceptLoan(_OnLoan):
     cli = "loan accept"
 
 
-class DeclineLoan(_OnLoan):
+class DeclineLoan(_OnOffer):
     """Decline a loan offered to you (PA-14)."""
 
     verb: ClassVar[str] = "decline-loan"
@@ -142,7 +149,7 @@ class DeclineLoan(_OnLoan):
     cli = "loan decline"
 
 
-class WithdrawLoan(_OnLoan):
+class WithdrawLoan(_OnOffer):
     """Withdraw your offer before it is answered (PA-14)."""
 
     verb: ClassVar[str] = "withdraw-loan"

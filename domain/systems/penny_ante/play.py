@@ -100,6 +100,9 @@ def challenge(app: StakesApplication, campaign: Campaign, challenge_id: UUID) ->
 
 
 def side_spec(app: StakesApplication, campaign: Campaign, spec: cmd.Side) -> dict[str, Any]:
+    if spec.antagonist and spec.players:
+        raise RuleViolation("a side is a character, an alliance of characters, or an antagonist: not players and "
+                            "an antagonist together", ruling="PA-5")
     if spec.antagonist:
         name = economy.house(app, campaign).antagonist_name(str(spec.antagonist))
         return {"kind": ANTAGONIST, "members": [name]}

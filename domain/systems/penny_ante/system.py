@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domain.errors import RuleViolation
 from domain.kernel.commands import Bool, Context, Int
 from domain.kernel.registry import RuleSystem
 from domain.systems.penny_ante import economy, play
@@ -72,6 +73,13 @@ class PennyAnte(RuleSystem):
 
     def adventure_ended(self, app: StakesApplication, campaign: Campaign, number: int, actor: str) -> list[Any]:
         return economy.adventure_ended(app, campaign, number, actor)
+
+    def check_listed(self, app: StakesApplication, unit: Any, command: Any) -> None:
+        """PA-14, issue 31: a challenge's action endpoint answers only the loans offered into that challenge."""
+        offer = economy.loan(app, app.campaign(unit.campaign_id), command.loan)
+        if offer.challenge_id != unit.id.hex:
+            raise RuleViolation("this loan was not offered into this challenge: answer it from the campaign "
+                                f"(POST …/loans/{command.loan}/…)", ruling="PA-14")
 
     def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
                reason: str) -> list[Any]:

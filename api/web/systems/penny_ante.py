@@ -1,0 +1,297 @@
+"""Penny Ante's web board (issue 31): the table with the pot, each side's purse and wager, the seat's own cup
+(the others' hidden dice as backs, C-5), the circumstance dice in the middle, and a control for every legal
+move: betting buttons and a raise slider bounded by the legal limits (PA-9), dice to put back in the cup as
+checkboxes labelled by their value (PA-8), loans offered, accepted, declined and withdrawn at the table
+(PA-14). The campaign page: readable sheets, the House budget and the debt register in words, loan answers as
+buttons on their rows, and the announcement of a challenge with seats and antagonists to pick (PA-5).
+
+Everything drawn comes from the signed-in seat's own reads (the view of the table, the sheets, the books).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+
+from api.web.render import FACES
+from api.web.systems import CampaignView, CommandForm, Group, Move, TableView, WebBoard
+
+#: The steps of a challenge, in words (PA-5 … PA-15).
+STEPS = {
+    "declare": "Naming characteristics (PA-8)",
+    "roll": "Rolling: each side pays the ante and rolls (PA-6, PA-8)",
+    "keep": "Keeping dice: each side shows some and cups the rest (PA-8)",
+    "betting-1": "First betting round (PA-9)",
+    "new-circumstances": "New circumstances, then each side rerolls its cup (PA-7, PA-13)",
+    "betting-2": "Second betting round (PA-9)",
+    "showdown": "Showdown (PA-11)",
+    "folded": "Folded (PA-10)",
+    "bankruptcy": "Bankruptcy: debt or buyout (PA-15)",
+    "settled": "Settled",
+}
+#: Moves the table draws with controls of its own; any other legal move gets the generic form.
+DRAWN = {"seed", "pass", "declare", "circumstance", "double-down", "roll", "keep", "check", "call", "raise", "fold",
+         "all-in", "lend", "bid", "debt", "buyout", "abandon", "accept-loan", "decline-loan", "withdraw-loan"}
+BETS = ("check", "call", "raise", "fold", "all-in")
+#: The campaign commands by what they are for; the first group (announcing a challenge) is shown unfolded.
+GROUPS = {"announce-challenge": "Challenges", "create-antagonist": "Antagonists",
+          "add-antagonist-characteristic": "Antagonists", "fund-antagonist": "Antagonists",
+          "offer-loan": "Loans", "buy-characteristic": "Your character", "start-adventure": "Adventures",
+          "end-adventure": "Adventures", "add-player": "Seats"}
+ORDER = ("Challenges", "Antagonists", "Loans", "Your character", "Adventures", "Seats")
+#: Answers to a loan: buttons on the loan's own row (the debt register), never a form asking for its id.
+ON_A_LOAN = ("accept-loan", "decline-loan", "withdraw-loan", "repay-loan", "forgive-loan", "record-consequence")
+#: PA-11's categories in words ("6s" is the sum of the sixes).
+CATEGORIES = {f"{n}s": f"{word} (the sum of the {word})" for n, word in
+              enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), 1)}
+STATUS = {"offered": "offered, not yet answered", "active": "owed", "declined": "declined", "withdrawn": "withdrawn",
+          "repaid": "repaid", "forgiven": "forgiven", "defaulted": "defaulted (unpaid when an adventure began)",
+          "reversed": "undone by a rewind", "voided": "voided by an overturn"}
+
+
+@dataclass
+class Side:
+    """One side of the table as the seat sees it, in words."""
+
+    key: str  # challenger or opponent
+    label: str
+    kind: str
+    mine: bool
+    turn: bool
+    members: list[tuple[str, int, int]]  # (name, pile now, put in the pot)
+    wager: int
+    betting: int
+    doubled: int
+    all_in: bool
+    characteristics: list[str]
+    declared: bool
+    dice: list[dict[str, Any]]
+    stake_left: int | None = None
+
+
+@dataclass
+class Offer:
+    """A loan offered into the challenge (PA-14) and the seat's answers to it."""
+
+    loan: str
+    lender: str
+    borrower: str
+    amount: int
+    open: bool
+    moves: list[Move] = field(default_factory=list)
+
+
+def words(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else ""
+
+
+class PennyAnteBoard(WebBoard):
+    package = "penny_ante"
+
+    # -- the table ------------------------------------------------------------------------------------------
+    @staticmethod
+    def member_name(side: dict[str, Any], member: str, view_names: dict[str, str]) -> str:
+        """A character's name; an antagonist is named by itself (even one named like a player's seat)."""
+        return member if side.get("kind") == "antagonist" else view_names.get(member, member)
+
+    def side_label(self, side: dict[str, Any], view_names: dict[str, str]) -> str:
+        members = [self.member_name(side, m, view_names) for m in side.get("members", [])]
+        if side.get("kind") == "antagonist":
+            return f"{words(members)} (the House)"
+        return words(members)
+
+    def sides(self, t: TableView) -> list[Side]:
+        s = t.state
+        out = []
+        for key in ("challenger", "opponent"):
+            side = (s.get("sides") or {}).get(key)
+            if side is None:
+                continue
+            piles, put = side.get("piles") or {}, side.get("contributions") or {}
+            stake_left = s["stake"] - side["wager"] if side["kind"] == "antagonist" and s.get("stake") is not None \
+                else None
+            out.append(Side(
+                key=key, label=self.side_label(side, t.names), kind=side["kind"], mine=s.get("your_side") == key,
+                turn=s.get("turn") == key, members=[(self.member_name(side, m, t.names), piles.get(m, 0), put.get(m, 0))
+                                                       for m in side["members"]],
+                wager=side["wager"], betting=side.get("betting_wager", side["wager"]),
+                doubled=side["wager"] - side.get("betting_wager", side["wager"]), all_in=side["all_in"],
+                characteristics=list(side["characteristics"]), declared=side["declared"], dice=list(side["dice"]),
+                stake_left=stake_left))
+        return out
+
+    def offers(self, t: TableView) -> list[Offer]:
+        out = []
+        for o in t.state.get("loan_offers") or []:
+            moves = [m for m in t.moves if m.name in ("accept-loan", "decline-loan", "withdraw-loan")
+                     and str(m.limits.get("loan")) == str(o["loan_id"])]
+            out.append(Offer(loan=str(o["loan_id"]), lender=t.name_of(o["lender"]), borrower=t.name_of(o["borrower"]),
+                             amount=o["amount"], open=bool(o["open"]), moves=moves))
+        return out
+
+    def result(self, t: TableView, sides: list[Side]) -> list[str]:
+        """The outcome in words: who won and why, the scores, who takes what, who narrates (PA-10 … PA-15)."""
+        r = t.state.get("result")
+        if not r:
+            return []
+        label = {s.key: s.label for s in sides}
+        lines = []
+        reason, winner = r.get("reason"), r.get("winner")
+        if reason == "abandoned":
+            lines.append(f"The House abandoned this challenge: {r.get('abandoned') or ''}. Every penny went back to "
+                         "whoever put it in (C-10, PA-19).")
+        elif reason == "fold":
+            lines.append(f"{label.get(other(winner), '')} folded: {label.get(winner, '')} takes the pot (PA-10).")
+        elif reason in ("overturned", "void"):
+            lines.append("The House overturned the result: " + (f"{label.get(winner)} wins." if winner else
+                                                                 "the challenge is void (C-6)."))
+        elif winner is None:
+            lines.append("A draw: each side takes back its own wager (PA-11).")
+        else:
+            lines.append(f"{label.get(winner, '')} wins the showdown (PA-11).")
+        for key, score in (r.get("scores") or {}).items():
+            if isinstance(score, dict):
+                category = CATEGORIES.get(str(score.get("category")), score.get("category"))
+                lines.append(f"{label.get(key, key)} scores {score.get('score')}: "
+                             f"{category} with {words([str(d) for d in score.get('hand') or []])}.")
+        for member, amount in (r.get("payouts") or {}).items():
+            lines.append(f"{t.name_of(member)} takes {amount} {'penny' if amount == 1 else 'pennies'} from the pot.")
+        if r.get("narrator"):
+            lines.append(f"{label.get(r['narrator'], r['narrator'])} narrates.")
+        return lines
+
+    def bankrupt_lines(self, t: TableView) -> list[str]:
+        out = []
+        for member, b in (t.state.get("bankrupts") or {}).items():
+            bids = ", ".join(f"{t.name_of(x['bidder'])} {x['amount']}" for x in b.get("bids") or []) or "none yet"
+            status = {"pending": "chooses between the debt and the best buyout", "debt": "took the debt",
+                      "bought": f"was bought out, giving up {b.get('surrendered')}"}.get(b.get("status"), b.get("status"))
+            out.append(f"{t.name_of(member)} is bankrupt, lost {b.get('lost')} pennies, and {status}. Bids: {bids}.")
+        return out
+
+    def table(self, view: TableView) -> Markup:
+        sides = self.sides(view)
+        moves = {m.name: m for m in view.moves if m.name not in ("accept-loan", "decline-loan", "withdraw-loan")}
+        return self.render(
+            "table.html", t=view, s=view.state, sides=sides, mine=[x for x in sides if x.mine],
+            others=[x for x in sides if not x.mine], moves=moves, bets=[moves[b] for b in BETS if b in moves],
+            offers=self.offers(view), result=self.result(view, sides), bankrupts=self.bankrupt_lines(view),
+            step=STEPS.get(view.phase, view.phase), other_moves=[m for m in view.moves if m.name not in DRAWN],
+            labels={x.key: x.label for x in sides}, faces=FACES, pairs=lambda xs: [(x, x) for x in xs or []],
+            lend_to=[(b, view.name_of(b)) for b in (moves["lend"].limits.get("borrowers") or [])] if "lend" in moves else [])
+
+    def unit_title(self, unit: dict[str, Any], names: dict[str, str]) -> str:
+        """``Lady Sen challenges Ilse``: the challenger's names, then the opponent's (PA-5)."""
+        sides = unit.get("sides")
+        if isinstance(sides, dict) and "challenger" in sides:
+            first = [self.member_name(sides["challenger"], m, names) for m in sides["challenger"].get("members", [])]
+            other_side = sides.get("opponent") or {}
+            second = [self.member_name(other_side, m, names) for m in other_side.get("members", [])]
+        else:  # a unit in the campaign's list: its members' names
+            first = [names.get(m, m) for m in unit.get("challenger") or []]
+            second = [names.get(m, m) for m in unit.get("opponent") or []]
+        who = words(first) or "Someone"
+        against = words(second)
+        return f"{who} {'challenge' if len(first) > 1 else 'challenges'} {against}" if against else who
+
+    # -- the campaign ------------------------------------------------------------------------------------------
+    def group_of(self, command: CommandForm) -> str:
+        return GROUPS.get(command.verb) or super().group_of(command)
+
+    def usable(self, command: CommandForm, view: CampaignView) -> bool:
+        running = bool(view.campaign.get("adventure_running"))
+        if command.verb in ON_A_LOAN:
+            return False  # answered on the loan's own row, never by typing its id
+        if command.verb == "announce-challenge":
+            return running  # a challenge happens during an adventure (C-1)
+        if command.verb == "fund-antagonist":
+            return running and bool(self.antagonists(view))  # the House funds from its pile (PA-4)
+        if command.verb == "buy-characteristic":
+            return not running and bool(view.own)  # between adventures only (PA-2)
+        if command.verb == "offer-loan":
+            return bool(view.own) and len(view.others) > 0
+        if command.verb in ("add-antagonist-characteristic",):
+            return bool(self.antagonists(view))
+        return super().usable(command, view)
+
+    def groups(self, view: CampaignView) -> list[Group]:
+        found = super().groups(view)
+        found.sort(key=lambda g: ORDER.index(g.label) if g.label in ORDER else len(ORDER))
+        return [Group(g.label, g.commands, open=g.label == "Challenges") for g in found]
+
+    @staticmethod
+    def antagonists(view: CampaignView) -> list[dict[str, Any]]:
+        budget = view.book("budget") or {}
+        return list(budget.get("antagonists") or view.book("antagonists") or [])
+
+    def command_form(self, command: CommandForm, view: CampaignView) -> Markup | None:
+        template = {"announce-challenge": "announce.html", "fund-antagonist": "fund.html",
+                    "add-antagonist-characteristic": "add_characteristic.html", "offer-loan": "offer_loan.html",
+                    "buy-characteristic": "buy.html"}.get(command.verb)
+        if template is None:
+            return None
+        return self.render(template, cmd=command, c=view, antagonists=self.antagonists(view),
+                           players=[(s["seat"], s["name"]) for s in [*view.own, *view.others]],
+                           own=view.own[0] if view.own else None,
+                           house_pile=(view.book("budget") or {}).get("pile", 0),
+                           antagonist_options=[(a["name"], f"{a['name']} ({a['pennies']} pennies)") for a in
+                                               self.antagonists(view)])
+
+    def campaign(self, view: CampaignView) -> Markup:
+        antagonists = self.antagonists(view)
+        known = {a["name"] for a in antagonists}
+        register = (view.book("debts") or {}).get("loans") or []
+        rows = [self.loan_row(view, loan, known) for loan in register]
+        return self.render("campaign.html", c=view, antagonists=antagonists, budget=view.book("budget"),
+                           rows=rows, more=(view.book("debts") or {}).get("next_after"), status=STATUS)
+
+    def loan_row(self, view: CampaignView, loan: dict[str, Any], antagonists: set[str]) -> dict[str, Any]:
+        """A loan of the register in words, with the answers this seat can give it now (PA-14, PA-16)."""
+        seat, status = view.seat, loan["status"]
+        adventure = view.campaign.get("adventure")
+        into = loan.get("challenge_id")
+        pile = view.own[0]["pile"] if view.own else 0
+        actions: list[tuple[str, str, dict[str, Any]]] = []  # (verb, words, fields)
+        if status == "offered" and not into:  # an offer into a challenge is answered at its table
+            if seat == loan["borrower"]:
+                if loan.get("adventure") == adventure:
+                    actions.append(("accept-loan", f"Accept {loan['amount']}", {}))
+                actions.append(("decline-loan", "Decline", {}))
+            if seat == loan["lender"]:
+                actions.append(("withdraw-loan", "Withdraw the offer", {}))
+        if status in ("active", "defaulted") and loan["outstanding"]:
+            payer = "house" if loan["borrower"] in antagonists else loan["borrower"]
+            creditor = "house" if loan["lender"] in antagonists else loan["lender"]
+            reach = loan["outstanding"] if payer == "house" else min(loan["outstanding"], pile)
+            if seat == payer and reach >= 1:
+                actions.append(("repay-loan", "Repay", {"max": reach}))
+            if seat == creditor:
+                actions.append(("forgive-loan", f"Forgive the {loan['outstanding']} owed", {}))
+        if status == "defaulted" and view.is_house and not loan.get("consequence"):
+            actions.append(("record-consequence", "Record what befalls the borrower", {}))
+        what = "A bankruptcy debt (PA-15)" if loan.get("kind") == "debt" else "A loan (PA-14)"
+        where = "during a challenge" if into else "between players"
+        return {**loan, "lender_name": view.name_of(loan["lender"]), "borrower_name": view.name_of(loan["borrower"]),
+                "what": what, "where": where, "status_words": sentence(STATUS.get(status, status)), "actions": actions,
+                "history_words": sentence("; ".join(
+                    f"{h['what']} by {view.name_of(h['actor'])}" + (f" ({h['amount']})" if h.get("amount") else "")
+                    + (f": {h['note']}" if h.get("note") else "") for h in loan.get("history") or []))}
+
+    def answer(self, verb: str, value: Any, view: CampaignView) -> Markup:
+        return self.render("answer.html", verb=verb, value=value if isinstance(value, dict) else {"value": value},
+                           c=view)
+
+
+def sentence(text: str) -> str:
+    """The text with its first letter upper case (names keep their own)."""
+    return text[:1].upper() + text[1:]
+
+
+def other(side: str | None) -> str:
+    return "opponent" if side == "challenger" else "challenger"
+
+
+BOARD = PennyAnteBoard()
