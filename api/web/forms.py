@@ -128,7 +128,8 @@ def _pairs(cls: type[Command], f: Field, form: dict[str, list[str]]) -> dict[str
 
 def _is_mapping(cls: type[Command], name: str) -> bool:
     """Whether a field is a mapping (``dict[str, int]``: any keys), not an object with fields of its own."""
-    return "additionalProperties" in _scalar(cls.model_json_schema().get("properties", {}).get(name, {}))
+    schema = _scalar(cls.model_json_schema().get("properties", {}).get(name, {}))
+    return isinstance(schema.get("additionalProperties"), dict)
 
 
 def _nested(name: str, form: dict[str, list[str]]) -> dict[str, Any]:
