@@ -4,6 +4,7 @@ played from the pages too (issue 14). Pages update from the live stream, never b
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -129,7 +130,8 @@ def test_three_seats_watch_one_penny_ante_challenge_played_from_their_pages(url,
         assert page.locator("#table .die.hidden").count() == hidden_dice_in_view(view) > 0, seat
         assert "Cunning" not in page.locator("#table").inner_text() or seat == "house"
     assert "waiting" in t.locator("[data-testid=waiting]").inner_text().lower()
-    t.screenshot(path=str(DOCS / "web-table.png"), full_page=True)
+    if os.environ.get("STAKES_SCREENSHOTS") == "1":  # the README's pictures, only when asked (make screenshots)
+        t.screenshot(path=str(DOCS / "web-table.png"), full_page=True)
 
     # Play it out from the pages: whoever the table waits for takes the first of check / call / roll, once
     # his page (updated by the stream) offers it.
@@ -172,7 +174,8 @@ def test_three_seats_watch_one_penny_ante_challenge_played_from_their_pages(url,
     assert result.get_attribute("data-agrees") == "true", result.inner_text()
     assert int(result.get_attribute("data-derived")) == server["checked"] > 0
     assert int(result.get_attribute("data-mismatches")) == len(server["mismatches"]) == 0
-    i.screenshot(path=str(DOCS / "web-replay.png"), full_page=True)
+    if os.environ.get("STAKES_SCREENSHOTS") == "1":
+        i.screenshot(path=str(DOCS / "web-replay.png"), full_page=True)
 
 
 def test_a_pool_contest_is_played_from_two_pages(url, browser):
