@@ -37,6 +37,10 @@ lint: $(VENV)/.test-extras
 test: lint browser
 	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS)
 
+# The guides' and the README's pictures, from the browser tests (tests/e2e/board.py: shoot).
+screenshots: $(VENV)/.test-extras browser
+	STAKES_SCREENSHOTS=1 $(BIN)/python -m pytest -p no:randomly tests/e2e/test_board_*.py tests/e2e/test_web_browser.py
+
 bench: $(VENV)/.test-extras
 	$(BIN)/python -m pytest tests/benchmarks --benchmark-enable --benchmark-only -p no:randomly $(PYTEST_ARGS)
 
