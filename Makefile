@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint bench clean browser lock
+.PHONY: run test lint bench clean browser lock screenshots
 
 # The versions the suite passed with are pinned in the lock files (issue 30): a fresh clone installs exactly
 # those, then the project itself without resolving anything again. `make lock` writes them anew from pyproject.toml.
