@@ -69,6 +69,10 @@ class TableView:
     is_house: bool
     #: Seat -> the character's name ("house" -> "the House").
     names: dict[str, str]
+    #: The kernel's rulings among the seat's legal moves (the House's ``abandon``, C-10): the frame draws them in
+    #: its collapsed "Rulings" section under the board (``_rulings.html``), so they are not in ``moves`` and a
+    #: board never draws them. The House may always abandon an open unit: it is not "your move" for that.
+    rulings: list[Move] = field(default_factory=list)
 
     @property
     def your_turn(self) -> bool:
@@ -76,6 +80,9 @@ class TableView:
 
     def move(self, name: str) -> Move | None:
         return next((m for m in self.moves if m.name == name), None)
+
+    def ruling(self, name: str) -> Move | None:
+        return next((m for m in self.rulings if m.name == name), None)
 
     def name_of(self, seat: str) -> str:
         return self.names.get(seat, seat)

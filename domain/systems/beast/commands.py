@@ -70,9 +70,9 @@ class Act(Command):
     draws_secret = True
     one_shot = True  # C-10: drawn with the seat's committed secret
 
-    difficulty: Int = Field(description="Easy (2) to Legendary (10) (BE-2).")
-    humanity: Int = Field(description="Humanity dice rolled (BE-2).")
-    beast: Int = Field(description="Beast dice rolled (BE-2).")
+    difficulty: Int = Field(description="Easy (2) to Legendary (10) (BE-2).", examples=[2])
+    humanity: Int = Field(description="Humanity dice rolled (BE-2).", examples=[2])
+    beast: Int = Field(description="Beast dice rolled (BE-2).", examples=[1])
     willpower: Literal["before"] | None = Field(None, description="'before': one automatic success (BE-4).")
     min_humanity: Int | None = Field(None, description="The action needs at least this many Humanity dice.")
     min_beast: Int | None = Field(None, description="The action needs at least this many Beast dice.")
