@@ -41,7 +41,7 @@ def pool_campaign(client) -> tuple[str, dict[str, Any], str]:
 
 
 def test_seating_a_player_answers_the_invite_as_a_link_with_its_code_in_the_fragment_and_a_qr_code(client):
-    c, house, token = pool_campaign(client)
+    _, _, token = pool_campaign(client)
     signed_in(client, token)
     r = client.post("/web/commands/add-player", data={"seat": "ilse", "character": "Ilse Varn",
                                                       "description": "A stubborn harbour pilot"})
@@ -167,7 +167,7 @@ def test_the_house_overturns_a_settled_result_from_a_form_built_from_the_overtur
     roll = client.post(f"{c}/rolls", headers=ilse, json={"count": 2})
     assert roll.status_code == 201, roll.text
     unit = roll.json()["id"]
-    if roll.json()["phase"] == "choice":  # a mixed roll: she tells it herself (PL-5)
+    if roll.json()["phase"] == "choice":  # a hit: she narrates it herself (PL-4)
         r = client.post(f"{c}/challenges/{unit}/actions", headers=ilse, json={"action": "choose", "choice": "narrate"})
         assert r.status_code == 200 and r.json()["phase"] == "settled", r.text
     signed_in(client, token)
