@@ -44,11 +44,15 @@ def fill(form: Any, inputs: dict[str, Any]) -> None:
                              " el.dispatchEvent(new Event('change', {bubbles: true})); }", str(value))
 
 
-def command_form(page: Any, verb: str) -> Any:
-    """The form of a campaign command, unfolded when its section is folded."""
+def command_form(page: Any, verb: str, keys: bool = False) -> Any:
+    """The form of a campaign command, unfolded when its section is folded (by a tap, or by the keyboard)."""
     details = page.locator(f"details[data-verb='{verb}']")
     if details.count() and not details.first.evaluate("(d) => d.open"):
-        details.first.locator("summary").click()
+        if keys:
+            details.first.locator("summary").focus()
+            page.keyboard.press("Enter")
+        else:
+            details.first.locator("summary").click()
     form = page.locator(f"form[data-verb='{verb}']").first
     form.wait_for(timeout=WAIT)
     return form
@@ -91,9 +95,10 @@ def test_the_house_seats_a_player_by_clicking_and_the_player_follows_the_link_an
     p.wait_for_url(f"{url}/web/campaign")
     assert "Ilse Varn" in p.locator("header").inner_text()  # his character's name, not a seat handle
 
-    opened = command_form(p, found.verb)  # he plays: his first command that opens a table
+    opened = command_form(p, found.verb, keys=True)  # he plays, by the keyboard: his first command that opens a table
     fill(opened, found.inputs)
-    opened.locator("button[type=submit]").click()
+    opened.locator("button[type=submit]").focus()
+    p.keyboard.press("Enter")
     p.wait_for_url(f"{url}/web/units/*", timeout=WAIT)
     p.wait_for_selector("#table section")
     unit = p.url.rsplit("/", 1)[1]
