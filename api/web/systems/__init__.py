@@ -1,7 +1,9 @@
 """Each rule system's web board, ``api/web/systems/<package>.py`` (issue 31, ADR 0031).
 
-The shared web code is the frame: sign-in, navigation, the live stream, whose turn it is, refusals, the
-replay and verify panel, and posting a move (``/web/units/{id}/act``: the legal action's name as ``action``
+The shared web code is the frame: sign-in and joining (invites as a link and a QR code, reissues), navigation,
+the live stream, whose turn it is, refusals, the House's rulings on a unit (undo, overturn, abandon: a collapsed
+section under the board, ``_rulings.html``; the kernel's abandon move is in ``TableView.rulings``, never in
+``moves``), the replay and verify panel, and posting a move (``/web/units/{id}/act``: the legal action's name as ``action``
 plus its fields, validated by the same command class as over JSON) or a campaign command
 (``/web/commands/{verb}``). It names no system's concepts. What a system's table and campaign *look like*
 comes from its module's ``BOARD``, a :class:`WebBoard`:
