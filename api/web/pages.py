@@ -33,14 +33,13 @@ Seated = Annotated[Viewer, Depends(viewer)]
 def home(request: Request) -> Response:
     """The sign-in. A browser that comes here with a session cookie the server no longer knows lost its seat
     while signed in (signing out deletes the cookie): the House handed the seat to someone else (a reissue, or
-    its new invite was claimed), or the session ran out. The page says so in words, and forgets the cookie."""
+    its new invite was claimed), or the session ran out. The page says so in words until the browser signs in
+    again (which replaces the cookie). The cookie is left alone here: an open page may send the browser here
+    twice at once (its stream's end and a live refresh), and the second visit must say it too."""
     if caller_or_none(request) is not None:
         return RedirectResponse("/web/campaign", status_code=303)
     ended = bool(request.cookies.get(SEAT_COOKIE))
-    page = templates.TemplateResponse(request, "signin.html", {"error": None, "ended": ended})
-    if ended:
-        page.delete_cookie(SEAT_COOKIE, path="/")
-    return page
+    return templates.TemplateResponse(request, "signin.html", {"error": None, "ended": ended})
 
 
 @router.get("/session")

@@ -84,10 +84,9 @@ def test_the_house_hands_a_seat_out_again_and_the_old_holders_browser_is_told_in
 
     as_session(client, ilse)
     assert client.get("/web/session", headers={"HX-Request": "true"}).headers["HX-Redirect"] == "/web"
-    page = client.get("/web/campaign")  # followed to the sign-in, which says why and forgets the cookie
+    page = client.get("/web/campaign")  # followed to the sign-in, which says why
     assert urlsplit(str(page.url)).path == "/web"
     assert "This seat was handed to someone else, or your session ended. Ask the House for a new invite." in page.text
-    assert f'{SEAT_COOKIE}=""' in page.headers["set-cookie"] and "Max-Age=0" in page.headers["set-cookie"]
     client.cookies.clear()
     assert "handed to someone else" not in client.get("/web").text  # a browser that held no seat is told nothing
     as_session(client, tomas)
