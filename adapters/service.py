@@ -48,6 +48,18 @@ LOST_HOUSE_TOKEN = ("This Idempotency-Key already created this campaign, and its
                     "the campaign is still empty, so create a new one with a new key.")
 
 
+#: The columns of a unit's summary row (``Stakes.challenges``).
+SUMMARY = "challenge_id, position, kind, sides, phase, announced_at, ante, pot"
+
+
+def _summary(row: Mapping[str, Any]) -> schemas.ChallengeSummary:
+    sides = json.loads(row["sides"])
+    return schemas.ChallengeSummary(
+        id=UUID(row["challenge_id"]), position=row["position"], kind=row["kind"], phase=row["phase"],
+        announced_at=row["announced_at"], ante=row["ante"], pot=row["pot"], challenger=sides[0],
+        opponent=sides[1] if len(sides) > 1 else [])
+
+
 class Stakes:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
@@ -325,17 +337,20 @@ class Stakes:
         """
         self.viewer(campaign_id, viewer)
         rows = self.views.query(
-            "SELECT challenge_id, position, kind, sides, phase, announced_at, ante, pot FROM {p}challenges"
-            " WHERE campaign_id = ? AND position > ?" + (" AND phase <> 'settled'" if open_only else "") +
-            " ORDER BY position LIMIT ?", (campaign_id.hex, after, limit))
-        out = []
-        for row in rows:
-            sides = json.loads(row["sides"])
-            out.append(schemas.ChallengeSummary(
-                id=UUID(row["challenge_id"]), position=row["position"], kind=row["kind"], phase=row["phase"],
-                announced_at=row["announced_at"], ante=row["ante"], pot=row["pot"], challenger=sides[0],
-                opponent=sides[1] if len(sides) > 1 else []))
-        return out
+            f"SELECT {SUMMARY} FROM {{p}}challenges WHERE campaign_id = ? AND position > ?" +
+            (" AND phase <> 'settled'" if open_only else "") + " ORDER BY position LIMIT ?",
+            (campaign_id.hex, after, limit))
+        return [_summary(row) for row in rows]
+
+    def challenge_summary(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> schemas.ChallengeSummary:
+        """One unit's summary row (its sides' seats, its phase), as ``challenges`` lists it: what the web frame's
+        rulings name the sides by (issue 31)."""
+        self.viewer(campaign_id, viewer)
+        row = self.views.query_one(f"SELECT {SUMMARY} FROM {{p}}challenges WHERE campaign_id = ? AND challenge_id = ?",
+                                   (campaign_id.hex, challenge_id.hex))
+        if row is None:
+            raise NotFound(f"no challenge {challenge_id} in this campaign")
+        return _summary(row)
 
     def waiting_for(self, campaign_id: UUID, viewer: Seat, unit_id: UUID) -> schemas.Waiting:
         """Who may act in the unit now, and the viewer's own moves, without their limits (issue 14, C-5)."""

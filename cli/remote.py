@@ -107,10 +107,18 @@ class RemoteStakes:
                 return TypeAdapter(result).validate_python(response.json())
             except ValueError as exc:
                 raise Unreachable(f"{self.http.base_url} answered something that is not a Stakes answer: {exc}") from None
+        raise self.refusal(response)
+
+    def refusal(self, response: httpx.Response) -> StakesError:
+        """The error a refused request stands for (its RFC 9457 problem), in words: a seat token the server no
+        longer knows is told as a seat handed out again, with what to do (issue 31). The response is read."""
+        response.read()  # a streamed answer (the live stream refused) is read here
         try:
             problem = response.json()
         except ValueError:
             problem = {"detail": response.text or response.reason_phrase}
+        if not isinstance(problem, dict):
+            problem = {"detail": response.reason_phrase}
         ruling = problem.get("ruling") or ""
         detail = str(problem.get("detail", ""))
         if ruling and detail.startswith(f"{ruling}: "):
@@ -119,9 +127,9 @@ class RemoteStakes:
         if cls is Unauthenticated and "authorization" in self.http.headers and detail == "Unknown token":
             # the seat token this CLI holds is refused (issue 31), not another credential such as an operator's
             detail = (f"{detail}: the seat token this CLI holds no longer works on {self.http.base_url}. The "
-                      "House may have handed your seat out again: ask for a new invite code, then run "
+                      "House may have handed your seat out again: ask the House for a new invite code, then run "
                       "'stakes claim CODE'")
-        raise cls(detail, ruling=ruling)
+        return cls(detail, ruling=ruling)
 
     def _c(self, campaign_id: UUID, rest: str = "") -> str:
         return f"/campaigns/{campaign_id}{rest}"

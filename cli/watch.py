@@ -1,7 +1,8 @@
 """``stakes watch``: follow a table live and redraw it (rich Live), showing whom the table waits for.
 
 Against a server it follows the seat's stream (``GET /campaigns/{id}/stream``, Server-Sent Events) and
-reconnects with ``Last-Event-ID`` when the connection drops. Embedded, it reads the log the same way the
+reconnects with ``Last-Event-ID`` when the connection drops; a refused token (the seat handed out again) ends it,
+said in words (exit code 7). Embedded, it reads the log the same way the
 stream does (``adapters.ledger.entries_after``) every second. Either way each redraw reads the table as
 the seat may see it (C-5). Everything heavy is imported inside the command, so ``stakes --help`` stays fast.
 """
@@ -89,6 +90,11 @@ def _changes(t: Any, head: int) -> Any:
             try:
                 with t.backend.http.stream("GET", f"/campaigns/{t.campaign_id()}/stream", headers=headers,
                                            params=params, timeout=httpx.Timeout(30.0, read=None)) as r:
+                    if r.is_client_error:  # refused (the token was handed out again): said in words, not retried
+                        raise t.backend.refusal(r)
+                    if not r.is_success:  # the server is not ready: try again shortly
+                        time.sleep(PAUSE)
+                        continue
                     for line in r.iter_lines():
                         found = line[3:].strip() if line.startswith("id:") else ""
                         # An entry's number is ASCII digits; anything else (a hostile server's rich markup or

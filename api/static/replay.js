@@ -4,7 +4,11 @@
 (function () {
   const replay = JSON.parse(document.getElementById("replay-data").textContent);
   const report = JSON.parse(document.getElementById("verify-data").textContent);
+  const names = JSON.parse(document.getElementById("names-data").textContent);
+  const who = (seat) => names[seat] || seat;
   const steps = replay.steps;
+  // Hashes, commitments and seeds are for the verify panel below, not for the story of the table (issue 31).
+  const SECRET = /(^|_)(hash|hashes|nonce|commitment|commitments)$|^(secret_seed|side_seeds|seed_hash)$/;
   const slider = document.getElementById("step");
   const FACES = "⚀⚁⚂⚃⚄⚅";
 
@@ -47,7 +51,7 @@
         if (flags.length) span.append(el("small", { class: "flag" }, flags.join(", ")));
         return span;
       }
-      const entries = Object.entries(value);
+      const entries = Object.entries(value).filter(([k]) => !SECRET.test(k));
       if (!entries.length) return el("span", { class: "none" }, "—");
       return el("dl", { class: "kv" }, ...entries.map(([k, v]) => el("div", {}, el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, show(v, k)))));
     }
@@ -63,10 +67,10 @@
     const reason = s.detail && s.detail.reason;
     if (s.event === "Rewound") {
       const to = s.detail.to_step;
-      branches.append(el("li", { class: "branch" }, `Step ${s.step}: ${s.actor} rewound to step ${to}` +
+      branches.append(el("li", { class: "branch" }, `Step ${s.step}: ${who(s.actor)} rewound to step ${to}` +
         ` — steps ${to + 1} to ${s.step - 1} were undone` + (reason ? ` (“${reason}”)` : "")));
     } else if (s.event === "Overturned") {
-      branches.append(el("li", { class: "branch" }, `Step ${s.step}: ${s.actor} overturned the result` +
+      branches.append(el("li", { class: "branch" }, `Step ${s.step}: ${who(s.actor)} overturned the result` +
         (reason ? ` (“${reason}”)` : "")));
     }
   }
@@ -77,13 +81,15 @@
     const s = steps[index];
     slider.value = String(index + 1);
     document.getElementById("step-label").textContent = String(index + 1);
-    const head = el("p", {}, el("strong", {}, s.event), ` by ${s.actor} at ${new Date(s.at).toLocaleTimeString()}`);
+    const head = el("p", {}, el("strong", { "data-event": s.event }, s.event.replace(/(?<=[a-z0-9])([A-Z])/g, " $1")),
+                    ` by ${who(s.actor)} at ${new Date(s.at).toLocaleTimeString()}`);
     if (undone.has(s.step)) head.append(el("span", { class: "undone" }, " — undone by a later rewind"));
     const box = document.getElementById("step-event");
     box.replaceChildren(head, show(s.detail));
     if (s.hidden.length) box.append(el("p", { class: "meta" }, `Hidden from your seat: ${s.hidden.join(", ")}`));
+    const changed = s.changes.filter((k) => !SECRET.test(k)).map((k) => k.replace(/_/g, " "));
     document.getElementById("step-state").replaceChildren(
-      el("p", { class: "meta" }, `Changed: ${s.changes.join(", ") || "nothing shown"}`), show(s.state));
+      el("p", { class: "meta" }, `Changed: ${changed.join(", ") || "nothing shown"}`), show(s.state));
   }
   const go = (index) => render(Math.max(0, Math.min(steps.length - 1, index)));
   const current = () => Number(slider.value) - 1;

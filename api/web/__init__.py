@@ -4,9 +4,9 @@
 nothing is fetched from a CDN), serves ``/docs`` from them, and adds the pages under ``/web``. A browser
 signs in with its seat token (or an invite); the sign-in opens a web session whose id the HttpOnly cookie
 holds, and the API and the stream accept it in place of the bearer header (``api.deps``, issue 29).
-``api.web.guard`` adds the security headers to every answer and refuses cross-origin writes. Every page is
-generic over rule systems: it renders what the service's reads answer and builds forms from the command
-classes (``api.web.forms``).
+``api.web.guard`` adds the security headers to every answer and refuses cross-origin writes. The pages are a
+shared frame (sign-in and joining, whose turn it is, refusals, the House's rulings, the replay) around each rule
+system's board (``api.web.systems``, ADR 0031), built only from the signed-in seat's reads.
 """
 
 from __future__ import annotations

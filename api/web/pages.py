@@ -7,6 +7,8 @@ shows exactly what the seat's reads show (C-5).
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -19,7 +21,7 @@ from api.web import forms
 from api.web import systems as boards
 from api.web.render import Viewer, plain, templates, viewer
 from domain.errors import StakesError
-from domain.kernel.common import SHARED
+from domain.kernel.common import SHARED, Abandon
 from domain.kernel.registry import rule_system, system_of_unit
 from domain.seats import Seat
 
@@ -29,9 +31,22 @@ Seated = Annotated[Viewer, Depends(viewer)]
 
 @router.get("")
 def home(request: Request) -> Response:
+    """The sign-in. A browser that comes here with a session cookie the server no longer knows lost its seat
+    while signed in (signing out deletes the cookie): the House handed the seat to someone else (a reissue, or
+    its new invite was claimed), or the session ran out. The page says so in words until the browser signs in
+    again (which replaces the cookie). The cookie is left alone here: an open page may send the browser here
+    twice at once (its stream's end and a live refresh), and the second visit must say it too."""
     if caller_or_none(request) is not None:
         return RedirectResponse("/web/campaign", status_code=303)
-    return templates.TemplateResponse(request, "signin.html", {"error": None})
+    ended = bool(request.cookies.get(SEAT_COOKIE))
+    return templates.TemplateResponse(request, "signin.html", {"error": None, "ended": ended})
+
+
+@router.get("/session")
+def session_check(v: Seated) -> Response:
+    """Whether this browser's session still stands: 204, or (``SignedOut``) the sign-in, which says why. A page
+    asks when its stream ends (``sse:end``: a reissue or a sign-out elsewhere ended the session)."""
+    return Response(status_code=204)
 
 
 @router.get("/invite")
@@ -149,11 +164,25 @@ def campaign_view(v: Viewer) -> tuple[boards.CampaignView, boards.WebBoard]:
     return view, board_of(v, campaign["system"])
 
 
+def waiting_on(v: Viewer, units: list[dict[str, Any]]) -> set[str]:
+    """The open units whose table waits for this seat now (the campaign page marks them "Your move")."""
+    found = set()
+    for unit in units:
+        try:
+            if v.seat.name in v.stakes.waiting_for(v.campaign_id, v.seat, UUID(str(unit["id"]))).seats:
+                found.add(str(unit["id"]))
+        except StakesError:  # a unit this seat may not read
+            continue
+    return found
+
+
 def campaign_context(v: Viewer) -> dict[str, Any]:
     view, board = campaign_view(v)
+    seats = [{"seat": p["seat"], "name": p["character"]} for p in view.campaign.get("players", [])] \
+        if v.seat.is_house else []
     return {"c": view, "board": board, "campaign": view.campaign, "seat": v.seat.name,
             "seat_name": view.name_of(v.seat.name), "head": ledger.last_position(v.stakes, v.campaign_id),
-            "groups": board.groups(view)}
+            "groups": board.groups(view), "seats": seats, "yours": waiting_on(v, view.open)}
 
 
 @router.get("/campaign")
@@ -172,19 +201,86 @@ def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBo
     view = plain(stakes.challenge(cid, v.seat, unit_id))
     unit = stakes.load_unit(cid, unit_id)
     system = system_of_unit(unit)
-    moves = []
+    moves: list[boards.Move] = []
+    rulings: list[boards.Move] = []
     for legal in view.get("legal_actions", []):
         limits = {k: val for k, val in legal.items() if val is not None}
         cls = system.move(unit, legal["action"])  # a unit's action, or a campaign command it lists (issue 31)
-        moves.append(boards.Move(legal["action"], cls.summary(), limits, forms.fields(cls, limits=limits), cls))
+        move = boards.Move(legal["action"], cls.summary(), limits, forms.fields(cls, limits=limits), cls)
+        (rulings if issubclass(cls, Abandon) else moves).append(move)  # the kernel's ruling: the frame draws it
     state = view.get("state") if isinstance(view.get("state"), dict) and "kind" in view else {
         k: val for k, val in view.items() if k not in ("id", "campaign_id", "legal_actions", "waiting_for")}
     sheets = plain(stakes.sheets(cid, v.seat))
     table = boards.TableView(
         unit_id=unit_id, campaign_id=cid, kind=type(unit).__name__, phase=str(view.get("phase")), state=state,
         moves=moves, waiting=stakes.waiting_for(cid, v.seat, unit_id).seats, seat=v.seat.name,
-        is_house=v.seat.is_house, names=names_of(sheets), sheets=sheets)
+        is_house=v.seat.is_house, names=names_of(sheets), sheets=sheets, rulings=rulings)
     return table, boards.of(system.package)
+
+
+# -- the House's rulings on a unit (C-6, C-10): the frame's collapsed section under the board ------------------
+@dataclass(frozen=True)
+class Step:
+    """One step of a unit, in words, for the undo's select."""
+
+    number: int
+    words: str
+    at: str
+    undone: bool
+
+
+@dataclass(frozen=True)
+class Rulings:
+    """What the House may rule on a unit now: undo to a step (the kernel's ``rewind``, while the unit is open),
+    overturn its result (``overturn``, once it is settled), abandon it (``abandon``, a legal move of an open
+    unit). Built for the House only, from the House's own reads."""
+
+    rewind: boards.CommandForm | None
+    steps: list[Step]
+    overturn: boards.CommandForm | None
+    abandon: boards.Move | None
+    #: ``challenger``/``opponent`` -> the names of that side's seats, for the overturn's "who wins".
+    sides: dict[str, str]
+    #: A refused undo the House may confirm (C-8): the ruling's words and the inputs to send again.
+    confirm: dict[str, Any] | None = None
+    open: bool = False
+
+    def __bool__(self) -> bool:
+        return bool((self.rewind and self.steps) or self.overturn or self.abandon)
+
+
+def in_words(event: str) -> str:
+    """An event's name in words: ``DiceRolled`` -> "Dice rolled"."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r" \1", event).capitalize()
+
+
+def command_form(v: Viewer, verb: str, skip: tuple[str, ...] = ("unit",)) -> boards.CommandForm:
+    cls = v.stakes.command_class(v.campaign_id, verb)
+    return boards.CommandForm(verb, cls.summary(), forms.fields(cls, skip=skip), cls)
+
+
+def rulings_of(v: Viewer, table: boards.TableView) -> Rulings | None:
+    if not v.seat.is_house:
+        return None
+    settled = table.phase == "settled"
+    steps: list[Step] = []
+    if not settled:
+        replay = v.stakes.replay(v.campaign_id, v.seat, table.unit_id)
+        undone: set[int] = set()
+        for s in replay.steps:
+            if s.event == "Rewound" and isinstance(s.detail.get("to_step"), int):
+                undone.update(range(s.detail["to_step"] + 1, s.step))
+        steps = [Step(s.step, f"{in_words(s.event)}, by {table.name_of(s.actor)}", s.at.isoformat(), s.step in undone)
+                 for s in replay.steps[:-1]]  # back to the last step would undo nothing
+        steps.reverse()  # the latest first: an undo most often takes back the last move
+    sides: dict[str, str] = {}
+    if settled:
+        unit = v.stakes.challenge_summary(v.campaign_id, v.seat, table.unit_id)
+        sides = {side: " and ".join(table.name_of(s) for s in seats)
+                 for side, seats in (("challenger", unit.challenger), ("opponent", unit.opponent)) if seats}
+    return Rulings(rewind=None if settled else command_form(v, "rewind", ("unit", "to_step", "reason", "reveal")),
+                   steps=steps, overturn=command_form(v, "overturn") if settled else None,
+                   abandon=table.ruling("abandon") or next(iter(table.rulings), None), sides=sides)
 
 
 def table_context(v: Viewer, unit_id: UUID) -> dict[str, Any]:
@@ -192,7 +288,7 @@ def table_context(v: Viewer, unit_id: UUID) -> dict[str, Any]:
     return {"t": table, "board": board, "unit_id": str(unit_id), "campaign_id": str(v.campaign_id),
             "seat": v.seat.name, "seat_name": table.name_of(v.seat.name), "kind": table.kind, "phase": table.phase,
             "title": board.unit_title({"kind": table.kind, **table.state}, table.names),
-            "head": ledger.last_position(v.stakes, v.campaign_id)}
+            "head": ledger.last_position(v.stakes, v.campaign_id), "rulings": rulings_of(v, table)}
 
 
 @router.get("/units/{unit_id}")
@@ -210,6 +306,9 @@ def replay_page(request: Request, unit_id: UUID, v: Seated) -> HTMLResponse:
     """Every step, a slider and keys to walk them, undone steps shown as branches, and the verify panel."""
     replay = v.stakes.replay(v.campaign_id, v.seat, unit_id).model_dump(mode="json")
     verification = v.stakes.verify_challenge(v.campaign_id, v.seat, unit_id).model_dump(mode="json")
+    names = names_of(plain(v.stakes.sheets(v.campaign_id, v.seat)))
     return templates.TemplateResponse(request, "replay.html", {
         "unit_id": str(unit_id), "seat": v.seat.name, "total": replay["total"], "replay": replay,
-        "verification": verification})
+        "verification": verification, "names": names, "seat_name": names.get(v.seat.name, v.seat.name),
+        "commitment": next((s["state"].get("seed_hash") for s in reversed(replay["steps"])
+                            if isinstance(s["state"].get("seed_hash"), str)), None)})

@@ -1,14 +1,18 @@
 """Playing from a page: a legal action's form, or a campaign command's (announcing a unit, starting an
 adventure …), posted as a form and run exactly as over JSON: the same command class validates it, and a
-refusal names the ruling (shown on the page with a 4xx status)."""
+refusal names the ruling (shown on the page with a 4xx status). The House's rulings on a unit (undo,
+overturn) post from the unit's page; a seat handed out (``add-player``, or a reissue from the seat list)
+answers its invite as a link and a QR code."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
+import segno
 from anyio import to_thread
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
 from api.web import forms
@@ -62,6 +66,72 @@ async def act(request: Request, unit_id: UUID, v: Seated) -> Response:
     return templates.TemplateResponse(request, "_table.html", ctx, status_code=status)
 
 
+#: The kernel's rulings the frame posts from a unit's page (C-6): the unit is the page's own.
+RULINGS = ("rewind", "overturn")
+
+
+@router.post("/units/{unit_id}/rulings/{verb}")
+async def rule(request: Request, unit_id: UUID, verb: str, v: Seated) -> Response:
+    """The House's undo or overturn from the unit's "Rulings" section; answers the table again. An undo refused
+    because it would show to some seats again what every seat saw (C-8) is answered with the refusal in words and
+    an offer to go ahead anyway (the command's ``cli_confirm`` field sent true)."""
+    if verb not in RULINGS:
+        raise HTTPException(404, f"no ruling {verb!r} here")
+    form = await posted(request)
+    error, status, confirm = None, 200, None
+    cls = v.stakes.command_class(v.campaign_id, verb)
+
+    def run() -> None:
+        payload = forms.payload(cls, form, skip=("unit",))
+        v.stakes.run(v.campaign_id, v.seat, verb, {**payload, "unit": str(unit_id)})
+
+    try:
+        await in_command_thread(request, run)
+    except StakesError as exc:
+        error, status = str(exc), status_of(exc)
+        field, ruling = cls.cli_confirm or ("", "")
+        if ruling and exc.ruling == ruling and not form.get(field):
+            # the refusal's own words, without the API's and the CLI's way round it (the page offers its own)
+            words = exc.message.split(". Rewind with ")[0].rstrip(".") + "."
+            error, confirm = None, {"words": f"{ruling}: {words}", "field": field,
+                                    "values": {k: vals[0] for k, vals in form.items() if vals and k != field}}
+    ctx = await in_thread(lambda: table_context(v, unit_id))
+    ctx["error"] = error
+    if ctx["rulings"] is not None and (confirm or error):
+        ctx["rulings"] = replace(ctx["rulings"], confirm=confirm, open=True)
+    return templates.TemplateResponse(request, "_table.html", ctx, status_code=status)
+
+
+def invite_of(request: Request, seat: str, name: str, code: str) -> dict[str, Any]:
+    """An invite as the House hands it over (issue 31): a link whose code is in the fragment only (so it reaches
+    no access log, issue 29), and that link as a QR code drawn here (an SVG ``data:`` image, which the page's
+    Content-Security-Policy allows; no script draws it)."""
+    link = f"{str(request.base_url).rstrip('/')}/web/invite#{code}"
+    qr = segno.make(link, error="m").svg_data_uri(scale=5, border=2, dark="#000000", light="#ffffff")
+    return {"seat": seat, "name": name, "link": link, "qr": qr}
+
+
+@router.post("/seats/{seat}/reissue")
+async def reissue(request: Request, seat: str, v: Seated) -> Response:
+    """The House hands a seat out again (a lost token, a new player): the old token and every web session of
+    the seat stop working at once (their pages are sent to the sign-in, which says so), and the new invite is
+    shown as a link and a QR code, like a new player's."""
+    def run() -> Any:
+        return plain(v.stakes.reissue_token(v.campaign_id, v.seat, seat))
+
+    try:
+        added = await in_command_thread(request, run)
+    except StakesError as exc:
+        ctx = await in_thread(lambda: campaign_context(v))
+        ctx["error"] = str(exc)
+        return templates.TemplateResponse(request, "_campaign_panel.html", ctx, status_code=status_of(exc))
+    ctx = await in_thread(lambda: campaign_context(v))
+    sheet = added.get("sheet") or {}
+    ctx["invite"] = invite_of(request, str(sheet.get("seat") or seat), str(sheet.get("name") or seat), added["invite"])
+    ctx["invite"]["again"] = True
+    return templates.TemplateResponse(request, "_campaign_panel.html", ctx)
+
+
 @router.post("/commands/{verb}")
 async def command(request: Request, verb: str, v: Seated) -> Response:
     """A campaign command from its form. A new unit opens its table (unless the board answers it on the page,
@@ -83,5 +153,10 @@ async def command(request: Request, verb: str, v: Seated) -> Response:
     if unit and (await in_thread(lambda: board_of(v))).opens_table(verb):
         return Response(status_code=204, headers={"HX-Redirect": f"/web/units/{answer['id']}"})
     ctx = await in_thread(lambda: campaign_context(v))
-    ctx["answer"] = ctx["board"].answer(verb, answer, ctx["c"])
+    if isinstance(answer, dict) and isinstance(answer.get("invite"), str):  # a seat handed out: its invite
+        sheet = answer.get("sheet") or {}
+        ctx["invite"] = invite_of(request, str(sheet.get("seat", "")), str(sheet.get("name") or sheet.get("seat", "")),
+                                  answer["invite"])
+    else:
+        ctx["answer"] = ctx["board"].answer(verb, answer, ctx["c"])
     return templates.TemplateResponse(request, "_campaign_panel.html", ctx)

@@ -1,7 +1,9 @@
 """Each rule system's web board, ``api/web/systems/<package>.py`` (issue 31, ADR 0031).
 
-The shared web code is the frame: sign-in, navigation, the live stream, whose turn it is, refusals, the
-replay and verify panel, and posting a move (``/web/units/{id}/act``: the legal action's name as ``action``
+The shared web code is the frame: sign-in and joining (invites as a link and a QR code, reissues), navigation,
+the live stream, whose turn it is, refusals, the House's rulings on a unit (undo, overturn, abandon: a collapsed
+section under the board, ``_rulings.html``; the kernel's abandon move is in ``TableView.rulings``, never in
+``moves``), the replay and verify panel, and posting a move (``/web/units/{id}/act``: the legal action's name as ``action``
 plus its fields, validated by the same command class as over JSON) or a campaign command
 (``/web/commands/{verb}``). It names no system's concepts. What a system's table and campaign *look like*
 comes from its module's ``BOARD``, a :class:`WebBoard`:
@@ -82,6 +84,11 @@ class TableView:
         """The seat's own sheet, or None (the House keeps none)."""
         return next((s for s in self.sheets if s.get("seat") == self.seat), None)
 
+    #: The kernel's rulings among the seat's legal moves (the House's ``abandon``, C-10): the frame draws them in
+    #: its collapsed "Rulings" section under the board (``_rulings.html``), so they are not in ``moves`` and a
+    #: board never draws them. The House may always abandon an open unit: it is not "your move" for that.
+    rulings: list[Move] = field(default_factory=list)
+
     @property
     def your_turn(self) -> bool:
         """The table waits for this seat (a House that could only abandon is not waited for)."""
@@ -89,6 +96,9 @@ class TableView:
 
     def move(self, name: str) -> Move | None:
         return next((m for m in self.moves if m.name == name), None)
+
+    def ruling(self, name: str) -> Move | None:
+        return next((m for m in self.rulings if m.name == name), None)
 
     def name_of(self, seat: str) -> str:
         return self.names.get(seat, seat)

@@ -71,9 +71,10 @@ class Act(Command):
     one_shot = True  # C-10: drawn with the seat's committed secret
 
     difficulty: Int = Field(description="Easy 2, Average 3, Challenging 4, Difficult 5, Hard 6, Extremely Hard 7, "
-                                        "Almost Impossible 8, Epic 9, Legendary 10 (BE-2, BE-13).")
-    humanity: Int = Field(description="Humanity dice rolled (BE-2).")
-    beast: Int = Field(description="Beast dice rolled (BE-2).")
+                                        "Almost Impossible 8, Epic 9, Legendary 10 (BE-2, BE-13).",
+                          examples=[2])
+    humanity: Int = Field(description="Humanity dice rolled (BE-2).", examples=[2])
+    beast: Int = Field(description="Beast dice rolled (BE-2).", examples=[1])
     willpower: Literal["before"] | None = Field(None, description="'before': one automatic success (BE-4).")
     min_humanity: Int | None = Field(None, description="The action needs at least this many Humanity dice.")
     min_beast: Int | None = Field(None, description="The action needs at least this many Beast dice.")

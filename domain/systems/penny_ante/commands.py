@@ -22,7 +22,7 @@ class AddPlayer(common.AddPlayer):
 
     ruling = "PA-2"
     elsewhere = "characteristics: its characters have traits"
-    characteristic: str | None = text(200, "The first characteristic, free (PA-2).")
+    characteristic: str | None = text(200, "The first characteristic, free (PA-2).", examples=["Whip Smart"])
 
 
 class StartAdventure(common.StartAdventure):

@@ -18,7 +18,7 @@ class AddPlayer(common.AddPlayer):
     elsewhere = "description and traits: its characters have characteristics"
     cli_parsers = {"traits": "traits"}
 
-    description: str = text(2000, "At most 50 words (PL-1).", default="")
+    description: str = text(2000, "At most 50 words (PL-1).", default="", examples=["A stubborn harbour pilot"])
     traits: dict[str, Int] | None = Field(None, max_length=20, description="Traits bought at creation, name -> "
                                           "rating 1, 2 or 3 (2, 5 or 10 dice), named from the description.")
 
@@ -99,7 +99,7 @@ class RollDice(Command):
     draws_secret = True
     one_shot = True  # C-10: drawn with the seat's committed secret
 
-    count: Int = Field(description="Dice from your pool, at least 2 (PL-2).")
+    count: Int = Field(description="Dice from your pool, at least 2 (PL-2).", examples=[2])
     trait: str | None = text(200, "The one trait added to the two highest dice.", default=None)
     helper: str | None = text(64, "A player who offered you dice (PL-7).", default=None)
     seed: str | None = text(200, "Your own seed text (C-4).", default=None)

@@ -1,0 +1,181 @@
+"""The shared web frame over HTTP, on both stores (issue 31): a seat handed out answers its invite as a link (the
+code in the fragment only) and a QR code; the House hands a seat out again from the seat list, and the old
+holder's browser is told so in words; the campaign page marks the tables waiting for you; the House's rulings
+(undo, overturn, abandon) sit on the unit's page, the House's only, and an undo that would show again what every
+seat saw (C-8) is refused in words with an offer to go ahead."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from api.deps import SEAT_COOKIE
+from tests.e2e.conftest import bearer
+from tests.e2e.test_twenty_one import stacked
+from tests.e2e.test_twenty_one import table as twenty_one_table
+
+
+def signed_in(client, token: str) -> str:
+    """Sign the client in (its cookie jar emptied first); the session id its cookie now holds."""
+    client.cookies.clear()
+    r = client.post("/web/sign-in", data={"token": token}, follow_redirects=False)
+    assert r.status_code in (200, 303), r.text
+    return str(client.cookies.get(SEAT_COOKIE))
+
+
+def as_session(client, session: str) -> None:
+    client.cookies.clear()
+    client.cookies.set(SEAT_COOKIE, session)
+
+
+def invite_link(html: str) -> str:
+    found = re.search(r'<a href="([^"]+)" id="invite-link"', html)
+    assert found, html
+    return found.group(1)
+
+
+def pool_campaign(client) -> tuple[str, dict[str, Any], str]:
+    created = client.post("/campaigns", json={"name": "Harbour", "system": "pool"}).json()
+    return f"/campaigns/{created['campaign']['id']}", bearer(created["house_token"]), created["house_token"]
+
+
+def test_seating_a_player_answers_the_invite_as_a_link_with_its_code_in_the_fragment_and_a_qr_code(client):
+    _, _, token = pool_campaign(client)
+    signed_in(client, token)
+    r = client.post("/web/commands/add-player", data={"seat": "ilse", "character": "Ilse Varn",
+                                                      "description": "A stubborn harbour pilot"})
+    assert r.status_code == 200, r.text
+    link = invite_link(r.text)
+    parts = urlsplit(link)
+    assert parts.path == "/web/invite" and not parts.query and parts.fragment.startswith("inv_")
+    assert 'id="invite-slot" hx-swap-oob="true"' in r.text  # outside the live panel: a refresh keeps it
+    assert re.search(r'<img class="qr" src="data:image/svg\+xml[^"]+" alt="QR code of the invite link for Ilse Varn"',
+                     r.text)
+    assert "Copy the link" in r.text and 'data-copy="invite-link"' in r.text
+    assert parts.fragment not in client.get("/web/campaign/panel").text  # shown once, to that answer only
+    claimed = client.post("/invites", json={"code": parts.fragment})
+    assert claimed.status_code == 201 and claimed.json()["seat"] == "ilse"
+
+
+def test_the_house_hands_a_seat_out_again_and_the_old_holders_browser_is_told_in_words(client):
+    c, house, token = pool_campaign(client)
+    for seat in ("ilse", "tomas"):
+        added = client.post(f"{c}/players", headers=house, json={"seat": seat, "character": seat.title(),
+                                                                 "description": f"{seat} the bold"}).json()
+        client.post("/invites", json={"code": added["invite"]})
+    house_session = signed_in(client, token)
+    panel = client.get("/web/campaign/panel").text
+    assert 'hx-post="/web/seats/ilse/reissue"' in panel and "hx-confirm=" in panel  # the seat list, confirmed first
+    tomas_invite = client.post(f"{c}/players/tomas/token", headers=house).json()["invite"]
+    tomas = signed_in(client, tomas_invite)
+    assert "/web/seats/" not in client.get("/web/campaign/panel").text  # a player has no seat list
+    refused = client.post("/web/seats/ilse/reissue")
+    assert refused.status_code == 403 and "C-1" in refused.text
+
+    old = client.post(f"{c}/players/ilse/token", headers=house).json()["invite"]
+    ilse = signed_in(client, old)
+    assert client.get("/web/session").status_code == 204
+    as_session(client, house_session)
+    r = client.post("/web/seats/ilse/reissue")
+    assert r.status_code == 200 and "A new invite for Ilse" in r.text and "stopped working" in r.text
+    new = urlsplit(invite_link(r.text)).fragment
+    assert new.startswith("inv_") and new != old
+
+    as_session(client, ilse)
+    assert client.get("/web/session", headers={"HX-Request": "true"}).headers["HX-Redirect"] == "/web"
+    page = client.get("/web/campaign")  # followed to the sign-in, which says why
+    assert urlsplit(str(page.url)).path == "/web"
+    assert "This seat was handed to someone else, or your session ended. Ask the House for a new invite." in page.text
+    client.cookies.clear()
+    assert "handed to someone else" not in client.get("/web").text  # a browser that held no seat is told nothing
+    as_session(client, tomas)
+    assert client.get("/web/session").status_code == 204  # only that seat's sessions ended
+    assert client.post("/invites", json={"code": new}).status_code == 201
+
+
+def conflict(client) -> tuple[str, dict[str, Any], str]:
+    c, t = twenty_one_table(client)
+    unit = client.post(f"{c}/conflicts", headers=t["house"], json={"characters": ["ilse", "tomas"]}).json()["id"]
+    return c, t, unit
+
+
+def test_the_campaign_page_marks_the_tables_waiting_for_you(client):
+    c, t, unit = conflict(client)
+    u = f"{c}/challenges/{unit}"
+    assert client.post(f"{u}/actions", headers=t["house"], json={"action": "deal", "deck": stacked()}).status_code == 200
+    waiting = client.get(f"{u}/waiting", headers=t["ilse"]).json()["seats"]
+    for seat in ("ilse", "tomas"):
+        signed_in(client, t[seat]["Authorization"].split(" ", 1)[1])
+        panel = client.get("/web/campaign/panel").text
+        marked = re.search(rf'<li class="yours" data-yours="1"><a href="/web/units/{unit}">', panel) is not None
+        assert marked == (seat in waiting), seat
+        assert ("Your move" in panel) == marked
+
+
+def test_the_house_undoes_from_the_rulings_and_an_undo_that_would_show_cards_again_asks_first(client):  # C-6, C-8
+    c, t, unit = conflict(client)
+    u = f"{c}/challenges/{unit}"
+
+    def move(seat: str, **body: Any) -> None:
+        r = client.post(f"{u}/actions", headers=t[seat], json=body)
+        assert r.status_code == 200, r.text
+
+    def steps() -> int:
+        return client.get(f"{u}/replay", headers=t["house"]).json()["total"]
+
+    move("house", action="deal", deck=stacked("10S", "3S", "7S", "7H", "9H", "4H", "KD"))
+    move("ilse", action="lay", cards=["10S", "3S"])
+    laid = steps()
+    move("ilse", action="hold", draw=True)  # KD drawn for the hold: every seat saw it
+
+    signed_in(client, t["ilse"]["Authorization"].split(" ", 1)[1])
+    assert "Rulings" not in client.get(f"/web/units/{unit}").text  # the House's only
+    refused = client.post(f"/web/units/{unit}/rulings/rewind", data={"to_step": str(laid), "reason": "mine"})
+    assert refused.status_code == 403 and "C-6" in refused.text
+
+    signed_in(client, t["house"]["Authorization"].split(" ", 1)[1])
+    page = client.get(f"/web/units/{unit}").text
+    rulings = page[page.index('<details class="rulings"'):]
+    assert f'<option value="{laid}">Step {laid}: ' in rulings and 'name="reason"' in rulings
+    assert 'data-action="abandon"' in rulings and 'data-action="abandon"' not in page[:page.index('<details class="rulings"')]
+    before = steps()
+    r = client.post(f"/web/units/{unit}/rulings/rewind", data={"to_step": str(laid), "reason": "ruled otherwise"})
+    assert r.status_code == 422 and 'data-testid="undo-warning"' in r.text and steps() == before  # nothing stored
+    warning = re.sub(r"\s+", " ", r.text[r.text.index('data-testid="undo-warning"'):])
+    assert "This undo would show things again." in warning and "C-8:" in warning and "KD" in warning
+    assert "reveal=true" not in warning and "<details class=\"rulings\" data-verb=\"rulings\" id=\"rulings\" open>" in r.text
+    hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', warning.split("</form>")[0]))
+    assert hidden == {"to_step": str(laid), "reason": "ruled otherwise", "reveal": "true"}
+    r = client.post(f"/web/units/{unit}/rulings/rewind", data=hidden)  # "Undo and show them to every seat"
+    assert r.status_code == 200, r.text
+    rewound = client.get(f"{u}/replay", headers=t["house"]).json()["steps"][-1]
+    assert rewound["event"] == "Rewound" and rewound["detail"]["to_step"] == laid
+
+    r = client.post(f"/web/units/{unit}/act", data={"action": "abandon", "reason": "the evening ends"})
+    assert r.status_code == 200, r.text
+    assert client.get(u, headers=t["house"]).json()["phase"] == "settled"
+
+
+def test_the_house_overturns_a_settled_result_from_a_form_built_from_the_overturn_command(client):  # C-6
+    c, house, token = pool_campaign(client)
+    added = client.post(f"{c}/players", headers=house, json={"seat": "ilse", "character": "Ilse Varn",
+                                                             "description": "A stubborn harbour pilot"}).json()
+    ilse = bearer(client.post("/invites", json={"code": added["invite"]}).json()["token"])
+    assert client.post(f"{c}/adventures", headers=house, json={}).status_code == 201
+    roll = client.post(f"{c}/rolls", headers=ilse, json={"count": 2})
+    assert roll.status_code == 201, roll.text
+    unit = roll.json()["id"]
+    if roll.json()["phase"] == "choice":  # a hit: she narrates it herself (PL-4)
+        r = client.post(f"{c}/challenges/{unit}/actions", headers=ilse, json={"action": "choose", "choice": "narrate"})
+        assert r.status_code == 200 and r.json()["phase"] == "settled", r.text
+    signed_in(client, token)
+    page = client.get(f"/web/units/{unit}").text
+    form = page[page.index('data-verb="overturn"'):].split("</form>")[0]
+    assert 'name="winner" value=""' in form and 'value="challenger"' in form and 'value="opponent"' in form
+    assert "Ilse Varn (challenger)" in form  # a side by its names
+    assert 'name="void" value="true"' in form and "JSON" not in form and 'name="reason"' in form
+    assert 'data-verb="rewind"' not in page  # a settled unit is not rewound (C-6)
+    r = client.post(f"/web/units/{unit}/rulings/overturn", data={"winner": "", "void": "true", "reason": "a misread"})
+    assert r.status_code == 200, r.text
+    assert client.get(f"{c}/challenges/{unit}/replay", headers=house).json()["steps"][-1]["event"] == "Overturned"
