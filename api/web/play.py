@@ -157,6 +157,6 @@ async def command(request: Request, verb: str, v: Seated) -> Response:
         sheet = answer.get("sheet") or {}
         ctx["invite"] = invite_of(request, str(sheet.get("seat", "")), str(sheet.get("name") or sheet.get("seat", "")),
                                   answer["invite"])
-    else:
-        ctx["answer"] = ctx["board"].answer(verb, answer, ctx["c"])
+        answer = {k: val for k, val in answer.items() if k != "invite"}  # the frame hands it over (link, QR)
+    ctx["answer"] = ctx["board"].answer(verb, answer, ctx["c"])
     return templates.TemplateResponse(request, "_campaign_panel.html", ctx)

@@ -73,7 +73,7 @@ def not_reloaded(page: Any) -> bool:
 
 def open_table(page: Any, unit_id: str) -> None:
     page.goto(page.url.split("/web/")[0] + f"/web/units/{unit_id}")
-    page.wait_for_selector("#table section")
+    page.wait_for_selector("#table > section")
     page.evaluate("window.__notReloaded = true")
 
 

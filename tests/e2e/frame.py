@@ -52,9 +52,13 @@ class Opener:
 
 def opener(system: RuleSystem) -> Opener | None:
     """The first campaign command of the system (registry order) that answers a unit, has a route without a path
-    parameter, and whose required inputs all have examples."""
+    parameter, whose required inputs all have examples, and whose answer the system's board opens as a table."""
+    from api.web.systems import of
+
     for cls in system.commands():
         if cls.answer != "unit" or cls.verb in RULINGS or cls in SHARED or "{" in cls.route:
+            continue
+        if not of(system.package).opens_table(cls.verb):
             continue
         found = examples(cls)
         if found is not None:

@@ -356,7 +356,8 @@ def test_an_evening_of_humanity_and_beast_is_played_by_tapping(url, browser, set
     t.get_by_text(f"{COLE}'s split is declared, in secret").wait_for(timeout=WAIT)
     cole = http.get(f"{c}/house-characters", headers=house).json()[0]["humanity"]  # a check may have slipped
     assert f"Declared: {cole} Humanity and 0 Beast dice" not in t.content()
-    h.locator("details[data-verb='abandon'] summary").click()
+    h.once("dialog", lambda dialog: dialog.accept())  # "Abandon this table for every seat? …"
+    h.locator("details#rulings summary").click()  # the frame's rulings: the House alone sees them
     form = e.form("house", "#table form[data-action='abandon']")
     form.get_by_label(re.compile("Why")).fill("Dawn came")
     e.send("house", form)

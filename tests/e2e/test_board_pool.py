@@ -92,11 +92,11 @@ def test_an_evening_of_the_pool_is_played_by_tapping(settings, url, browser):
     h.fill("#add-trait-0", "stubborn")
     h.select_option("#add-rating-0", "1")
     h.locator("form[data-verb='add-player'] button[type=submit]").click()
-    invite = h.locator("#answer [data-testid=invite]")
+    invite = h.locator("[data-testid=invite-link]")  # the frame hands the invite over: a link and a QR code
     invite.wait_for(timeout=WAIT)
     assert "Mara Quill is seated, with 10 dice and stubborn +1" in h.inner_text("#answer")  # 12 - 2 (PL-1)
     h.wait_for_timeout(600)  # the House's own frame refreshes the panel: the answer (the invite) stays
-    code = invite.input_value()
+    code = (invite.get_attribute("href") or "").split("#", 1)[1]
     assert code.startswith("inv_")
     t.locator(".pool-sheet-other[data-seat='mara']").wait_for(timeout=WAIT)  # Tom's page heard it, live
     assert not_reloaded(t)
@@ -272,8 +272,9 @@ def test_an_evening_of_the_pool_is_played_by_tapping(settings, url, browser):
     h.wait_for_url(f"**/web/units/{second}")
     t.locator("#table section").wait_for(timeout=WAIT)
     t.evaluate("window.__notReloaded = true")
-    unfold(h, "#table details[data-verb='abandon']")
-    h.fill("#contest-abandon", "the tide turned")
+    h.once("dialog", lambda dialog: dialog.accept())  # "Abandon this table for every seat? …"
+    unfold(h, "#table details#rulings")  # the frame's rulings: the House alone sees them
+    h.fill("#abandon-reason", "the tide turned")
     h.locator("#table form[data-action='abandon'] button").click()
     for page in (h, t):
         page.locator("#table [data-testid=result]", has_text="The House abandoned this contest: the tide turned").wait_for(

@@ -326,7 +326,8 @@ def test_an_evening_of_pulp_is_played_by_tapping_on_three_pages(url, browser, se
     t.move("house", "keep", "Keep this order for cycle 2")
     t.in_step(second)
     assert t.read("house", second)["state"]["cycle"] == 2
-    h.locator("#table details.pc-abandon").evaluate("d => { d.open = true; }")
+    h.once("dialog", lambda dialog: dialog.accept())  # "Abandon this table for every seat? …"
+    h.locator("#table details#rulings").evaluate("d => { d.open = true; }")  # the frame's rulings (House only)
     h.locator("#table form[data-action='abandon'] input[name=reason]").fill("the saloon burned down")
     t.move("house", "abandon")
     t.in_step(second)

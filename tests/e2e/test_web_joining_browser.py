@@ -100,9 +100,9 @@ def test_the_house_seats_a_player_by_clicking_and_the_player_follows_the_link_an
     opened.locator("button[type=submit]").focus()
     p.keyboard.press("Enter")
     p.wait_for_url(f"{url}/web/units/*", timeout=WAIT)
-    p.wait_for_selector("#table section")
+    p.wait_for_selector("#table > section")
     unit = p.url.rsplit("/", 1)[1]
-    assert http.get(f"{c}/challenges/{unit}", headers=house).json()["kind"] == p.locator("#table section").get_attribute(
+    assert http.get(f"{c}/challenges/{unit}", headers=house).json()["kind"] == p.locator("#table > section").get_attribute(
         "data-kind")
     h.locator(f"#tables a[href='/web/units/{unit}']").wait_for(timeout=WAIT)  # the House's page hears of it live
     assert not_reloaded(h)

@@ -75,7 +75,7 @@ def test_every_shared_page_passes_the_phone_and_accessibility_checks_for_every_s
             unit = r.json()["id"]
             for who, page in (("the player", p), ("the House", h)):
                 page.goto(f"{url}/web/units/{unit}")
-                page.wait_for_selector("#table section")
+                page.wait_for_selector("#table > section")
                 checked(page, f"{system.id}: the table as {who}")
             p.goto(f"{url}/web/units/{unit}/replay")
             p.wait_for_selector("#step-event strong")

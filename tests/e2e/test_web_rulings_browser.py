@@ -78,8 +78,8 @@ def test_the_house_undoes_with_a_warning_in_words_and_abandons_from_the_rulings(
     h.fill("#abandon-reason", "the evening ends")
     h.once("dialog", lambda dialog: dialog.accept())  # "Abandon this table for every seat? …"
     h.locator("#rulings form[data-action='abandon'] button[type=submit]").click()
-    h.wait_for_selector("#table section[data-phase='settled']", timeout=WAIT)
-    i.wait_for_selector("#table section[data-phase='settled']", timeout=WAIT)
+    h.wait_for_selector("#table > section[data-phase='settled']", timeout=WAIT)
+    i.wait_for_selector("#table > section[data-phase='settled']", timeout=WAIT)
     assert not_reloaded(i)
     abandoned = [s for s in http.get(f"{u}/replay", headers=t["ilse"]).json()["steps"] if s["event"] == "Abandoned"]
     assert [s["detail"].get("reason") for s in abandoned] == ["the evening ends"]
