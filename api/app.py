@@ -69,7 +69,10 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
     limits.install(app)  # every body bounded, 413 before it is read (issue 29)
     # outermost (issue 29, red team): the security headers go on every answer, the body limit's 413 included
     app.add_middleware(Guard)
-    for module in (campaigns, characters, challenges, log, audit, stream):
+    app.include_router(campaigns.router)
+    app.include_router(characters.router())  # their schemas are the registered systems': made with the app
+    app.include_router(challenges.router())
+    for module in (log, audit, stream):
         app.include_router(module.router)
     app.include_router(commands.command_router())
     app.include_router(commands.read_router())

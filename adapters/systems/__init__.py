@@ -18,10 +18,12 @@ from types import ModuleType
 
 @cache
 def edge(system_id: str) -> ModuleType:
-    """The adapter module of a playable system."""
+    """The adapter module of a playable system: ``adapters/systems/<package>``, or where the system says
+    (``RuleSystem.modules["adapters"]``, a system kept outside the tree)."""
     from domain.kernel.registry import rule_system  # late: the CLI imports a system's schemas without it
 
-    return importlib.import_module(f"{__name__}.{rule_system(system_id).package}")
+    system = rule_system(system_id)
+    return importlib.import_module(system.modules.get("adapters") or f"{__name__}.{system.package}")
 
 
 def edges() -> list[ModuleType]:

@@ -15,11 +15,7 @@ from api.commands import action_body
 from api.deps import KeyDep, SeatDep, StakesDep, one_hop
 from api.heads import sign_after
 
-router = APIRouter(prefix="/campaigns/{campaign_id}/challenges", tags=["challenges, rolls and contests"])
-Unit: Any = answers.unit_models()
 
-
-@router.get("", response_model=list[out.ChallengeSummary])
 @one_hop
 def list_challenges(
     campaign_id: UUID, seat: SeatDep, stakes: StakesDep,
@@ -31,14 +27,12 @@ def list_challenges(
     return stakes.challenges(campaign_id, seat, after, limit, open)
 
 
-@router.get("/{challenge_id}", response_model=Unit)
 @one_hop
 def show(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep) -> Any:
     """The table as the caller's seat may see it (C-5), with the legal actions now and their limits."""
     return stakes.challenge(campaign_id, seat, challenge_id)
 
 
-@router.post("/{challenge_id}/actions", response_model=Unit, openapi_extra=action_body())
 @functools.partial(one_hop, writes=True)
 def act(request: Request, campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep, key: KeyDep,
         body: Annotated[dict[str, Any], Body(include_in_schema=False)]) -> Any:
@@ -49,24 +43,36 @@ def act(request: Request, campaign_id: UUID, challenge_id: UUID, seat: SeatDep, 
     return answer
 
 
-@router.get("/{challenge_id}/verify", response_model=out.Verification)
 @one_hop
 def verify(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Verification:
     """Recompute every server-drawn result from the revealed seeds and report any mismatch (C-4)."""
     return stakes.verify_challenge(campaign_id, seat, challenge_id)
 
 
-@router.get("/{challenge_id}/waiting", response_model=out.Waiting)
 @one_hop
 def waiting(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep) -> out.Waiting:
     """Whom the table waits for: each seat that may act now and the names of its moves (not their limits)."""
     return stakes.waiting_for(campaign_id, seat, challenge_id)
 
 
-@router.get("/{challenge_id}/replay", response_model=out.Replay)
 @one_hop
 def replay(campaign_id: UUID, challenge_id: UUID, seat: SeatDep, stakes: StakesDep,
            step: Annotated[int | None, Query(ge=1, le=100_000, description="Only this step.")] = None) -> out.Replay:
     """Every step: event, actor, time, what changed, and the state after it, as the caller's seat may see it;
     after settlement every hidden value is shown (C-2, C-5)."""
     return stakes.replay(campaign_id, seat, challenge_id, step)
+
+
+def router() -> APIRouter:
+    """The routes, made when the app is: the views' schemas (and the moves' bodies) are those of the systems
+    registered then, a system plugged in at run time included, like the commands' routes (``api/commands.py``)."""
+    unit: Any = answers.unit_models()
+    found = APIRouter(prefix="/campaigns/{campaign_id}/challenges", tags=["challenges, rolls and contests"])
+    found.add_api_route("", list_challenges, methods=["GET"], response_model=list[out.ChallengeSummary])
+    found.add_api_route("/{challenge_id}", show, methods=["GET"], response_model=unit)
+    found.add_api_route("/{challenge_id}/actions", act, methods=["POST"], response_model=unit,
+                        openapi_extra=action_body())
+    found.add_api_route("/{challenge_id}/verify", verify, methods=["GET"], response_model=out.Verification)
+    found.add_api_route("/{challenge_id}/waiting", waiting, methods=["GET"], response_model=out.Waiting)
+    found.add_api_route("/{challenge_id}/replay", replay, methods=["GET"], response_model=out.Replay)
+    return found

@@ -32,6 +32,10 @@ class RuleSystem:
     name: ClassVar[str] = ""
     #: The Python package name, in ``domain/systems/`` and in each edge layer's ``systems/`` folder.
     package: ClassVar[str] = ""
+    #: Where an edge layer finds the system's module when it is not in that layer's ``systems/`` folder: layer
+    #: (``"adapters"``) -> dotted module path. For a system kept outside the tree (the test suite's toy,
+    #: ``tests/toy_system``); the systems in the tree leave it empty.
+    modules: ClassVar[Mapping[str, str]] = {}
     supported: ClassVar[bool] = True
     #: Typed settings, offered by the API and the CLI; ``settings()`` validates and completes them.
     settings_model: ClassVar[type[BaseModel] | None] = None
