@@ -117,9 +117,13 @@ class Fanout:
     def _credentials(self, conn: sqlite3.Connection) -> tuple[Any, ...]:
         """What the credential tables hold, in brief: any deletion (a reissue, a sign-out, a claim that ends
         the old holder's sessions) changes it. Read only when the file changed (``data_version``)."""
+        # count and rowid total catch a deletion; the newest row's hash catches a deletion of the newest row
+        # followed by an insert that takes its rowid again (SQLite reuses the top rowid) within one look
         return tuple(conn.execute(
             "SELECT (SELECT count(*) FROM seat_tokens), (SELECT total(rowid) FROM seat_tokens),"
-            " (SELECT count(*) FROM web_sessions), (SELECT total(rowid) FROM web_sessions)").fetchone())
+            " (SELECT token_hash FROM seat_tokens ORDER BY rowid DESC LIMIT 1),"
+            " (SELECT count(*) FROM web_sessions), (SELECT total(rowid) FROM web_sessions),"
+            " (SELECT session_hash FROM web_sessions ORDER BY rowid DESC LIMIT 1)").fetchone())
 
     def _look(self, conn: sqlite3.Connection) -> None:
         """Bump the generation when the credential tables changed since the last look (either caller)."""

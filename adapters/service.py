@@ -342,6 +342,17 @@ class Stakes:
             (campaign_id.hex, after, limit))
         return [_summary(row) for row in rows]
 
+    def recent_units(self, campaign_id: UUID, viewer: Seat, limit: int = 30) -> list[schemas.ChallengeSummary]:
+        """The campaign's newest ``limit`` units and every unit still open, oldest first: what a page lists
+        however long the campaign has run (an index range, flat as it grows)."""
+        self.viewer(campaign_id, viewer)
+        rows = self.views.query(
+            f"SELECT {SUMMARY} FROM {{p}}challenges WHERE campaign_id = ? AND (phase <> 'settled' OR position >="
+            " COALESCE((SELECT min(position) FROM (SELECT position FROM {p}challenges WHERE campaign_id = ?"
+            " ORDER BY position DESC LIMIT ?) AS newest), 0)) ORDER BY position",
+            (campaign_id.hex, campaign_id.hex, limit))
+        return [_summary(row) for row in rows]
+
     def challenge_summary(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> schemas.ChallengeSummary:
         """One unit's summary row (its sides' seats, its phase), as ``challenges`` lists it: what the web frame's
         rulings name the sides by (issue 31)."""

@@ -55,8 +55,16 @@
       if (open.includes(d.dataset.verb)) d.open = true;
     });
     if (!kept || !kept.length) return;
+    // a key more than one form shares (one per loan, per attack …) says no form for sure: nothing is put back
+    // rather than a value typed into one row landing in another's box
     const forms = new Map();
-    e.detail.target.querySelectorAll("form").forEach((f) => forms.set(formKey(f), f));
+    const shared = new Set();
+    e.detail.target.querySelectorAll("form").forEach((f) => {
+      const key = formKey(f);
+      if (forms.has(key)) shared.add(key);
+      forms.set(key, f);
+    });
+    shared.forEach((key) => forms.delete(key));
     for (const k of kept) {
       const form = forms.get(k.form);
       if (!form) continue;  // the move is no longer offered

@@ -164,6 +164,9 @@ def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...
             continue
         values = [v for v in form.get(f.name, []) if v is not None]
         if len(values) > 1 or f"{f.name}__multi" in form:
+            if f.kind in ("words", "multi-words"):  # one item per posted value: a name may hold a comma
+                out[f.name] = [v.strip() for v in values if v.strip()]
+                continue
             values = [",".join(values)]
             if not values[0]:
                 out[f.name] = []
@@ -196,7 +199,7 @@ def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...
                 out[f.name] = json.loads(raw)
             else:
                 out[f.name] = raw
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: JSON nested too deep to be anyone's input
             what = {"number": "a whole number", "numbers": "whole numbers separated by commas",
                     "json": "JSON"}.get(f.kind, "text")
             raise RuleViolation(f"{f.label}: enter {what}, not {raw!r}", ruling=cls.ruling) from None

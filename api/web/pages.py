@@ -154,7 +154,7 @@ def campaign_view(v: Viewer) -> tuple[boards.CampaignView, boards.WebBoard]:
             books.append(boards.Book(read.name, read.label or read.name, plain(stakes.read(cid, v.seat, read.name))))
         except StakesError:  # a read this seat may not make
             continue
-    units = plain(stakes.challenges(cid, v.seat))
+    units = plain(stakes.recent_units(cid, v.seat))  # the newest and every open one, never just the oldest
     view = boards.CampaignView(
         campaign=campaign, seat=v.seat.name, is_house=v.seat.is_house, names=names_of(sheets),
         own=[s for s in sheets if s.get("seat") == v.seat.name],

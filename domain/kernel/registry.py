@@ -130,7 +130,9 @@ class RuleSystem:
     def check_listed(self, app: StakesApplication, unit: Any, command: Command) -> None:
         """A campaign command played from ``unit``'s action endpoint concerns that unit (an answer to what was
         offered into it, not into another one): a system that lists such moves refuses any other, naming the
-        ruling. Verify only: nothing is changed."""
+        ruling. Verify only: nothing is changed. The default refuses (fails closed): a system that lists a
+        campaign command as a move must say which units it concerns."""
+        raise RuleViolation(f"{type(unit).__name__} lists no move {command.verb!r}", ruling="C-1")
 
     def command(self, verb: str) -> type[Command] | None:
         return self.handlers.campaign_command(verb)
