@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import ssl
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import httpx._transports.default
 import psycopg
 import pytest
 from psycopg import sql
@@ -25,6 +27,28 @@ from adapters.settings import Settings
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 RUN_ID = uuid.uuid4().hex[:8]
+
+
+def _one_certificate_store() -> None:
+    """Every httpx client a test makes (``httpx.get``, ``httpx.Client(base_url=…)``) loads certifi's whole CA
+    bundle into a new TLS context, even for the plain-HTTP servers on 127.0.0.1 that are all the tests reach:
+    0.2-0.3 s of CPU each, more than the request it makes (a live server's start-up poll made dozens). The test
+    process builds the default context once and hands every client that same one; any other ``verify`` is
+    built as asked. ``stakes`` itself (a subprocess) is untouched: its client uses no TLS for http:// anyway."""
+    real = httpx._transports.default.create_ssl_context  # httpx builds each transport's context here
+    shared: list[ssl.SSLContext] = []
+
+    def create_ssl_context(verify=True, cert=None, trust_env=True):
+        if verify is not True or cert is not None or not trust_env:
+            return real(verify=verify, cert=cert, trust_env=trust_env)
+        if not shared:
+            shared.append(real())
+        return shared[0]
+
+    httpx._transports.default.create_ssl_context = create_ssl_context  # type: ignore[assignment]
+
+
+_one_certificate_store()
 
 
 @dataclass(frozen=True)
