@@ -14,8 +14,10 @@ import os
 import shutil
 import ssl
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import httpx._transports.default
 import psycopg
@@ -125,17 +127,70 @@ def postgres_settings(server: PgServer, schema: str, tmp_path) -> Settings:
                     signing_key=tmp_path / f"{schema}.signing-key.pem", store_timeout=TEST_STORE_TIMEOUT)
 
 
+@contextmanager
+def new_schema(server: PgServer) -> Iterator[str]:
+    """A schema name of this run, dropped with everything in it at the end."""
+    schema = f"stakes_{RUN_ID}_{uuid.uuid4().hex[:8]}"
+    try:
+        yield schema
+    finally:
+        with server.connect() as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
 @pytest.fixture
 def pg_schema(pg_server: PgServer) -> Iterator[str]:
-    schema = f"stakes_{RUN_ID}_{uuid.uuid4().hex[:8]}"
-    yield schema
-    with pg_server.connect() as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+    with new_schema(pg_server) as schema:
+        yield schema
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+class SharedStores:
+    """The stores the tests of a module marked ``shared_store`` share, one of each kind, each made when a test
+    first asks for it, and what is built on one (a live server, say: ``keep``). Each test makes its own campaign
+    in it, so nothing a test checks depends on the store being empty; all of it ends with the module."""
+
+    def __init__(self, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                 stack: ExitStack) -> None:
+        self.request, self.tmp_path_factory, self.stack = request, tmp_path_factory, stack
+        self.kept: dict[Any, Any] = {}
+
+    def settings(self, kind: str) -> Settings:
+        def make() -> Settings:
+            folder = self.tmp_path_factory.mktemp(f"shared-{kind}")
+            if kind == "sqlite":
+                return sqlite_settings(folder)
+            server = self.request.getfixturevalue("pg_server")
+            return postgres_settings(server, self.stack.enter_context(new_schema(server)), folder)
+
+        return self.keep(("settings", kind), make)
+
+    def keep(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()`` the first time ``key`` is asked for; the same thing after."""
+        if key not in self.kept:
+            self.kept[key] = make()
+        return self.kept[key]
+
+
+@pytest.fixture(scope="module")
+def shared_stores(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedStores]:
+    with ExitStack() as stack:
+        yield SharedStores(request, tmp_path_factory, stack)
+
+
+def shares_stores(request: pytest.FixtureRequest) -> bool:
+    """Whether the test's module is marked ``shared_store``."""
+    return request.node.get_closest_marker("shared_store") is not None
+
+
+@pytest.fixture(params=STORES)
 def settings(request: pytest.FixtureRequest, tmp_path) -> Settings:
-    """Settings for a fresh, empty store, once per store kind."""
+    """Settings for a fresh, empty store, once per store kind; in a module marked ``shared_store``, the module's
+    store of that kind (``SharedStores``)."""
+    if shares_stores(request):
+        return request.getfixturevalue("shared_stores").settings(request.param)
     if request.param == "sqlite":
         return sqlite_settings(tmp_path)
     server = request.getfixturevalue("pg_server")

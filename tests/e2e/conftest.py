@@ -107,5 +107,6 @@ class Cli:
 
 
 @pytest.fixture
-def cli(settings: Settings, env_for) -> Cli:
-    return Cli(env_for(settings))
+def cli(settings: Settings, env_for, tmp_path) -> Cli:
+    """``stakes`` on the test's store, with the test's own config file (a store may be shared: ``shared_store``)."""
+    return Cli({**env_for(settings), "STAKES_CONFIG": str(tmp_path / "config.json")})
