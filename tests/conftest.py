@@ -189,8 +189,8 @@ def shares_stores(request: pytest.FixtureRequest) -> bool:
 def settings(request: pytest.FixtureRequest, tmp_path) -> Settings:
     """Settings for a fresh, empty store, once per store kind; in a module marked ``shared_store``, the module's
     store of that kind (``SharedStores``)."""
-    if shares_stores(request):
-        return request.getfixturevalue("shared_stores").settings(request.param)
+    if shares_stores(request):  # a copy: a test that changes its settings changes no other test's
+        return request.getfixturevalue("shared_stores").settings(request.param).model_copy()
     if request.param == "sqlite":
         return sqlite_settings(tmp_path)
     server = request.getfixturevalue("pg_server")

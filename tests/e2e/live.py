@@ -32,21 +32,23 @@ def live_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
 
 
 @contextmanager
-def live_server_for(request: Any, settings: Any, env: dict[str, str], log_path: Path) -> Iterator[tuple[str, Path]]:
-    """A live server on ``settings`` with ``env``: yields its URL and the path of its log. In a module marked
-    ``shared_store`` (tests/conftest.py) it is the module's one for that store and environment, started by the
-    first test that asks and ended with the module (its log then holds every test's lines); else this test's."""
+def live_server_for(request: Any, settings: Any, env: dict[str, str], log_path: Path
+                    ) -> Iterator[tuple[str, subprocess.Popen, Path]]:
+    """A live server on ``settings`` with ``env``: yields its URL, its process and the path of its log. In a
+    module marked ``shared_store`` (tests/conftest.py) it is the module's one for that store and environment,
+    started by the first test that asks and ended with the module (its log then holds every test's lines);
+    else this test's own."""
     from tests.conftest import shares_stores
 
     if not shares_stores(request):
-        with live_server(env, log_path) as url:
-            yield url, log_path
+        with live_server_process(env, log_path) as (url, proc):
+            yield url, proc, log_path
         return
     shared = request.getfixturevalue("shared_stores")
 
-    def start() -> tuple[str, Path]:
+    def start() -> tuple[str, subprocess.Popen, Path]:
         log = shared.tmp_path_factory.mktemp(f"server-{settings.store}") / "server.log"
-        return shared.stack.enter_context(live_server(env, log)), log
+        return (*shared.stack.enter_context(live_server_process(env, log)), log)
 
     yield shared.keep(("live server", settings.store, frozenset(env.items())), start)
 

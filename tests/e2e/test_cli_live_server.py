@@ -20,7 +20,7 @@ pytestmark = pytest.mark.shared_store
 def server(request: pytest.FixtureRequest, settings: Settings, env_for, tmp_path) -> Iterator[str]:
     """A live ``stakes serve`` on the test's store (the module's, in a module marked ``shared_store``)."""
     env = {**env_for(settings), "STAKES_OPERATOR_TOKEN": OPERATOR}
-    with live_server_for(request, settings, env, tmp_path / "server.log") as (url, _):
+    with live_server_for(request, settings, env, tmp_path / "server.log") as (url, _, _):
         yield url
 
 
