@@ -3,7 +3,8 @@
 PostgreSQL: the server named by ``STAKES_POSTGRES_HOST``/``_PORT``/``_USER``/
 ``_PASSWORD`` and ``STAKES_TEST_POSTGRES_DBNAME`` (defaults: 127.0.0.1:5432,
 user postgres, database ``test``). When none answers and ``pg_ctl`` is on PATH,
-pytest-postgresql starts a throwaway server. Every test gets its own schema, and
+pytest-postgresql starts a throwaway server. Every test gets its own schema (in a
+module marked ``shared_store``, every test its own campaign in the module's schema: ``SharedStores``), and
 every run its own schema prefix, so runs never collide. With ``CI=true`` a
 missing server fails the run instead of skipping.
 """
