@@ -33,7 +33,8 @@ lint: $(VENV)/.test-extras
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# One worker per core (pytest-xdist): every test has its own SQLite files and PostgreSQL schema.
+# One worker per core (pytest-xdist): every test has its own SQLite files and PostgreSQL schema (a module marked
+# shared_store: each test its own campaign in the module's store).
 test: lint browser
 	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS)
 

@@ -3,7 +3,8 @@
 PostgreSQL: the server named by ``STAKES_POSTGRES_HOST``/``_PORT``/``_USER``/
 ``_PASSWORD`` and ``STAKES_TEST_POSTGRES_DBNAME`` (defaults: 127.0.0.1:5432,
 user postgres, database ``test``). When none answers and ``pg_ctl`` is on PATH,
-pytest-postgresql starts a throwaway server. Every test gets its own schema, and
+pytest-postgresql starts a throwaway server. Every test gets its own schema (in a
+module marked ``shared_store``, every test its own campaign in the module's schema: ``SharedStores``), and
 every run its own schema prefix, so runs never collide. With ``CI=true`` a
 missing server fails the run instead of skipping.
 """
@@ -12,10 +13,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import ssl
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from typing import Any
 
+import httpx._transports.default
 import psycopg
 import pytest
 from psycopg import sql
@@ -25,6 +30,28 @@ from adapters.settings import Settings
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 RUN_ID = uuid.uuid4().hex[:8]
+
+
+def _one_certificate_store() -> None:
+    """Every httpx client a test makes (``httpx.get``, ``httpx.Client(base_url=…)``) loads certifi's whole CA
+    bundle into a new TLS context, even for the plain-HTTP servers on 127.0.0.1 that are all the tests reach:
+    0.2-0.3 s of CPU each, more than the request it makes (a live server's start-up poll made dozens). The test
+    process builds the default context once and hands every client that same one; any other ``verify`` is
+    built as asked. ``stakes`` itself (a subprocess) is untouched: its client uses no TLS for http:// anyway."""
+    real = httpx._transports.default.create_ssl_context  # httpx builds each transport's context here
+    shared: list[ssl.SSLContext] = []
+
+    def create_ssl_context(verify=True, cert=None, trust_env=True):
+        if verify is not True or cert is not None or not trust_env:
+            return real(verify=verify, cert=cert, trust_env=trust_env)
+        if not shared:
+            shared.append(real())
+        return shared[0]
+
+    httpx._transports.default.create_ssl_context = create_ssl_context  # type: ignore[assignment]
+
+
+_one_certificate_store()
 
 
 @dataclass(frozen=True)
@@ -101,17 +128,70 @@ def postgres_settings(server: PgServer, schema: str, tmp_path) -> Settings:
                     signing_key=tmp_path / f"{schema}.signing-key.pem", store_timeout=TEST_STORE_TIMEOUT)
 
 
+@contextmanager
+def new_schema(server: PgServer) -> Iterator[str]:
+    """A schema name of this run, dropped with everything in it at the end."""
+    schema = f"stakes_{RUN_ID}_{uuid.uuid4().hex[:8]}"
+    try:
+        yield schema
+    finally:
+        with server.connect() as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
 @pytest.fixture
 def pg_schema(pg_server: PgServer) -> Iterator[str]:
-    schema = f"stakes_{RUN_ID}_{uuid.uuid4().hex[:8]}"
-    yield schema
-    with pg_server.connect() as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+    with new_schema(pg_server) as schema:
+        yield schema
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+class SharedStores:
+    """The stores the tests of a module marked ``shared_store`` share, one of each kind, each made when a test
+    first asks for it, and what is built on one (a live server, say: ``keep``). Each test makes its own campaign
+    in it, so nothing a test checks depends on the store being empty; all of it ends with the module."""
+
+    def __init__(self, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                 stack: ExitStack) -> None:
+        self.request, self.tmp_path_factory, self.stack = request, tmp_path_factory, stack
+        self.kept: dict[Any, Any] = {}
+
+    def settings(self, kind: str) -> Settings:
+        def make() -> Settings:
+            folder = self.tmp_path_factory.mktemp(f"shared-{kind}")
+            if kind == "sqlite":
+                return sqlite_settings(folder)
+            server = self.request.getfixturevalue("pg_server")
+            return postgres_settings(server, self.stack.enter_context(new_schema(server)), folder)
+
+        return self.keep(("settings", kind), make)
+
+    def keep(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()`` the first time ``key`` is asked for; the same thing after."""
+        if key not in self.kept:
+            self.kept[key] = make()
+        return self.kept[key]
+
+
+@pytest.fixture(scope="module")
+def shared_stores(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedStores]:
+    with ExitStack() as stack:
+        yield SharedStores(request, tmp_path_factory, stack)
+
+
+def shares_stores(request: pytest.FixtureRequest) -> bool:
+    """Whether the test's module is marked ``shared_store``."""
+    return request.node.get_closest_marker("shared_store") is not None
+
+
+@pytest.fixture(params=STORES)
 def settings(request: pytest.FixtureRequest, tmp_path) -> Settings:
-    """Settings for a fresh, empty store, once per store kind."""
+    """Settings for a fresh, empty store, once per store kind; in a module marked ``shared_store``, the module's
+    store of that kind (``SharedStores``)."""
+    if shares_stores(request):  # a copy: a test that changes its settings changes no other test's
+        return request.getfixturevalue("shared_stores").settings(request.param).model_copy()
     if request.param == "sqlite":
         return sqlite_settings(tmp_path)
     server = request.getfixturevalue("pg_server")

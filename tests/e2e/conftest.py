@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import typer
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from adapters.service import Stakes
 from adapters.settings import Settings
@@ -53,15 +56,49 @@ def player_headers(http: Any, added: dict[str, Any]) -> dict[str, str]:
     return bearer(player_token(http, added))
 
 
+@functools.cache
+def stakes_command() -> Any:
+    """The click command of ``stakes``, built once per test process. typer's ``CliRunner.invoke`` builds it
+    from the typer app on every call: the whole tree of every system's commands, half of what a CLI test spent.
+    The program builds it once per run too (``cli.main``), so a test's command line meets the same command."""
+    return typer.main.get_command(cli_app)
+
+
+def invoke(args: list[str], env: dict[str, str], input: str | None = None) -> Result:
+    """``CliRunner().invoke(cli_app, args, env=env, input=input)``, on the command built once."""
+    runner = CliRunner()
+    command = stakes_command()
+    exception: BaseException | None = None
+    exc_info: Any = None
+    code: Any = 0
+    with runner.isolation(input=input, env=env) as (out, err, mixed):
+        try:
+            command.main(args=args, prog_name=runner.get_default_prog_name(command))
+        except SystemExit as exit:
+            exc_info, code = sys.exc_info(), 0 if exit.code is None else exit.code
+            if code != 0:
+                exception = exit
+            if not isinstance(code, int):
+                sys.stdout.write(f"{code}\n")
+                code = 1
+        except Exception as error:
+            exception, exc_info, code = error, sys.exc_info(), 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            stdout, stderr, output = out.getvalue(), err.getvalue(), mixed.getvalue()
+    return Result(runner=runner, stdout_bytes=stdout, stderr_bytes=stderr, output_bytes=output, return_value=None,
+                  exit_code=code, exception=exception, exc_info=exc_info)
+
+
 class Cli:
     """Runs ``stakes`` in-process with the environment of a store and a config file."""
 
     def __init__(self, env: dict[str, str]) -> None:
         self.env = env
-        self.runner = CliRunner()
 
     def __call__(self, *args: str, expect: int = 0, env: dict[str, str] | None = None, input: str | None = None):
-        result = self.runner.invoke(cli_app, list(args), env={**self.env, **(env or {})}, input=input)
+        result = invoke(list(args), {**self.env, **(env or {})}, input=input)
         assert result.exit_code == expect, f"stakes {' '.join(args)} -> {result.exit_code}\n{result.output}"
         return result
 
@@ -70,5 +107,6 @@ class Cli:
 
 
 @pytest.fixture
-def cli(settings: Settings, env_for) -> Cli:
-    return Cli(env_for(settings))
+def cli(settings: Settings, env_for, tmp_path) -> Cli:
+    """``stakes`` on the test's store, with the test's own config file (a store may be shared: ``shared_store``)."""
+    return Cli({**env_for(settings), "STAKES_CONFIG": str(tmp_path / "config.json")})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -31,30 +32,77 @@ def live_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
 
 
 @contextmanager
-def live_server_process(env: dict[str, str], log_path: Path) -> Iterator[tuple[str, subprocess.Popen]]:
-    """``stakes serve`` in its own process on a free port; yields its URL and the process (its memory, say)."""
+def live_server_for(request: Any, settings: Any, env: dict[str, str], log_path: Path
+                    ) -> Iterator[tuple[str, subprocess.Popen, Path]]:
+    """A live server on ``settings`` with ``env``: yields its URL, its process and the path of its log. In a
+    module marked ``shared_store`` (tests/conftest.py) it is the module's one for that store and environment,
+    started by the first test that asks and ended with the module (its log then holds every test's lines);
+    else this test's own."""
+    from tests.conftest import shares_stores
+
+    if not shares_stores(request):
+        with live_server_process(env, log_path) as (url, proc):
+            yield url, proc, log_path
+        return
+    shared = request.getfixturevalue("shared_stores")
+
+    def start() -> tuple[str, subprocess.Popen, Path]:
+        log = shared.tmp_path_factory.mktemp(f"server-{settings.store}") / "server.log"
+        return (*shared.stack.enter_context(live_server_process(env, log)), log)
+
+    yield shared.keep(("live server", settings.store, frozenset(env.items())), start)
+
+
+@contextmanager
+def live_server_process(env: dict[str, str], log_path: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``stakes serve`` in its own process on a free port; yields its URL and the process (its memory, say).
+    ``args`` go to ``stakes serve`` (``--workers 2``, say)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     full = {**os.environ, **env, "STAKES_PORT": str(port), "STAKES_HOST": "127.0.0.1"}
     with open(log_path, "w") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "cli", "serve"], env=full, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", *args], env=full, stdout=log,
+                                stderr=subprocess.STDOUT)
         try:
-            for _ in range(200):
-                try:
-                    if httpx.get(f"{url}/health", timeout=0.5).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            else:
-                raise AssertionError(f"stakes serve did not start: {log_path.read_text()}")
+            wait_until_healthy(url, proc, log_path)
             yield url, proc
         finally:
-            proc.terminate()
+            stop(proc)
+
+
+def wait_until_healthy(url: str, proc: subprocess.Popen, log_path: Path, seconds: float = 60.0) -> None:
+    """Until the server answers ``/health`` 200; fails at once when its process has ended."""
+    deadline = time.monotonic() + seconds
+    with httpx.Client(timeout=0.5) as http:
+        while time.monotonic() < deadline:
             try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                if http.get(f"{url}/health").status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None:
+                break
+            time.sleep(0.05)
+    raise AssertionError(f"stakes serve did not start: {log_path.read_text()}")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Ends a server as ``stakes serve`` is ended (SIGTERM). uvicorn then waits for open connections to close,
+    and a live stream a test left open never does: after a moment a SIGINT forces the exit, as a second Ctrl-C
+    would (before, each such test sat out a 10 s wait and then killed the server)."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=2)
+        return
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 @dataclass

@@ -6,12 +6,16 @@ listed among the House's moves, refused to a player (403), and the adventure end
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from domain.fairness import derive_die
 from tests.e2e.conftest import bearer
 from tests.e2e.test_abandoned_draws_http import abandoned, move
 from tests.e2e.test_cli_live_server import server  # noqa: F401 (the live server fixture)
 from tests.e2e.test_draw_at_last_input_http import listed
+
+#: Each test plays its own campaign: the module shares one store of each kind and its live server.
+pytestmark = pytest.mark.shared_store
 
 SHEETS = {"penny-ante": {"characteristic": "Sly"}, "pool": {"description": "A quick hand with a short temper."},
           "beast": {}}

@@ -10,11 +10,15 @@ import hashlib
 from uuid import UUID
 
 import httpx
+import pytest
 
 from domain.systems.twenty_one import cards as twenty_one_cards
 from tests.e2e.conftest import bearer
 from tests.e2e.test_cli_live_server import server  # noqa: F401 (the live server fixture)
 from tests.e2e.test_one_shot_commitments_http import words
+
+#: Each test plays its own campaign: the module shares one store of each kind and its live server.
+pytestmark = pytest.mark.shared_store
 
 
 def shuffle(secret: str, seeds: list[str], slot: list[object], cards: list[str]) -> list[str]:

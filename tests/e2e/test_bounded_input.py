@@ -17,18 +17,22 @@ import psutil
 import pytest
 
 from tests.e2e.conftest import bearer, player_headers
-from tests.e2e.live import live_server_process
+from tests.e2e.live import live_server_for, live_server_process
 
 MIB = 1024 * 1024
 
 
+#: Each test uses its own campaign: the module shares one store of each kind and its live server.
+pytestmark = pytest.mark.shared_store
+
+
 @pytest.fixture
-def server(settings, env_for, tmp_path) -> Iterator[tuple[str, Any, Any]]:
-    """A live server with a small body limit (64 KiB) so the limit is cheap to cross; yields (url, process, log)."""
+def server(request, settings, env_for, tmp_path) -> Iterator[tuple[str, Any, Any]]:
+    """A live server with a small body limit (64 KiB) so the limit is cheap to cross; yields (url, process, log).
+    The module's one on each store (``shared_store``)."""
     env = {**env_for(settings), "STAKES_MAX_BODY_BYTES": str(64 * 1024), "STAKES_OPERATOR_TOKEN": "the-operator"}
-    log = tmp_path / "server.log"
-    with live_server_process(env, log) as (url, proc):
-        yield url, proc, log
+    with live_server_for(request, settings, env, tmp_path / "server.log") as served:
+        yield served
 
 
 def log_size(http: httpx.Client, cid: str, house: dict[str, str]) -> int:

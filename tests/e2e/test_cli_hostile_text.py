@@ -21,6 +21,9 @@ import pytest
 
 from tests.e2e.test_cli_live_server import seat_cli, server  # noqa: F401 (the live server fixture)
 
+#: Each test plays its own campaign: the module shares one store of each kind and its live server.
+pytestmark = pytest.mark.shared_store
+
 #: Printable hostile texts every field must take and show as typed.
 MARKUP = ("[/bold]", "[link=https://evil.example]x[/link]", "[reverse]audit: TAMPERED[/reverse]",
           "<script>alert(1)</script>", ":warning: [bold red]")

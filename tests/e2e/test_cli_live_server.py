@@ -2,49 +2,26 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
 from adapters.settings import Settings
 from tests.e2e.conftest import Cli
+from tests.e2e.live import free_port, live_server_for
 
 OPERATOR = "operator-secret-for-tests"
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+#: Each test plays its own campaign: the module shares one store of each kind and its live server.
+pytestmark = pytest.mark.shared_store
 
 
 @pytest.fixture
-def server(settings: Settings, env_for, tmp_path) -> Iterator[str]:
-    env = {**os.environ, **env_for(settings), "STAKES_PORT": str(free_port()), "STAKES_HOST": "127.0.0.1",
-           "STAKES_OPERATOR_TOKEN": OPERATOR}
-    url = f"http://127.0.0.1:{env['STAKES_PORT']}"
-    log = open(tmp_path / "server.log", "w")  # noqa: SIM115  (closed with the server below)
-    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        for _ in range(150):
-            try:
-                if httpx.get(f"{url}/health", timeout=0.5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            pytest.fail(f"stakes serve did not start: {(tmp_path / 'server.log').read_text()}")
+def server(request: pytest.FixtureRequest, settings: Settings, env_for, tmp_path) -> Iterator[str]:
+    """A live ``stakes serve`` on the test's store (the module's, in a module marked ``shared_store``)."""
+    env = {**env_for(settings), "STAKES_OPERATOR_TOKEN": OPERATOR}
+    with live_server_for(request, settings, env, tmp_path / "server.log") as (url, _, _):
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        log.close()
 
 
 def seat_cli(cli: Cli, tmp_path, name: str) -> Cli:

@@ -8,11 +8,15 @@ from __future__ import annotations
 import hashlib
 
 import httpx
+import pytest
 
 from domain.systems.pulp_cards import rules as pulp_rules
 from domain.systems.twenty_one import cards as twenty_one_cards
 from tests.e2e.test_abandoned_draws_http import abandoned, move, shuffle, table
 from tests.e2e.test_cli_live_server import server  # noqa: F401 (the live server fixture)
+
+#: Each test plays its own campaign: the module shares one store of each kind and its live server.
+pytestmark = pytest.mark.shared_store
 
 
 def listed(http: httpx.Client, c: str, unit: str, who: dict[str, str]) -> list[str]:

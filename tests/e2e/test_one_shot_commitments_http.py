@@ -18,6 +18,9 @@ import pytest
 from tests.e2e.conftest import bearer
 from tests.e2e.test_cli_live_server import server  # noqa: F401 (the live server fixture)
 
+#: Each test plays its own campaign: the module shares one store of each kind and its live server.
+pytestmark = pytest.mark.shared_store
+
 
 # -- the recipe of docs/fairness.md, written from the page alone ------------------------------------------
 def words(secret: str, side_seeds: list[str], slot: list[object]):

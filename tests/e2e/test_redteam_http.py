@@ -6,10 +6,14 @@ from __future__ import annotations
 import threading
 
 import httpx
+import pytest
 
 from tests.e2e.conftest import bearer
 from tests.e2e.live import stored_events
 from tests.e2e.test_web_session_http import COOKIE, pool_table, server, sign_in, with_cookie
+
+#: Each test plays its own campaign: the module shares one store of each kind and its live server.
+pytestmark = pytest.mark.shared_store
 
 __all__ = ["server"]  # the fixture, imported for the tests below
 

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 
 import httpx
 import pytest
 
 from adapters.service import Stakes
 from tests.e2e.conftest import player_headers
-from tests.e2e.test_cli_live_server import free_port
+from tests.e2e.live import live_server
 
 pytestmark = pytest.mark.postgres
 SOAK = float(os.environ.get("STAKES_SOAK_SECONDS", "30"))
@@ -28,37 +27,15 @@ CLIENTS = 8
 PILE = 100
 
 
-def start_server(env: dict[str, str], log_path, workers: int = 1) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = open(log_path, "w")  # noqa: SIM115  closed with the process
-    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--workers", str(workers)],
-                            env={**env, "STAKES_PORT": str(port), "STAKES_HOST": "127.0.0.1"},
-                            stdout=log, stderr=subprocess.STDOUT)
-    for _ in range(300):
-        try:
-            if httpx.get(f"{url}/health", timeout=0.5).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    proc.terminate()
-    pytest.fail(f"stakes serve did not start: {log_path.read_text()}")
-
-
 @pytest.fixture
 def servers(pg_server, pg_schema, tmp_path, env_for) -> Iterator[tuple[list[str], object]]:
     from tests.conftest import postgres_settings
 
     settings = postgres_settings(pg_server, pg_schema, tmp_path)
-    env = {**os.environ, **env_for(settings)}
-    procs = [start_server(env, tmp_path / f"server{i}.log") for i in range(2)]
-    try:
-        yield [url for _, url in procs], settings
-    finally:
-        for proc, _ in procs:
-            proc.terminate()
-            proc.wait(timeout=15)
+    env = env_for(settings)
+    with ExitStack() as running:
+        urls = [running.enter_context(live_server(env, tmp_path / f"server{i}.log")) for i in range(2)]
+        yield urls, settings
 
 
 def test_two_servers_on_one_schema_under_load_give_no_5xx_and_conserve_pennies(servers) -> None:

@@ -14,16 +14,20 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import bearer, player_token
-from tests.e2e.live import live_server
+from tests.e2e.live import live_server, live_server_for
 
 COOKIE = "stakes_session"
 
 
+#: Each test plays its own campaign: the module shares one store of each kind and its live server.
+pytestmark = pytest.mark.shared_store
+
+
 @pytest.fixture
-def server(settings, env_for, tmp_path):
-    """A live server on the store under test; yields (url, the path of its log: stdout and stderr)."""
-    log = tmp_path / "server.log"
-    with live_server(env_for(settings), log) as url:
+def server(request, settings, env_for, tmp_path):
+    """A live server on the store under test (the module's, when it shares stores); yields (url, the path of its
+    log: stdout and stderr)."""
+    with live_server_for(request, settings, env_for(settings), tmp_path / "server.log") as (url, _, log):
         yield url, log
 
 

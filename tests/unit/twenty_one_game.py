@@ -33,6 +33,7 @@ class Game:
         self.app.execute(Context(self.cid, Seat.house()), self.app.parse(self.cid, "start-adventure", {}))
         self.unit = self.app.execute(Context(self.cid, Seat.house(), secret=secret),
                                      cmd.OpenConflict(characters=list(seats)))
+        self._read: tuple[int, Conflict] | None = None
 
     def act(self, seat: str, action: str, **inputs: Any) -> Conflict:
         self.app.act(Context(self.cid, Seat.parse(seat)), self.unit, {"action": action, **inputs})
@@ -46,7 +47,12 @@ class Game:
 
     @property
     def conflict(self) -> Conflict:
-        return self.app.repository.get(self.unit)
+        """The conflict as stored now. Replayed from its events once per change of the log, not on every look:
+        a random game of hundreds of moves looked several times a move, each look replaying every event."""
+        head = self.app.recorder.max_notification_id() or 0
+        if self._read is None or self._read[0] != head:
+            self._read = (head, self.app.repository.get(self.unit))
+        return self._read[1]
 
     def holds(self, seat: str) -> int:
         from domain.systems.twenty_one.play import character
