@@ -23,7 +23,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.2.min.js"
 SHOTS = ROOT / "docs" / "guides" / "img"
-WAIT = 15_000  # ms for a page to follow the stream
+WAIT = 30_000  # ms for a page to follow the stream (CI runs two workers, servers and browsers on 2 cores)
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1100, "height": 900}
 

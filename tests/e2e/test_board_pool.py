@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.board import WAIT, axe_check, browser, needs_chromium, not_reloaded, phone_checks, seat_page, shoot, url, viewport
 from tests.e2e.conftest import bearer, player_token
@@ -37,6 +38,21 @@ def sheet_command(page: Any, verb: str, label: str | None = None, trait: str | N
     form = page.locator(selector).first
     form.wait_for(timeout=WAIT)
     return form
+
+
+def choose(page: Any, card: Any, which: str) -> None:
+    """Tap who narrates (PL-4) and wait for the settled roll. A tap that landed while a live refresh was
+    replacing the answer is lost with the replaced button: the seat taps again, as a player would."""
+    for attempt in range(3):
+        button = card.locator(f"form[data-choice='{which}'] button")
+        if button.count():
+            button.click()
+        try:
+            page.locator("#answer .pool-roll[data-phase='settled']").wait_for(timeout=WAIT // 3)
+            return
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
 
 
 def unfold(page: Any, selector: str) -> None:
@@ -166,8 +182,7 @@ def test_an_evening_of_the_pool_is_played_by_tapping(settings, url, browser):
         shoot(m, "pool-campaign-phone")
     if card.get_attribute("data-phase") == "choice":  # a hit: who narrates (PL-4)
         checks(m, "Mara's campaign page with a choice pending", settings)
-        card.locator("form[data-choice='house'] button").click()
-        m.locator("#answer .pool-roll[data-phase='settled']").wait_for(timeout=WAIT)
+        choose(m, card, "house")
         assert "The House narrates, and Mara Quill gains 1 die." in m.inner_text("#answer")
     else:
         assert "A miss: the House narrates, and Mara Quill gains 2 dice." in card.inner_text()
@@ -190,8 +205,7 @@ def test_an_evening_of_the_pool_is_played_by_tapping(settings, url, browser):
     card.wait_for(timeout=WAIT)
     assert card.locator(".pool-hand.help .die").count() == 3 and "Mara Quill gave 3 and loses" in card.inner_text()
     if card.get_attribute("data-phase") == "choice":
-        card.locator("form[data-choice='narrate'] button").click()
-        t.locator("#answer .pool-roll[data-phase='settled']").wait_for(timeout=WAIT)
+        choose(t, card, "narrate")
         assert "Tom Reyes narrates." in t.inner_text("#answer")
     m.locator(".pool-sheet-other[data-seat='tom'] .pool-latest li").first.wait_for(timeout=WAIT)
     assert m.locator("#own-sheet .pool-offer", has_text="You offer").count() == 0  # the offer is spent

@@ -3,10 +3,10 @@ status an operation answers is one its OpenAPI documents (issue 29)."""
 
 from __future__ import annotations
 
+import atexit
 import tempfile
 from pathlib import Path
 
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error, status_code_conformance
@@ -17,6 +17,9 @@ from api.app import create_app
 from domain.seats import Seat
 
 _store = Stakes(Settings(store="sqlite", sqlite_path=Path(tempfile.mkdtemp()) / "fuzz.sqlite"))
+# Closed when the worker ends, not at the module's teardown: under ``--dist worksteal`` a worker may run this
+# module's tests on both sides of another module's, and a closed store would fail them all.
+atexit.register(_store.close)
 _created = _store.create_campaign("Fuzzed", "penny-ante")
 _store.run(_created.campaign.id, Seat.house(), "add-player", {"seat": "ilse", "character": "Ilse", "characteristic": "Whip"})
 _app = create_app(stakes=_store)
@@ -29,12 +32,6 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", _app).exclude(path_rege
 def _ndjson(ctx, value) -> bytes:
     """Imports take JSON Lines; any generated text is a (most likely broken) export."""
     return value.encode() if isinstance(value, str) else str(value).encode()
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _close_store():
-    yield
-    _store.close()
 
 
 @schema.parametrize()

@@ -3,10 +3,10 @@ House and as a player: generated input never gets a 5xx."""
 
 from __future__ import annotations
 
+import atexit
 import tempfile
 from pathlib import Path
 
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -25,13 +25,8 @@ _app = create_app(stakes=_store)
 _app.state.stakes = _store
 schema = schemathesis.openapi.from_asgi("/openapi.json", _app).include(
     path_regex=r"/(deals|combats|notes|challenges/\{[a-z_]+\}/actions)$")
+atexit.register(_store.close)  # at the worker's end: --dist worksteal may split this module around another
 _TOKENS = (_created.house_token, _store.claim(_added.invite).token)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _close_store():
-    yield
-    _store.close()
 
 
 @schema.parametrize()

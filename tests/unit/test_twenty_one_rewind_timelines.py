@@ -48,7 +48,7 @@ def test_a_rewind_to_a_step_whose_hold_the_sheet_no_longer_holds_is_refused_and_
     game.rewind(before)
     assert game.holds("ilse") == 1
     other = Game.__new__(Game)  # a second conflict of the same campaign, where the returned hold is spent
-    other.app, other.cid, other.seats = game.app, game.cid, ["ilse"]
+    other.app, other.cid, other.seats, other._read = game.app, game.cid, ["ilse"], None
     other.unit = game.app.execute(Context(game.cid, Seat.house(), secret="another"), cmd.OpenConflict(characters=["ilse"]))
     other.inputs()
     other.act("ilse", "lay", cards=other.conflict.hands["ilse"][:2])
