@@ -19,6 +19,9 @@ def stacked(*top: str) -> list[str]:
 
 
 class Game:
+    #: The conflict as last replayed, and the log's head then (``conflict``).
+    _read: tuple[int, Conflict] | None = None
+
     def __init__(self, seats: Sequence[str] = ("ilse", "tomas"), table: bool = True, holds: int = 0,
                  secret: str = "s3cret") -> None:
         self.app = StakesApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
@@ -33,7 +36,6 @@ class Game:
         self.app.execute(Context(self.cid, Seat.house()), self.app.parse(self.cid, "start-adventure", {}))
         self.unit = self.app.execute(Context(self.cid, Seat.house(), secret=secret),
                                      cmd.OpenConflict(characters=list(seats)))
-        self._read: tuple[int, Conflict] | None = None
 
     def act(self, seat: str, action: str, **inputs: Any) -> Conflict:
         self.app.act(Context(self.cid, Seat.parse(seat)), self.unit, {"action": action, **inputs})
