@@ -55,7 +55,7 @@
       if (open.includes(d.dataset.verb)) d.open = true;
     });
     if (!kept || !kept.length) return;
-    // a key more than one form shares (one per loan, per attack …) says no form for sure: nothing is put back
+    // a key more than one form shares (one per row of a list) says no form for sure: nothing is put back
     // rather than a value typed into one row landing in another's box
     const forms = new Map();
     const shared = new Set();

@@ -133,7 +133,7 @@ def _is_mapping(cls: type[Command], name: str) -> bool:
 
 
 def _nested(name: str, form: dict[str, list[str]]) -> dict[str, Any]:
-    """An object field posted as controls of its own (``challenger.players``, ``challenger.antagonist``): each
+    """An object field posted as controls of its own (``side.members``, ``side.name``): each
     inner field as text, or as a list of texts where ``<name>.<inner>__multi`` is posted too (checkboxes);
     blanks are left out."""
     out: dict[str, Any] = {}
@@ -153,7 +153,7 @@ def _nested(name: str, form: dict[str, list[str]]) -> dict[str, Any]:
 
 def payload(cls: type[Command], form: dict[str, list[str]], skip: tuple[str, ...] = ("action",)) -> dict[str, Any]:
     """A form post (every value of each name) as the command's JSON inputs; blank fields are inputs left out.
-    Checkboxes of a list (``cup``) post one value each. A mapping posts one control per key (``NAME.KEY``) or
+    Checkboxes of a list field post one value each. A mapping posts one control per key (``NAME.KEY``) or
     pairs (``NAME__key``, ``NAME__value``); an object field (a JSON object with fields of its own) may come as
     controls of its own, ``<field>.<inner>`` (see ``_nested``), so nobody types JSON. The command validates
     what comes out."""

@@ -250,7 +250,7 @@ class Rulings:
 
 
 def in_words(event: str) -> str:
-    """An event's name in words: ``DiceRolled`` -> "Dice rolled"."""
+    """An event's name in words: ``SeedPassed`` -> "Seed passed"."""
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r" \1", event).capitalize()
 
 
