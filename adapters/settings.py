@@ -83,6 +83,9 @@ class Settings(BaseSettings):
     #: Batches a stream holds for a client that reads slowly; a client that lets it fill is disconnected
     #: (it reconnects with Last-Event-ID and misses nothing).
     stream_queue: int = Field(default=256, ge=1)
+    #: Bytes a stream's connection may hold unread by its client before the client counts as too slow and is
+    #: disconnected the same way (1 MiB; the kernel's own socket buffers come on top).
+    stream_buffer: int = Field(default=1 << 20, ge=1024)
     #: Seconds between checks of an open stream's credential when nothing says it changed (a revocation
     #: made by another process on SQLite); a revocation in this process, or any on PostgreSQL, ends it at once.
     stream_recheck: float = Field(default=30.0, gt=0)

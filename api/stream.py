@@ -23,7 +23,7 @@ again, through ``api.deps`` as a request does, before it sends anything more; a 
 itself (``Caller.expires_at``) ends its streams at that moment; another process's revocation on SQLite is
 seen by the fanout's file watcher within a quarter of a second (and before any row read after it is handed
 out, ``Fanout.sync``); one nothing carries (LISTEN down) is found within ``Settings.stream_recheck`` seconds. Its client's reconnect is
-then answered 401. A client that falls behind (1 MiB unread, or ``stream_queue`` batches pending) is
+then answered 401. A client that falls behind (``stream_buffer`` bytes unread, 1 MiB, or ``stream_queue`` batches pending) is
 disconnected too (it reconnects with Last-Event-ID).
 Caps: ``Settings.streams_per_credential`` (counted per seat: its token and web sessions together) and
 ``streams_per_process``, answered 429 with Retry-After.
@@ -32,10 +32,12 @@ Caps: ``Settings.streams_per_credential`` (counted per seat: its token and web s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import random
+import socket
 import time
 import weakref
 from collections import Counter, deque
@@ -128,16 +130,22 @@ class _Wire:
     ``send`` chain per stream and batch. Only used once the response has started as chunked (or HTTP/1.0
     close-delimited) body; anything else (another server, a test transport) keeps the ASGI path."""
 
-    __slots__ = ("chunked", "cycle", "transport")
+    __slots__ = ("chunked", "cycle", "limit", "transport")
 
-    #: Bytes waiting in a connection's write buffer beyond which its client counts as too slow.
-    LIMIT = 1 << 20
-
-    def __init__(self, cycle: Any, transport: Any, chunked: bool) -> None:
+    def __init__(self, cycle: Any, transport: Any, chunked: bool, limit: int) -> None:
         self.cycle, self.transport, self.chunked = cycle, transport, chunked
+        #: Bytes waiting in the connection's write buffer beyond which its client counts as too slow
+        #: (``Settings.stream_buffer``).
+        self.limit = limit
+        # The kernel's send buffer grows by itself up to megabytes (tcp_wmem) for a client that does not read:
+        # held to the same order as the bound, so what an unread stream costs the server stays bounded.
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, min(limit, 1 << 18))
 
     @classmethod
-    def under(cls, raw_send: Any) -> _Wire | None:
+    def under(cls, raw_send: Any, limit: int) -> _Wire | None:
         cycle = getattr(raw_send, "__self__", None)
         transport = getattr(cycle, "transport", None)
         if transport is None or not hasattr(transport, "get_write_buffer_size"):
@@ -145,16 +153,16 @@ class _Wire:
         writer = getattr(getattr(cycle, "conn", None), "_writer", None)  # h11
         kind = type(writer).__name__ if writer is not None else None
         if kind == "ChunkedWriter" or (writer is None and getattr(cycle, "chunked_encoding", None) is True):
-            return cls(cycle, transport, True)  # h11, or httptools (which frames chunks itself)
+            return cls(cycle, transport, True, limit)  # h11, or httptools (which frames chunks itself)
         if kind == "Http10Writer":
-            return cls(cycle, transport, False)
+            return cls(cycle, transport, False, limit)
         return None
 
     def write(self, batch: Batch, data: bytes | None = None) -> str | None:
         """Write a batch (or ``data``); None when written, else why not ("gone", "slow")."""
         if getattr(self.cycle, "disconnected", False) or self.transport.is_closing():
             return "gone"
-        if self.transport.get_write_buffer_size() > self.LIMIT:
+        if self.transport.get_write_buffer_size() > self.limit:
             return "slow"
         if data is None:
             self.transport.write(batch.chunk if self.chunked else batch.payload)
@@ -476,7 +484,7 @@ async def _serve(hub: Hub, sub: Subscriber, send: Any, raw_send: Any) -> bytes:
         if read_to <= sub.position:
             break
         sub.position = read_to
-    sub.wire = _Wire.under(raw_send) if raw_send is not None else None
+    sub.wire = _Wire.under(raw_send, hub.settings.stream_buffer) if raw_send is not None else None
     while True:
         sub.wake.clear()
         if sub.gone:

@@ -78,3 +78,46 @@ def test_a_client_that_hangs_up_frees_its_place_for_the_next_stream(settings, en
             if status == 429:
                 time.sleep(0.1)
         assert status == 200, "the hung-up stream kept its place"
+
+
+def test_a_client_that_stops_reading_is_disconnected_past_its_bound_while_every_other_stream_gets_every_entry(
+        settings, env_for, tmp_path):
+    # issue 29: a slow client is bounded (``stream_buffer`` bytes unread, ``stream_queue`` batches pending): the
+    # server drops it instead of buffering without end. Small bounds here, so a few hundred frames cross them.
+    env = {**env_for(settings), "STAKES_STREAM_BUFFER": "4096", "STAKES_STREAM_QUEUE": "4"}
+    log_path = tmp_path / "server.log"
+    with live_server(env, log_path) as url, httpx.Client(base_url=url, timeout=30) as http:
+        c, t = seat_table(http)
+        host, port = url.removeprefix("http://").split(":")
+        slow = socket.socket()
+        slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a small window: the server's side fills
+        slow.connect((host, int(port)))
+        slow.sendall(f"GET {c}/stream HTTP/1.1\r\nHost: {host}\r\nAuthorization: {t['ilse']['Authorization']}"
+                     "\r\nAccept: text/event-stream\r\n\r\n".encode())
+        assert slow.recv(64).startswith(b"HTTP/1.1 200")  # then it reads nothing more
+        keen = Follower(httpx.Client(base_url=url), f"{url}{c}/stream", t["tomas"])
+        dropped = False
+        for k in range(600):
+            r = http.post(f"{c}/antagonists", headers=t["house"],
+                          json={"name": f"Rival {k:03} of the long winding river road of Jade",
+                                "characteristics": []})
+            assert r.status_code == 201, r.text
+            if k % 10 == 9 and "fell behind" in log_path.read_text():
+                dropped = True
+                break
+        assert dropped, "600 unread frames and the slow stream was never dropped"
+        # reading at last, the slow client finds its stream ended, told why (it may resume with Last-Event-ID)
+        slow.settimeout(30)
+        received = b""
+        while b'{"reason": "slow"}' not in received:
+            chunk = slow.recv(1 << 16)
+            assert chunk, "the stream closed without saying it was dropped as slow"
+            received += chunk
+        slow.close()
+        # the reader that kept up got every entry its seat may see, once and in order
+        expected = [e["position"] for e in log_entries(http, c, t["tomas"])]
+        deadline = time.monotonic() + 30
+        while keen.ids()[-1:] != expected[-1:] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert keen.ids() == expected
+        assert keen.status == 200 and not keen.closed.is_set()
