@@ -90,6 +90,9 @@ class Settings(BaseSettings):
     #: made by another process on SQLite); a revocation in this process, or any on PostgreSQL, ends it at once.
     stream_recheck: float = Field(default=30.0, gt=0)
     #: One line per request on stderr (method, path, status, time); the token is in a header, never logged.
+    #: Seconds ``stakes serve`` waits, once told to stop, for requests still running; then it ends what is left,
+    #: live streams above all (they never end by themselves: their clients reconnect with Last-Event-ID).
+    shutdown_grace: int = Field(default=3, ge=0, le=600)
     access_log: bool = True
     #: The CLI's file for the current campaign, server and token.
     config: Path = _config_home() / "config.json"

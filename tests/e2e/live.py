@@ -87,9 +87,9 @@ def wait_until_healthy(url: str, proc: subprocess.Popen, log_path: Path, seconds
 
 
 def stop(proc: subprocess.Popen) -> None:
-    """Ends a server as ``stakes serve`` is ended (SIGTERM). uvicorn then waits for open connections to close,
-    and a live stream a test left open never does: after a moment a SIGINT forces the exit, as a second Ctrl-C
-    would (before, each such test sat out a 10 s wait and then killed the server)."""
+    """Ends a server as ``stakes serve`` is ended (SIGTERM). uvicorn then waits up to STAKES_SHUTDOWN_GRACE
+    seconds (3) for open requests, live streams included; after 2 s a SIGINT forces the exit, as a second
+    Ctrl-C would, so a test does not sit out the grace."""
     if proc.poll() is not None:
         return
     proc.terminate()

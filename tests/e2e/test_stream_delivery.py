@@ -121,3 +121,20 @@ def test_a_client_that_stops_reading_is_disconnected_past_its_bound_while_every_
             time.sleep(0.05)
         assert keen.ids() == expected
         assert keen.status == 200 and not keen.closed.is_set()
+
+
+def test_a_server_told_to_stop_ends_within_its_grace_even_with_a_live_stream_open(settings, env_for, tmp_path):
+    # before, ``stakes serve`` waited without end for the streams' clients to hang up (Ctrl-C did nothing
+    # while a phone watched the table); now it waits STAKES_SHUTDOWN_GRACE seconds, then ends them
+    from tests.e2e.live import live_server_process
+
+    env = {**env_for(settings), "STAKES_SHUTDOWN_GRACE": "1"}
+    with live_server_process(env, tmp_path / "server.log") as (url, proc), httpx.Client(base_url=url) as http:
+        c, t = seat_table(http)
+        watching = Follower(httpx.Client(base_url=url), f"{url}{c}/stream", t["ilse"])
+        assert watching.status == 200
+        started = time.monotonic()
+        proc.terminate()
+        proc.wait(timeout=15)
+        assert time.monotonic() - started < 10
+        assert watching.closed.wait(10), "the stream outlived its server"
