@@ -86,6 +86,9 @@ class Settings(BaseSettings):
     #: Bytes a stream's connection may hold unread by its client before the client counts as too slow and is
     #: disconnected the same way (1 MiB; the kernel's own socket buffers come on top).
     stream_buffer: int = Field(default=1 << 20, ge=1024)
+    #: Seconds a stream waits for its client to take what is waiting for it (its connection's buffer full)
+    #: before the server hangs up on it; the client reconnects with Last-Event-ID.
+    stream_send_wait: float = Field(default=10.0, gt=0, le=600)
     #: Seconds between checks of an open stream's credential when nothing says it changed (a revocation
     #: made by another process on SQLite); a revocation in this process, or any on PostgreSQL, ends it at once.
     stream_recheck: float = Field(default=30.0, gt=0)

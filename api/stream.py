@@ -439,15 +439,46 @@ class _Live(Response):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         hub, sub = self.hub, self.sub
         listener = asyncio.get_running_loop().create_task(_listen(receive, sub))
+        send = _bounded(send, scope.get(RAW_SEND), hub.settings.stream_send_wait, sub)
         try:
             await send({"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers})
             ended = await _serve(hub, sub, send, scope.get(RAW_SEND))
             if not sub.gone:
                 await send({"type": "http.response.body", "body": ended, "more_body": False})
+        except _HungUp:
+            pass
         finally:
             sub.wire = None
             listener.cancel()
             hub.release(sub)
+
+
+class _HungUp(Exception):
+    """The server hung up on a client that stopped reading (``_bounded``)."""
+
+
+def _bounded(send: Any, raw_send: Any, seconds: float, sub: Subscriber) -> Any:
+    """``send``, waiting at most ``seconds`` for a client to take what is already waiting for it (uvicorn's
+    ``send`` waits while the connection's buffer is over its high-water mark, for as long as the client lets
+    it): past that the client counts as gone and its connection is cut, so a stream whose client stopped
+    reading frees its memory and its place within ``seconds`` (issue 29), its ``end`` frame included. Under
+    another server, ``send`` as it is."""
+    transport = getattr(getattr(raw_send, "__self__", None), "transport", None)
+    if transport is None or not hasattr(transport, "abort"):
+        return send
+
+    async def bounded(message: Any) -> None:
+        try:
+            async with asyncio.timeout(seconds):
+                await send(message)
+        except TimeoutError:
+            if sub.dropped is None:
+                log.warning("a stream of campaign %s stopped reading: disconnected", sub.campaign_id)
+            sub.gone = True
+            transport.abort()
+            raise _HungUp from None
+
+    return bounded
 
 
 async def _listen(receive: Any, sub: Subscriber) -> None:
