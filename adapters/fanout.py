@@ -137,8 +137,12 @@ class Fanout:
     def sync(self) -> None:
         """SQLite: look at the credentials now. The stream hub calls it after reading log rows and before
         handing them out, so rows written after another process's revocation (the revocation committed
-        first, in the same file) never reach a stream whose credential it ended."""
+        first, in the same file) never reach a stream whose credential it ended. PostgreSQL while LISTEN is
+        down (another process's revocation would not be heard): every stream checks its credential again
+        before these rows, as after a revocation (issue 29 audit, stop 36)."""
         if self.settings.store != "sqlite":
+            if self._listener is not None and not self.listening.is_set():
+                self._bump()
             return
         try:
             with closing(sqlite3.connect(f"file:{self.settings.views_path}?mode=ro", uri=True, timeout=1)) as conn:

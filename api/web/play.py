@@ -79,7 +79,8 @@ async def rule(request: Request, unit_id: UUID, verb: str, v: Seated) -> Respons
         raise HTTPException(404, f"no ruling {verb!r} here")
     form = await posted(request)
     error, status, confirm = None, 200, None
-    cls = v.stakes.command_class(v.campaign_id, verb)
+    # off the event loop: the first look-up of a campaign's commands reads the campaign from the store
+    cls = await in_thread(lambda: v.stakes.command_class(v.campaign_id, verb))
 
     def run() -> None:
         payload = forms.payload(cls, form, skip=("unit",))

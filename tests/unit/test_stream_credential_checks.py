@@ -43,3 +43,20 @@ def test_a_revoked_web_session_ends_its_own_stream_and_not_the_same_seats_token_
 
     outcome = asyncio.run(check())
     assert outcome == {"ses_signed_out": False, "tok_still_good": True}
+
+
+def test_on_postgresql_with_listen_down_every_batch_makes_the_streams_check_their_credentials_again():
+    # another process's revocation is told by NOTIFY; while LISTEN is down nothing would tell it, so the hub's
+    # sync before handing rows out moves the generation: every stream checks its credential first (issue 29)
+    import threading
+
+    from adapters.fanout import Fanout
+
+    fanout = Fanout(SimpleNamespace(store="postgres"))
+    fanout._listener = threading.Thread(target=lambda: None)  # started, not listening
+    before = fanout.generation
+    fanout.sync()
+    assert fanout.generation == before + 1
+    fanout.listening.set()  # LISTEN is back: a revocation anywhere is heard, nothing more to do per batch
+    fanout.sync()
+    assert fanout.generation == before + 1
