@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,3 +59,29 @@ class Read:
     tags: tuple[str, ...] = field(default_factory=tuple)
     #: A list that grows with the campaign: its read takes a ``Page`` and its model says ``next_after``.
     paged: bool = False
+
+
+@dataclass(frozen=True)
+class Line:
+    """A character's line on the campaign chart, from its stream's first event (issue 31): whose sheet it is
+    (the seat, or ``house`` for a House character), its name, the starting value, and who may see it (None:
+    every seat; else only these seats, as its sheet is shown, C-5)."""
+
+    seat: str
+    name: str
+    value: int
+    seen_by: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Tracked:
+    """The quantity a system's sheets track over a campaign, charted one line per character (issue 31).
+
+    ``starts``: a character's first event (``"Character.Created"``) -> its :class:`Line`; ``moves``: an event
+    of that character's stream -> how much it changes the quantity (0: not at all). The shared projection
+    (``adapters/chart.py``) records a point each time the quantity changes; nothing shared names it."""
+
+    label: str
+    ruling: str
+    starts: Mapping[str, Callable[[Any], Line]]
+    moves: Mapping[str, Callable[[Any], int]]

@@ -22,6 +22,7 @@ from uuid import UUID
 from pydantic import BaseModel
 
 from adapters import answers, archive, audit, heads, imports, ledger, randomness, readcheck, schemas, table
+from adapters import chart as campaign_chart
 from adapters.fanout import Fanout
 from adapters.plugin import Page, Read
 from adapters.projection import NeedsRepair, ProjectionRunner, StoreUnavailable
@@ -391,6 +392,10 @@ class Stakes:
     # -- the ledger (C-2, C-5, C-6) ---------------------------------------------------------------
     def log(self, campaign_id: UUID, viewer: Seat, after: int = 0, limit: int = 100) -> schemas.EventLog:
         return ledger.log(self, campaign_id, viewer, after, limit)
+
+    def chart(self, campaign_id: UUID, viewer: Seat, limit: int = campaign_chart.DEFAULT_POINTS) -> campaign_chart.CampaignChart:
+        """Each character's tracked quantity over the campaign, as the viewer's seat may see it (issue 31)."""
+        return campaign_chart.chart(self, campaign_id, viewer, limit)
 
     def replay(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID, step: int | None = None) -> schemas.Replay:
         return ledger.replay(self, campaign_id, viewer, challenge_id, step)

@@ -27,6 +27,7 @@ from psycopg.adapt import Loader
 from psycopg.sql import SQL
 
 import domain.systems
+from adapters import chart
 from adapters.recorders import bounded
 from adapters.systems import edges
 from domain.kernel.commitments import VISIBILITY as COMMITTED
@@ -123,11 +124,11 @@ def unit_kinds() -> tuple[str, ...]:
 
 
 def projection_tables() -> tuple[str, ...]:
-    return (*SHARED_TABLES, *(t for edge in edges() for t in edge.PROJECTION.tables))
+    return (*SHARED_TABLES, *chart.TABLES, *(t for edge in edges() for t in edge.PROJECTION.tables))
 
 
 def ddl() -> tuple[str, ...]:
-    return (*SHARED_DDL, *(s for edge in edges() for s in edge.PROJECTION.ddl))
+    return (*SHARED_DDL, *chart.DDL, *(s for edge in edges() for s in edge.PROJECTION.ddl))
 
 
 #: Raised when what the rows hold changes while their tables' definitions do not, so that a store projects
@@ -557,6 +558,7 @@ class ViewsMixin:
         handler = self.handlers.get(name)
         if handler is not None:
             handler(self, c, e, oid, campaign, at, nid)
+        chart.project(self, c, e, name, oid, campaign, at, seq)  # the campaign chart's points (issue 31)
         if name in visibility_rules():
             visibility = event_visibility(e, challenge)
             if not visibility["fields"]:  # no field kept from anyone: the row is smaller without the key

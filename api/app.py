@@ -17,7 +17,7 @@ from adapters.settings import Settings
 from api import commands, heads, limits, problems, stream, web
 from api.deps import writers
 from api.problems import PROBLEM_RESPONSES
-from api.routers import audit, campaigns, challenges, characters, log
+from api.routers import audit, campaigns, challenges, characters, chart, log
 from api.web.guard import Guard
 
 logger = logging.getLogger("stakes.api")
@@ -72,7 +72,7 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
     app.include_router(campaigns.router)
     app.include_router(characters.router())  # their schemas are the registered systems': made with the app
     app.include_router(challenges.router())
-    for module in (log, audit, stream):
+    for module in (log, audit, stream, chart):
         app.include_router(module.router)
     app.include_router(commands.command_router())
     app.include_router(commands.read_router())

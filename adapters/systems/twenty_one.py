@@ -11,7 +11,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 from adapters import schemas as shared
-from adapters.plugin import Answer, Projection, Read
+from adapters.plugin import Answer, Line, Projection, Read, Tracked
 from domain.errors import NotFound
 from domain.seats import Seat
 
@@ -177,4 +177,15 @@ def hand(stakes: Any, campaign_id: UUID, viewer: Seat) -> Hand:
 READS: tuple[Read, ...] = (
     Read("hand", "/hand", Hand, hand, "hand", "Your own cards in each open conflict (TO-2, C-5).",
          label="hands of cards"),
+)
+
+
+# -- the chart (issue 31): the holds on a character's sheet over the campaign (TO-8) ------------------------------
+TRACKED = Tracked(
+    label="holds", ruling="TO-8",
+    starts={"TwentyOneCharacter.Created": lambda e: Line(seat=e.seat, name=e.name, value=0)},
+    moves={
+        "TwentyOneCharacter.HoldsGranted": lambda e: e.count, "TwentyOneCharacter.HoldSpent": lambda e: -1,
+        "TwentyOneCharacter.HoldsReturned": lambda e: e.count, "TwentyOneCharacter.HoldsRetaken": lambda e: -e.count,
+    },
 )

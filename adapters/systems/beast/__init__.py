@@ -7,7 +7,7 @@ import json
 from typing import Any
 from uuid import UUID
 
-from adapters.plugin import Answer, Projection, Read
+from adapters.plugin import Answer, Line, Projection, Read, Tracked
 from adapters.systems.beast import schemas
 from domain.errors import NotFound
 from domain.seats import Seat
@@ -196,4 +196,19 @@ READS: tuple[Read, ...] = (
     Read("house-characters", "/house-characters", list[schemas.HouseCharacter], house_characters,
          "antagonist sheets", "The House's antagonists: their sheets for the House, their names for the players "
          "(BE-1, C-5).", "House characters' sheet", ("adventures and the House",)),
+)
+
+
+# -- the chart (issue 31): current Willpower over the campaign (BE-1); an antagonist's line is the House's (C-5)
+TRACKED = Tracked(
+    label="Willpower", ruling="BE-1",
+    starts={
+        "BeastCharacter.Created": lambda e: Line(seat=e.seat, name=e.name, value=e.willpower_max),
+        "BeastAntagonist.Created": lambda e: Line(seat=Seat.house().name, name=e.name, value=e.willpower_max,
+                                                  seen_by=(Seat.house().name,)),
+    },
+    moves={
+        **{f"{kind}.Adjusted": (lambda e: e.willpower) for kind in ("BeastCharacter", "BeastAntagonist")},
+        **{f"{kind}.WillpowerRestored": (lambda e: e.amount) for kind in ("BeastCharacter", "BeastAntagonist")},
+    },
 )

@@ -9,3 +9,22 @@ SHEET = schemas.Sheet
 UNITS = (schemas.ChallengeView,)
 
 __all__ = ["ANSWERS", "PROJECTION", "READS", "SHEET", "UNITS", "players", "sheet", "unit_view"]
+
+from adapters.plugin import Line, Tracked  # noqa: E402
+
+# The chart (issue 31): a player's pile over the campaign (PA-1), moved by the events its projection follows.
+_PLUS, _MINUS = (lambda e: e.amount), (lambda e: -e.amount)
+TRACKED = Tracked(
+    label="pennies", ruling="PA-1",
+    starts={"Character.Created": lambda e: Line(seat=e.seat, name=e.name, value=e.pile)},
+    moves={
+        "Character.CharacteristicBought": lambda e: -e.cost,  # PA-2
+        "Character.LoanPaidOut": _MINUS, "Character.LoanReceived": _PLUS,  # PA-14
+        "Character.RepaymentPaid": _MINUS, "Character.RepaymentReceived": _PLUS,
+        "Character.PenniesWagered": _MINUS, "Character.PenniesReturned": _PLUS,
+        "Character.StakesSettled": lambda e: e.received,
+        "Character.BuyoutPaid": _MINUS, "Character.BuyoutReceived": _PLUS,
+        "Character.SettlementCorrected": _PLUS,
+    },
+)
+__all__ += ["TRACKED"]

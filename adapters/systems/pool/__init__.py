@@ -8,7 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from adapters import schemas as shared
-from adapters.plugin import Answer, Projection, Read
+from adapters.plugin import Answer, Line, Projection, Read, Tracked
 from adapters.systems.pool import schemas
 from domain.errors import NotFound
 from domain.seats import Seat
@@ -147,3 +147,21 @@ def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> shared
     return shared.ResolutionView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
                                   state=unit.view_for(viewer.name),
                                   legal_actions=unit.legal_actions(viewer.name, row["pool"] if row else 0))
+
+
+# -- the chart (issue 31): the dice in a character's pool over the campaign (PL-1) -------------------------------
+def _pool_start(e: Any) -> Line:
+    from domain.systems.pool.rules import creation_cost  # late, as the projection
+
+    return Line(seat=e.seat, name=e.name, value=e.pool - creation_cost(e.traits))
+
+
+TRACKED = Tracked(
+    label="dice in the pool", ruling="PL-1",
+    starts={"PoolCharacter.Created": _pool_start},
+    moves={
+        "PoolCharacter.TraitRaised": lambda e: -e.cost, "PoolCharacter.TraitCashedIn": lambda e: e.rating,
+        "PoolCharacter.MoveBought": lambda e: -e.cost, "PoolCharacter.HelpUsed": lambda e: -e.lost,
+        "PoolCharacter.DiceLost": lambda e: -e.count, "PoolCharacter.DiceGained": lambda e: e.count,
+    },
+)

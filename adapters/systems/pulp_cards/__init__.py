@@ -8,7 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from adapters import schemas as shared
-from adapters.plugin import Answer, Projection, Read
+from adapters.plugin import Answer, Line, Projection, Read, Tracked
 from adapters.systems.pulp_cards import schemas
 from domain.errors import NotFound
 from domain.seats import Seat
@@ -139,3 +139,11 @@ ANSWERS: dict[str, Answer] = {"noted-sheet": Answer(schemas.PulpSheet, _noted_sh
 def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> shared.ResolutionView:
     return shared.ResolutionView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
                                  state=unit.view_for(viewer.name), legal_actions=unit.legal_actions(viewer.name))
+
+
+# -- the chart (issue 31): no experience, the sheet is notes (PU-6); the conditions the House noted, counted ------
+TRACKED = Tracked(
+    label="conditions", ruling="PU-6",
+    starts={"PulpCharacter.Created": lambda e: Line(seat=e.seat, name=e.name, value=0)},
+    moves={"PulpCharacter.NoteAdded": lambda e: int(e.kind == "condition")},
+)

@@ -1,0 +1,29 @@
+"""The campaign chart (issue 31, ADR 0035): each sheet's tracked quantity over the campaign."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Query
+
+from adapters.chart import DEFAULT_POINTS, MAX_POINTS, CampaignChart
+from api.deps import SeatDep, StakesDep, one_hop
+
+router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["players and characters"])
+
+
+@router.get("/chart", response_model=CampaignChart)
+@one_hop
+def campaign_chart(
+    campaign_id: UUID,
+    seat: SeatDep,
+    stakes: StakesDep,
+    points: Annotated[int, Query(ge=2, le=MAX_POINTS, description="Points per line at most: a longer line is "
+                                                                  "evenly sampled, its first and last kept.")]
+    = DEFAULT_POINTS,
+) -> CampaignChart:
+    """Each character's tracked quantity (pennies, dice in the pool, holds, Willpower, conditions: what the
+    campaign's system keeps on its sheets) over the campaign, one line per character, a point per change with
+    its place in the campaign's log. A sheet hidden from the caller's seat is not on its chart (C-5)."""
+    return stakes.chart(campaign_id, seat, points)
