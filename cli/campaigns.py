@@ -177,4 +177,16 @@ def log(
 
 
 
-TOP_LEVEL = (("sheet", sheet), ("log", log))
+def chart(
+    points: Annotated[int, typer.Option(min=2, max=1000, help="Points per line at most (a longer line is sampled).")]
+    = 200,
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+) -> None:
+    """Each sheet's pennies, pool, holds or Willpower over the campaign: a row and a sparkline per character."""
+    from cli import output
+
+    run(as_, campaign, lambda t: output.emit(t.backend.chart(t.campaign_id(), t.seat, points), fmt,
+                                             output.chart), fmt)
+
+
+TOP_LEVEL = (("sheet", sheet), ("log", log), ("chart", chart))

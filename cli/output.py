@@ -57,6 +57,7 @@ sheet, sheets, render, resolution, adventure = map(_drawn_by, ("sheet", "sheets"
 player_added, challenges, token_notice = map(_drawn_by, ("player_added", "challenges", "token_notice"))
 log, replay, replay_step, verification = map(_drawn_by, ("log", "replay", "replay_step", "verification"))
 audit_report, imported, rebuilt = map(_drawn_by, ("audit_report", "imported", "rebuilt"))
+chart = _drawn_by("chart")  # the campaign chart (issue 31)
 
 
 @contextmanager

@@ -212,6 +212,11 @@ class RemoteStakes:
     def log(self, campaign_id: UUID, actor: Seat, after: int = 0, limit: int = 100) -> schemas.EventLog:
         return self._call("GET", self._c(campaign_id, "/log"), schemas.EventLog, params={"after": after, "limit": limit})
 
+    def chart(self, campaign_id: UUID, actor: Seat, limit: int = 200) -> Any:
+        from adapters.chart import CampaignChart
+
+        return self._call("GET", self._c(campaign_id, "/chart"), CampaignChart, params={"points": limit})
+
     # -- units of resolution -----------------------------------------------------------------------------
     def challenges(self, campaign_id: UUID, actor: Seat, after: int = 0, limit: int = 100,
                    open_only: bool = False) -> list[schemas.ChallengeSummary]:

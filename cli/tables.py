@@ -354,3 +354,35 @@ from cli.history import (  # noqa: E402
 )
 
 __all__ = ["audit_report", "imported", "log", "rebuilt", "replay", "replay_step", "verification"]
+
+
+# -- the campaign chart (issue 31) --------------------------------------------------------------------------------
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: Sequence[int], width: int = 24) -> str:
+    """``values`` as one line of block characters, at most ``width`` of them (evenly chosen, the last kept)."""
+    if not values:
+        return ""
+    if len(values) > width:
+        step = (len(values) - 1) / (width - 1)
+        values = [values[round(i * step)] for i in range(width)]
+    low, high = min(values), max(values)
+    span = high - low or 1
+    return "".join(SPARKS[(v - low) * (len(SPARKS) - 1) // span] for v in values)
+
+
+def chart(c: Any) -> RenderableType:
+    """Each line of the campaign chart as a row: whose sheet, the value now, its low and high, and a sparkline
+    (oldest left). User text (names) arrives neutralised (``show``)."""
+    table = _table(f"{c.label.capitalize()} over the campaign ({c.ruling})", "Seat", "Character", "Now", "Low",
+                   "High", "Changes", "Over the campaign")
+    for line in c.lines:
+        values = [p.value for p in line.points]
+        table.add_row(line.seat, line.name, str(line.value), str(min(values, default=line.value)),
+                      str(max(values, default=line.value)), str(line.recorded - 1), sparkline(values))
+    if not c.lines:
+        return Group(table, f"No {c.label} recorded yet.")
+    if c.sampled:
+        return Group(table, f"Long lines are sampled to {c.limit} points (first and last kept).")
+    return table
