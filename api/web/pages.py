@@ -27,6 +27,8 @@ from domain.seats import Seat
 
 router = APIRouter(prefix="/web", include_in_schema=False)
 Seated = Annotated[Viewer, Depends(viewer)]
+#: Points per line the campaign page's chart shows at most (its table alternative lists them all).
+WEB_CHART_POINTS = 100
 
 
 @router.get("")
@@ -182,7 +184,18 @@ def campaign_context(v: Viewer) -> dict[str, Any]:
         if v.seat.is_house else []
     return {"c": view, "board": board, "campaign": view.campaign, "seat": v.seat.name,
             "seat_name": view.name_of(v.seat.name), "head": ledger.last_position(v.stakes, v.campaign_id),
-            "groups": board.groups(view), "seats": seats, "yours": waiting_on(v, view.open)}
+            "groups": board.groups(view), "seats": seats, "yours": waiting_on(v, view.open),
+            "chart": campaign_chart(v)}
+
+
+def campaign_chart(v: Viewer) -> dict[str, Any] | None:
+    """The campaign chart as this seat may see it (issue 31, C-5), a hundred points a line at most; None when the
+    campaign's system tracks no quantity on its sheets."""
+    try:
+        found: dict[str, Any] = plain(v.stakes.chart(v.campaign_id, v.seat, WEB_CHART_POINTS))
+    except StakesError:
+        return None
+    return found
 
 
 @router.get("/campaign")

@@ -28,6 +28,17 @@ def checked(page, where: str) -> None:
     axe_check(page, where)
 
 
+def chart_drawn(page, where: str) -> None:
+    """The campaign chart (issue 31) is drawn by the vendored uPlot (no inline script: the CSP holds), one
+    canvas as wide as its card at most, with its table alternative beside it."""
+    page.wait_for_selector("#chart .chart-plot canvas")
+    assert page.evaluate("typeof uPlot") == "function", where
+    widths = page.evaluate("[document.querySelector('#chart .chart-plot canvas').getBoundingClientRect().right,"
+                           " document.querySelector('#chart').getBoundingClientRect().right]")
+    assert widths[0] <= widths[1], f"{where}: the chart overflows its card {widths}"
+    assert page.locator("#chart table.chart-summary th[scope=row]").count() >= 1, where
+
+
 def phone(browser):  # noqa: F811
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     return context, context.new_page()
@@ -66,6 +77,7 @@ def test_every_shared_page_passes_the_phone_and_accessibility_checks_for_every_s
         p.click("#continue")
         p.wait_for_url(f"{url}/web/campaign")
         checked(p, f"{system.id}: the campaign as the player")
+        chart_drawn(p, f"{system.id}: the campaign as the player")
 
         found = opener(system)
         if found is not None:
