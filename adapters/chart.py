@@ -117,7 +117,7 @@ class ChartLine(BaseModel):
 class CampaignChart(BaseModel):
     campaign_id: UUID
     system: str
-    label: str = Field(description="What the lines track (pennies, dice in the pool, Willpower ...).")
+    label: str = Field(description="What the lines track, as the system names it.")
     ruling: str = Field(description="The ruling that says the sheets track it.")
     limit: int = Field(description="Points given per line at most.")
     sampled: bool = Field(description="Whether some line had more points than the limit.")

@@ -182,7 +182,7 @@ def chart(
     = 200,
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
-    """Each sheet's pennies, pool, holds or Willpower over the campaign: a row and a sparkline per character."""
+    """What each sheet tracks, over the campaign: a row and a sparkline per character (hidden sheets left out)."""
     from cli import output
 
     run(as_, campaign, lambda t: output.emit(t.backend.chart(t.campaign_id(), t.seat, points), fmt,

@@ -23,7 +23,7 @@ def campaign_chart(
                                                                   "evenly sampled, its first and last kept.")]
     = DEFAULT_POINTS,
 ) -> CampaignChart:
-    """Each character's tracked quantity (pennies, dice in the pool, holds, Willpower, conditions: what the
-    campaign's system keeps on its sheets) over the campaign, one line per character, a point per change with
+    """Each character's tracked quantity (what the campaign's system keeps on its sheets, named by ``label``)
+    over the campaign, one line per character, a point per change with
     its place in the campaign's log. A sheet hidden from the caller's seat is not on its chart (C-5)."""
     return stakes.chart(campaign_id, seat, points)
