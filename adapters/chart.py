@@ -74,6 +74,17 @@ def events() -> dict[str, tuple[bool, Callable[[Any], Any]]]:
 
 
 # -- the projection ----------------------------------------------------------------------------------------------
+LINE_INSERT = "INSERT INTO {p}chart_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+LINE_UPDATE = "UPDATE {p}chart_lines SET value = ?, points = ? WHERE line_id = ?"
+
+
+def _lines(views: Any, c: Any) -> dict[str, Any] | None:
+    """The lines this batch touched, in memory (line id -> [row values, is it new]; None: a stream with no
+    line), written once at its end by ``flush``; None outside a batch."""
+    found = views.__dict__.get("_batch_chart")
+    return found[1] if found is not None and found[0] is c else None
+
+
 def project(views: Any, c: Any, e: Any, name: str, oid: str, campaign: str, at: str, seq: int) -> None:
     """Record what event ``e`` (``name``, of stream ``oid``, entry ``seq`` of ``campaign``'s log) does to the
     tracked quantity: a new line with its first point, or a point when the value changed."""
@@ -81,21 +92,51 @@ def project(views: Any, c: Any, e: Any, name: str, oid: str, campaign: str, at: 
     if found is None:
         return
     starts, read = found
+    batch = _lines(views, c)
+    lines: dict[str, Any] = {} if batch is None else batch  # outside a batch: written at once (``_written``)
     if starts:
         line = read(e)
-        views._x(c, "INSERT INTO {p}chart_lines VALUES (?, ?, ?, ?, ?, ?, ?, 1)",
-                 (oid, campaign, seq, line.seat, line.name,
-                  "" if line.seen_by is None else json.dumps(sorted(line.seen_by)), line.value))
+        row = {"line_id": oid, "campaign_id": campaign, "position": seq, "seat": line.seat, "name": line.name,
+               "seen_by": "" if line.seen_by is None else json.dumps(sorted(line.seen_by)), "value": line.value,
+               "points": 1}
+        lines[oid] = [row, True]
         views._insert_later(c, POINT_INSERT, (oid, 1, campaign, seq, at, line.value))
+        _written(views, c, lines, oid)
         return
     delta = int(read(e))
     if not delta:
         return
-    views._x(c, "UPDATE {p}chart_lines SET value = value + ?, points = points + 1 WHERE line_id = ?", (delta, oid))
-    row = views._one(c, "SELECT value, points FROM {p}chart_lines WHERE line_id = ?", (oid,))
-    if row is None:  # a stream whose first event started no line: nothing to chart
+    if oid not in lines:
+        known = views._one(c, "SELECT * FROM {p}chart_lines WHERE line_id = ?", (oid,))
+        lines[oid] = None if known is None else [dict(known), False]
+    entry = lines[oid]
+    if entry is None:  # a stream whose first event started no line: nothing to chart
         return
+    row = entry[0]
+    row["value"] += delta
+    row["points"] += 1
     views._insert_later(c, POINT_INSERT, (oid, row["points"], campaign, seq, at, row["value"]))
+    _written(views, c, lines, oid)
+
+
+def _written(views: Any, c: Any, lines: dict[str, Any], oid: str) -> None:
+    """Outside a batch (no cache kept), the line is written at once."""
+    if _lines(views, c) is None:
+        flush(views, c, {oid: lines[oid]})
+
+
+def flush(views: Any, c: Any, lines: dict[str, Any] | None = None) -> None:
+    """Write the lines the batch touched: the new ones inserted, the others updated, once each."""
+    lines = _lines(views, c) if lines is None else lines
+    if not lines:
+        return
+    fresh = [tuple(e[0].values()) for e in lines.values() if e is not None and e[1]]
+    changed = [(e[0]["value"], e[0]["points"], e[0]["line_id"]) for e in lines.values() if e is not None and not e[1]]
+    if fresh:
+        views._insert_many(c, LINE_INSERT, fresh)
+    if changed:
+        c.executemany(views._sql(LINE_UPDATE), changed)
+    lines.clear()
 
 
 # -- the read ------------------------------------------------------------------------------------------------

@@ -335,6 +335,7 @@ class ViewsMixin:
                         self._apply(c, domain_event, notification.id, broken, log_rows)
                     last, applied = notification.id, applied + 1
                 self._write_units(c)
+            chart.flush(self, c)
             self._write_later(c)  # after the pipeline, as the log: PostgreSQL copies new rows in
             self._write_log(c, log_rows)
             if last:
@@ -408,10 +409,12 @@ class ViewsMixin:
         self.__dict__["_batch_units"] = (c, {}, {})
         self.__dict__["_batch_later"] = (c, {}, {}, {})
         self.__dict__["_batch_seq"] = (c, {})
+        self.__dict__["_batch_chart"] = (c, {})  # the chart's lines the batch touched (``chart.flush``)
         try:
             yield
         finally:
             self.__dict__["_batch_units"] = self.__dict__["_batch_later"] = self.__dict__["_batch_seq"] = None
+            self.__dict__["_batch_chart"] = None
 
     def _next_seq(self, c: Any, campaign: str) -> int:
         """The next entry's number within its campaign's log (``event_log.seq``): read once per campaign
