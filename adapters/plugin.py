@@ -12,12 +12,29 @@ from pydantic import BaseModel
 Handler = Callable[..., None]
 
 
+#: A unit's own figures for its summary row (``ChallengeSummary.summary``): plain JSON values, named as the
+#: system names them.
+Summary = Callable[[Any], dict[str, Any]]
+
+
+def no_summary(unit: Any) -> dict[str, Any]:
+    return {}
+
+
 class Projection:
-    """A system's read-model tables and the handlers that keep them, by event (``"Loan.Accepted"``)."""
+    """A system's read-model tables and the handlers that keep them, by event (``"Character.Created"``), and
+    what its units' summary rows show of them (``summarises``; nothing by default)."""
 
     def __init__(self, tables: tuple[str, ...], ddl: tuple[str, ...]) -> None:
         self.tables, self.ddl = tables, ddl
         self.handlers: dict[str, Handler] = {}
+        self.summary: Summary = no_summary
+
+    def summarises(self, summary: Summary) -> Summary:
+        """Declare what a unit's summary row holds of it, besides the shared columns (issue 30, ADR 0033): the
+        unit list of the API, the CLI and the board read it; the system's own CLI and board modules draw it."""
+        self.summary = summary
+        return summary
 
     def on(self, event: str) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:

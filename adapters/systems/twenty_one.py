@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
@@ -54,8 +55,24 @@ class TwentyOneSheet(BaseModel):
     actions: list[ActionLine] = Field(description="The latest actions, newest first.")
 
 
+class ConflictAction(shared.LegalAction):
+    """A move in a conflict, with Twenty-one's own limits besides the shared ones (issue 30, ADR 0033)."""
+
+    dice: int | None = Field(None, description="How many cards to enter in table mode: the whole deck (C-3).")
+    choices: list[Any] | None = Field(None, description="The values this move may take: of the body field named "
+                                                      "by `field`; for `hold`, the flag to set true (`set-aside` → "
+                                                      "`set_aside`, `draw`).")
+    reshuffle: list[str] | None = Field(None, description="Table cards: the discards this move reshuffles into the "
+                                                          "empty deck; enter them in the order the table shuffled "
+                                                          "them (C-3, TO-1).")
+    required: list[Any] | None = Field(None, description="What this move must include (`reshuffle`: table cards, "
+                                                      "C-3) or repeat after a rewind (C-7).")
+
+
 class ConflictView(shared.ResolutionView):
     """A conflict as the viewing seat sees it (C-5): its own hand only, the cards laid, the targets."""
+
+    legal_actions: Sequence[ConflictAction]
 
 
 class HandLine(BaseModel):

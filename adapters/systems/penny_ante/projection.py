@@ -282,3 +282,9 @@ def _antagonist_settlement_corrected(v: Any, c, e, oid, *_: Any) -> None:
 def _house_buyout_paid(v: Any, c, e, oid, campaign, at, nid) -> None:
     v._x(c, "UPDATE {p}adventures SET pile = pile - ? WHERE campaign_id = ? AND number ="
                " (SELECT adventure FROM {p}campaigns WHERE campaign_id = ?)", (e.amount, campaign, campaign))
+
+
+@PROJECTION.summarises
+def _summary(unit: Any) -> dict[str, Any]:
+    """A challenge's ante and pot, for its row in the unit lists (PA-3, PA-7)."""
+    return {"ante": unit.ante, "pot": unit.pot}

@@ -7,7 +7,6 @@ import json
 from typing import Any
 from uuid import UUID
 
-from adapters import schemas as shared
 from adapters.plugin import Answer, Projection, Read
 from adapters.systems.pulp_cards import schemas
 from domain.errors import NotFound
@@ -30,7 +29,7 @@ PROJECTION = Projection(
 )
 
 SHEET = schemas.PulpSheet
-UNITS = (shared.ResolutionView,)
+UNITS = (schemas.PulpView,)
 READS: tuple[Read, ...] = ()
 
 
@@ -136,6 +135,6 @@ def _noted_sheet(stakes: Any, ctx: Any, command: Any, result: Any) -> schemas.Pu
 ANSWERS: dict[str, Answer] = {"noted-sheet": Answer(schemas.PulpSheet, _noted_sheet)}
 
 
-def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> shared.ResolutionView:
-    return shared.ResolutionView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
-                                 state=unit.view_for(viewer.name), legal_actions=unit.legal_actions(viewer.name))
+def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.PulpView:
+    return schemas.PulpView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
+                          state=unit.view_for(viewer.name), legal_actions=unit.legal_actions(viewer.name))
