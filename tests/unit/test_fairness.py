@@ -6,10 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.cards import PULP_14, STANDARD_52, check_entered_cards
+from domain.cards import check_entered_cards
 from domain.dice import check_entered_dice
 from domain.errors import RuleViolation
 from domain.fairness import commitment, derive_die, derive_int, derive_shuffle
+from domain.systems.pulp_cards.rules import POINTS as PULP_14
+from domain.systems.twenty_one.cards import DECK as STANDARD_52
 
 SECRET = "a" * 64
 

@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 from eventsourcing.domain import Aggregate, Snapshot, event
 
-from domain.cards import PULP_14, STANDARD_52
 from domain.errors import RuleViolation
 from domain.fairness import commitment
 from domain.kernel.resolution import Resolution
+from domain.systems.pulp_cards.rules import POINTS as PULP_14
+from domain.systems.twenty_one.cards import DECK as STANDARD_52
 from tests.unit.challenge_game import HOUSE, Game
 from tests.unit.conftest import new_app
 
