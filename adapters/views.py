@@ -27,6 +27,7 @@ from psycopg.adapt import Loader
 from psycopg.sql import SQL
 
 import domain.systems
+from adapters.plugin import ProjectionContext
 from adapters.recorders import bounded
 from adapters.systems import edges
 from domain.kernel.commitments import VISIBILITY as COMMITTED
@@ -564,8 +565,8 @@ class ViewsMixin:
         if shared is not None:
             shared(c, e, oid, campaign, at, nid)
         handler = self.handlers.get(name)
-        if handler is not None:
-            handler(self, c, e, oid, campaign, at, nid)
+        if handler is not None:  # a system's: it sees the read models through their public face only
+            handler(ProjectionContext(self, c), e, oid, campaign, at, nid)
         if name in visibility_rules():
             visibility = event_visibility(e, challenge)
             if not visibility["fields"]:  # no field kept from anyone: the row is smaller without the key
