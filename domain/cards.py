@@ -8,13 +8,14 @@ from collections.abc import Iterable
 from domain.errors import RuleViolation
 
 
-def check_entered_cards(entered: Iterable[str], deck: Iterable[str], out: Iterable[str] = ()) -> list[str]:
-    """Validate cards entered by hand: each exists in the deck and is not already out (C-3)."""
-    known, gone, cards = set(deck), set(out), list(entered)
+def check_entered_cards(entered: Iterable[str], every: Iterable[str], out: Iterable[str] = ()) -> list[str]:
+    """Validate cards entered by hand: each is one of ``every`` card the system plays with, and not already
+    out (C-3)."""
+    known, gone, cards = set(every), set(out), list(entered)
     for card in cards:
         if card not in known:
-            raise RuleViolation(f"{card!r} is not a card of this deck", ruling="C-3")
+            raise RuleViolation(f"{card!r} is not one of the cards this table plays with", ruling="C-3")
         if card in gone:
-            raise RuleViolation(f"{card!r} is already out of the deck", ruling="C-3")
+            raise RuleViolation(f"{card!r} is already out: it was dealt or entered before", ruling="C-3")
         gone.add(card)
     return cards
