@@ -145,7 +145,7 @@ class ChallengeSummary(BaseModel):
     id: UUID
     position: int = Field(description="Its announcement's place in the log; pass the last one as `after` for the"
                                       " next page.")
-    kind: str = Field("Challenge", description="The unit's kind, as its system names it.")
+    kind: str = Field(description="The unit's kind, as its system names it.")
     phase: str
     announced_at: datetime
     summary: dict[str, Any] = Field(default_factory=dict, description=(
