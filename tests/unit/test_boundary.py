@@ -30,7 +30,11 @@ CONCEPTS = frozenset({
 #: What shared code still says, and why. The kernel's verify results name a shuffle's cards ``deck``
 #: (``domain/kernel/resolution.py``, where the rewind work goes on; renaming the key changes the verify
 #: answer, which docs/fairness.md documents), and the CLI's verify panel reads that key.
-KNOWN = {"domain/kernel/resolution.py": {"deck"}, "cli/history.py": {"deck", "shuffled deck"}}
+KNOWN = {"domain/kernel/resolution.py": {"deck"}, "cli/history.py": {"deck", "shuffled deck"},
+         "api/static/fairness.js": {"deck"}}
+#: The frame's templates, scripts and styles (each board's own are under ``systems/`` and ``boards/``).
+WEB_FRAME = [*sorted((ROOT / "api" / "web" / "templates").glob("*.html")), *sorted((ROOT / "api" / "static").glob("*.js")),
+             *sorted((ROOT / "api" / "static").glob("*.css"))]
 
 
 def system_owned(path: Path) -> bool:
@@ -120,6 +124,14 @@ def test_a_shared_modules_identifiers_name_no_systems_concept(path: Path) -> Non
 def test_a_shared_modules_strings_name_no_systems_concept(path: Path) -> None:
     named = naming_concepts(strings(ast.parse(path.read_text())), path)
     assert not named, f"{path.relative_to(ROOT)} says {sorted(named)}: a system's concept, in shared code"
+
+
+@pytest.mark.parametrize("path", WEB_FRAME, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_web_frame_names_no_systems_concept(path: Path) -> None:
+    """The frame's templates, scripts and styles (ADR 0031) name no system's concept either; what a table looks
+    like is its board's."""
+    named = naming_concepts(set(re.findall(r"[A-Za-z_]+", path.read_text())), path)
+    assert not named, f"{path.relative_to(ROOT)} names {sorted(named)}: a system's concept, in the shared frame"
 
 
 def test_the_shared_schemas_and_the_units_table_name_no_systems_concept() -> None:
