@@ -8,7 +8,7 @@ What an import must pass before anything is stored:
   without being held) and a depth limit (``MAX_DEPTH`` levels of JSON nesting, in a line and in a state);
 * the export's own hash chain (C-2), then that every event belongs to the export's campaign;
 * value checks: every number fits what a command accepts (no command records more than
-  ``domain.currency.MAXIMUM``, PA-1), every text fits, so the read models never receive an unstorable value;
+  ``domain.bounds.MAXIMUM``, C-2), every text fits, so the read models never receive an unstorable value;
 * a replay in memory of every aggregate (an event that does not apply never reaches the store).
 
 The campaign gets a new id, and every stream a new one: derived ids (a character, the House, an
@@ -30,7 +30,7 @@ from eventsourcing.utils import resolve_topic
 
 from adapters import audit as chain
 from adapters import schemas
-from domain.currency import MAXIMUM
+from domain.bounds import MAXIMUM
 from domain.errors import RuleViolation
 from domain.kernel.record import NO_CAMPAIGN
 

@@ -2,22 +2,84 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
-#: A projection handler: (views, cursor, event, stream id, campaign id, time, notification id).
+
+class ProjectionContext:
+    """What a system's projection handler may do to the read models: the one public face of them, inside the
+    transaction of the batch being projected (issue 30, ADR 0033). Statements are written with ``?``
+    placeholders and ``{p}`` before each table name, the same for SQLite and PostgreSQL."""
+
+    __slots__ = ("_cursor", "_views")
+
+    def __init__(self, views: Any, cursor: Any) -> None:
+        self._views, self._cursor = views, cursor
+
+    def execute(self, statement: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement now."""
+        self._views._x(self._cursor, statement, params)
+
+    def one(self, statement: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        """The first row a query answers, or None."""
+        found: dict[str, Any] | None = self._views._one(self._cursor, statement, params)
+        return found
+
+    def add_later(self, statement: str, key: Any, *deltas: int) -> None:
+        """``statement`` adds ``deltas`` to the columns of the row ``key`` names (its last parameter); the batch
+        sums them and writes each row once at its end. Only for columns no handler reads back in a batch."""
+        self._views._add_later(self._cursor, statement, key, *deltas)
+
+    def insert_later(self, statement: str, params: tuple[Any, ...]) -> None:
+        """An INSERT of a row no handler reads back while a batch runs: written with the others at its end."""
+        self._views._insert_later(self._cursor, statement, params)
+
+    def insert_row_later(self, table: str, key: str, row: dict[str, Any]) -> None:
+        """A new row (every column, in the table's order) that later events of the batch may change
+        (``row_later``): inserted with the others at the batch's end."""
+        self._views._insert_row_later(self._cursor, table, key, row)
+
+    def row_later(self, table: str, key: str) -> dict[str, Any] | None:
+        """The row ``key`` of ``table`` this batch inserts, to change in place; None: change it in SQL."""
+        found: dict[str, Any] | None = self._views._row_later(self._cursor, table, key)
+        return found
+
+    def unit(self, unit_id: str) -> Any:
+        """The unit of resolution ``unit_id`` (hex) as the events so far made it (its aggregate, read once per
+        batch), or None before its first event."""
+        return self._views._load_state(self._cursor, "challenges", "challenge_id", unit_id)
+
+
+#: A projection handler: (context, event, stream id, campaign id, time, notification id).
 Handler = Callable[..., None]
 
 
+#: A unit's own figures for its summary row (``ChallengeSummary.summary``): plain JSON values, named as the
+#: system names them.
+Summary = Callable[[Any], dict[str, Any]]
+
+
+def no_summary(unit: Any) -> dict[str, Any]:
+    return {}
+
+
 class Projection:
-    """A system's read-model tables and the handlers that keep them, by event (``"Loan.Accepted"``)."""
+    """A system's read-model tables and the handlers that keep them, by event (``"Character.Created"``), and
+    what its units' summary rows show of them (``summarises``; nothing by default)."""
 
     def __init__(self, tables: tuple[str, ...], ddl: tuple[str, ...]) -> None:
         self.tables, self.ddl = tables, ddl
         self.handlers: dict[str, Handler] = {}
+        self.summary: Summary = no_summary
+
+    def summarises(self, summary: Summary) -> Summary:
+        """Declare what a unit's summary row holds of it, besides the shared columns (issue 30, ADR 0033): the
+        unit list of the API, the CLI and the board read it; the system's own CLI and board modules draw it."""
+        self.summary = summary
+        return summary
 
     def on(self, event: str) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:

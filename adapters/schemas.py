@@ -7,11 +7,12 @@ system's own schemas are in its adapter module (``adapters/systems/<package>``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class SeatRef(BaseModel):
@@ -91,50 +92,51 @@ WAITING_FOR = "The seats the table waits for: those of its sides with a move to 
 
 
 class LegalAction(BaseModel):
+    """One move the viewing seat may make now, with its limits: the fields every system shares (issue 30,
+    ADR 0033). A system whose moves carry limits of their own subclasses it in its adapter module (its
+    ``LegalAction`` there) and types its units' views with it, so the OpenAPI describes each system's own
+    fields and no field is shared that only one system fills. A field no class declares is refused
+    (``extra="forbid"``): a system cannot list a limit its schema does not describe."""
+
+    model_config = ConfigDict(extra="forbid")
+
     action: str
     min: int | None = None
     max: int | None = None
     step: int | None = None
-    amount: int | None = None
-    cost: int | None = None
-    dice: int | None = Field(None, description="How many dice to enter in table mode.")
-    member: str | None = None
     choices: list[Any] | None = Field(None, description="The values this move may take: of the body field named "
                                                       "by `field` (several for a list field, within `min`/`max`). "
-                                                      "Without `field`: Beast's `roll` gives each field's range "
-                                                      "as an object; Twenty-one's `hold` names the flag to set "
-                                                      "true (`set-aside` → `set_aside`, `draw`).")
+                                                      "Without `field`, the system's own schema says what they "
+                                                      "are (each field's range as an object; names of flags).")
     field: str | None = Field(None, description="The body field `choices` fill; or, for a move with several "
                                                 "numbers, the one `min`/`max` bound (each value of a map field).")
-    borrowers: list[str] | None = None
-    best_bid: dict[str, Any] | None = None
-    required: list[Any] | None = Field(None, description="What this move must repeat after a rewind (C-7), or "
-                                                      "must include (`reshuffle`: table cards, C-3).")
-    fixed: list[Any] | None = Field(None, description="Table dice a rewind fixed (C-7): one value or null per "
-                                                    "die to enter; Beast, whose count hangs on the split and the "
-                                                    "10s: `{slot, value}` for each slot `[side, 'die', number, roll]` "
-                                                    "filled before.")
-    reshuffle: list[str] | None = Field(None, description="Table cards: the discards this move reshuffles into the "
-                                                          "empty deck; enter them in the order the table shuffled "
-                                                          "them (C-3, TO-1).")
-    loan: UUID | None = Field(None, description="The loan a loan move answers: send it as the move's `loan`, to "
-                                                "this unit's action endpoint (the move runs as the campaign command "
-                                                "of that name, exactly as on its own route: POST …/loans/{loan}/"
-                                                "accept, decline or withdraw).")
-    lender: str | None = None
+    required: list[Any] | None = Field(None, description="What this move must repeat after a rewind (C-7), or the "
+                                                      "body fields it must include (the kernel's `abandon`: its "
+                                                      "`reason`, C-10).")
+    fixed: list[Any] | None = Field(None, description="Table entries a rewind fixed (C-7): one value or null per "
+                                                    "entry to make, or the system's own shape (its schema says).")
 
 
-#: A legal action's own limits: a command field of one of these names is never the field its choices fill.
-LIMITS = frozenset(LegalAction.model_fields) - {"action", "choices", "field"}
+L = TypeVar("L", bound=LegalAction)
 
 
-def with_choice_fields(legal: list[LegalAction], action_class: Any) -> list[LegalAction]:
+def limits(model: type[LegalAction]) -> frozenset[str]:
+    """A legal action's own limits (its class's fields but the move's name, choices and field): a command field
+    of one of these names is never the field its choices fill."""
+    return frozenset(model.model_fields) - {"action", "choices", "field"}
+
+
+#: The limits every system's legal actions share (a system's own class adds its own: ``limits``).
+LIMITS = limits(LegalAction)
+
+
+def with_choice_fields(legal: Sequence[L], action_class: Any) -> list[L]:
     """Each legal action that has ``choices`` with the body field they fill (``Command.choice_field``);
     ``action_class(name)``: the command class of the unit's action ``name``, or None."""
     out = []
     for a in legal:
         cls = action_class(a.action) if a.choices is not None and a.field is None else None
-        field = cls.choice_field(a.choices, LIMITS) if cls is not None else None
+        field = cls.choice_field(a.choices, limits(type(a))) if cls is not None else None
         out.append(a.model_copy(update={"field": field}) if field else a)
     return out
 
@@ -143,11 +145,12 @@ class ChallengeSummary(BaseModel):
     id: UUID
     position: int = Field(description="Its announcement's place in the log; pass the last one as `after` for the"
                                       " next page.")
-    kind: str = Field("Challenge", description="The unit's kind, as its system names it.")
+    kind: str = Field(description="The unit's kind, as its system names it.")
     phase: str
     announced_at: datetime
-    ante: int
-    pot: int
+    summary: dict[str, Any] = Field(default_factory=dict, description=(
+        "The unit's own figures, named as its system names them (each system's adapter declares them: "
+        "`Projection.summarises`); empty for a system that shows none."))
     challenger: list[str]
     opponent: list[str]
 
@@ -301,5 +304,6 @@ class ResolutionView(BaseModel):
     kind: str
     phase: str
     state: dict[str, Any]
-    legal_actions: list[LegalAction]
+    #: A system's view narrows it to its own ``LegalAction`` subclass (a read-only sequence, so a subclass may).
+    legal_actions: Sequence[LegalAction]
     waiting_for: list[str] = Field(default_factory=list, description=WAITING_FOR)

@@ -49,15 +49,16 @@ LOST_HOUSE_TOKEN = ("This Idempotency-Key already created this campaign, and its
                     "the campaign is still empty, so create a new one with a new key.")
 
 
-#: The columns of a unit's summary row (``Stakes.challenges``).
-SUMMARY = "challenge_id, position, kind, sides, phase, announced_at, ante, pot"
+#: The columns of a unit's summary row (``Stakes.challenges``): the shared ones, and ``summary``, the system's
+#: own figures (``Projection.summarises``, issue 30).
+SUMMARY = "challenge_id, position, kind, sides, phase, announced_at, summary"
 
 
 def _summary(row: Mapping[str, Any]) -> schemas.ChallengeSummary:
     sides = json.loads(row["sides"])
     return schemas.ChallengeSummary(
         id=UUID(row["challenge_id"]), position=row["position"], kind=row["kind"], phase=row["phase"],
-        announced_at=row["announced_at"], ante=row["ante"], pot=row["pot"], challenger=sides[0],
+        announced_at=row["announced_at"], summary=json.loads(row["summary"]), challenger=sides[0],
         opponent=sides[1] if len(sides) > 1 else [])
 
 

@@ -28,6 +28,7 @@ from psycopg.sql import SQL
 
 import domain.systems
 from adapters import chart
+from adapters.plugin import ProjectionContext
 from adapters.recorders import bounded
 from adapters.systems import edges
 from domain.kernel.commitments import VISIBILITY as COMMITTED
@@ -61,12 +62,13 @@ SHARED_DDL = (
     "CREATE INDEX IF NOT EXISTS event_log_by_challenge ON {p}event_log (challenge_id, notification_id)"
     " WHERE challenge_id IS NOT NULL",  # most entries belong to no unit
     # A challenge's current state, kept as a snapshot of its aggregate, and censored per seat when read.
-    # The list reads the summary columns (kind, sides …) and pages by ``position``, the announcement's place
-    # in the log; only one unit's view decodes ``state``.
+    # The list reads the summary columns (kind, sides …, and ``summary``: the system's own figures as JSON,
+    # ``Projection.summarises``) and pages by ``position``, the announcement's place in the log; only one
+    # unit's view decodes ``state``.
     "CREATE TABLE IF NOT EXISTS {p}challenges (challenge_id {id} PRIMARY KEY, campaign_id {id} NOT NULL,"
     " position BIGINT NOT NULL, kind TEXT NOT NULL, sides TEXT NOT NULL,"
     " announced_at TEXT NOT NULL, updated_at TEXT NOT NULL, phase TEXT NOT NULL, revealed BIGINT NOT NULL,"
-    " ante BIGINT NOT NULL, pot BIGINT NOT NULL, version BIGINT NOT NULL, topic TEXT NOT NULL, state TEXT NOT NULL)",
+    " summary TEXT NOT NULL, version BIGINT NOT NULL, topic TEXT NOT NULL, state TEXT NOT NULL)",
     # Which shape of the read models the rows were projected for (``ViewsMixin.upgrade``).
     "CREATE TABLE IF NOT EXISTS {p}read_model_shape (id BIGINT PRIMARY KEY, shape TEXT NOT NULL)",
     # Not a projection: tokens are issued here, hashed, and survive a rebuild.
@@ -121,6 +123,15 @@ def visibility_rules() -> dict[str, dict[str, Any]]:
 def unit_kinds() -> tuple[str, ...]:
     """The aggregates that are units of resolution (C-1), kept as snapshots in ``challenges``."""
     return _per_registry("units", lambda: tuple(cls.__name__ for system in supported() for cls in system.resolutions))
+
+
+def summary_json(unit: Any) -> str:
+    """A unit's own figures for its summary row, as its system's projection declares them (issue 30)."""
+    summaries: dict[str, Callable[[Any], dict[str, Any]]] = _per_registry("summaries", lambda: {
+        cls.__name__: edge.PROJECTION.summary for system, edge in zip(supported(), edges(), strict=True)
+        for cls in system.resolutions})
+    found = summaries.get(type(unit).__name__)
+    return json.dumps(found(unit) if found is not None else {}, sort_keys=True)
 
 
 def projection_tables() -> tuple[str, ...]:
@@ -508,10 +519,9 @@ class ViewsMixin:
         for oid, at in changed.items():
             unit = units[oid]
             version, _, state = self._dump_state(unit)
-            self._x(c, "UPDATE {p}challenges SET updated_at = ?, phase = ?, revealed = ?, ante = ?, pot = ?,"
+            self._x(c, "UPDATE {p}challenges SET updated_at = ?, phase = ?, revealed = ?, summary = ?,"
                        " version = ?, state = ? WHERE challenge_id = ?",
-                    (at, unit.phase, int(unit.revealed), getattr(unit, "ante", 0), getattr(unit, "pot", 0),
-                     version, state, oid))
+                    (at, unit.phase, int(unit.revealed), summary_json(unit), version, state, oid))
         changed.clear()
 
     def _load_state(self, c: Any, table: str, key: str, oid: str) -> Any:
@@ -559,8 +569,8 @@ class ViewsMixin:
         if shared is not None:
             shared(c, e, oid, campaign, at, nid)
         handler = self.handlers.get(name)
-        if handler is not None:
-            handler(self, c, e, oid, campaign, at, nid)
+        if handler is not None:  # a system's: it sees the read models through their public face only
+            handler(ProjectionContext(self, c), e, oid, campaign, at, nid)
         chart.project(self, c, e, name, oid, campaign, at, seq)  # the campaign chart's points (issue 31)
         if name in visibility_rules():
             visibility = event_visibility(e, challenge)
@@ -638,10 +648,9 @@ class ViewsMixin:
         if previous is None:
             version, topic, state = self._dump_state(challenge)
             sides = [s.get("members") or s["seats"] for s in challenge.sides.values()]
-            self._x(c, "INSERT INTO {p}challenges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            self._x(c, "INSERT INTO {p}challenges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (oid, campaign, nid, type(challenge).__name__, json.dumps(sides), at, at, challenge.phase,
-                     int(challenge.revealed), getattr(challenge, "ante", 0), getattr(challenge, "pot", 0), version,
-                     topic, state))
+                     int(challenge.revealed), summary_json(challenge), version, topic, state))
         else:
             changed[oid] = at  # its row is written at the end of the batch
         return challenge

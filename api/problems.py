@@ -140,7 +140,7 @@ PROBLEM_RESPONSES = {
         (401, "No or unknown bearer token, or a web session that ended (signed out, expired, seat reissued)"),
         (403, ("The token's seat may not do this (C-1), or belongs to another campaign; or a write riding on the "
                "web session cookie came from another origin")),
-        (404, "No such campaign, seat, loan or antagonist"),
+        (404, "No such campaign or seat, nor anything else the path names (a unit, a record of the system's own)"),
         (409, "Lost an optimistic-concurrency race; retry (or the campaign needs repair)"),
         (413, ("The body is larger than this server takes (STAKES_MAX_BODY_BYTES; an import: "
                "STAKES_IMPORT_MAX_BYTES), answered before it is read")),

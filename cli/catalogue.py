@@ -21,7 +21,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 ROOT = Path(__file__).resolve().parent.parent
 #: The sources the catalogue is read from: a change to any of them makes a new one.
 SOURCES = ("domain", "adapters/systems", "adapters/plugin.py", "adapters/answers.py", "adapters/schemas.py", "cli")
-FORMAT = 1
+FORMAT = 2  # 2: each system's CLI module by its dotted name (``cli_modules``, issue 30)
 
 
 def cache_dir() -> Path:
@@ -147,13 +147,13 @@ def build() -> dict[str, Any]:
     from adapters.systems import edge
     from cli import systems as system_cli
     from domain.kernel.common import SHARED
-    from domain.kernel.registry import default_system, supported, systems
+    from domain.kernel.registry import default_system, edge_module_name, supported, systems
 
-    packages = [s.package for s in supported()]
+    modules = [edge_module_name(s, "cli") for s in supported()]
     parser_kinds = {"numbers": "str", "positions": "str"}
     options: dict[Any, Mapping[str, str]] = {}
     for s in supported():
-        cli_of = system_cli.of(s.package)
+        cli_of = system_cli.of(edge_module_name(s, "cli"))
         for name, (kind, _) in cli_of.parsers.items():
             parser_kinds[name] = "list" if get_origin(kind) is list else "str"
         options.update({c: cli_of.options for c in (*s.commands(), *s.actions())})
@@ -186,7 +186,7 @@ def build() -> dict[str, Any]:
               "system": system.id} for system in supported() for r in edge(system.id).READS]
     return {
         "systems": [{"id": s.id, "name": s.name, "supported": s.supported} for s in systems()],
-        "packages": packages, "default": default_system(), "settings": list(settings.values()),
+        "cli_modules": modules, "default": default_system(), "settings": list(settings.values()),
         "commands": [{**_command(words, classes, fixed, parser_kinds, options), "systems": sorted(owners[words])}
                      for words, (classes, fixed) in found.items()],
         "reads": reads, "routes": routes, "answers": answer_models,

@@ -52,8 +52,8 @@ def parsers() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
     from cli import systems
 
     found = dict(PARSERS)
-    for package in catalogue.load()["packages"]:
-        found.update(systems.of(package).parsers)
+    for module in catalogue.load()["cli_modules"]:
+        found.update(systems.of(module).parsers)
     return found
 
 
@@ -132,8 +132,8 @@ def lookups() -> dict[str, Callable[[Target, Any], UUID]]:
     from cli import systems
 
     found = dict(LOOKUPS)
-    for package in catalogue.load()["packages"]:
-        found.update(systems.of(package).lookups)
+    for module in catalogue.load()["cli_modules"]:
+        found.update(systems.of(module).lookups)
     return found
 
 

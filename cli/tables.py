@@ -240,7 +240,7 @@ def created(c: schemas.CampaignCreated) -> RenderableType:
 def _systems() -> list[SystemCli]:
     from cli import catalogue, systems
 
-    return [systems.of(package) for package in catalogue.load()["packages"]]
+    return [systems.of(module) for module in catalogue.load()["cli_modules"]]
 
 
 @cache

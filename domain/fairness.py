@@ -54,8 +54,8 @@ def derive_shuffle(
     secret: str, side_seeds: Sequence[str], slot: Sequence[object], cards: Sequence[str]
 ) -> list[str]:
     """A Fisher-Yates shuffle of ``cards`` in which each swap has its own sub-slot."""
-    deck = list(cards)
-    for i in range(len(deck) - 1, 0, -1):
+    order = list(cards)
+    for i in range(len(order) - 1, 0, -1):
         j = derive_int(secret, side_seeds, [*slot, "swap", i], i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+        order[i], order[j] = order[j], order[i]
+    return order

@@ -11,7 +11,6 @@ A module declares what the shared adapters ask of a system:
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 from types import ModuleType
 
@@ -19,11 +18,15 @@ from types import ModuleType
 @cache
 def edge(system_id: str) -> ModuleType:
     """The adapter module of a playable system: ``adapters/systems/<package>``, or where the system says
-    (``RuleSystem.modules["adapters"]``, a system kept outside the tree)."""
-    from domain.kernel.registry import rule_system  # late: the CLI imports a system's schemas without it
+    (``RuleSystem.modules["adapters"]``, a system kept outside the tree), through ``registry.edge_module``."""
+    from domain.kernel.registry import edge_module, edge_module_name, rule_system  # late: the CLI imports a
+    # system's schemas without the domain
 
     system = rule_system(system_id)
-    return importlib.import_module(system.modules.get("adapters") or f"{__name__}.{system.package}")
+    found = edge_module(system, "adapters")
+    if found is None:  # every system declares its projection and its reads: there is no generic adapter
+        raise LookupError(f"the rule system {system_id!r} has no adapter module {edge_module_name(system, 'adapters')}")
+    return found
 
 
 def edges() -> list[ModuleType]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
@@ -11,7 +12,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 from adapters import schemas as shared
-from adapters.plugin import Answer, Line, Projection, Read, Tracked
+from adapters.plugin import Answer, Line, Projection, ProjectionContext, Read, Tracked
 from domain.errors import NotFound
 from domain.seats import Seat
 
@@ -54,8 +55,24 @@ class TwentyOneSheet(BaseModel):
     actions: list[ActionLine] = Field(description="The latest actions, newest first.")
 
 
+class ConflictAction(shared.LegalAction):
+    """A move in a conflict, with Twenty-one's own limits besides the shared ones (issue 30, ADR 0033)."""
+
+    dice: int | None = Field(None, description="How many cards to enter in table mode: the whole deck (C-3).")
+    choices: list[Any] | None = Field(None, description="The values this move may take: of the body field named "
+                                                      "by `field`; for `hold`, the flag to set true (`set-aside` → "
+                                                      "`set_aside`, `draw`).")
+    reshuffle: list[str] | None = Field(None, description="Table cards: the discards this move reshuffles into the "
+                                                          "empty deck; enter them in the order the table shuffled "
+                                                          "them (C-3, TO-1).")
+    required: list[Any] | None = Field(None, description="What this move must include (`reshuffle`: table cards, "
+                                                      "C-3) or repeat after a rewind (C-7).")
+
+
 class ConflictView(shared.ResolutionView):
     """A conflict as the viewing seat sees it (C-5): its own hand only, the cards laid, the targets."""
+
+    legal_actions: Sequence[ConflictAction]
 
 
 class HandLine(BaseModel):
@@ -77,56 +94,56 @@ ANSWERS: dict[str, Answer] = {}
 
 # -- projection ------------------------------------------------------------------------------------------
 @PROJECTION.on("TwentyOneCharacter.Created")
-def _created(v: Any, c, e, oid, campaign, at, nid) -> None:
-    v._x(c, "INSERT INTO {p}twentyone_characters VALUES (?, ?, ?, ?, ?, 0, ?)",
+def _created(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+    p.execute("INSERT INTO {p}twentyone_characters VALUES (?, ?, ?, ?, ?, 0, ?)",
          (oid, campaign, e.seat, e.name, json.dumps(list(e.skills)), at))
 
 
-def _holds(v: Any, c: Any, oid: str, delta: int) -> None:
-    v._x(c, "UPDATE {p}twentyone_characters SET holds = holds + ? WHERE character_id = ?", (delta, oid))
+def _holds(p: ProjectionContext, oid: str, delta: int) -> None:
+    p.execute("UPDATE {p}twentyone_characters SET holds = holds + ? WHERE character_id = ?", (delta, oid))
 
 
 @PROJECTION.on("TwentyOneCharacter.HoldsGranted")
-def _granted(v: Any, c, e, oid, *_: Any) -> None:
-    _holds(v, c, oid, e.count)
+def _granted(p: ProjectionContext, e, oid, *_: Any) -> None:
+    _holds(p, oid, e.count)
 
 
 @PROJECTION.on("TwentyOneCharacter.HoldSpent")
-def _spent(v: Any, c, e, oid, *_: Any) -> None:
-    _holds(v, c, oid, -1)
+def _spent(p: ProjectionContext, e, oid, *_: Any) -> None:
+    _holds(p, oid, -1)
 
 
 @PROJECTION.on("TwentyOneCharacter.HoldsReturned")
-def _returned(v: Any, c, e, oid, *_: Any) -> None:
-    _holds(v, c, oid, e.count)
+def _returned(p: ProjectionContext, e, oid, *_: Any) -> None:
+    _holds(p, oid, e.count)
 
 
 @PROJECTION.on("TwentyOneCharacter.HoldsRetaken")
-def _retaken(v: Any, c, e, oid, *_: Any) -> None:
-    _holds(v, c, oid, -e.count)
+def _retaken(p: ProjectionContext, e, oid, *_: Any) -> None:
+    _holds(p, oid, -e.count)
 
 
 @PROJECTION.on("Conflict.ActionResolved")
-def _resolved(v: Any, c, e, oid, campaign, at, nid) -> None:
-    state = v._load_state(c, "challenges", "challenge_id", oid)
-    v._x(c, "INSERT INTO {p}twentyone_actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+def _resolved(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+    state = p.unit(oid)
+    p.execute("INSERT INTO {p}twentyone_actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
          (oid, len(state.results) - 1, nid, campaign, e.seat, at, state.results[-1]["round"], e.outcome, e.how,
           e.total, json.dumps(e.targets), json.dumps(list(e.laid)), json.dumps(state.results[-1]["modifiers"])))
 
 
 @PROJECTION.on("Conflict.Rewound")
-def _rewound(v: Any, c, e, oid, *_: Any) -> None:
+def _rewound(p: ProjectionContext, e, oid, *_: Any) -> None:
     """The actions resolved after the step go from the sheets' history (C-6)."""
-    state = v._load_state(c, "challenges", "challenge_id", oid)
-    v._x(c, "DELETE FROM {p}twentyone_actions WHERE resolution_id = ? AND idx >= ?", (oid, len(state.results)))
+    state = p.unit(oid)
+    p.execute("DELETE FROM {p}twentyone_actions WHERE resolution_id = ? AND idx >= ?", (oid, len(state.results)))
     for i, result in enumerate(state.results):
-        v._x(c, "UPDATE {p}twentyone_actions SET overturned = ? WHERE resolution_id = ? AND idx = ?",
+        p.execute("UPDATE {p}twentyone_actions SET overturned = ? WHERE resolution_id = ? AND idx = ?",
              (result["overturned"], oid, i))
 
 
 @PROJECTION.on("Conflict.ActionOverturned")
-def _overturned(v: Any, c, e, oid, *_: Any) -> None:
-    v._x(c, "UPDATE {p}twentyone_actions SET overturned = ? WHERE resolution_id = ? AND idx = ?",
+def _overturned(p: ProjectionContext, e, oid, *_: Any) -> None:
+    p.execute("UPDATE {p}twentyone_actions SET overturned = ? WHERE resolution_id = ? AND idx = ?",
          (e.reason, oid, e.index))
 
 

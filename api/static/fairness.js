@@ -84,12 +84,12 @@
   const deriveDie = (secret, sideSeeds, slot, faces = 6) => deriveInt(secret, sideSeeds, slot, faces) + 1;
 
   function deriveShuffle(secret, sideSeeds, slot, cards) {
-    const deck = Array.from(cards);
-    for (let i = deck.length - 1; i > 0; i--) {
+    const order = Array.from(cards);
+    for (let i = order.length - 1; i > 0; i--) {
       const j = deriveInt(secret, sideSeeds, [...slot, "swap", i], i + 1);
-      [deck[i], deck[j]] = [deck[j], deck[i]];
+      [order[i], order[j]] = [order[j], order[i]];
     }
-    return deck;
+    return order;
   }
 
   const commitment = (secret) => hex(sha256(utf8(secret)));

@@ -121,7 +121,7 @@ def board_of(v: Viewer, system_id: str | None = None) -> boards.WebBoard:
     """The campaign's system's web board (``api/web/systems/<package>.py``), or the generic one."""
     if system_id is None:
         system_id = v.stakes.campaign(v.campaign_id, v.seat).system
-    return boards.of(rule_system(system_id).package)
+    return boards.of(system_id)
 
 
 def names_of(sheets: list[dict[str, Any]]) -> dict[str, str]:
@@ -228,7 +228,7 @@ def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBo
         unit_id=unit_id, campaign_id=cid, kind=type(unit).__name__, phase=str(view.get("phase")), state=state,
         moves=moves, waiting=stakes.waiting_for(cid, v.seat, unit_id).seats, seat=v.seat.name,
         is_house=v.seat.is_house, names=names_of(sheets), sheets=sheets, rulings=rulings)
-    return table, boards.of(system.package)
+    return table, boards.of(system.id)
 
 
 # -- the House's rulings on a unit (C-6, C-10): the frame's collapsed section under the board ------------------

@@ -54,15 +54,16 @@ NONE = SystemCli()
 
 
 @cache
-def of(package: str) -> SystemCli:
-    """The CLI module of the system in ``package``, or :data:`NONE` when it has none."""
+def of(module: str) -> SystemCli:
+    """The CLI of the system whose CLI module is ``module`` (its dotted name, as the catalogue keeps it:
+    ``registry.edge_module_name(system, "cli")``), or :data:`NONE` when it has none. The registry is not
+    imported here (a command against a server loads no domain), so its ``import_edge`` rule is repeated."""
     try:
-        module = importlib.import_module(f"cli.systems.{package}")
+        found = getattr(importlib.import_module(module), "CLI", NONE)
     except ModuleNotFoundError as missing:
-        if missing.name != f"cli.systems.{package}":
+        if missing.name != module:
             raise  # a module that is there but imports something missing is a bug, not an absent module
         return NONE
-    found = getattr(module, "CLI", NONE)
     if not isinstance(found, SystemCli):
-        raise TypeError(f"cli.systems.{package}.CLI must be a SystemCli")
+        raise TypeError(f"{module}.CLI must be a SystemCli")
     return found

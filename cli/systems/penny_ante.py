@@ -214,5 +214,6 @@ CLI = SystemCli(
     unit_kinds=("Challenge",),
     unit_columns=(Column("challenger", lambda c: ", ".join(c.challenger) or "-"),
                   Column("opponent", lambda c: ", ".join(c.opponent) or "-"),
-                  Column("ante", lambda c: str(c.ante)), Column("pot", lambda c: str(c.pot))),
+                  Column("ante", lambda c: str(c.summary.get("ante", "-"))),
+                  Column("pot", lambda c: str(c.summary.get("pot", "-")))),
 )

@@ -12,8 +12,10 @@ names a system; each edge layer finds a system's thin module by the system's
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
@@ -33,8 +35,9 @@ class RuleSystem:
     #: The Python package name, in ``domain/systems/`` and in each edge layer's ``systems/`` folder.
     package: ClassVar[str] = ""
     #: Where an edge layer finds the system's module when it is not in that layer's ``systems/`` folder: layer
-    #: (``"adapters"``) -> dotted module path. For a system kept outside the tree (the test suite's toy,
-    #: ``tests/toy_system``); the systems in the tree leave it empty.
+    #: (``"adapters"``, ``"web"``, ``"cli"``: :data:`EDGE_LAYERS`) -> dotted module path. For a system kept
+    #: outside the tree (the test suite's toy, ``tests/toy_system``); the systems in the tree leave it empty.
+    #: Every layer asks :func:`edge_module`.
     modules: ClassVar[Mapping[str, str]] = {}
     supported: ClassVar[bool] = True
     #: Typed settings, offered by the API and the CLI; ``settings()`` validates and completes them.
@@ -187,3 +190,31 @@ def system_of_unit(unit: Any) -> RuleSystem:
         if isinstance(unit, system.resolutions):
             return system
     raise LookupError(f"no system plays {type(unit).__name__}")
+
+
+#: Each edge layer's package of the systems' modules (``<package>.<RuleSystem.package>``).
+EDGE_LAYERS: Mapping[str, str] = {"adapters": "adapters.systems", "web": "api.web.systems", "cli": "cli.systems"}
+Layer = Literal["adapters", "web", "cli"]
+
+
+def edge_module_name(system: RuleSystem, layer: Layer) -> str:
+    """The dotted name of ``system``'s module in an edge ``layer``: where the system says
+    (``RuleSystem.modules``), else ``<layer's systems package>.<package>``."""
+    return system.modules.get(layer) or f"{EDGE_LAYERS[layer]}.{system.package}"
+
+
+def edge_module(system: RuleSystem, layer: Layer) -> ModuleType | None:
+    """``system``'s module in an edge ``layer``, imported by name (the kernel imports no edge layer itself), or
+    None when it has none there (the layer's generic one serves it). A module that is there but imports
+    something missing is a bug, not an absent module: that error is raised."""
+    return import_edge(edge_module_name(system, layer))
+
+
+def import_edge(name: str) -> ModuleType | None:
+    """The module ``name``, or None when it does not exist (only it: not a module it imports)."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:
+            raise
+        return None

@@ -58,7 +58,7 @@ def opener(system: RuleSystem) -> Opener | None:
     for cls in system.commands():
         if cls.answer != "unit" or cls.verb in RULINGS or cls in SHARED or "{" in cls.route:
             continue
-        if not of(system.package).opens_table(cls.verb):
+        if not of(system.id).opens_table(cls.verb):
             continue
         found = examples(cls)
         if found is not None:

@@ -181,12 +181,14 @@ class Table:
         return sorted({s for side in found.sides for s in found.seats_of(side)})
 
     def legal(self, unit: UUID) -> list[tuple[str, dict[str, Any]]]:
-        """Every seat's listed moves in the unit (not loan answers, which are campaign commands), read on one
-        connection."""
+        """Every seat's listed moves in the unit (not the campaign commands its legal actions list, answers to
+        something offered into it: ``Command.listed_in``), read on one connection."""
         self.stakes.catch_up()
         with self.stakes.views.reading():
+            found = self.unit(unit)
+            rules = system_of_unit(found)
             return [(seat, a.model_dump(exclude_none=True)) for seat in SEATS
-                    for a in self.view(seat, unit).legal_actions if a.loan is None]
+                    for a in self.view(seat, unit).legal_actions if rules.listed_command(found, a.action) is None]
 
     def action_class(self, unit: UUID | Any, name: str) -> type[Command]:
         """The command class of the unit's action ``name`` (``unit``: its id, or the aggregate read already)."""

@@ -57,6 +57,38 @@ def test_a_store_from_before_shapes_were_recorded_is_projected_again(settings):
         again.close()
 
 
+def test_a_units_table_with_the_old_ante_and_pot_columns_is_projected_again_with_the_systems_own_summary(settings):
+    """Issue 30 (ADR 0033): the units table kept Penny Ante's ante and pot as shared columns; now each system's
+    projection fills a ``summary`` of its own. A store of the older shape is projected anew on start (its shape
+    digest differs), and the list shows the challenge's ante and pot from its summary, a Pool roll none."""
+    stakes = Stakes(settings)
+    cid = stakes.create_campaign("Old units table", "penny-ante", {}).campaign.id
+    for seat, name in (("ilse", "Ilse"), ("tomas", "Tomas")):
+        stakes.run(cid, HOUSE, "add-player", {"seat": seat, "character": name, "characteristic": "Sly"})
+    stakes.run(cid, HOUSE, "start-adventure", {})
+    stakes.run(cid, ILSE, "announce-challenge", {"challenger": {"players": ["ilse"]}, "opponent": {"players": ["tomas"]},
+                                                   "ante": 2})
+    roll = a_campaign_with_a_roll(stakes)
+    with stakes.views.datastore.transaction(commit=True) as c:  # the units table as the last release made it
+        c.execute(stakes.views._sql("DROP TABLE {p}challenges"))
+        c.execute(stakes.views._sql(
+            "CREATE TABLE {p}challenges (challenge_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
+            " position BIGINT NOT NULL, kind TEXT NOT NULL, sides TEXT NOT NULL,"
+            " announced_at TEXT NOT NULL, updated_at TEXT NOT NULL, phase TEXT NOT NULL, revealed BIGINT NOT NULL,"
+            " ante BIGINT NOT NULL, pot BIGINT NOT NULL, version BIGINT NOT NULL, topic TEXT NOT NULL,"
+            " state TEXT NOT NULL)"))
+        c.execute(stakes.views._sql("UPDATE {p}read_model_shape SET shape = ?"), ("the shape with ante and pot",))
+    stakes.close()
+    again = Stakes(settings)
+    try:
+        again.catch_up()
+        [challenge] = again.challenges(cid, ILSE)
+        assert challenge.kind == "Challenge" and challenge.summary == {"ante": 2, "pot": 0}
+        assert [u.summary for u in again.challenges(roll, ILSE)] == [{}]
+    finally:
+        again.close()
+
+
 def test_a_new_store_is_not_projected_twice(settings):
     stakes = Stakes(settings)
     try:

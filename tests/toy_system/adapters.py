@@ -13,7 +13,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 from adapters import schemas as shared
-from adapters.plugin import Answer, Projection, Read
+from adapters.plugin import Answer, Projection, ProjectionContext, Read
 from domain.errors import NotFound
 from domain.seats import Seat
 
@@ -47,24 +47,24 @@ READS: tuple[Read, ...] = ()
 
 # -- projection ---------------------------------------------------------------------------------------------
 @PROJECTION.on("CoinCharacter.Created")
-def _created(v: Any, c: Any, e: Any, oid: str, campaign: str, at: str, nid: int) -> None:
-    v._x(c, "INSERT INTO {p}coinflip_characters VALUES (?, ?, ?, ?, 0, 0, ?)", (oid, campaign, e.seat, e.name, at))
+def _created(p: ProjectionContext, e: Any, oid: str, campaign: str, at: str, nid: int) -> None:
+    p.execute("INSERT INTO {p}coinflip_characters VALUES (?, ?, ?, ?, 0, 0, ?)", (oid, campaign, e.seat, e.name, at))
 
 
-def _count(v: Any, c: Any, campaign: str, seat: str, won: bool, delta: int) -> None:
+def _count(p: ProjectionContext, campaign: str, seat: str, won: bool, delta: int) -> None:
     column = "wins" if won else "losses"
-    v._x(c, f"UPDATE {{p}}coinflip_characters SET {column} = {column} + ? WHERE campaign_id = ? AND seat = ?",
+    p.execute(f"UPDATE {{p}}coinflip_characters SET {column} = {column} + ? WHERE campaign_id = ? AND seat = ?",
          (delta, campaign, seat))
 
 
 @PROJECTION.on("CoinFlip.Settled")
-def _settled(v: Any, c: Any, e: Any, oid: str, campaign: str, at: str, nid: int) -> None:
-    _count(v, c, campaign, e.caller, e.won, 1)
+def _settled(p: ProjectionContext, e: Any, oid: str, campaign: str, at: str, nid: int) -> None:
+    _count(p, campaign, e.caller, e.won, 1)
 
 
 @PROJECTION.on("CoinFlip.Overturned")
-def _overturned(v: Any, c: Any, e: Any, oid: str, campaign: str, at: str, nid: int) -> None:
-    _count(v, c, campaign, e.caller, e.won, -1)  # C-6: the sheet follows the void
+def _overturned(p: ProjectionContext, e: Any, oid: str, campaign: str, at: str, nid: int) -> None:
+    _count(p, campaign, e.caller, e.won, -1)  # C-6: the sheet follows the void
 
 
 # -- reads ----------------------------------------------------------------------------------------------------

@@ -3,9 +3,12 @@ validates the move, so a client can play any system from its legal actions alone
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 
-from adapters.schemas import LIMITS, LegalAction, with_choice_fields
+from adapters.schemas import LegalAction, limits, with_choice_fields
+from adapters.systems import edge
 from domain.kernel.registry import rule_system
 
 CASES = [
@@ -27,24 +30,29 @@ CASES = [
 ]
 
 
+def limits_of(system: str) -> frozenset[str]:
+    """The limits of the system's own legal actions (its ``LegalAction`` subclass, issue 30)."""
+    return limits(get_args(edge(system).UNITS[0].model_fields["legal_actions"].annotation)[0])
+
+
 def action(system: str, name: str):
     return next(a for a in rule_system(system).actions() if a.action_name() == name)
 
 
 @pytest.mark.parametrize(("system", "name", "choices", "field"), CASES)
 def test_a_legal_actions_choices_name_the_body_field_they_fill(system, name, choices, field) -> None:
-    assert action(system, name).choice_field(choices, LIMITS) == field
+    assert action(system, name).choice_field(choices, limits_of(system)) == field
 
 
 def test_no_choices_at_all_still_name_the_list_field_to_send_empty() -> None:
     # TO-4: a hand emptied by the order of play lays no card from hand and draws two
-    assert action("twenty-one", "lay").choice_field([], LIMITS) == "cards"
+    assert action("twenty-one", "lay").choice_field([], limits_of("twenty-one")) == "cards"
 
 
 def test_choices_that_are_not_one_fields_values_name_no_field() -> None:
     # Twenty-one's hold names the flag to set; Beast's roll gives several fields' ranges as objects
-    assert action("twenty-one", "hold").choice_field(["set-aside", "draw"], LIMITS) is None
-    assert action("beast", "roll").choice_field([{"humanity": [0, 3]}], LIMITS) is None
+    assert action("twenty-one", "hold").choice_field(["set-aside", "draw"], limits_of("twenty-one")) is None
+    assert action("beast", "roll").choice_field([{"humanity": [0, 3]}], limits_of("beast")) is None
 
 
 def test_the_field_is_added_to_legal_actions_with_choices_only() -> None:

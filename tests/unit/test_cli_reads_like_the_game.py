@@ -12,7 +12,7 @@ from uuid import uuid4
 from rich.console import Console
 
 from cli import systems
-from domain.kernel.registry import supported
+from domain.kernel.registry import edge_module_name, supported
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_CLI = ("cli/tables.py", "cli/catalogue.py", "cli/commands.py", "cli/challenge.py", "cli/output.py")
@@ -38,7 +38,7 @@ def test_the_shared_cli_names_no_systems_concepts_in_what_it_draws_or_offers():
 
 def test_every_systems_cli_module_is_a_typed_system_cli():
     for system in supported():
-        found = systems.of(system.package)
+        found = systems.of(edge_module_name(system, "cli"))
         assert isinstance(found, systems.SystemCli)
         assert found.unit_kinds, system.id  # each names its units, so the list shows its own columns
         assert all(isinstance(c, systems.Column) for c in found.unit_columns)

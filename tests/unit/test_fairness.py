@@ -6,10 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.cards import PULP_14, STANDARD_52, check_entered_cards
+from domain.cards import check_entered_cards
 from domain.dice import check_entered_dice
 from domain.errors import RuleViolation
 from domain.fairness import commitment, derive_die, derive_int, derive_shuffle
+from domain.systems.pulp_cards.rules import POINTS as PULP_14
+from domain.systems.twenty_one.cards import DECK as STANDARD_52
 
 SECRET = "a" * 64
 
@@ -55,7 +57,7 @@ def test_entered_dice_show_one_to_six_in_the_right_count_c3():
 
 def test_an_entered_card_exists_and_is_not_already_out_c3():
     assert check_entered_cards(["AS"], STANDARD_52) == ["AS"]
-    with pytest.raises(RuleViolation, match="C-3.*not a card"):
+    with pytest.raises(RuleViolation, match="C-3.*not one of the cards"):
         check_entered_cards(["1X"], STANDARD_52)
     with pytest.raises(RuleViolation, match="C-3.*already out"):
         check_entered_cards(["AS"], STANDARD_52, out=["AS"])

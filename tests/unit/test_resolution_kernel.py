@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 from eventsourcing.domain import Aggregate, Snapshot, event
 
-from domain.cards import PULP_14, STANDARD_52
 from domain.errors import RuleViolation
 from domain.fairness import commitment
 from domain.kernel.resolution import Resolution
+from domain.systems.pulp_cards.rules import POINTS as PULP_14
+from domain.systems.twenty_one.cards import DECK as STANDARD_52
 from tests.unit.challenge_game import HOUSE, Game
 from tests.unit.conftest import new_app
 
@@ -194,7 +195,7 @@ def test_c7_a_shuffle_is_a_permutation_deterministic_per_slot_and_a_reshuffle_is
 
 def test_c3_entered_cards_exist_in_the_deck_and_are_not_already_out():
     unit, _ = tiny(table=True)
-    with pytest.raises(RuleViolation, match="C-3.*not a card of this deck"):
+    with pytest.raises(RuleViolation, match="C-3.*not one of the cards this table plays with"):
         unit.deal(PULP_14, ["XX"])
     unit.deal(PULP_14, ["BA", "B2", "B4"])
     with pytest.raises(RuleViolation, match="C-3.*already out"):

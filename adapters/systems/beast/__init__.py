@@ -7,7 +7,7 @@ import json
 from typing import Any
 from uuid import UUID
 
-from adapters.plugin import Answer, Line, Projection, Read, Tracked
+from adapters.plugin import Answer, Line, Projection, ProjectionContext, Read, Tracked
 from adapters.systems.beast import schemas
 from domain.errors import NotFound
 from domain.seats import Seat
@@ -38,30 +38,30 @@ def _rules() -> Any:
 
 
 # -- projection ------------------------------------------------------------------------------------------
-def _line(v: Any, c: Any, nid: int, campaign: str, character: str, unit: str | None, step: int, at: str,
+def _line(p: ProjectionContext, nid: int, campaign: str, character: str, unit: str | None, step: int, at: str,
           what: str, detail: dict[str, Any]) -> None:
-    v._x(c, "INSERT INTO {p}beast_history VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    p.execute("INSERT INTO {p}beast_history VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
          (nid, campaign, character, unit, step, at, what, json.dumps(detail)))
 
 
 def _created(seat: str | None):
-    def handler(v: Any, c, e, oid, campaign, at, nid) -> None:
-        v._x(c, "INSERT INTO {p}beast_characters VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    def handler(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+        p.execute("INSERT INTO {p}beast_characters VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
              (oid, campaign, seat or e.seat, e.name, int(seat is not None), e.humanity, e.willpower_max,
               e.willpower_max, at))
     return handler
 
 
-def _adjusted(v: Any, c, e, oid, campaign, at, nid) -> None:
-    v._x(c, "UPDATE {p}beast_characters SET willpower = willpower + ?, humanity = humanity + ?"
+def _adjusted(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+    p.execute("UPDATE {p}beast_characters SET willpower = willpower + ?, humanity = humanity + ?"
             " WHERE character_id = ?", (e.willpower, e.humanity, oid))
-    _line(v, c, nid, campaign, oid, e.unit, 0, at, "adjusted",
+    _line(p, nid, campaign, oid, e.unit, 0, at, "adjusted",
           {"willpower": e.willpower, "humanity": e.humanity, "why": e.why})
 
 
-def _restored(v: Any, c, e, oid, campaign, at, nid) -> None:
-    v._x(c, "UPDATE {p}beast_characters SET willpower = willpower + ? WHERE character_id = ?", (e.amount, oid))
-    _line(v, c, nid, campaign, oid, None, 0, at, "restored", {"willpower": e.amount})
+def _restored(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+    p.execute("UPDATE {p}beast_characters SET willpower = willpower + ? WHERE character_id = ?", (e.amount, oid))
+    _line(p, nid, campaign, oid, None, 0, at, "restored", {"willpower": e.amount})
 
 
 for _kind, _seat in (("BeastCharacter", None), ("BeastAntagonist", "house")):
@@ -71,10 +71,10 @@ for _kind, _seat in (("BeastCharacter", None), ("BeastAntagonist", "house")):
 
 
 def _unit_line(what: str, detail) -> Any:
-    def handler(v: Any, c, e, oid, campaign, at, nid) -> None:
-        unit = v._load_state(c, "challenges", "challenge_id", oid)
+    def handler(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+        unit = p.unit(oid)
         for side, found in detail(e, unit).items():
-            _line(v, c, nid, campaign, unit.sides[side]["character"], oid, e.originator_version, at, what, found)
+            _line(p, nid, campaign, unit.sides[side]["character"], oid, e.originator_version, at, what, found)
     return handler
 
 
@@ -118,9 +118,9 @@ for _event, _what, _detail in (("Rolled", "roll", _roll_detail), ("RolledInSecre
 
 
 @PROJECTION.on("BeastRoll.Rewound")
-def _rewound(v: Any, c, e, oid, campaign, at, nid) -> None:
+def _rewound(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
     """The lines of the steps undone go from the sheets' history (C-6); the sheets' own changes stay."""
-    v._x(c, "DELETE FROM {p}beast_history WHERE unit_id = ? AND step > ?", (oid, e.to_step))
+    p.execute("DELETE FROM {p}beast_history WHERE unit_id = ? AND step > ?", (oid, e.to_step))
 
 
 # -- reads ------------------------------------------------------------------------------------------------

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from adapters.schemas import ResolutionView
+from adapters.schemas import LegalAction, ResolutionView
 
 
 class BeastLine(BaseModel):
@@ -44,7 +45,22 @@ class HouseCharacter(BaseModel):
     history: list[BeastLine] | None = None
 
 
+class BeastAction(LegalAction):
+    """A move in a Beast roll or conflict, with its own limits besides the shared ones (issue 30, ADR 0033)."""
+
+    member: str | None = Field(None, description="The side whose move it is (`challenger`, `opponent`).")
+    dice: int | None = Field(None, description="How many dice to enter in table mode (C-3): a check's d10s (BE-12).")
+    choices: list[Any] | None = Field(None, description="The values this move may take: of the body field named "
+                                                      "by `field`; without it (`roll`, `prepare`), each field's "
+                                                      "range as an object (BE-2, BE-4).")
+    fixed: list[Any] | None = Field(None, description="Table dice a rewind fixed (C-7): `{slot, value}` for each "
+                                                    "slot `[side, 'die', number, roll]` (a reroll's `[side, "
+                                                    "'reroll', roll]`) filled before; a check's: one value or "
+                                                    "null per die to enter.")
+
+
 class BeastView(ResolutionView):
     """A Beast roll or conflict as the viewing seat sees it (C-5, C-8), with what that seat may do now."""
 
     system: Literal["beast"] = "beast"
+    legal_actions: Sequence[BeastAction]

@@ -147,6 +147,22 @@ class LoanOffer(BaseModel):
     open: bool = Field(description="Offered in the betting round open now, so it may be accepted now.")
 
 
+class ChallengeAction(LegalAction):
+    """A move in a challenge, with Penny Ante's own limits besides the shared ones (issue 30, ADR 0033)."""
+
+    amount: int | None = Field(None, description="What a call or an all-in puts in (PA-7, PA-8); a loan's amount.")
+    cost: int | None = Field(None, description="What a double down costs (PA-13).")
+    dice: int | None = Field(None, description="How many dice to enter in table mode (C-3).")
+    member: str | None = Field(None, description="The bankrupt member a bid, debt or buyout is about (PA-15).")
+    borrowers: list[str] | None = Field(None, description="Whom the seat may lend to (PA-14).")
+    best_bid: dict[str, Any] | None = Field(None, description="The best bid a buyout takes (PA-15).")
+    loan: UUID | None = Field(None, description="The loan a loan move answers: send it as the move's `loan`, to "
+                                                "this unit's action endpoint (the move runs as the campaign command "
+                                                "of that name, exactly as on its own route: POST …/loans/{loan}/"
+                                                "accept, decline or withdraw).")
+    lender: str | None = Field(None, description="Who offered that loan (PA-14).")
+
+
 class ChallengeView(BaseModel):
     id: UUID
     campaign_id: UUID
@@ -166,5 +182,5 @@ class ChallengeView(BaseModel):
     result: dict[str, Any] | None
     bankrupts: dict[str, Any]
     loan_offers: list[LoanOffer] = Field(default_factory=list, description="Unanswered loans offered into it.")
-    legal_actions: list[LegalAction] = Field(description="What the viewing seat may do now, with limits.")
+    legal_actions: list[ChallengeAction] = Field(description="What the viewing seat may do now, with limits.")
     waiting_for: list[str] = Field(default_factory=list, description=WAITING_FOR)

@@ -8,7 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from adapters import schemas as shared
-from adapters.plugin import Answer, Line, Projection, Read, Tracked
+from adapters.plugin import Answer, Line, Projection, ProjectionContext, Read, Tracked
 from adapters.systems.pool import schemas
 from domain.errors import NotFound
 from domain.seats import Seat
@@ -42,76 +42,76 @@ READS: tuple[Read, ...] = ()
 
 # -- projection ------------------------------------------------------------------------------------------
 @PROJECTION.on("PoolCharacter.Created")
-def _pool_character_created(v: Any, c, e, oid, campaign, at, nid) -> None:
+def _pool_character_created(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
     from domain.systems.pool.rules import creation_cost  # here: the CLI parses these schemas without the domain
 
     cost = creation_cost(e.traits)
-    v._x(c, "INSERT INTO {p}pool_characters VALUES (?, ?, ?, ?, ?, ?, ?)",
+    p.execute("INSERT INTO {p}pool_characters VALUES (?, ?, ?, ?, ?, ?, ?)",
             (oid, campaign, e.seat, e.name, e.description, e.pool - cost, at))
     for name, rating in e.traits.items():
-        v._x(c, "INSERT INTO {p}pool_traits VALUES (?, ?, ?)", (oid, name, rating))
+        p.execute("INSERT INTO {p}pool_traits VALUES (?, ?, ?)", (oid, name, rating))
 
-def _dice(v: Any, c: Any, oid: str, delta: int) -> None:
-    v._x(c, "UPDATE {p}pool_characters SET pool = pool + ? WHERE character_id = ?", (delta, oid))
+def _dice(p: ProjectionContext, oid: str, delta: int) -> None:
+    p.execute("UPDATE {p}pool_characters SET pool = pool + ? WHERE character_id = ?", (delta, oid))
 
 @PROJECTION.on("PoolCharacter.TraitRaised")
-def _pool_character_trait_raised(v: Any, c, e, oid, *_: Any) -> None:
-    v._x(c, "DELETE FROM {p}pool_traits WHERE character_id = ? AND name = ?", (oid, e.name))
-    v._x(c, "INSERT INTO {p}pool_traits VALUES (?, ?, ?)", (oid, e.name, e.rating))
-    _dice(v, c, oid, -e.cost)
+def _pool_character_trait_raised(p: ProjectionContext, e, oid, *_: Any) -> None:
+    p.execute("DELETE FROM {p}pool_traits WHERE character_id = ? AND name = ?", (oid, e.name))
+    p.execute("INSERT INTO {p}pool_traits VALUES (?, ?, ?)", (oid, e.name, e.rating))
+    _dice(p, oid, -e.cost)
 
 @PROJECTION.on("PoolCharacter.TraitCashedIn")
-def _pool_character_trait_cashed_in(v: Any, c, e, oid, *_: Any) -> None:
-    v._x(c, "DELETE FROM {p}pool_traits WHERE character_id = ? AND name = ?", (oid, e.name))
-    _dice(v, c, oid, e.rating)
+def _pool_character_trait_cashed_in(p: ProjectionContext, e, oid, *_: Any) -> None:
+    p.execute("DELETE FROM {p}pool_traits WHERE character_id = ? AND name = ?", (oid, e.name))
+    _dice(p, oid, e.rating)
 
 @PROJECTION.on("PoolCharacter.MoveBought")
-def _pool_character_move_bought(v: Any, c, e, oid, *_: Any) -> None:
-    v._x(c, "INSERT INTO {p}pool_moves VALUES (?, ?, ?)", (oid, e.name, e.cost))
-    _dice(v, c, oid, -e.cost)
+def _pool_character_move_bought(p: ProjectionContext, e, oid, *_: Any) -> None:
+    p.execute("INSERT INTO {p}pool_moves VALUES (?, ?, ?)", (oid, e.name, e.cost))
+    _dice(p, oid, -e.cost)
 
 @PROJECTION.on("PoolCharacter.HelpOffered")
-def _pool_character_help_offered(v: Any, c, e, oid, campaign, *_: Any) -> None:
-    v._x(c, "DELETE FROM {p}pool_help WHERE character_id = ?", (oid,))
-    v._x(c, "INSERT INTO {p}pool_help VALUES (?, ?, ?, ?)", (oid, campaign, e.to, e.dice))
+def _pool_character_help_offered(p: ProjectionContext, e, oid, campaign, *_: Any) -> None:
+    p.execute("DELETE FROM {p}pool_help WHERE character_id = ?", (oid,))
+    p.execute("INSERT INTO {p}pool_help VALUES (?, ?, ?, ?)", (oid, campaign, e.to, e.dice))
 
 @PROJECTION.on("PoolCharacter.HelpUsed")
-def _pool_character_help_used(v: Any, c, e, oid, *_: Any) -> None:
-    v._x(c, "DELETE FROM {p}pool_help WHERE character_id = ?", (oid,))
-    _dice(v, c, oid, -e.lost)
+def _pool_character_help_used(p: ProjectionContext, e, oid, *_: Any) -> None:
+    p.execute("DELETE FROM {p}pool_help WHERE character_id = ?", (oid,))
+    _dice(p, oid, -e.lost)
 
 @PROJECTION.on("PoolCharacter.DiceLost")
-def _pool_character_dice_lost(v: Any, c, e, oid, *_: Any) -> None:
-    _dice(v, c, oid, -e.count)
+def _pool_character_dice_lost(p: ProjectionContext, e, oid, *_: Any) -> None:
+    _dice(p, oid, -e.count)
 
 @PROJECTION.on("PoolCharacter.DiceGained")
-def _pool_character_dice_gained(v: Any, c, e, oid, *_: Any) -> None:
-    _dice(v, c, oid, e.count)
+def _pool_character_dice_gained(p: ProjectionContext, e, oid, *_: Any) -> None:
+    _dice(p, oid, e.count)
 
-def _roll_line(v: Any, c: Any, nid: int, oid: str, campaign: str, seat: str, at: str, kind: str, rnd: int,
+def _roll_line(p: ProjectionContext, nid: int, oid: str, campaign: str, seat: str, at: str, kind: str, rnd: int,
                e: Any) -> None:
-    v._x(c, "INSERT INTO {p}pool_rolls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    p.execute("INSERT INTO {p}pool_rolls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (nid, oid, campaign, seat, at, kind, rnd, e.count, e.trait, e.rating, json.dumps(list(e.dice)),
              e.total, e.outcome, e.lost))
 
 @PROJECTION.on("PoolRoll.Rolled")
-def _pool_roll_rolled(v: Any, c, e, oid, campaign, at, nid) -> None:
-    _roll_line(v, c, nid, oid, campaign, e.roller, at, "roll", 1, e)
+def _pool_roll_rolled(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+    _roll_line(p, nid, oid, campaign, e.roller, at, "roll", 1, e)
 
 @PROJECTION.on("PoolContest.Rewound")
-def _pool_contest_rewound(v: Any, c, e, oid, campaign, at, nid) -> None:
+def _pool_contest_rewound(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
     """The rolls played after the step go from the sheets' history (C-6)."""
-    state = v._load_state(c, "challenges", "challenge_id", oid)
-    v._x(c, "DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round > ?", (oid, state.round))
+    state = p.unit(oid)
+    p.execute("DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round > ?", (oid, state.round))
     for side in state.sides.values():
         if not side["rolled"]:
-            v._x(c, "DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round = ? AND seat = ?",
+            p.execute("DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round = ? AND seat = ?",
                     (oid, state.round, side["seat"]))
 
 @PROJECTION.on("PoolContest.Rolled")
-def _pool_contest_rolled(v: Any, c, e, oid, campaign, at, nid) -> None:
-    state = v._load_state(c, "challenges", "challenge_id", oid)
-    _roll_line(v, c, nid, oid, campaign, state.sides[e.side]["seat"], at, "contest", e.round, e)
+def _pool_contest_rolled(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+    state = p.unit(oid)
+    _roll_line(p, nid, oid, campaign, state.sides[e.side]["seat"], at, "contest", e.round, e)
 
 
 

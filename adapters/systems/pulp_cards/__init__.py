@@ -7,8 +7,7 @@ import json
 from typing import Any
 from uuid import UUID
 
-from adapters import schemas as shared
-from adapters.plugin import Answer, Line, Projection, Read, Tracked
+from adapters.plugin import Answer, Line, Projection, ProjectionContext, Read, Tracked
 from adapters.systems.pulp_cards import schemas
 from domain.errors import NotFound
 from domain.seats import Seat
@@ -30,7 +29,7 @@ PROJECTION = Projection(
 )
 
 SHEET = schemas.PulpSheet
-UNITS = (shared.ResolutionView,)
+UNITS = (schemas.PulpView,)
 READS: tuple[Read, ...] = ()
 
 
@@ -43,61 +42,61 @@ def _faces(cards: Any) -> Any:
 
 # -- projection ------------------------------------------------------------------------------------------
 @PROJECTION.on("PulpCharacter.Created")
-def _created(v: Any, c, e, oid, campaign, at, nid) -> None:
-    v._x(c, "INSERT INTO {p}pulp_characters VALUES (?, ?, ?, ?, ?)", (oid, campaign, e.seat, e.name, at))
+def _created(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+    p.execute("INSERT INTO {p}pulp_characters VALUES (?, ?, ?, ?, ?)", (oid, campaign, e.seat, e.name, at))
 
 
 @PROJECTION.on("PulpCharacter.NoteAdded")
-def _note_added(v: Any, c, e, oid, campaign, at, nid) -> None:
-    v._x(c, "INSERT INTO {p}pulp_notes VALUES (?, ?, ?, ?, ?, ?)", (nid, oid, at, e.kind, e.text, e.actor))
+def _note_added(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+    p.execute("INSERT INTO {p}pulp_notes VALUES (?, ?, ?, ?, ?, ?)", (nid, oid, at, e.kind, e.text, e.actor))
 
 
-def _line(v: Any, c: Any, nid: int, oid: str, number: int, campaign: str, seat: str, at: str, kind: str,
+def _line(p: ProjectionContext, nid: int, oid: str, number: int, campaign: str, seat: str, at: str, kind: str,
           difficulty: int, cards: list[str], result: dict[str, Any]) -> None:
-    v._x(c, "INSERT INTO {p}pulp_deals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)",
+    p.execute("INSERT INTO {p}pulp_deals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)",
          (nid, oid, number, campaign, seat, at, kind, difficulty, json.dumps(cards), result["degree"],
           int(result["success"]), int(result["critical"]), int(result["fumble"])))
 
 
 @PROJECTION.on("PulpDeal.Shown")
-def _deal_shown(v: Any, c, e, oid, campaign, at, nid) -> None:
+def _deal_shown(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
     """A deal joins its dealer's sheet once every seat has seen it (C-5)."""
-    deal = v._load_state(c, "challenges", "challenge_id", oid)
-    _line(v, c, nid, oid, 0, campaign, deal.seat, at, deal.kind, deal.difficulty, deal.cards, deal.result)
+    deal = p.unit(oid)
+    _line(p, nid, oid, 0, campaign, deal.seat, at, deal.kind, deal.difficulty, deal.cards, deal.result)
 
 
 @PROJECTION.on("PulpDeal.Overturned")
 @PROJECTION.on("PulpCombat.Overturned")
-def _overturned(v: Any, c, e, oid, *_: Any) -> None:
+def _overturned(p: ProjectionContext, e, oid, *_: Any) -> None:
     """A deal, or every attack of a combat, voided (C-6): still on the sheet, marked void."""
-    v._x(c, "UPDATE {p}pulp_deals SET void = 1 WHERE resolution_id = ?", (oid,))
+    p.execute("UPDATE {p}pulp_deals SET void = 1 WHERE resolution_id = ?", (oid,))
 
 
-def _attack_line(v: Any, c: Any, nid: int, oid: str, campaign: str, at: str, attack: dict[str, Any]) -> None:
-    _line(v, c, nid, oid, attack["number"], campaign, attack["dealer"], at, "attack", attack["difficulty"],
+def _attack_line(p: ProjectionContext, nid: int, oid: str, campaign: str, at: str, attack: dict[str, Any]) -> None:
+    _line(p, nid, oid, attack["number"], campaign, attack["dealer"], at, "attack", attack["difficulty"],
           attack["cards"], attack["result"])
 
 
 @PROJECTION.on("PulpCombat.AttackShown")
-def _attack_shown(v: Any, c, e, oid, campaign, at, nid) -> None:
-    combat = v._load_state(c, "challenges", "challenge_id", oid)
-    _attack_line(v, c, nid, oid, campaign, at, combat.attacks[e.number - 1])
+def _attack_shown(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+    combat = p.unit(oid)
+    _attack_line(p, nid, oid, campaign, at, combat.attacks[e.number - 1])
 
 
 @PROJECTION.on("PulpCombat.Ended")
-def _combat_ended(v: Any, c, e, oid, campaign, at, nid) -> None:
+def _combat_ended(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
     """Ending reveals every attack (C-4): the unshown ones join the sheets."""
-    combat = v._load_state(c, "challenges", "challenge_id", oid)
+    combat = p.unit(oid)
     for attack in combat.attacks:
         if not attack["shown"]:
-            _attack_line(v, c, nid, oid, campaign, at, attack)
+            _attack_line(p, nid, oid, campaign, at, attack)
 
 
 @PROJECTION.on("PulpCombat.Rewound")
-def _combat_rewound(v: Any, c, e, oid, campaign, at, nid) -> None:
+def _combat_rewound(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
     """Attacks a rewind took back stay on the sheets, marked (C-6, C-8)."""
-    combat = v._load_state(c, "challenges", "challenge_id", oid)
-    v._x(c, "UPDATE {p}pulp_deals SET rewound = 1 WHERE resolution_id = ? AND number > ?",
+    combat = p.unit(oid)
+    p.execute("UPDATE {p}pulp_deals SET rewound = 1 WHERE resolution_id = ? AND number > ?",
          (oid, len(combat.attacks)))
 
 
@@ -136,9 +135,9 @@ def _noted_sheet(stakes: Any, ctx: Any, command: Any, result: Any) -> schemas.Pu
 ANSWERS: dict[str, Answer] = {"noted-sheet": Answer(schemas.PulpSheet, _noted_sheet)}
 
 
-def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> shared.ResolutionView:
-    return shared.ResolutionView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
-                                 state=unit.view_for(viewer.name), legal_actions=unit.legal_actions(viewer.name))
+def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.PulpView:
+    return schemas.PulpView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
+                          state=unit.view_for(viewer.name), legal_actions=unit.legal_actions(viewer.name))
 
 
 # -- the chart (issue 31): no experience, the sheet is notes (PU-6); the conditions the House noted, counted ------

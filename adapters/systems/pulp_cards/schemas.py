@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
 from uuid import UUID
 
 from pydantic import BaseModel, Field
+
+from adapters.schemas import LegalAction, ResolutionView
 
 
 class PulpNote(BaseModel):
@@ -40,3 +43,15 @@ class PulpSheet(BaseModel):
     conditions: list[str]
     promotions: list[str]
     deals: list[PulpDealLine] = Field(description="The latest deals shown, newest first.")
+
+
+class PulpAction(LegalAction):
+    """A move in a Pulp deal or combat, with its own limits besides the shared ones (issue 30, ADR 0033)."""
+
+    member: str | None = Field(None, description="The combatant whose attack it is (PU-4).")
+
+
+class PulpView(ResolutionView):
+    """A Pulp deal or combat as the viewing seat sees it (C-5), with what that seat may do now."""
+
+    legal_actions: Sequence[PulpAction]

@@ -25,13 +25,12 @@ and the shared control macros of ``_controls.html``. User text is escaped by the
 board that builds markup in Python uses ``markupsafe`` (``Markup.format`` escapes its arguments).
 
 A system without a module (or with no ``BOARD``) is drawn by :class:`WebBoard` itself: every read drawn
-generically and every move as a form built from its command's schema. The registry is the rule system's
-``package``: no list here names a system.
+generically and every move as a form built from its command's schema. The module is found through the
+registry (``registry.edge_module``): no list here names a system.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -249,15 +248,14 @@ GENERIC = WebBoard()
 
 
 @cache
-def of(package: str) -> WebBoard:
-    """The web board of the system in ``package``, or the generic one when it has none."""
-    try:
-        module = importlib.import_module(f"api.web.systems.{package}")
-    except ModuleNotFoundError as missing:
-        if missing.name != f"api.web.systems.{package}":
-            raise  # a module that is there but imports something missing is a bug, not an absent module
-        return GENERIC
-    found = getattr(module, "BOARD", GENERIC)
+def of(system_id: str) -> WebBoard:
+    """The web board of the system ``system_id`` (its module ``api/web/systems/<package>.py``, or where the
+    system says: ``registry.edge_module``), or the generic one when it has none."""
+    from domain.kernel.registry import edge_module, edge_module_name, rule_system
+
+    system = rule_system(system_id)
+    module = edge_module(system, "web")
+    found = GENERIC if module is None else getattr(module, "BOARD", GENERIC)
     if not isinstance(found, WebBoard):
-        raise TypeError(f"api.web.systems.{package}.BOARD must be a WebBoard")
+        raise TypeError(f"{edge_module_name(system, 'web')}.BOARD must be a WebBoard")
     return found

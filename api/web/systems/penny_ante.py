@@ -33,7 +33,7 @@ STEPS = {
 }
 #: Moves the table draws with controls of its own; any other legal move gets the generic form.
 DRAWN = {"seed", "pass", "declare", "circumstance", "double-down", "roll", "keep", "check", "call", "raise", "fold",
-         "all-in", "lend", "bid", "debt", "buyout", "abandon", "accept-loan", "decline-loan", "withdraw-loan"}
+         "all-in", "lend", "bid", "debt", "buyout", "accept-loan", "decline-loan", "withdraw-loan"}
 BETS = ("check", "call", "raise", "fold", "all-in")
 #: The campaign commands by what they are for; the first group (announcing a challenge) is shown unfolded.
 GROUPS = {"announce-challenge": "Challenges", "create-antagonist": "Antagonists",

@@ -25,7 +25,7 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 OUTCOMES = {"full": "full success", "mixed": "mixed result", "fail": "failure"}
 #: Moves with their own place on the board; any other legal move is drawn from its schema (none today).
 DRAWN = {"seed", "pass", "deal", "order", "order-card", "lay", "draw", "stand", "hold", "keep", "assist", "hinder",
-         "modifier", "reshuffle", "end", "abandon"}
+         "modifier", "reshuffle", "end"}
 
 
 def card_name(code: str) -> str:

@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from domain.currency import whole_pennies
 from domain.errors import NotFound, NotPermitted, RuleViolation
 from domain.kernel.commands import Context, Handlers
 from domain.seats import player_handle
 from domain.systems.penny_ante import commands as cmd
 from domain.systems.penny_ante.character import Character
+from domain.systems.penny_ante.currency import whole_pennies
 from domain.systems.penny_ante.house import Antagonist, House
 from domain.systems.penny_ante.loan import Debt, Loan
 

@@ -7,8 +7,8 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.currency import whole_pennies
 from domain.errors import NotFound, RuleViolation
+from domain.systems.penny_ante.currency import whole_pennies
 from domain.systems.penny_ante.rules import characteristic_name, require_new_name
 from domain.text import clean_text
 

@@ -6,8 +6,8 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.currency import whole_pennies
 from domain.errors import RuleViolation
+from domain.systems.penny_ante.currency import whole_pennies
 from domain.text import clean_text
 
 OFFERED, ACTIVE, DECLINED, WITHDRAWN, REPAID, FORGIVEN, DEFAULTED, REVERSED, VOIDED = (

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from domain.currency import whole_pennies
 from domain.errors import NotFound, NotPermitted, RuleViolation
 from domain.fairness import commitment
 from domain.kernel.commands import Context
@@ -19,6 +18,7 @@ from domain.systems.penny_ante import commands as cmd
 from domain.systems.penny_ante import economy
 from domain.systems.penny_ante.challenge import ALLIANCE, ANTAGONIST, CHARACTER, SIDES, Challenge
 from domain.systems.penny_ante.character import Character
+from domain.systems.penny_ante.currency import whole_pennies
 from domain.systems.penny_ante.economy import handles
 from domain.systems.penny_ante.house import Antagonist
 from domain.systems.penny_ante.loan import Debt, Loan

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from domain.currency import whole_pennies
 from domain.errors import RuleViolation
+from domain.systems.penny_ante.currency import whole_pennies
 from domain.text import clean_text
 
 MINIMUM_PILE = 25  # PA-1

@@ -10,10 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.cards import PULP_14
 from domain.errors import RuleViolation
 
-DECK: tuple[str, ...] = tuple(PULP_14)  # PU-1, in a fixed order: the input of every shuffle
+#: Pulp in the Cards plays with 14 cards (PU-1): black A/2/4, two red aces, two red twos and seven picture
+#: cards; each card's points.
+POINTS: dict[str, int] = {
+    "BA": 1, "B2": 2, "B4": 4,
+    "RA1": 1, "RA2": 1, "R21": 2, "R22": 2,
+    **{f"P{i}": 0 for i in range(1, 8)},
+}
+DECK: tuple[str, ...] = tuple(POINTS)  # PU-1, in a fixed order: the input of every shuffle
 HAND = 7  # PU-2
 DIFFICULTY = (-4, 4)  # PU-2: -4 nearly foolproof, +4 nearly impossible
 ADVANTAGE = (0, 4)  # PU-9: 0 or 1 to 4
@@ -23,7 +29,7 @@ FACES = {"BA": "A♠", "B2": "2♠", "B4": "4♠", "RA1": "A♥", "RA2": "A♦",
 
 
 def points(card: str) -> int:
-    return PULP_14[card]
+    return POINTS[card]
 
 
 def is_black(card: str) -> bool:

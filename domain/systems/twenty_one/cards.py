@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from domain.cards import RANKS, STANDARD_52
 from domain.errors import RuleViolation
 
-DECK: tuple[str, ...] = STANDARD_52
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = ("S", "H", "D", "C")
+#: Twenty-one plays with one ordinary 52-card deck (TO-1), in this fixed order: the input of every shuffle.
+DECK: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in RANKS)
 SYMBOLS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
 PRETTY = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 MIXED, FULL = 15, 17  # TO-4: the targets before modifiers

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from domain.bounds import MAXIMUM
 from domain.errors import RuleViolation
 
-#: No table plays for more; it keeps every sum well inside a 64-bit column.
-MAXIMUM = 1_000_000_000
+__all__ = ["MAXIMUM", "whole_pennies"]
 
 
 def whole_pennies(value: object, what: str, *, minimum: int = 0, ruling: str = "PA-1") -> int:
