@@ -147,3 +147,25 @@ class Tracked:
     ruling: str
     starts: Mapping[str, Callable[[Any], Line]]
     moves: Mapping[str, Callable[[Any], int]]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One draw of a unit for the luck report (issue 31): whose it is (a seat, several joined by ``+`` for a
+    side of several players, ``house`` for the House's), its kind (``"d6"``) and what it showed."""
+
+    seat: str
+    kind: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Luck:
+    """What a system says of its draws for the luck report (issue 31, ADR 0035): ``fair(kind)``, that kind's
+    fair distribution (outcome -> probability; None: a kind it does not know); ``draws(unit)``, a settled
+    unit's draws from the kernel's ``rolls`` and ``shuffles`` records; ``abandoned(event, unit)``, the draws a
+    ``DrawAbandoned`` event recorded (C-10)."""
+
+    fair: Callable[[str], Mapping[str, float] | None]
+    draws: Callable[[Any], Sequence[Draw]]
+    abandoned: Callable[[Any, Any], Sequence[Draw]]

@@ -27,7 +27,7 @@ from psycopg.adapt import Loader
 from psycopg.sql import SQL
 
 import domain.systems
-from adapters import chart
+from adapters import chart, luck
 from adapters.plugin import ProjectionContext
 from adapters.recorders import bounded
 from adapters.systems import edges
@@ -135,11 +135,11 @@ def summary_json(unit: Any) -> str:
 
 
 def projection_tables() -> tuple[str, ...]:
-    return (*SHARED_TABLES, *chart.TABLES, *(t for edge in edges() for t in edge.PROJECTION.tables))
+    return (*SHARED_TABLES, *chart.TABLES, *luck.TABLES, *(t for edge in edges() for t in edge.PROJECTION.tables))
 
 
 def ddl() -> tuple[str, ...]:
-    return (*SHARED_DDL, *chart.DDL, *(s for edge in edges() for s in edge.PROJECTION.ddl))
+    return (*SHARED_DDL, *chart.DDL, *luck.DDL, *(s for edge in edges() for s in edge.PROJECTION.ddl))
 
 
 #: Raised when what the rows hold changes while their tables' definitions do not, so that a store projects
@@ -572,6 +572,8 @@ class ViewsMixin:
         if handler is not None:  # a system's: it sees the read models through their public face only
             handler(ProjectionContext(self, c), e, oid, campaign, at, nid)
         chart.project(self, c, e, name, oid, campaign, at, seq)  # the campaign chart's points (issue 31)
+        if challenge is not None:
+            luck.project(self, c, e, name, oid, campaign, challenge)  # the luck report's counts (issue 31)
         if name in visibility_rules():
             visibility = event_visibility(e, challenge)
             if not visibility["fields"]:  # no field kept from anyone: the row is smaller without the key
