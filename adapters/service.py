@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from adapters import answers, archive, audit, heads, imports, ledger, randomness, readcheck, schemas, table
 from adapters import chart as campaign_chart
+from adapters import luck as luck_report
 from adapters.fanout import Fanout
 from adapters.plugin import Page, Read
 from adapters.projection import NeedsRepair, ProjectionRunner, StoreUnavailable
@@ -397,6 +398,10 @@ class Stakes:
     def chart(self, campaign_id: UUID, viewer: Seat, limit: int = campaign_chart.DEFAULT_POINTS) -> campaign_chart.CampaignChart:
         """Each character's tracked quantity over the campaign, as the viewer's seat may see it (issue 31)."""
         return campaign_chart.chart(self, campaign_id, viewer, limit)
+
+    def luck(self, campaign_id: UUID, viewer: Seat) -> luck_report.LuckReport:
+        """Every public draw per seat and kind against its fair distribution, and the abandoned ones apart."""
+        return luck_report.report(self, campaign_id, viewer)
 
     def replay(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID, step: int | None = None) -> schemas.Replay:
         return ledger.replay(self, campaign_id, viewer, challenge_id, step)

@@ -189,4 +189,11 @@ def chart(
                                              output.chart), fmt)
 
 
-TOP_LEVEL = (("sheet", sheet), ("log", log), ("chart", chart))
+def luck(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
+    """Every public draw per seat and kind against the fair distribution (chi-square), abandoned draws apart."""
+    from cli import output
+
+    run(as_, campaign, lambda t: output.emit(t.backend.luck(t.campaign_id(), t.seat), fmt, output.luck), fmt)
+
+
+TOP_LEVEL = (("sheet", sheet), ("log", log), ("chart", chart), ("luck", luck))

@@ -58,6 +58,7 @@ player_added, challenges, token_notice = map(_drawn_by, ("player_added", "challe
 log, replay, replay_step, verification = map(_drawn_by, ("log", "replay", "replay_step", "verification"))
 audit_report, imported, rebuilt = map(_drawn_by, ("audit_report", "imported", "rebuilt"))
 chart = _drawn_by("chart")  # the campaign chart (issue 31)
+luck = _drawn_by("luck")  # the luck report (issue 31)
 
 
 @contextmanager

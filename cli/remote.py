@@ -217,6 +217,11 @@ class RemoteStakes:
 
         return self._call("GET", self._c(campaign_id, "/chart"), CampaignChart, params={"points": limit})
 
+    def luck(self, campaign_id: UUID, actor: Seat) -> Any:
+        from adapters.luck import LuckReport
+
+        return self._call("GET", self._c(campaign_id, "/luck"), LuckReport)
+
     # -- units of resolution -----------------------------------------------------------------------------
     def challenges(self, campaign_id: UUID, actor: Seat, after: int = 0, limit: int = 100,
                    open_only: bool = False) -> list[schemas.ChallengeSummary]:

@@ -386,3 +386,23 @@ def chart(c: Any) -> RenderableType:
     if c.sampled:
         return Group(table, f"Long lines are sampled to {c.limit} points (first and last kept).")
     return table
+
+
+
+def luck(report: Any) -> RenderableType:
+    """The luck report: a row per seat and kind of draw, with its chi-square and p-value; abandoned draws apart."""
+    def rows(title: str, lines: Any) -> Table:
+        table = _table(title, "Whose", "Kind", "Draws", "Chi-square", "DoF", "p", "Verdict")
+        for line in lines:
+            p = "-" if line.p_value is None else f"{line.p_value:.3f}"
+            verdict = ("too few draws to test" if line.p_value is None
+                       else "unusual (p < 0.01)" if line.p_value < 0.01 else "as a fair draw gives")
+            table.add_row(line.seat, line.kind, str(line.draws), f"{line.chi_square:.2f}", str(line.dof), p, verdict)
+        return table
+
+    parts: list[RenderableType] = [rows("Draws of ended units, against a fair draw (C-5)", report.settled)]
+    if report.abandoned:
+        parts.append(rows("Draws the House abandoned (C-10)", report.abandoned))
+    if not report.settled and not report.abandoned:
+        parts.append("No draw counted yet: a unit's draws count once it has ended.")
+    return Group(*parts)

@@ -185,7 +185,16 @@ def campaign_context(v: Viewer) -> dict[str, Any]:
     return {"c": view, "board": board, "campaign": view.campaign, "seat": v.seat.name,
             "seat_name": view.name_of(v.seat.name), "head": ledger.last_position(v.stakes, v.campaign_id),
             "groups": board.groups(view), "seats": seats, "yours": waiting_on(v, view.open),
-            "chart": campaign_chart(v)}
+            "chart": campaign_chart(v), "luck": campaign_luck(v)}
+
+
+def campaign_luck(v: Viewer) -> dict[str, Any] | None:
+    """The luck report (issue 31): the same for every seat (public draws only); None when the system counts none."""
+    try:
+        found: dict[str, Any] = plain(v.stakes.luck(v.campaign_id, v.seat))
+    except StakesError:
+        return None
+    return found
 
 
 def campaign_chart(v: Viewer) -> dict[str, Any] | None:

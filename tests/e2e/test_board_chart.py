@@ -61,3 +61,30 @@ def test_the_chart_is_drawn_offline_and_follows_the_campaign_live(url, browser):
     assert not_reloaded(page)
     assert page.locator("#chart table[data-line='Ilse Varn'] tr[data-x]").count() == 4
     assert not elsewhere, f"the page asked another host: {elsewhere}"
+
+
+def test_the_luck_report_reads_in_names_at_phone_size(url, browser):  # noqa: F811
+    """The luck report (issue 31) on the campaign page: a row per character and kind of draw, in names, with
+    whether the draws fit a fair die; phone size, accessible."""
+    http = httpx.Client(base_url=url, timeout=30)
+    created = http.post("/campaigns", json={"name": "Monks", "system": "pool"}).json()
+    c, house = f"/campaigns/{created['campaign']['id']}", bearer(created["house_token"])
+    added = http.post(f"{c}/players", headers=house, json={
+        "seat": "ilse", "character": "Ilse Varn", "description": "A brave and stubborn old monk"}).json()
+    token = player_token(http, added)
+    assert http.post(f"{c}/adventures", headers=house, json={}).status_code == 201
+    for _ in range(2):
+        r = http.post(f"{c}/rolls", headers=bearer(token), json={"count": 3, "seed": "for the monastery"})
+        assert r.status_code == 201, r.text
+        chosen = http.post(f"{c}/challenges/{r.json()['id']}/actions", headers=bearer(token),
+                           json={"action": "choose", "choice": "narrate"})
+        assert chosen.status_code < 300, chosen.text  # the roll ends (PL-4): its dice count now
+    page = seat_page(browser, url, token, PHONE)
+    luck = page.locator("#luck")
+    luck.wait_for()
+    row = luck.locator("table.luck-table tbody tr").first
+    assert row.locator("th").inner_text() == "Ilse Varn" and row.locator("td").nth(0).inner_text() == "d6"
+    assert row.locator("td").nth(1).inner_text() == "6"
+    phone_checks(page, "the luck report")
+    axe_check(page, "the luck report")
+    shoot(page, "luck-phone")

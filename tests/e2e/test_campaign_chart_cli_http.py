@@ -59,3 +59,38 @@ def test_stakes_chart_against_a_server_answers_the_same_lines(cli, server, tmp_p
     [line] = ilse.json("chart")["lines"]
     assert [p["value"] for p in line["points"]] == [30, 25]
     assert "Ilse Varn" in ilse("chart").stdout
+
+
+def test_the_luck_report_is_a_documented_route_and_a_cli_table(client, cli, capsys):
+    created = client.post("/campaigns", json={"name": "Monks", "system": "pool"}).json()
+    cid, house = created["campaign"]["id"], bearer(created["house_token"])
+    added = client.post(f"/campaigns/{cid}/players", headers=house, json={
+        "seat": "ilse", "character": "Ilse Varn", "description": "A brave and stubborn old monk"}).json()
+    ilse = player_headers(client, added)
+    assert client.post(f"/campaigns/{cid}/adventures", headers=house, json={}).status_code == 201
+    for _ in range(3):
+        roll = client.post(f"/campaigns/{cid}/rolls", headers=ilse, json={"count": 4, "seed": "for the monastery"})
+        assert roll.status_code == 201, roll.text
+        client.post(f"/campaigns/{cid}/challenges/{roll.json()['id']}/actions", headers=ilse,
+                    json={"action": "choose", "choice": "narrate"})
+    found = client.get(f"/campaigns/{cid}/luck", headers=ilse)
+    assert found.status_code == 200, found.text
+    [line] = found.json()["settled"]
+    assert (line["seat"], line["kind"], line["draws"], line["dof"]) == ("ilse", "d6", 12, 5)
+    assert sum(line["counts"].values()) == 12 and line["p_value"] is None  # 2 expected per face: too few
+    assert found.json() == client.get(f"/campaigns/{cid}/luck", headers=house).json()  # the same for every seat
+    assert client.get(f"/campaigns/{cid}/luck").status_code == 401
+    assert "C-10" in client.get("/openapi.json").json()["paths"]["/campaigns/{campaign_id}/luck"]["get"]["description"]
+
+    from adapters.luck import LuckReport
+    from cli import tables
+
+    tables.show(LuckReport(**found.json()), tables.luck)
+    drawn = capsys.readouterr().out
+    assert "ilse" in drawn and "d6" in drawn and "too few draws to test" in drawn
+
+    seat_the_table(cli)
+    cli("adventure", "start")
+    out = cli("luck", env={"COLUMNS": "80"}).stdout
+    assert "No draw counted yet" in out
+    assert cli.json("luck")["settled"] == []
