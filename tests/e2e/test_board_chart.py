@@ -81,7 +81,8 @@ def test_the_luck_report_reads_in_names_at_phone_size(url, browser):  # noqa: F8
         assert chosen.status_code < 300, chosen.text  # the roll ends (PL-4): its dice count now
     page = seat_page(browser, url, token, PHONE)
     luck = page.locator("#luck")
-    luck.wait_for()
+    page.wait_for_function("() => { const td = document.querySelectorAll('#luck table.luck-table tbody tr td');"
+                           " return td.length > 1 && td[1].textContent === '6'; }", timeout=WAIT)
     row = luck.locator("table.luck-table tbody tr").first
     assert row.locator("th").inner_text() == "Ilse Varn" and row.locator("td").nth(0).inner_text() == "d6"
     assert row.locator("td").nth(1).inner_text() == "6"
