@@ -42,7 +42,7 @@ def _own_sheet(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseMode
 
 
 def _unit(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:
-    return stakes.unit_view(ctx.campaign_id, result, ctx.actor)
+    return stakes.unit_view(ctx.campaign_id, result, ctx.actor, stakes.views.projected(result))
 
 
 def sheet_models() -> Any:
