@@ -15,7 +15,9 @@ Counted:
 
 - ``sql``: statements sent (``execute``/``executemany``/``COPY``, on the store's cursors; transaction control
   the drivers send by themselves is not counted);
-- ``gets``: aggregates built by the application (``Repository.get``: from the cache, brought forward, copied);
+- ``gets``: aggregates the application asks its repository for (from the cache, brought forward, or rebuilt
+  from the store);
+- ``copies``: aggregates deep-copied out of the cache for a command;
 - ``rows``: units decoded from their snapshot rows (the projection's and the answer's);
 - ``mutates``: unit events applied by the projection to a unit (mutators run on a second copy);
 - ``views``: a system's full unit view computed (``unit_view``), for any seat;
@@ -47,6 +49,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
+from eventsourcing import application  # noqa: E402
 from eventsourcing.application import Repository  # noqa: E402
 from eventsourcing.sqlite import SQLiteCursor  # noqa: E402
 
@@ -60,7 +63,7 @@ from domain.kernel.registry import supported  # noqa: E402
 from domain.seats import Seat  # noqa: E402
 from tests.integration.conformance import PROFILES, Table, body_for  # noqa: E402
 
-COUNTS = ("sql", "gets", "rows", "mutates", "views")
+COUNTS = ("sql", "gets", "copies", "rows", "mutates", "views")
 
 
 class Meter:
@@ -108,12 +111,41 @@ def _counting(cls: Any, name: str, what: str) -> None:
     setattr(cls, name, counted)
 
 
+def _outermost(cls: Any, name: str, what: str) -> None:
+    """Counted once however many overrides it passes through (a subclass's ``get`` calling its base's)."""
+    original = getattr(cls, name)
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if getattr(self, "_counting", False):
+            return original(self, *args, **kwargs)
+        METER.tick(what)
+        self._counting = True
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            self._counting = False
+
+    setattr(cls, name, counted)
+
+
 def instrument() -> None:
+    """Count what the store, the repository, the projection and the views do (once per process)."""
     for cls in (SQLiteCursor, psycopg.Cursor):
         _counting(cls, "execute", "sql")
         _counting(cls, "executemany", "sql")
     _counting(psycopg.Cursor, "copy", "sql")
-    _counting(Repository, "get", "gets")
+    import domain.application  # noqa: F401  # its repository, if it has its own, is counted too
+
+    for cls in (Repository, *Repository.__subclasses__()):
+        if "get" in cls.__dict__:
+            _outermost(cls, "get", "gets")
+    original_copy = application.deepcopy
+
+    def copied(value: Any, *args: Any) -> Any:
+        METER.tick("copies")
+        return original_copy(value, *args)
+
+    application.deepcopy = copied  # type: ignore[attr-defined]
     _counting(ViewsMixin, "_from_row", "rows")
     _counting(ViewsMixin, "_on_challenge", "mutates")
     for system in supported():
