@@ -171,7 +171,7 @@ class Stakes:
         """A player claims his seat with the House's one-time invite code; his token is shown to him once."""
         campaign_id, seat, token = self.tokens.claim(code)
         self.fanout.revoked()  # issue 29: the claim ended any web session of the seat's previous holder
-        return schemas.SeatClaimed(campaign_id=campaign_id, seat=seat, token=token)
+        return schemas.SeatClaimed(campaign_id=campaign_id, seat=seat, token=token, system=self.system_id(campaign_id))
 
     # -- campaigns ----------------------------------------------------------
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
