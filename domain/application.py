@@ -71,13 +71,18 @@ class TakingRepository(Repository[UUID]):
     a command refused or lost to a race puts nothing back (what it took may hold changes it did not store),
     so the next command rebuilds those from the store, as a process that never cached them would. Two commands
     of one process that want the same aggregate at once: the second finds it gone and builds its own from the
-    store. Outside a command (reads, a past version for a rewind) the library's copy from the cache stands."""
+    store. An aggregate read twice by one command is the same object while it is unchanged (a copy of the
+    stored state once the command has changed it, as before). Outside a command (reads, a past version for a
+    rewind) the library's copy from the cache stands."""
 
     def get(self, aggregate_id: UUID, *, version: int | None = None, projector_func: Any = project_aggregate,
             fastforward_skipping: bool = False, deepcopy_from_cache: bool = True) -> Any:
         if projector_func is project_aggregate:  # a system's own ``repository.get``: the same replay, unchecked
             projector_func = _replay
         taken = _TAKEN.get()
+        again = taken.get(aggregate_id) if taken is not None and version is None else None
+        if again is not None and not getattr(again, "pending_events", None):
+            return again  # read again in the same command, unchanged: the same object, not a second build
         if taken is None or version is not None or self.cache is None or aggregate_id in taken:
             return super().get(aggregate_id, version=version, projector_func=projector_func,
                                fastforward_skipping=fastforward_skipping, deepcopy_from_cache=deepcopy_from_cache)
