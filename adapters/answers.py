@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from typing import Any
+from uuid import UUID
 
 from pydantic import BaseModel, create_model
 
@@ -42,7 +43,9 @@ def _own_sheet(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseMode
 
 
 def _unit(stakes: Any, ctx: Context, command: Any, result: Any) -> BaseModel:
-    return stakes.unit_view(ctx.campaign_id, result, ctx.actor)
+    # the unit as this command's catch-up left it in memory, when it did (issue 30: not decoded again)
+    found = stakes.views.projected(result) if isinstance(result, UUID) else None
+    return stakes.unit_view(ctx.campaign_id, result, ctx.actor, found)
 
 
 def sheet_models() -> Any:

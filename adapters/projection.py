@@ -74,6 +74,7 @@ class ProjectionRunner:
     def _catch_up(self, progress: Callable[[int, int], None] | None) -> int:
         applied, conflicts = 0, 0
         with self._lock:
+            self.views.forget_projected()  # what an earlier catch-up of this thread left is not this one's
             while True:  # each pass reads the log from the position; a conflict or a bad event starts anew
                 with closing(self._pages(self.position() + 1)) as pages:
                     for notes, batch in pages:

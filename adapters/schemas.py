@@ -44,6 +44,8 @@ class CampaignCreated(BaseModel):
 class Session(BaseModel):
     campaign_id: UUID
     seat: str
+    system: str | None = Field(default=None, description="The campaign's rule system (C-1; it never changes): a "
+                               "client learns it here, with no request of its own (issue 30).")
 
 
 class PlayerAdded(BaseModel):
@@ -294,6 +296,8 @@ class SeatClaimed(BaseModel):
     campaign_id: UUID
     seat: str
     token: str = Field(description="Your seat's bearer token. Shown once, to you alone; store it.")
+    system: str | None = Field(default=None, description="The campaign's rule system (C-1; it never changes): a "
+                               "client learns it here, with no request of its own (issue 30).")
 
 
 class ResolutionView(BaseModel):

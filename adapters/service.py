@@ -174,7 +174,7 @@ class Stakes:
         """A player claims his seat with the House's one-time invite code; his token is shown to him once."""
         campaign_id, seat, token = self.tokens.claim(code)
         self.fanout.revoked()  # issue 29: the claim ended any web session of the seat's previous holder
-        return schemas.SeatClaimed(campaign_id=campaign_id, seat=seat, token=token)
+        return schemas.SeatClaimed(campaign_id=campaign_id, seat=seat, token=token, system=self.system_id(campaign_id))
 
     # -- campaigns ----------------------------------------------------------
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
@@ -261,8 +261,8 @@ class Stakes:
         self.usable(campaign_id)
         self.app.act(Context(campaign_id, actor, key=key), unit_id, payload)
         self.catch_up()
-        with self.views.reading():
-            return self.unit_view(campaign_id, unit_id, actor)
+        with self.views.reading():  # the unit as this catch-up left it in memory: not decoded again (issue 30)
+            return self.unit_view(campaign_id, unit_id, actor, self.views.projected(unit_id))
 
     # -- sheets -------------------------------------------------------------
     def any_sheet(self, campaign_id: UUID, seat: str) -> BaseModel:
@@ -304,11 +304,19 @@ class Stakes:
             raise NotFound(f"no challenge {unit_id} in this campaign")
         return unit
 
-    def unit_view(self, campaign_id: UUID, unit_id: UUID, viewer: Seat) -> BaseModel:
-        campaign = self.campaign_row(campaign_id)
-        unit, system = self.load_unit(campaign_id, unit_id), edge(campaign.system)
-        view = system.unit_view(self, campaign_id, unit, viewer)
+    def unit_view(self, campaign_id: UUID, unit_id: UUID, viewer: Seat, unit: Any = None) -> BaseModel:
+        """The unit as ``viewer`` sees it, with who the table waits for. Callers have checked the campaign
+        (``viewer``, or ``usable`` before a command); ``unit``, when given, is the unit as the projection just
+        left it in memory (``ViewsMixin.projected``), else it is read from its row.
+
+        One pass (issue 30): the viewer's view is built once, and ``waiting_for`` asks every other seat of the
+        unit only for its moves (the system's ``legal_actions``; a full view only for a system without it)."""
+        if unit is None or unit.campaign_id != campaign_id:
+            unit = self.load_unit(campaign_id, unit_id)
         rules = system_of_unit(unit)
+        system = edge(rules.id)
+        view = system.unit_view(self, campaign_id, unit, viewer)
+        moves = getattr(system, "legal_actions", None)
 
         def action_class(name: str) -> type[Command] | None:
             try:
@@ -320,9 +328,14 @@ class Stakes:
             """A move of the unit: not an answer to something offered into it (a campaign command its legal
             actions list, issue 31), nor the House's abandon (C-10), always open to it: the table waits for
             neither."""
-            seen = view if seat == viewer.name else system.unit_view(self, campaign_id, unit, Seat.parse(seat))
-            return any(rules.listed_command(unit, a.action) is None and a.action != "abandon"
-                       for a in seen.legal_actions)
+            if seat == viewer.name:
+                names = [a.action for a in view.legal_actions]
+            elif moves is not None:
+                names = [a["action"] if isinstance(a, Mapping) else a.action
+                         for a in moves(self, campaign_id, unit, Seat.parse(seat))]
+            else:
+                names = [a.action for a in system.unit_view(self, campaign_id, unit, Seat.parse(seat)).legal_actions]
+            return any(rules.listed_command(unit, name) is None and name != "abandon" for name in names)
 
         return view.model_copy(update={"waiting_for": unit.waiting_for(may_act),
                                        "legal_actions": schemas.with_choice_fields(view.legal_actions, action_class)})

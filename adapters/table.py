@@ -16,16 +16,14 @@ from domain.seats import Seat
 def waiting_for(stakes: Any, campaign_id: UUID, unit_id: UUID, viewer: Seat) -> dict[str, list[str]]:
     """Each seat that may act in the unit now (empty once it is over), with the names of its moves for the
     viewer's own seat only: which moves another seat has can tell its hidden values (an antagonist that spent
-    Willpower in secret can no longer reroll, C-5), so another seat's list is empty."""
+    Willpower in secret can no longer reroll, C-5), so another seat's list is empty.
+
+    One view, the viewer's (issue 30): its ``waiting_for`` already asked each seat whether it has a move of the
+    unit to make (a seat whose only moves are optional, such as answering or withdrawing something offered into
+    the unit, is not waited for, issue 31), so no other seat's full view is built."""
     campaign = stakes.campaign_row(campaign_id)
-    out: dict[str, list[str]] = {}
-    waiting: set[str] | None = None
-    for seat in ["house", *(p.seat for p in campaign.players)]:
-        view = stakes.unit_view(campaign_id, unit_id, Seat.parse(seat))
-        # the unit's own answer (the same for every reader): a seat whose only moves are optional, such as
-        # answering or withdrawing something offered into the unit, is not waited for (issue 31)
-        waiting = set(view.waiting_for) if waiting is None else waiting
-        names = list(dict.fromkeys(a.action for a in view.legal_actions))
-        if names and seat in waiting:
-            out[seat] = names if seat == viewer.name else []
-    return out
+    view = stakes.unit_view(campaign_id, unit_id, viewer)
+    waiting = set(view.waiting_for)
+    names = list(dict.fromkeys(a.action for a in view.legal_actions))
+    return {seat: (names if seat == viewer.name else []) for seat in ["house", *(p.seat for p in campaign.players)]
+            if seat in waiting}

@@ -217,6 +217,11 @@ def event_visibility(e: Any, unit: Any | None) -> dict[str, Any]:
     return visibility
 
 
+#: At most this many units a catch-up hands off to its thread's answer (``ViewsMixin.projected``): a command
+#: touches a few; a rebuild's are not kept.
+HAND_OFF = 64
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -332,7 +337,9 @@ class ViewsMixin:
         One writer per position, whichever process runs it (ADR 0012): the transaction first takes the
         projection's lock, then reads the position again, and applies only what is still ahead of it."""
         last = applied = 0
+        units: dict[str, Any] = {}
         with self.datastore.transaction(commit=True) as c, self._units_in_batch(c):  # type: ignore[attr-defined]
+            units = self._batch(c)[0]  # type: ignore[index]  # the batch's units, handed off once committed
             self._lock_projection(c, application_name)
             position = self._max_tracking_id(application_name, c) or 0  # type: ignore[attr-defined]
             self._x(c, "SELECT campaign_id FROM {p}repairs")
@@ -352,7 +359,33 @@ class ViewsMixin:
             if last:
                 self._insert_tracking(c, Tracking(application_name, last))  # type: ignore[attr-defined]
                 self._published(c)
+        handed = self._handed()
+        if len(handed) + len(units) <= HAND_OFF:  # committed: this thread's answer may read them (``projected``)
+            handed.update(units)
+        else:  # a rebuild or a long catch-up: no answer waits for these; memory is not held for them
+            handed.clear()
         return applied
+
+    # -- the units a catch-up left in memory (issue 30: one pass per command) ------------------------------
+    def _handed(self) -> dict[str, Any]:
+        local = self.__dict__.get("_hand_off")
+        if local is None:
+            local = self.__dict__.setdefault("_hand_off", threading.local())
+        found: dict[str, Any] | None = getattr(local, "units", None)
+        if found is None:
+            found = local.units = {}
+        return found
+
+    def forget_projected(self) -> None:
+        """A catch-up begins: what this thread's last one handed off is forgotten."""
+        self._handed().clear()
+
+    def projected(self, unit_id: UUID) -> Any:
+        """The unit as this thread's last catch-up wrote its row, in memory, or None (it did not touch it:
+        another process projected it, or nothing changed). The object is this thread's alone (each batch
+        reads its units from their rows), so an answer reads it instead of decoding the row it just wrote;
+        it is taken, not kept: a later catch-up of this thread hands off afresh."""
+        return self._handed().pop(unit_id.hex, None)
 
     def _pipelined(self, c: Any) -> Any:
         """Around a batch's writes: PostgreSQL sends them without waiting for each answer."""

@@ -212,6 +212,8 @@ def login(
         finally:
             remote.close()
         config.update(server=server, token=token, campaign=str(session.campaign_id))
+        if session.system:  # issue 30: later commands need not ask for it
+            config.remember_system(session.campaign_id.hex, session.system)
         output.emit(session, fmt, output.session)
 
 
@@ -242,6 +244,8 @@ def claim(
             config.update(server=url, token=claimed.token, campaign=str(claimed.campaign_id))
         else:
             config.update(campaign=str(claimed.campaign_id))
+        if claimed.system:  # issue 30: the first command after the claim need not ask for it
+            config.remember_system(claimed.campaign_id.hex, claimed.system)
         output.emit(claimed, fmt, output.claimed)
 
 

@@ -144,6 +144,8 @@ def _session(remote: Any, saved: Any, server: str, token: str) -> tuple[UUID, st
     session = remote.session()
     fresh = config.load()
     config.update(sessions={**fresh.sessions, slot: f"{session.campaign_id} {session.seat}"})
+    if session.system:  # the system comes with the session: no command asks for it (issue 30)
+        config.remember_system(session.campaign_id.hex, session.system)
     return session.campaign_id, session.seat
 
 

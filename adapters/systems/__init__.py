@@ -4,7 +4,9 @@ A module declares what the shared adapters ask of a system:
 
 - ``PROJECTION``: its read-model tables (DDL) and projection handlers (:class:`adapters.plugin.Projection`);
 - ``players(views, campaign_id)``, ``sheet(stakes, campaign_id, seat)`` and ``SHEET`` (the sheet's schema);
-- ``unit_view(stakes, campaign_id, unit, viewer)`` and ``UNITS`` (the schemas of its units' views);
+- ``unit_view(stakes, campaign_id, unit, viewer)`` and ``UNITS`` (the schemas of its units' views); optionally
+  ``legal_actions(stakes, campaign_id, unit, viewer)``, the viewer's moves alone (who the table waits for
+  asks it of the other seats instead of their whole views, ADR 0034);
 - ``ANSWERS``: reads that answer its commands, by name (:class:`adapters.plugin.Answer`);
 - ``READS``: reads of its own, offered as GET routes and CLI commands (:class:`adapters.plugin.Read`).
 """

@@ -170,11 +170,16 @@ def sheet(stakes: Any, campaign_id: UUID, seat: str) -> TwentyOneSheet:
                           actions=actions)
 
 
-def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> ConflictView:
+def legal_actions(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> list[Any]:
+    """The viewer's moves in the unit, without the rest of its view (who the table waits for, issue 30)."""
     row = _row(stakes.views, campaign_id, viewer.name)
+    return unit.legal_actions(viewer.name, row["holds"] if row else 0)
+
+
+def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> ConflictView:
     return ConflictView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
                         state=unit.view_for(viewer.name),
-                        legal_actions=unit.legal_actions(viewer.name, row["holds"] if row else 0))
+                        legal_actions=legal_actions(stakes, campaign_id, unit, viewer))
 
 
 def hand(stakes: Any, campaign_id: UUID, viewer: Seat) -> Hand:

@@ -37,9 +37,10 @@ def create_campaign(body: CampaignIn, stakes: StakesDep, key: KeyDep,  # type: i
 
 
 @router.get("/session", response_model=out.Session)
-def session(caller: CallerDep) -> out.Session:
-    """Which campaign and seat the bearer token stands for."""
-    return out.Session(campaign_id=caller.campaign_id, seat=caller.seat.name)
+def session(caller: CallerDep, stakes: StakesDep) -> out.Session:
+    """Which campaign and seat the bearer token stands for, and the campaign's rule system."""
+    return out.Session(campaign_id=caller.campaign_id, seat=caller.seat.name,
+                       system=stakes.system_id(caller.campaign_id))  # type: ignore[attr-defined]
 
 
 @router.get("/campaigns/{campaign_id}", response_model=out.CampaignView)

@@ -11,7 +11,7 @@ from cli import config, session
 
 class Remote:
     def __init__(self, campaign, seat) -> None:
-        self.asked, self.answer = 0, SimpleNamespace(campaign_id=campaign, seat=seat)
+        self.asked, self.answer = 0, SimpleNamespace(campaign_id=campaign, seat=seat, system="pool")
 
     def session(self):
         self.asked += 1
@@ -25,6 +25,7 @@ def test_the_seat_a_token_holds_is_asked_of_the_server_once(tmp_path, monkeypatc
     for _ in range(3):
         assert session._session(remote, config.load(), "http://table:8000/", "tok-1") == (campaign, "ilse")
     assert remote.asked == 1
+    assert config.load().systems[campaign.hex] == "pool"  # the system came with it: no command asks (issue 30)
 
 
 def test_another_token_or_another_server_is_asked_again(tmp_path, monkeypatch) -> None:

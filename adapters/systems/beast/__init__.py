@@ -164,16 +164,25 @@ def house_characters(stakes: Any, campaign_id: UUID, viewer: Seat) -> list[schem
             for r in rows]
 
 
+def legal_actions(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> list[Any]:
+    """The viewer's moves in the unit, without the rest of its view (who the table waits for, issue 30)."""
+    return unit.legal_actions(viewer.name, _sheets(stakes, unit))
+
+
 def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.BeastView:
+    return schemas.BeastView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
+                             state=unit.view_for(viewer.name), legal_actions=legal_actions(stakes, campaign_id, unit,
+                                                                                           viewer))
+
+
+def _sheets(stakes: Any, unit: Any) -> dict[str, Any]:
     sheets = {}
     for side, data in unit.sides.items():
         row = stakes.views.query_one("SELECT humanity, willpower, willpower_max FROM {p}beast_characters"
                                      " WHERE character_id = ?", (data["character"],))
         sheets[side] = {"humanity": row["humanity"], "beast": _rules().DICE - row["humanity"], "willpower": row["willpower"],
                         "willpower_max": row["willpower_max"]}
-    sheets = unit.values_now(sheets)  # what this unit did to an antagonist, before its sheet shows it (C-5)
-    return schemas.BeastView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
-                                 state=unit.view_for(viewer.name), legal_actions=unit.legal_actions(viewer.name, sheets))
+    return unit.values_now(sheets)  # what this unit did to an antagonist, before its sheet shows it (C-5)
 
 
 def restored_sheet(stakes: Any, ctx: Any, command: Any, result: Any) -> schemas.BeastSheet | schemas.HouseCharacter:

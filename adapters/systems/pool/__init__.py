@@ -141,12 +141,17 @@ def sheet(stakes: Any, campaign_id: UUID, seat: str) -> schemas.PoolSheet:
                              help_offer=schemas.PoolHelpOffer(to=offer["to_seat"], dice=offer["dice"]) if offer else None)
 
 
-def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> shared.ResolutionView:
+def legal_actions(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> list[Any]:
+    """The viewer's moves in the unit, without the rest of its view (who the table waits for, issue 30)."""
     row = stakes.views.query_one("SELECT pool FROM {p}pool_characters WHERE campaign_id = ? AND seat = ?",
                                  (campaign_id.hex, viewer.name))
+    return unit.legal_actions(viewer.name, row["pool"] if row else 0)
+
+
+def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> shared.ResolutionView:
     return shared.ResolutionView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
                                   state=unit.view_for(viewer.name),
-                                  legal_actions=unit.legal_actions(viewer.name, row["pool"] if row else 0))
+                                  legal_actions=legal_actions(stakes, campaign_id, unit, viewer))
 
 
 # -- the chart (issue 31): the dice in a character's pool over the campaign (PL-1) -------------------------------

@@ -135,9 +135,15 @@ def _noted_sheet(stakes: Any, ctx: Any, command: Any, result: Any) -> schemas.Pu
 ANSWERS: dict[str, Answer] = {"noted-sheet": Answer(schemas.PulpSheet, _noted_sheet)}
 
 
+def legal_actions(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> list[Any]:
+    """The viewer's moves in the unit, without the rest of its view (who the table waits for, issue 30)."""
+    return unit.legal_actions(viewer.name)
+
+
 def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.PulpView:
     return schemas.PulpView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
-                          state=unit.view_for(viewer.name), legal_actions=unit.legal_actions(viewer.name))
+                            state=unit.view_for(viewer.name),
+                            legal_actions=legal_actions(stakes, campaign_id, unit, viewer))
 
 
 # -- the chart (issue 31): no experience, the sheet is notes (PU-6); the conditions the House noted, counted ------

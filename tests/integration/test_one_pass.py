@@ -1,0 +1,108 @@
+"""One pass per command (issue 30 item 7, ADR 0034): a move builds each aggregate once and copies none, its
+answer decodes no row and builds no other seat's full view, and the cache takes back only what was stored."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
+
+import pytest
+from eventsourcing import application as library
+
+from adapters.service import Stakes
+from adapters.settings import Settings
+from adapters.systems import edge
+from adapters.views import ViewsMixin
+from domain.application import TakingRepository
+from domain.errors import StakesError
+from domain.seats import Seat
+from tests.integration.conformance import PROFILES, Table, body_for
+
+
+@pytest.fixture
+def table(settings: Settings) -> Iterator[Table]:
+    stakes = Stakes(settings)
+    try:
+        yield Table(stakes, PROFILES["twenty-one"])
+    finally:
+        stakes.close()
+
+
+class Counts:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.gets: Counter[UUID] = Counter()
+        self.copies = self.rows = self.views = 0
+        get, copy, from_row, view = (TakingRepository.get, library.deepcopy, ViewsMixin._from_row,
+                                     edge("twenty-one").unit_view)
+
+        def counted_get(repository: Any, aggregate_id: UUID, **kwargs: Any) -> Any:
+            self.gets[aggregate_id] += 1
+            return get(repository, aggregate_id, **kwargs)
+
+        def counted_copy(value: Any, *args: Any) -> Any:
+            self.copies += 1
+            return copy(value, *args)
+
+        def counted_row(views: Any, *args: Any) -> Any:
+            self.rows += 1
+            return from_row(views, *args)
+
+        def counted_view(*args: Any) -> Any:
+            self.views += 1
+            return view(*args)
+
+        monkeypatch.setattr(TakingRepository, "get", counted_get)
+        monkeypatch.setattr(library, "deepcopy", counted_copy)
+        monkeypatch.setattr(ViewsMixin, "_from_row", counted_row)
+        monkeypatch.setattr(edge("twenty-one"), "unit_view", counted_view)
+
+
+def a_move(table: Table, unit: UUID, rng: random.Random) -> tuple[str, dict[str, Any]]:
+    seat, legal = rng.choice([(s, a) for s, a in table.legal(unit) if a["action"] != "abandon"])
+    return seat, body_for(table.action_class(unit, legal["action"]), legal, rng)
+
+
+def test_a_move_builds_each_aggregate_once_copies_none_and_its_answer_decodes_no_row(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(7)
+    unit = table.open(rng)
+    for _ in range(6):
+        seat, body = a_move(table, unit, rng)
+        counts = Counts(monkeypatch)
+        answer = table.stakes.act(table.cid, Seat.parse(seat), unit, body, key=f"one pass {_}")
+        assert answer.id == unit
+        assert set(counts.gets.values()) == {1}, counts.gets  # the campaign and the unit, each built once
+        assert counts.copies == 0
+        assert counts.rows <= 1  # the projection's own read of the unit's row; the answer decodes none
+        assert counts.views == 1  # the mover's view; every other seat is asked for its moves alone
+        monkeypatch.undo()
+
+
+def test_the_table_waits_for_whom_the_one_view_of_the_reader_says(table: Table,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    unit = table.open(random.Random(3))
+    whole = table.stakes.challenge(table.cid, Seat("ilse"), unit)
+    counts = Counts(monkeypatch)
+    waiting = table.stakes.waiting_for(table.cid, Seat("ilse"), unit)
+    assert counts.views == 1
+    assert list(waiting.seats) == [s for s in ("house", "ilse", "tomas", "mara") if s in whole.waiting_for]
+    assert all(moves == [] for seat, moves in waiting.seats.items() if seat != "ilse")  # C-5
+
+
+def test_a_stored_move_gives_its_aggregates_back_and_a_refused_one_gives_back_nothing(table: Table) -> None:
+    rng = random.Random(11)
+    unit = table.open(rng)
+    seat, body = a_move(table, unit, rng)
+    table.stakes.act(table.cid, Seat.parse(seat), unit, body)
+    cache = table.stakes.app.repository.cache
+    stored = table.stakes.app.repository.event_store.get(unit)
+    assert cache.get(unit).version == list(stored)[-1].originator_version  # back, at the version it saved
+    with pytest.raises(StakesError):
+        table.stakes.act(table.cid, Seat("mara"), unit, body)  # mara plays no side of this conflict
+    with pytest.raises(KeyError):
+        cache.get(unit)  # taken by the refused move and not given back: the next command rebuilds it
+    seat, body = a_move(table, unit, rng)
+    assert table.stakes.act(table.cid, Seat.parse(seat), unit, body).id == unit
