@@ -80,9 +80,10 @@ def test_a_token_of_another_campaign_gets_403(client, table):
     assert r.status_code == 403 and r.json()["ruling"] == "C-1"
 
 
-def test_the_session_names_the_tokens_campaign_and_seat(client, table):
+def test_the_session_names_the_tokens_campaign_seat_and_system(client, table):
     cid, t = table
-    assert client.get("/session", headers=t["tomas"]).json() == {"campaign_id": cid, "seat": "tomas"}
+    assert client.get("/session", headers=t["tomas"]).json() == {"campaign_id": cid, "seat": "tomas",
+                                                                 "system": "penny-ante"}
 
 
 def test_a_reissued_seat_replaces_the_old_token_with_an_invite_and_the_player_sees_it(client, table):
