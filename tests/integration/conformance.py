@@ -273,20 +273,37 @@ class Played:
     rewinds: int = 0
 
 
+def random_rewind(table: Table, unit: UUID, version: int, rng: random.Random) -> bool:
+    """The default rewind of ``play``: to any earlier step, revealed or not; a refusal (a step inside one move, a
+    value every seat saw, C-6, C-8) is the rules' business. Returns whether it was accepted."""
+    try:
+        table.rewind(unit, rng.randint(1, version - 1), reveal=rng.random() < 0.5)
+    except StakesError:
+        return False
+    return True
+
+
 def play(table: Table, rng: random.Random, moves: int, *, rewind: float = 0.0, abandon: float = 0.0,
-         probe: Any = None) -> Played:
-    """Random legal play: each move is one a seat lists, built from the listing alone. Now and then the House
-    rewinds (to any earlier step; refused steps are the rules' business) or abandons. ``probe(table, unit)``
-    runs before each move. A settled unit is followed by a new one."""
+         probe: Any = None, rewinder: Any = random_rewind, after: Any = None) -> Played:
+    """Random legal play: each move is one a seat lists, built from the listing alone. Now and then (``rewind``)
+    the House rewinds, by ``rewinder(table, unit, version, rng)`` (to any earlier step by default), or abandons.
+    ``probe(table, unit)`` runs before each move, ``after(table, unit)`` after the opening and after each
+    accepted move or rewind. A settled unit is followed by a new one."""
     out = Played()
-    unit = table.open(rng)
-    out.units.append(unit)
+
+    def opened() -> UUID:
+        unit = table.open(rng)
+        out.units.append(unit)
+        if after is not None:
+            after(table, unit)
+        return unit
+
+    unit = opened()
     while out.moves < moves:
         found = table.unit(unit)
         if found.settled:
             out.settled.append(unit)
-            unit = table.open(rng)
-            out.units.append(unit)
+            unit = opened()
             continue
         options = table.legal(unit)
         moving = [(seat, a) for seat, a in options if a["action"] != "abandon"]
@@ -294,11 +311,10 @@ def play(table: Table, rng: random.Random, moves: int, *, rewind: float = 0.0, a
         if probe is not None:
             probe(table, unit)
         if rng.random() < rewind and found.version > 1:
-            try:
-                table.rewind(unit, rng.randint(1, found.version - 1), reveal=rng.random() < 0.5)
+            if rewinder(table, unit, found.version, rng):
                 out.rewinds += 1
-            except StakesError:
-                pass  # a step inside one move, a value every seat saw (C-6, C-8): refused, named
+                if after is not None:
+                    after(table, unit)
             continue
         seat, legal = rng.choice(options if rng.random() < abandon else moving)
         body = body_for(table.action_class(found, legal["action"]), legal, rng)
@@ -306,6 +322,9 @@ def play(table: Table, rng: random.Random, moves: int, *, rewind: float = 0.0, a
             table.act(seat, unit, body)
         except StakesError as exc:
             out.refused.append((seat, body, str(exc)))
+        else:
+            if after is not None:
+                after(table, unit)
         out.moves += 1
     if table.unit(unit).settled and unit not in out.settled:
         out.settled.append(unit)

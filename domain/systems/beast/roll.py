@@ -256,6 +256,10 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
         self.show()
 
     # -- C-6, C-7: undo ----------------------------------------------------------------------------------
+    def kept_through_rewind(self) -> dict[str, Any]:
+        """C-9: the splits declared before the roll, besides the kernel's seeds and shown values."""
+        return {**super().kept_through_rewind(), "prepared": dict(self.prepared)}
+
     def rewind(self, to_step: int, past: BeastRoll, reason: str, actor: str) -> None:
         """Back to an earlier step of an open unit; the same slots give the same dice again (C-7)."""
         reason, state = self.verify_rewind(to_step, past, reason)

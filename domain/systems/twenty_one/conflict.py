@@ -81,6 +81,10 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     def seed_phase_open(self) -> bool:
         return self.phase == "seeding"
 
+    def kept_through_rewind(self) -> dict[str, Any]:
+        """C-8: the cards every seat has seen, besides the kernel's seeds and shown values."""
+        return {**super().kept_through_rewind(), "seen": sorted(self.seen)}
+
     def revealed_by_rewind(self, past: Any, to_step: object) -> list[str]:
         """C-8 (issue 31): cards every seat saw since ``to_step`` that the rewind puts back into a hand, the
         deck, a set-aside or a face-down order card; each stays shown to all there. Only the cards are named,
