@@ -135,6 +135,13 @@ def _rewound(v: Any, c, e, oid, campaign, at, nid) -> None:
              (result["overturned"], oid, i))
 
 
+@PROJECTION.on("Conflict.Voided")
+def _voided(v: Any, c, e, oid, *_: Any) -> None:
+    """C-6: the ended conflict is voided; every action that stood is overturned with the reason."""
+    v._x(c, "UPDATE {p}twentyone_actions SET overturned = ? WHERE resolution_id = ? AND overturned IS NULL",
+         (e.reason, oid))
+
+
 @PROJECTION.on("Conflict.ActionOverturned")
 def _overturned(v: Any, c, e, oid, *_: Any) -> None:
     v._x(c, "UPDATE {p}twentyone_actions SET overturned = ? WHERE resolution_id = ? AND idx = ?",

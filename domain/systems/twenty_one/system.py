@@ -69,7 +69,14 @@ class TwentyOne(RuleSystem):
 
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:
+        """C-6 (issue 30, item 4): an ended conflict is voided with a reason; the holds spent in it come back."""
         if winner is not None:
-            raise RuleViolation("a conflict has no winner to name; overturning voids its last action", ruling="C-6")
+            raise RuleViolation("a conflict has no winner to name; overturning it voids it", ruling="C-6")
         unit.overturn(reason, ctx.actor.name)
-        return [unit]
+        touched: list[Any] = [unit]
+        for seat, count in sorted(unit.holds_spent.items()):
+            if count:
+                sheet = play.character(app, campaign, seat)
+                sheet.return_holds(unit.id.hex, count, "voided", ctx.actor.name)
+                touched.append(sheet)
+        return touched
