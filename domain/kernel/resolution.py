@@ -461,6 +461,12 @@ class Resolution:
         return {"seeds": {side: self.seed_of(side) for side in self.SEED_SIDES}, "locked": not self.seeds_open(),
                 "shown": dict(self.shown)}
 
+    def rewind(self, to_step: int, past: Any, reason: object, actor: str) -> None:
+        """C-6: back to ``past`` (the state after step ``to_step``), by the unit's own ``Rewound`` event (each
+        unit declares it, ``state`` and all, and restores in it); the refusals come first (``verify_rewind``)."""
+        text, state = self.verify_rewind(to_step, past, reason)
+        self._rewound(to_step=to_step, reason=text, state=state, actor=actor)  # type: ignore[attr-defined]
+
     def restore(self, state: Mapping[str, Any]) -> None:
         """Mutator: go back to ``state``. Seeds given stay given and stay locked once results were drawn;
         ``filled`` and ``shown`` are kept, so the same slots come up the same and stay public (C-7, C-8)."""

@@ -260,11 +260,6 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
         """C-9: the splits declared before the roll, besides the kernel's seeds and shown values."""
         return {**super().kept_through_rewind(), "prepared": dict(self.prepared)}
 
-    def rewind(self, to_step: int, past: BeastRoll, reason: str, actor: str) -> None:
-        """Back to an earlier step of an open unit; the same slots give the same dice again (C-7)."""
-        reason, state = self.verify_rewind(to_step, past, reason)
-        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
-
     @event("Rewound")
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
         self.restore(state)

@@ -316,11 +316,6 @@ class PoolContest(Resolution, Aggregate):
             self._settle(None, "the House interrupted", {})
 
     # -- C-6, C-7: undo ------------------------------------------------------------------------------
-    def rewind(self, to_step: int, past: PoolContest, reason: str, actor: str) -> None:
-        """C-6: back to an earlier step of an open contest; the same slots give the same dice (C-7)."""
-        reason, state = self.verify_rewind(to_step, past, reason)
-        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
-
     @event("Rewound")
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
         self.restore(state)

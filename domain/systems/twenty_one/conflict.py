@@ -456,10 +456,6 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     def _ended(self, actor: str) -> None:
         self.phase = "settled"
 
-    def rewind(self, to_step: int, past: Conflict, reason: str, actor: str) -> None:
-        reason, state = self.verify_rewind(to_step, past, reason)
-        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
-
     @event("Rewound")
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
         self.restore(state)
