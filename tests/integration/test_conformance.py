@@ -59,9 +59,6 @@ SYSTEMS = [*(s.id for s in supported()), TOY.id]
 
 #: Where a real system breaks a property: (property, system) -> the ruling and what happens.
 FINDINGS: dict[tuple[str, str], str] = {
-    ("rewind", "pool"): "C-6 (issue 30, item 3): a rewind to a step of another timeline leaves the sheet without "
-                        "the contest rolls that step had: the projection deletes rolls on a rewind and cannot put "
-                        "back those an earlier rewind deleted (the contest keeps only each side's last roll)",
 }
 
 #: A game is one seeded sequence of random choices: a small input for hypothesis to shrink.
