@@ -9,8 +9,9 @@ statement of what is hidden). Everything else is played from what the service li
 listed entry alone (its ``choices`` for its ``field``, its ``min``/``max``/``step``, its ``member``, what it
 ``required`` after a rewind); a text the entry cannot list (a seed, a reason) is a plain sentence.
 
-The draws are recomputed from ``docs/fairness.md`` alone (``Recipe``): HMAC-SHA256 words, rejection sampling,
-Fisher-Yates by slot, the Pulp cut; no function of the service's.
+The move builder is ``tests/legal_play.py``, shared with the HTTP driver. The draws are recomputed from
+``docs/fairness.md`` alone (``Recipe``): HMAC-SHA256 words, rejection sampling, Fisher-Yates by slot, the Pulp
+cut; no function of the service's.
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ from domain.errors import StakesError
 from domain.kernel.commands import Command
 from domain.kernel.registry import system_of_unit
 from domain.seats import Seat
+from tests import legal_play
 
 HOUSE = "house"
 PLAYERS = ("ilse", "tomas", "mara")  # mara is seated and never takes part: she looks on
 SEATS = (HOUSE, *PLAYERS)
-TEXT = "at the table"
+TEXT = legal_play.TEXT
 
 
 @dataclass(frozen=True)
@@ -214,52 +216,10 @@ def dump(model: Any) -> str:
     return json.dumps(model.model_dump(mode="json"), sort_keys=True)
 
 
-# -- moves built from a listed legal action -------------------------------------------------------------------
-def _kinds(prop: dict[str, Any]) -> set[str]:
-    return {p.get("type", "") for p in prop.get("anyOf", [prop])}
-
-
+# -- moves built from a listed legal action (``tests/legal_play.py``, shared with the HTTP driver) ---------------
 def body_for(cls: type[Command], legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The request body for the listed move ``legal``, from the entry and the command's schema alone."""
-    schema = cls.model_json_schema()
-    props, required = schema.get("properties", {}), set(schema.get("required", []))
-    body: dict[str, Any] = {"action": legal["action"]}
-    if legal.get("member") is not None:
-        body.update({f: legal["member"] for f in ("side", "member") if f in props})
-    choices, name = legal.get("choices"), legal.get("field")
-    low, high = legal.get("min"), legal.get("max")
-    if choices is not None and name is not None:
-        if "array" in _kinds(props.get(name, {})):
-            size = rng.randint(low or 0, min(high if high is not None else len(choices), len(choices)))
-            body[name] = rng.sample(choices, size)
-        else:
-            body[name] = rng.choice(choices)
-    elif choices and isinstance(choices[0], dict):  # several fields' ranges (Beast's roll)
-        while True:
-            picked = {k: rng.randint(*v) if len(v) == 2 and all(isinstance(x, int) for x in v) else rng.choice(v)
-                      for k, v in choices[0].items()}
-            numbers = sum(v for v in picked.values() if isinstance(v, int))
-            if (low or 0) <= numbers <= (high if high is not None else numbers):
-                break
-        body.update({k: v for k, v in picked.items() if v is not None})
-    elif choices:  # names of flags to set (Twenty-one's hold)
-        body[rng.choice(choices).replace("-", "_")] = True
-    if (low is not None or high is not None) and choices is None:
-        ints = [f for f in (name, *props) if f and f not in body and "integer" in _kinds(props.get(f, {}))]
-        target = name or next((f for f in ints if f in required), ints[0] if ints else None)
-        if target and "integer" in _kinds(props.get(target, {})):
-            step = legal.get("step") or 1
-            body[target] = rng.choice(range(low or 0, (high if high is not None else (low or 0) + 6) + 1, step))
-    if legal.get("borrowers"):
-        body["borrower"] = rng.choice(legal["borrowers"])
-    if legal.get("required") is not None and legal["action"] == "keep" and "cup" in props:
-        body["cup"] = list(legal["required"])  # C-7: the same cup as before the rewind
-    elif legal.get("required") is not None and "cut" in props:
-        body["cut"] = legal["required"][0]  # C-7: the same cut
-    for missing in required - set(body):
-        if "string" in _kinds(props.get(missing, {})):
-            body[missing] = TEXT
-    return body
+    return legal_play.body_for(legal, cls.model_json_schema(), rng)
 
 
 @dataclass
