@@ -65,6 +65,11 @@ class Profile:
     hidden_opening: Step | None = None
     #: Commands during the running adventure before a unit opens (funding an antagonist).
     during: tuple[Step, ...] = ()
+    #: C-3: the campaign setting that has the table enter its own dice or cards, if the system has one.
+    table_setting: str | None = None
+    #: Whether the listed moves say what the table enters (a count and the values it may take), so that the
+    #: driver plays table mode from the listing alone.
+    table_listed: bool = False
 
 
 PROFILES: dict[str, Profile] = {p.system: p for p in (
@@ -75,29 +80,33 @@ PROFILES: dict[str, Profile] = {p.system: p for p in (
                                                            "opponent": {"players": ["tomas"]}, "ante": 1}),
                       Step(HOUSE, "announce-challenge", {"challenger": {"antagonist": "Lady Sen"},
                                                          "opponent": {"players": ["ilse", "tomas"]}, "ante": 1})),
-            hidden_moves=frozenset({"seed", "pass", "declare", "roll"})),  # a cup is its side's (PA-8)
+            hidden_moves=frozenset({"seed", "pass", "declare", "roll"}),  # a cup is its side's (PA-8)
+            table_setting="table_dice"),
     Profile("pool", {"description": "A brave and stubborn old monk", "traits": {"Brave": 1}},
             prepare=(),
             openings=(Step("ilse", "open-contest", {"opponent": "tomas"}),),
             one_shots=(Step("ilse", "roll", {"count": 2, "seed": "my lucky words"}),),
-            hidden_moves=frozenset({"seed"})),  # the Pool hides no die: its dice are public once rolled
+            hidden_moves=frozenset({"seed"}),  # the Pool hides no die: its dice are public once rolled
+            table_setting="table_dice"),
     Profile("twenty-one", {"skills": ["Knife fighting"]},
             prepare=tuple(Step(HOUSE, "grant-holds", {"seat": s, "count": 1, "skill": "knife fighting"})
                           for s in ("ilse", "tomas")),
-            openings=(Step(HOUSE, "open-conflict", {"characters": ["ilse", "tomas"]}),)),
+            openings=(Step(HOUSE, "open-conflict", {"characters": ["ilse", "tomas"]}),), table_setting="table_cards",
+            table_listed=True),  # the deal lists the deck, each draw the cards it may take
     Profile("beast", {"humanity": 5},
             prepare=(Step(HOUSE, "create-antagonist", {"name": "Sheriff Cole", "humanity": 4, "willpower": 3}),),
             openings=(Step("ilse", "open-conflict", {"against": "Sheriff Cole"}),
                       Step("tomas", "open-conflict", {"against": "ilse"})),
             one_shots=(Step("ilse", "act", {"difficulty": 3, "humanity": 3, "beast": 2, "seed": "my lucky words"}),),
-            hidden_moves=frozenset({"seed", "pass", "prepare", "house:roll"})),  # an antagonist's roll is the House's
+            hidden_moves=frozenset({"seed", "pass", "prepare", "house:roll"}),  # an antagonist's roll is the House's
+            table_setting="table_dice"),
     Profile("pulp-cards", {},
             prepare=(),
             openings=(Step(HOUSE, "open-combat", {"combatants": ["ilse", "tomas", "Sheriff Cole"]}),),
             one_shots=(Step("ilse", "deal", {"kind": "standard", "seed": "my lucky words"}),),
             # a combat's initiative is dealt in the open from the players' seed; a deal is its dealer's until shown
             hidden_opening=Step("ilse", "deal", {"kind": "standard", "seed": "my lucky words"}),
-            hidden_moves=frozenset()),
+            hidden_moves=frozenset(), table_setting="table_cards"),
     Profile("coin-flip", {},
             prepare=(),
             openings=(Step(HOUSE, "open-flip", {"players": ["ilse", "tomas"]}),),
@@ -113,11 +122,14 @@ class Table:
     """A campaign of one system through the service in-process: the House and three players seated, the
     table prepared, an adventure running."""
 
-    def __init__(self, stakes: Stakes, profile: Profile, *, adventure: bool = True) -> None:
+    def __init__(self, stakes: Stakes, profile: Profile, *, adventure: bool = True, table: bool = False) -> None:
+        """``table``: the table enters its own dice or cards (C-3, the profile's ``table_setting``)."""
         self.stakes, self.profile = stakes, profile
         #: Per unit, the campaign's log head just before each request that brought a player's seed into it.
         self.seeded: dict[UUID, list[int]] = {}
-        self.cid: UUID = stakes.create_campaign(f"Conformance of {profile.system}", profile.system).campaign.id
+        settings = {profile.table_setting: True} if table and profile.table_setting else None
+        self.cid: UUID = stakes.create_campaign(f"Conformance of {profile.system}", profile.system,
+                                                settings).campaign.id
         for seat in PLAYERS:
             self.run(HOUSE, "add-player", {"seat": seat, "character": seat.title(), **profile.player})
         for step in profile.prepare:

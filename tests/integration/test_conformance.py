@@ -216,6 +216,29 @@ def test_random_legal_play_with_random_rewinds_equals_the_replay_of_the_kept_ste
     assert rewinds.checked > rewinds.kept, f"{system}: no rewind compared whole (seeds or shown values kept by each)"
 
 
+#: The systems whose table mode the driver plays from the listing alone (``Profile.table_listed``). The others'
+#: listings do not say how many dice or cards the table enters (a Pool roll's dice follow the count chosen, a
+#: Beast roll's the 10s rolled, a Penny Ante roll's and a Pulp deal's go unlisted): their C-7 entries after a
+#: rewind are held by their own tests (tests/unit/test_table_cards_after_a_rewind.py, test_undo_guards.py).
+TABLE_LISTED = [s for s in SYSTEMS if PROFILES[s].table_setting and PROFILES[s].table_listed]
+
+
+@pytest.mark.parametrize("system", TABLE_LISTED)
+def test_with_table_cards_a_rewind_equals_the_replay_of_the_kept_steps_c6_c7(service: Stakes, system: str) -> None:
+    """C-6, C-7 (issue 30, item 3): the same with the cards entered at the table from the listed moves; a slot
+    dealt before a rewind takes exactly the entries it had (C-7), so the step reads as it did."""
+    rewinds = Rewinds(system)
+    for game in range(REWIND_GAMES):
+        table = Table(service, PROFILES[system], table=True)
+        played = play(table, random.Random(f"{system}/table rewinds/{game}"), 40, rewind=0.25, abandon=0.01,
+                      rewinder=rewinds.rewind, after=rewinds.after)
+        assert len(played.refused) < played.moves // 4, f"{system}: {played.refused[:3]}"
+    assert rewinds.checked >= 4, f"{system}: only {rewinds.checked} rewinds checked"
+    assert rewinds.checked > rewinds.kept, f"{system}: no rewind compared whole (seeds or shown values kept by each)"
+    assert rewinds.checked >= 4, f"{system}: only {rewinds.checked} rewinds checked"
+    assert rewinds.checked > rewinds.kept, f"{system}: no rewind compared whole (seeds or shown values kept by each)"
+
+
 # -- every refusal names a ruling and stores nothing -------------------------------------------------------------
 def probe_unlisted(rng: random.Random) -> Any:
     """Before a move: a seat sends a move it does not list (another seat's, or one nobody lists now), and the House
