@@ -240,6 +240,25 @@ def test_rewinding_a_contest_returns_the_dice_lost_since_and_the_same_dice_come_
     assert table.pool("ilse") == pool_after
 
 
+def test_a_rewind_stored_before_contests_kept_their_rolls_still_replays_and_later_rewinds_work():  # C-6
+    """A ``Rewound`` stored before issue 30 holds sides without ``rolls``: it replays, and the contest goes on
+    (its sides keep no rolls from then on; the sheets fall back to dropping the later rolls)."""
+    table = Table()
+    cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
+    table.app.act(table.cid, ILSE, cid, "roll", {"count": 3})
+    contest = table.app.repository.get(cid)
+    past = table.app.repository.get(cid, version=1)
+    old = {key: getattr(past, key) for key in contest.REWOUND}
+    old["sides"] = {side: {k: v for k, v in data.items() if k != "rolls"} for side, data in old["sides"].items()}
+    contest._rewound(to_step=1, reason="the old shape", state=old, actor="house")  # as stored before
+    table.app.application.save(contest)
+    replayed = table.app.repository.get(cid)
+    assert all("rolls" not in data for data in replayed.sides.values())
+    table.app.act(table.cid, ILSE, cid, "roll", {"count": 3})
+    table.app.rewind(table.cid, HOUSE, cid, replayed.version, "once more")
+    assert not table.app.repository.get(cid).sides["challenger"]["rolled"]
+
+
 def test_a_table_contest_rewound_lists_the_dice_to_enter_again():  # C-3, C-7
     table = Table(table_dice=True)
     cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
