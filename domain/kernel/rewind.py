@@ -8,12 +8,12 @@ The order of things is the kernel's:
 1. the step is one of the unit's (1 .. version - 1), else a refusal (C-6);
 2. the unit's own refusals, before anything changes (``Resolution.verify_rewind``: a settled unit, a step inside
    one move, the unit's own reasons);
-3. what the unit spent from aggregates outside it (holds, Willpower, pool dice: ``RuleSystem.spent``) at step k
+3. what the unit spent from aggregates outside it (a character's resources: ``RuleSystem.spent``) at step k
    against now; a spending the step had and the sheet can no longer bear is refused (``check_spend_again``)
    before anything is recorded;
 4. the unit's ``Rewound`` event (``Resolution.rewind``);
 5. the compensations, by events on those aggregates (``give_back``), then whatever else the system does after a
-   rewind (``rewound``: Penny Ante's loans and a settlement the step owed).
+   rewind (``rewound``).
 
 A system says only what its unit spent and how it is given back or spent again; it never loads the step's
 state, checks the step or records the rewind itself.
