@@ -20,8 +20,9 @@ def kinds(prop: dict[str, Any]) -> set[str]:
     return {p.get("type", "") for p in prop.get("anyOf", [prop])}
 
 
-def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The request body for the listed move ``legal``, whose body has the JSON ``schema``."""
+def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, faces: int | None = None) -> dict[str, Any]:
+    """The request body for the listed move ``legal``, whose body has the JSON ``schema``. ``faces``: the faces of
+    a die the table enters by hand (C-3), where the listing says how many (``dice``) and not what they show."""
     props, required = schema.get("properties", {}), set(schema.get("required", []))
     body: dict[str, Any] = {"action": legal["action"]}
     if legal.get("member") is not None:
@@ -58,6 +59,10 @@ def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random) 
         body["cup"] = list(legal["required"])  # C-7: the same cup as before the rewind
     elif legal.get("required") is not None and "cut" in props:
         body["cut"] = legal["required"][0]  # C-7: the same cut
+    count, fixed = legal.get("dice"), legal.get("fixed")
+    if faces and isinstance(count, int) and choices is None and "array" in kinds(props.get("dice", {})):
+        fixed = list(fixed or []) + [None] * count
+        body["dice"] = [v if v is not None else rng.randint(1, faces) for v in fixed[:count]]  # C-7: as before
     for missing in required - set(body):
         if "string" in kinds(props.get(missing, {})):
             body[missing] = TEXT

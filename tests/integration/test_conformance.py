@@ -216,17 +216,19 @@ def test_random_legal_play_with_random_rewinds_equals_the_replay_of_the_kept_ste
     assert rewinds.checked > rewinds.kept, f"{system}: no rewind compared whole (seeds or shown values kept by each)"
 
 
-#: The systems whose table mode the driver plays from the listing alone (``Profile.table_listed``). The others'
-#: listings do not say how many dice or cards the table enters (a Pool roll's dice follow the count chosen, a
-#: Beast roll's the 10s rolled, a Penny Ante roll's and a Pulp deal's go unlisted): their C-7 entries after a
-#: rewind are held by their own tests (tests/unit/test_table_cards_after_a_rewind.py, test_undo_guards.py).
+#: The systems whose table mode the driver plays from the listing (``Profile.table_listed``: Twenty-one's deal
+#: lists the deck, a Penny Ante roll its count of d6 and the values a rewind fixed). The others' listings do not
+#: say how many dice or cards the table enters (a Pool roll's dice follow the count chosen, a Beast roll's the 10s
+#: rolled, a Pulp deal's cards go unlisted): their C-7 entries after a rewind are held by their own tests
+#: (tests/unit/test_table_cards_after_a_rewind.py, test_undo_guards.py, test_resolution_kernel.py).
 TABLE_LISTED = [s for s in SYSTEMS if PROFILES[s].table_setting and PROFILES[s].table_listed]
 
 
 @pytest.mark.parametrize("system", TABLE_LISTED)
-def test_with_table_cards_a_rewind_equals_the_replay_of_the_kept_steps_c6_c7(service: Stakes, system: str) -> None:
-    """C-6, C-7 (issue 30, item 3): the same with the cards entered at the table from the listed moves; a slot
-    dealt before a rewind takes exactly the entries it had (C-7), so the step reads as it did."""
+def test_with_table_dice_or_cards_a_rewind_equals_the_replay_of_the_kept_steps_c6_c7(service: Stakes,
+                                                                                     system: str) -> None:
+    """C-6, C-7 (issue 30, item 3): the same with the dice or cards entered at the table from the listed moves; a
+    slot dealt before a rewind takes exactly the entries it had (C-7), so the step reads as it did."""
     rewinds = Rewinds(system)
     for game in range(REWIND_GAMES):
         table = Table(service, PROFILES[system], table=True)
