@@ -2,6 +2,9 @@
 the kernel, checked through the service in-process on both stores, from what the service lists alone.
 
 * every move a seat lists is accepted when sent as listed;
+* C-6: random legal play with random House rewinds: a rewind to a step at a command's end gives back what that
+  step showed (each seat's view and legal actions, every sheet), whichever timeline it is in, but for what the
+  rules keep (C-7, C-8, C-9); a step inside one command is refused, naming a ruling, storing nothing (ADR 0032);
 * every refusal names a ruling and stores nothing (moves nobody listed for that seat, wrong seats, bad undos);
 * C-1: a unit opens only while an adventure runs, and the adventure does not end under an open unit;
 * C-6: a settled unit is voided with a reason, once;

@@ -146,7 +146,7 @@ def sheets_of(app: StakesApplication, unit: BeastRoll) -> dict[str, Sheet]:
 
 
 def mirror(unit: BeastRoll, ones: dict[str, Sheet], before: dict[str, dict[str, int]], why: str,
-            actor: str, after: dict[str, dict[str, int]] | None = None) -> list[Any]:
+           actor: str, after: dict[str, dict[str, int]] | None = None) -> list[Any]:
     """Apply the change in ``unit.shown_effects()`` (or ``after``, for the sides of ``ones``) since ``before`` to
     the characters, within 0 and the maximum (BE-1, C-6); returns the unit and the characters changed. An
     antagonist's change waits for the settlement (C-5)."""
