@@ -45,12 +45,15 @@ def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, 
         body.update({k: v for k, v in picked.items() if v is not None})
     elif choices:  # names of flags to set (Twenty-one's hold)
         body[rng.choice(choices).replace("-", "_")] = True
+    number: int | None = None  # the number a min/max entry picked
     if (low is not None or high is not None) and choices is None:
         ints = [f for f in (name, *props) if f and f not in body and "integer" in kinds(props.get(f, {}))]
         target = name or next((f for f in ints if f in required), ints[0] if ints else None)
         if target and "integer" in kinds(props.get(target, {})):  # else a map min/max bound (Pulp's advantage)
             step = legal.get("step") or 1
-            body[target] = rng.choice(range(low or 0, (high if high is not None else (low or 0) + 6) + 1, step))
+            fixed_count = len(legal["fixed"]) if legal.get("fixed") else None  # C-7: as many as before the rewind
+            low = max(low or 0, fixed_count or 0)
+            number = body[target] = rng.choice(range(low, max(low, high if high is not None else low + 6) + 1, step))
     if legal.get("borrowers"):
         body["borrower"] = rng.choice(legal["borrowers"])
     if legal.get("loan") is not None and "loan" in props:  # the loan a listed loan move answers (issue 31)
@@ -60,6 +63,8 @@ def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, 
     elif legal.get("required") is not None and "cut" in props:
         body["cut"] = legal["required"][0]  # C-7: the same cut
     count, fixed = legal.get("dice"), legal.get("fixed")
+    if count is None:  # the listing gives no count of dice to enter: as many as the number picked (a Pool roll's)
+        count = number
     if faces and isinstance(count, int) and choices is None and "array" in kinds(props.get("dice", {})):
         fixed = list(fixed or []) + [None] * count
         body["dice"] = [v if v is not None else rng.randint(1, faces) for v in fixed[:count]]  # C-7: as before

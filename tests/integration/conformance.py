@@ -88,7 +88,7 @@ PROFILES: dict[str, Profile] = {p.system: p for p in (
             openings=(Step("ilse", "open-contest", {"opponent": "tomas"}),),
             one_shots=(Step("ilse", "roll", {"count": 2, "seed": "my lucky words"}),),
             hidden_moves=frozenset({"seed"}),  # the Pool hides no die: its dice are public once rolled
-            table_setting="table_dice"),
+            table_setting="table_dice", table_listed=True, table_faces=6),  # as many d6 as the count picked
     Profile("twenty-one", {"skills": ["Knife fighting"]},
             prepare=tuple(Step(HOUSE, "grant-holds", {"seat": s, "count": 1, "skill": "knife fighting"})
                           for s in ("ilse", "tomas")),
