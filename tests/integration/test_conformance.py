@@ -223,7 +223,7 @@ def test_random_legal_play_with_random_rewinds_equals_the_replay_of_the_kept_ste
 #: lists the deck, a Penny Ante roll its count of d6, a Pool roll as many d6 as the count it picks, each with the
 #: values a rewind fixed). The others' listings do not say how many dice or cards the table enters (a Beast
 #: roll's follow the 10s rolled, a Pulp deal's cards go unlisted): their C-7 entries after a rewind are held by
-#: their own tests (tests/unit/test_table_cards_after_a_rewind.py, test_beast.py, test_resolution_kernel.py).
+#: their own tests and the kernel's (tests/unit/test_table_cards_after_a_rewind.py, test_resolution_kernel.py).
 TABLE_LISTED = [s for s in SYSTEMS if PROFILES[s].table_setting and PROFILES[s].table_listed]
 
 
