@@ -176,6 +176,11 @@ class Rewinds:
         self.system = system
         self.seen: dict[Any, dict[int, dict[str, Any]]] = {}
         self.checked = self.inside = self.kept = 0
+        self.probes = random.Random(f"{system}/inside")  # apart from the game's choices, which stay as they were
+
+    @staticmethod
+    def events(table: Table, unit: Any) -> list[str]:
+        return [s.event for s in table.stakes.replay(table.cid, Seat.house(), unit).steps]
 
     def after(self, table: Table, unit: Any) -> None:
         found = table.unit(unit)
@@ -184,6 +189,14 @@ class Rewinds:
 
     def rewind(self, table: Table, unit: Any, version: int, rng: random.Random) -> bool:
         steps = self.seen[unit]
+        inside = [k for k in range(1, version) if k not in steps]
+        for step in self.probes.sample(inside, min(2, len(inside))):  # inside one command: refused, nothing stored
+            try:
+                caught = refused(table, lambda step=step: table.rewind(unit, step, reveal=True))
+            except BaseException as exc:
+                raise AssertionError(f"{self.system}: step {step} of {version} (recorded: {sorted(steps)}) lies "
+                                     f"inside one command and was not refused ({self.events(table, unit)}): {exc}") from exc
+            self.inside += self.MID_MOVE in str(caught)
         step = rng.choice([k for k in steps if k < version] or [1]) if rng.random() < 0.75 else \
             rng.randint(1, version - 1)
         if step not in steps:
