@@ -28,6 +28,11 @@ class ProjectionContext:
         found: dict[str, Any] | None = self._views._one(self._cursor, statement, params)
         return found
 
+    def rows(self, statement: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """Every row a query answers."""
+        self._views._x(self._cursor, statement, params)
+        return [dict(row) for row in self._cursor.fetchall()]
+
     def add_later(self, statement: str, key: Any, *deltas: int) -> None:
         """``statement`` adds ``deltas`` to the columns of the row ``key`` names (its last parameter); the batch
         sums them and writes each row once at its end. Only for columns no handler reads back in a batch."""

@@ -123,28 +123,48 @@ def _retaken(p: ProjectionContext, e, oid, *_: Any) -> None:
     _holds(p, oid, -e.count)
 
 
+def _action_line(p: ProjectionContext, oid: str, idx: int, nid: int, campaign: str, at: str,
+                 result: dict[str, Any]) -> None:
+    p.execute("INSERT INTO {p}twentyone_actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+              (oid, idx, nid, campaign, result["seat"], at, result["round"], result["outcome"], result["how"],
+               result["total"], json.dumps(result["targets"]), json.dumps(list(result["laid"])),
+               json.dumps(result["modifiers"]), result.get("overturned")))
+
+
 @PROJECTION.on("Conflict.ActionResolved")
 def _resolved(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
     state = p.unit(oid)
-    p.execute("INSERT INTO {p}twentyone_actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
-         (oid, len(state.results) - 1, nid, campaign, e.seat, at, state.results[-1]["round"], e.outcome, e.how,
-          e.total, json.dumps(e.targets), json.dumps(list(e.laid)), json.dumps(state.results[-1]["modifiers"])))
+    _action_line(p, oid, len(state.results) - 1, nid, campaign, at, state.results[-1])
 
 
 @PROJECTION.on("Conflict.Rewound")
-def _rewound(p: ProjectionContext, e, oid, *_: Any) -> None:
-    """The actions resolved after the step go from the sheets' history (C-6)."""
+def _rewound(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+    """The sheets' history holds the actions of the step rewound to (C-6): those resolved after it go, and those
+    it had that an earlier rewind took away (a step of another timeline, issue 30) come back."""
     state = p.unit(oid)
     p.execute("DELETE FROM {p}twentyone_actions WHERE resolution_id = ? AND idx >= ?", (oid, len(state.results)))
+    there = {r["idx"]: (r["seat"], r["outcome"], r["total"], json.loads(r["laid"]))
+             for r in p.rows("SELECT idx, seat, outcome, total, laid FROM {p}twentyone_actions"
+                             " WHERE resolution_id = ?", (oid,))}
     for i, result in enumerate(state.results):
+        if there.get(i) != (result["seat"], result["outcome"], result["total"], list(result["laid"])):
+            p.execute("DELETE FROM {p}twentyone_actions WHERE resolution_id = ? AND idx = ?", (oid, i))
+            _action_line(p, oid, i, nid, campaign, at, result)
         p.execute("UPDATE {p}twentyone_actions SET overturned = ? WHERE resolution_id = ? AND idx = ?",
-             (result["overturned"], oid, i))
+                  (result["overturned"], oid, i))
+
+
+@PROJECTION.on("Conflict.Voided")
+def _voided(p: ProjectionContext, e, oid, *_: Any) -> None:
+    """C-6: the ended conflict is voided; every action that stood is overturned with the reason."""
+    p.execute("UPDATE {p}twentyone_actions SET overturned = ? WHERE resolution_id = ? AND overturned IS NULL",
+              (e.reason, oid))
 
 
 @PROJECTION.on("Conflict.ActionOverturned")
 def _overturned(p: ProjectionContext, e, oid, *_: Any) -> None:
     p.execute("UPDATE {p}twentyone_actions SET overturned = ? WHERE resolution_id = ? AND idx = ?",
-         (e.reason, oid, e.index))
+              (e.reason, oid, e.index))
 
 
 # -- reads ------------------------------------------------------------------------------------------------
@@ -164,7 +184,7 @@ def sheet(stakes: Any, campaign_id: UUID, seat: str) -> TwentyOneSheet:
         raise NotFound(f"no player named {seat!r} sits in this campaign")
     actions = [ActionLine(**{**r, "targets": json.loads(r["targets"]), "laid": json.loads(r["laid"]),
                              "modifiers": json.loads(r["modifiers"])}) for r in stakes.views.query(
-        "SELECT * FROM {p}twentyone_actions WHERE campaign_id = ? AND seat = ? ORDER BY position DESC LIMIT 50",
+        "SELECT * FROM {p}twentyone_actions WHERE campaign_id = ? AND seat = ? ORDER BY position DESC, idx DESC LIMIT 50",
         (campaign_id.hex, seat))]
     return TwentyOneSheet(seat=seat, name=row["name"], skills=json.loads(row["skills"]), holds=row["holds"],
                           actions=actions)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel
 
 from domain.errors import NotSupportedYet, RuleViolation
+from domain.kernel import rewind
 from domain.kernel.commands import Command, Context, Handlers
 
 if TYPE_CHECKING:
@@ -88,9 +89,40 @@ class RuleSystem:
         saved: list[Any] = handler(app, ctx, campaign, unit, command)
         return saved
 
+    #: C-6: the units the House rewinds while open (the kernel's rewind, ``domain.kernel.rewind``); any other
+    #: unit's rewind is refused, naming C-6.
+    rewinds: ClassVar[tuple[type, ...]] = ()
+
     def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
                reason: str) -> list[Any]:
-        raise RuleViolation(f"a {type(unit).__name__} is not rewound; overturn it instead", ruling="C-6")
+        """C-6 (issue 30): the kernel's rewind for the units in ``rewinds``; a system only says what its unit
+        spent (``spent``, ``check_spend_again``, ``give_back``) and what follows a rewind (``rewound``)."""
+        if not isinstance(unit, self.rewinds):
+            raise RuleViolation(f"a {type(unit).__name__} is not rewound; overturn it instead", ruling="C-6")
+        return rewind.rewind(self, app, ctx, campaign, unit, to_step, reason)
+
+    def spent(self, unit: Any) -> Mapping[str, Any]:
+        """C-6: what ``unit`` (as it is now, or at a past step) spent from aggregates outside it, by owner (a seat,
+        a side): a rewind gives back, or spends again, the difference between the step and now. Nothing by
+        default."""
+        return {}
+
+    def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
+                          now: Any) -> None:
+        """C-6: refuse (naming the ruling) a rewind whose step spent more of ``owner``'s than the sheet now
+        bears; ``then``/``now``: ``spent(...)[owner]`` at the step and now (None where absent). Verify only."""
+
+    def give_back(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, owner: str, then: Any,
+                  now: Any, reason: str) -> list[Any]:
+        """C-6: record, on ``owner``'s aggregate, the change from what the unit spent now to what it spent at the
+        step (after the unit's ``Rewound``); returns the aggregates changed."""
+        return []
+
+    def rewound(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, past: Any,
+                reason: str) -> list[Any]:
+        """C-6: whatever else follows a rewind to ``past``'s step (after the compensations); the aggregates
+        changed."""
+        return []
 
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:

@@ -451,6 +451,22 @@ class Resolution:
                                 "the same again (C-7)", ruling="C-6")
         return text, {key: getattr(past, key) for key in self.REWOUND}
 
+    def kept_through_rewind(self) -> dict[str, Any]:
+        """What a rewind keeps as it is rather than as the step had it (C-7, C-8, C-9): the seeds given (never
+        given again), whether seeds are closed (after the first draw, for good), and the values every seat has
+        seen (still public). A rewind to a step gives exactly the state replaying the kept steps gives, but for
+        these; where they are the same at the step as now, the unit reads exactly as it did at that step (the
+        conformance suite checks both). A unit that keeps more (an input declared before the draw, C-9; cards
+        seen, C-8) adds it."""
+        return {"seeds": {side: self.seed_of(side) for side in self.SEED_SIDES}, "locked": not self.seeds_open(),
+                "shown": dict(self.shown)}
+
+    def rewind(self, to_step: int, past: Any, reason: object, actor: str) -> None:
+        """C-6: back to ``past`` (the state after step ``to_step``), by the unit's own ``Rewound`` event (each
+        unit declares it, ``state`` and all, and restores in it); the refusals come first (``verify_rewind``)."""
+        text, state = self.verify_rewind(to_step, past, reason)
+        self._rewound(to_step=to_step, reason=text, state=state, actor=actor)  # type: ignore[attr-defined]
+
     def restore(self, state: Mapping[str, Any]) -> None:
         """Mutator: go back to ``state``. Seeds given stay given and stay locked once results were drawn;
         ``filled`` and ``shown`` are kept, so the same slots come up the same and stay public (C-7, C-8)."""

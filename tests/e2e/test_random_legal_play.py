@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import bearer, player_headers
+from tests.legal_play import body_for
 
 MOVES = 80  # per game
 #: One seed a store, a different one on each: two of the client's random paths every run, as before, without
@@ -82,55 +83,6 @@ def action_schema(found: dict[str, dict[str, Any]], system: str, name: str) -> d
         if key.startswith(prefix) and action.get("default") == name:
             return schema
     return {}
-
-
-def kinds(prop: dict[str, Any]) -> set[str]:
-    return {p.get("type", "") for p in prop.get("anyOf", [prop])}
-
-
-def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    props, required = schema.get("properties", {}), set(schema.get("required", []))
-    body: dict[str, Any] = {"action": legal["action"]}
-    if legal.get("member") is not None:
-        body.update({f: legal["member"] for f in ("side", "member") if f in props})
-    choices, field = legal.get("choices"), legal.get("field")
-    low, high = legal.get("min"), legal.get("max")
-    if choices is not None and field is not None:
-        if "array" in kinds(props.get(field, {})):
-            size = rng.randint(low or 0, min(high if high is not None else len(choices), len(choices)))
-            body[field] = rng.sample(choices, size)
-        else:
-            body[field] = rng.choice(choices)
-    elif choices and isinstance(choices[0], dict):  # several fields' ranges (Beast's roll)
-        while True:
-            picked = {k: rng.randint(*v) if len(v) == 2 and all(isinstance(x, int) for x in v) else rng.choice(v)
-                      for k, v in choices[0].items()}
-            numbers = sum(v for v in picked.values() if isinstance(v, int))
-            if (low or 0) <= numbers <= (high if high is not None else numbers):
-                break
-        body.update({k: v for k, v in picked.items() if v is not None})
-    elif choices:  # names of flags to set (Twenty-one's hold)
-        body[rng.choice(choices).replace("-", "_")] = True
-    if (low is not None or high is not None) and choices is None:
-        ints = [f for f in (field, *props) if f and f not in body and "integer" in kinds(props.get(f, {}))]
-        target = field or next((f for f in ints if f in required), ints[0] if ints else None)
-        if target and "integer" in kinds(props.get(target, {})):
-            step = legal.get("step") or 1
-            body[target] = rng.choice(range(low or 0, (high if high is not None else (low or 0) + 6) + 1, step))
-        elif target:  # a map whose values min/max bound (Pulp's advantage): left out, it is optional
-            pass
-    if legal.get("borrowers"):
-        body["borrower"] = rng.choice(legal["borrowers"])
-    if legal.get("loan") is not None and "loan" in props:  # the loan a listed loan move answers (issue 31)
-        body["loan"] = legal["loan"]
-    if legal.get("required") is not None and legal["action"] == "keep":
-        body["cup"] = list(legal["required"])  # C-7: the same cup as before the rewind
-    elif legal.get("required") is not None and "cut" in props:
-        body["cut"] = legal["required"][0]  # C-7: the same cut
-    for name in required - set(body):
-        if "string" in kinds(props.get(name, {})):
-            body[name] = "at the table"
-    return body
 
 
 @pytest.mark.parametrize(("settings", "seed"), GAMES, indirect=["settings"])

@@ -9,8 +9,9 @@ statement of what is hidden). Everything else is played from what the service li
 listed entry alone (its ``choices`` for its ``field``, its ``min``/``max``/``step``, its ``member``, what it
 ``required`` after a rewind); a text the entry cannot list (a seed, a reason) is a plain sentence.
 
-The draws are recomputed from ``docs/fairness.md`` alone (``Recipe``): HMAC-SHA256 words, rejection sampling,
-Fisher-Yates by slot, the Pulp cut; no function of the service's.
+The move builder is ``tests/legal_play.py``, shared with the HTTP driver. The draws are recomputed from
+``docs/fairness.md`` alone (``Recipe``): HMAC-SHA256 words, rejection sampling, Fisher-Yates by slot, the Pulp
+cut; no function of the service's.
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ from domain.errors import StakesError
 from domain.kernel.commands import Command
 from domain.kernel.registry import system_of_unit
 from domain.seats import Seat
+from tests import legal_play
 
 HOUSE = "house"
 PLAYERS = ("ilse", "tomas", "mara")  # mara is seated and never takes part: she looks on
 SEATS = (HOUSE, *PLAYERS)
-TEXT = "at the table"
+TEXT = legal_play.TEXT
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,12 @@ class Profile:
     hidden_opening: Step | None = None
     #: Commands during the running adventure before a unit opens (funding an antagonist).
     during: tuple[Step, ...] = ()
+    #: C-3: the campaign setting that has the table enter its own dice or cards, if the system has one.
+    table_setting: str | None = None
+    #: Whether the listed moves say what the table enters (a count and the values it may take, or a count of dice
+    #: of ``table_faces``), so that the driver plays table mode from the listing.
+    table_listed: bool = False
+    table_faces: int | None = None
 
 
 PROFILES: dict[str, Profile] = {p.system: p for p in (
@@ -73,29 +81,33 @@ PROFILES: dict[str, Profile] = {p.system: p for p in (
                                                            "opponent": {"players": ["tomas"]}, "ante": 1}),
                       Step(HOUSE, "announce-challenge", {"challenger": {"antagonist": "Lady Sen"},
                                                          "opponent": {"players": ["ilse", "tomas"]}, "ante": 1})),
-            hidden_moves=frozenset({"seed", "pass", "declare", "roll"})),  # a cup is its side's (PA-8)
+            hidden_moves=frozenset({"seed", "pass", "declare", "roll"}),  # a cup is its side's (PA-8)
+            table_setting="table_dice", table_listed=True, table_faces=6),  # a roll lists its count of d6
     Profile("pool", {"description": "A brave and stubborn old monk", "traits": {"Brave": 1}},
             prepare=(),
             openings=(Step("ilse", "open-contest", {"opponent": "tomas"}),),
             one_shots=(Step("ilse", "roll", {"count": 2, "seed": "my lucky words"}),),
-            hidden_moves=frozenset({"seed"})),  # the Pool hides no die: its dice are public once rolled
+            hidden_moves=frozenset({"seed"}),  # the Pool hides no die: its dice are public once rolled
+            table_setting="table_dice", table_listed=True, table_faces=6),  # as many d6 as the count picked
     Profile("twenty-one", {"skills": ["Knife fighting"]},
             prepare=tuple(Step(HOUSE, "grant-holds", {"seat": s, "count": 1, "skill": "knife fighting"})
                           for s in ("ilse", "tomas")),
-            openings=(Step(HOUSE, "open-conflict", {"characters": ["ilse", "tomas"]}),)),
+            openings=(Step(HOUSE, "open-conflict", {"characters": ["ilse", "tomas"]}),), table_setting="table_cards",
+            table_listed=True),  # the deal lists the deck, each draw the cards it may take
     Profile("beast", {"humanity": 5},
             prepare=(Step(HOUSE, "create-antagonist", {"name": "Sheriff Cole", "humanity": 4, "willpower": 3}),),
             openings=(Step("ilse", "open-conflict", {"against": "Sheriff Cole"}),
                       Step("tomas", "open-conflict", {"against": "ilse"})),
             one_shots=(Step("ilse", "act", {"difficulty": 3, "humanity": 3, "beast": 2, "seed": "my lucky words"}),),
-            hidden_moves=frozenset({"seed", "pass", "prepare", "house:roll"})),  # an antagonist's roll is the House's
+            hidden_moves=frozenset({"seed", "pass", "prepare", "house:roll"}),  # an antagonist's roll is the House's
+            table_setting="table_dice"),
     Profile("pulp-cards", {},
             prepare=(),
             openings=(Step(HOUSE, "open-combat", {"combatants": ["ilse", "tomas", "Sheriff Cole"]}),),
             one_shots=(Step("ilse", "deal", {"kind": "standard", "seed": "my lucky words"}),),
             # a combat's initiative is dealt in the open from the players' seed; a deal is its dealer's until shown
             hidden_opening=Step("ilse", "deal", {"kind": "standard", "seed": "my lucky words"}),
-            hidden_moves=frozenset()),
+            hidden_moves=frozenset(), table_setting="table_cards"),
     Profile("coin-flip", {},
             prepare=(),
             openings=(Step(HOUSE, "open-flip", {"players": ["ilse", "tomas"]}),),
@@ -111,11 +123,16 @@ class Table:
     """A campaign of one system through the service in-process: the House and three players seated, the
     table prepared, an adventure running."""
 
-    def __init__(self, stakes: Stakes, profile: Profile, *, adventure: bool = True) -> None:
+    def __init__(self, stakes: Stakes, profile: Profile, *, adventure: bool = True, table: bool = False) -> None:
+        """``table``: the table enters its own dice or cards (C-3, the profile's ``table_setting``)."""
         self.stakes, self.profile = stakes, profile
         #: Per unit, the campaign's log head just before each request that brought a player's seed into it.
         self.seeded: dict[UUID, list[int]] = {}
-        self.cid: UUID = stakes.create_campaign(f"Conformance of {profile.system}", profile.system).campaign.id
+        settings = {profile.table_setting: True} if table and profile.table_setting else None
+        #: C-3: the faces of a die the table enters by hand, in table mode.
+        self.faces = profile.table_faces if settings else None
+        self.cid: UUID = stakes.create_campaign(f"Conformance of {profile.system}", profile.system,
+                                                settings).campaign.id
         for seat in PLAYERS:
             self.run(HOUSE, "add-player", {"seat": seat, "character": seat.title(), **profile.player})
         for step in profile.prepare:
@@ -216,52 +233,11 @@ def dump(model: Any) -> str:
     return json.dumps(model.model_dump(mode="json"), sort_keys=True)
 
 
-# -- moves built from a listed legal action -------------------------------------------------------------------
-def _kinds(prop: dict[str, Any]) -> set[str]:
-    return {p.get("type", "") for p in prop.get("anyOf", [prop])}
-
-
-def body_for(cls: type[Command], legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The request body for the listed move ``legal``, from the entry and the command's schema alone."""
-    schema = cls.model_json_schema()
-    props, required = schema.get("properties", {}), set(schema.get("required", []))
-    body: dict[str, Any] = {"action": legal["action"]}
-    if legal.get("member") is not None:
-        body.update({f: legal["member"] for f in ("side", "member") if f in props})
-    choices, name = legal.get("choices"), legal.get("field")
-    low, high = legal.get("min"), legal.get("max")
-    if choices is not None and name is not None:
-        if "array" in _kinds(props.get(name, {})):
-            size = rng.randint(low or 0, min(high if high is not None else len(choices), len(choices)))
-            body[name] = rng.sample(choices, size)
-        else:
-            body[name] = rng.choice(choices)
-    elif choices and isinstance(choices[0], dict):  # several fields' ranges (Beast's roll)
-        while True:
-            picked = {k: rng.randint(*v) if len(v) == 2 and all(isinstance(x, int) for x in v) else rng.choice(v)
-                      for k, v in choices[0].items()}
-            numbers = sum(v for v in picked.values() if isinstance(v, int))
-            if (low or 0) <= numbers <= (high if high is not None else numbers):
-                break
-        body.update({k: v for k, v in picked.items() if v is not None})
-    elif choices:  # names of flags to set (Twenty-one's hold)
-        body[rng.choice(choices).replace("-", "_")] = True
-    if (low is not None or high is not None) and choices is None:
-        ints = [f for f in (name, *props) if f and f not in body and "integer" in _kinds(props.get(f, {}))]
-        target = name or next((f for f in ints if f in required), ints[0] if ints else None)
-        if target and "integer" in _kinds(props.get(target, {})):
-            step = legal.get("step") or 1
-            body[target] = rng.choice(range(low or 0, (high if high is not None else (low or 0) + 6) + 1, step))
-    if legal.get("borrowers"):
-        body["borrower"] = rng.choice(legal["borrowers"])
-    if legal.get("required") is not None and legal["action"] == "keep" and "cup" in props:
-        body["cup"] = list(legal["required"])  # C-7: the same cup as before the rewind
-    elif legal.get("required") is not None and "cut" in props:
-        body["cut"] = legal["required"][0]  # C-7: the same cut
-    for missing in required - set(body):
-        if "string" in _kinds(props.get(missing, {})):
-            body[missing] = TEXT
-    return body
+# -- moves built from a listed legal action (``tests/legal_play.py``, shared with the HTTP driver) ---------------
+def body_for(cls: type[Command], legal: dict[str, Any], rng: random.Random, faces: int | None = None) -> dict[str, Any]:
+    """The request body for the listed move ``legal``, from the entry and the command's schema alone (and, with
+    table dice, the faces of a die, ``Profile.table_faces``)."""
+    return legal_play.body_for(legal, cls.model_json_schema(), rng, faces)
 
 
 @dataclass
@@ -275,20 +251,37 @@ class Played:
     rewinds: int = 0
 
 
+def random_rewind(table: Table, unit: UUID, version: int, rng: random.Random) -> bool:
+    """The default rewind of ``play``: to any earlier step, revealed or not; a refusal (a step inside one move, a
+    value every seat saw, C-6, C-8) is the rules' business. Returns whether it was accepted."""
+    try:
+        table.rewind(unit, rng.randint(1, version - 1), reveal=rng.random() < 0.5)
+    except StakesError:
+        return False
+    return True
+
+
 def play(table: Table, rng: random.Random, moves: int, *, rewind: float = 0.0, abandon: float = 0.0,
-         probe: Any = None) -> Played:
-    """Random legal play: each move is one a seat lists, built from the listing alone. Now and then the House
-    rewinds (to any earlier step; refused steps are the rules' business) or abandons. ``probe(table, unit)``
-    runs before each move. A settled unit is followed by a new one."""
+         probe: Any = None, rewinder: Any = random_rewind, after: Any = None) -> Played:
+    """Random legal play: each move is one a seat lists, built from the listing alone. Now and then (``rewind``)
+    the House rewinds, by ``rewinder(table, unit, version, rng)`` (to any earlier step by default), or abandons.
+    ``probe(table, unit)`` runs before each move, ``after(table, unit)`` after the opening and after each
+    accepted move or rewind. A settled unit is followed by a new one."""
     out = Played()
-    unit = table.open(rng)
-    out.units.append(unit)
+
+    def opened() -> UUID:
+        unit = table.open(rng)
+        out.units.append(unit)
+        if after is not None:
+            after(table, unit)
+        return unit
+
+    unit = opened()
     while out.moves < moves:
         found = table.unit(unit)
         if found.settled:
             out.settled.append(unit)
-            unit = table.open(rng)
-            out.units.append(unit)
+            unit = opened()
             continue
         options = table.legal(unit)
         moving = [(seat, a) for seat, a in options if a["action"] != "abandon"]
@@ -296,18 +289,20 @@ def play(table: Table, rng: random.Random, moves: int, *, rewind: float = 0.0, a
         if probe is not None:
             probe(table, unit)
         if rng.random() < rewind and found.version > 1:
-            try:
-                table.rewind(unit, rng.randint(1, found.version - 1), reveal=rng.random() < 0.5)
+            if rewinder(table, unit, found.version, rng):
                 out.rewinds += 1
-            except StakesError:
-                pass  # a step inside one move, a value every seat saw (C-6, C-8): refused, named
+                if after is not None:
+                    after(table, unit)
             continue
         seat, legal = rng.choice(options if rng.random() < abandon else moving)
-        body = body_for(table.action_class(found, legal["action"]), legal, rng)
+        body = body_for(table.action_class(found, legal["action"]), legal, rng, table.faces)
         try:
             table.act(seat, unit, body)
         except StakesError as exc:
             out.refused.append((seat, body, str(exc)))
+        else:
+            if after is not None:
+                after(table, unit)
         out.moves += 1
     if table.unit(unit).settled and unit not in out.settled:
         out.settled.append(unit)
@@ -322,7 +317,7 @@ def play_to_settlement(table: Table, rng: random.Random, unit: UUID, limit: int 
         moving = [(s, a) for s, a in table.legal(unit) if a["action"] != "abandon"]
         seat, legal = rng.choice(moving)
         try:
-            table.act(seat, unit, body_for(table.action_class(unit, legal["action"]), legal, rng))
+            table.act(seat, unit, body_for(table.action_class(unit, legal["action"]), legal, rng, table.faces))
         except StakesError:
             pass  # the first property reports listed moves refused; here the unit only has to end
     raise AssertionError(f"{table.profile.system}: no settlement in {limit} listed moves")

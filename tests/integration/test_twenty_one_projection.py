@@ -31,7 +31,8 @@ def test_a_rebuild_equals_the_incremental_read_models_after_a_conflict(stakes):
     assert after.holds == 2 and after.actions == []
     stakes.act(cid, ILSE, unit, {"action": "lay", "cards": ["10S", "7S"]})
     stakes.act(cid, ILSE, unit, {"action": "stand"})
-    stakes.run(cid, HOUSE, "overturn", {"unit": str(unit), "void": True, "reason": "no ledge"})
+    stakes.act(cid, HOUSE, unit, {"action": "end"})
+    stakes.run(cid, HOUSE, "overturn", {"unit": str(unit), "void": True, "reason": "no ledge"})  # C-6: ended, voided
     assert stakes.sheet(cid, TOMAS, "ilse").actions[0].overturned == "no ledge"
     incremental = stakes.views.dump()
     stakes.rebuild()

@@ -173,12 +173,13 @@ class CoinFlip(Resolution, Aggregate):
         self.phase = "settled"
 
     # -- CF-5, C-6: rewind and void ---------------------------------------------------------------------------------
-    def rewind(self, to_step: int, past: CoinFlip, reason: object, actor: str) -> None:
-        text, state = self.verify_rewind(to_step, past, reason)
+    def verify_rewind(self, to_step: object, past: Any, reason: object) -> tuple[str, dict[str, Any]]:
+        """The kernel's checks (C-6), then CF-5: never back before the toss. The kernel records the rewind."""
+        checked = super().verify_rewind(to_step, past, reason)
         if not past.rolls:
             raise RuleViolation(f"step {to_step} comes before the toss: a rewind goes back to the call at the "
                                 "earliest, the coin stays as it fell (undo is not a reroll)", ruling="CF-5")
-        self._rewound(to_step=to_step, reason=text, state=state, actor=actor)
+        return checked
 
     @event("Rewound")
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
@@ -380,12 +381,7 @@ class CoinFlipSystem(RuleSystem):
                       actor: str) -> CoinCharacter:
         return CoinCharacter(campaign_id=campaign.id, seat=seat, name=name, actor=actor)
 
-    def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
-               reason: str) -> list[Any]:
-        if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < unit.version:
-            raise RuleViolation(f"rewind to a step from 1 to {unit.version - 1}, not {to_step}", ruling="C-6")
-        unit.rewind(to_step, app.repository.get(unit.id, version=to_step), reason, ctx.actor.name)
-        return [unit]
+    rewinds = (CoinFlip,)  # C-6: the kernel's rewind; a flip spends nothing outside it
 
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:

@@ -219,6 +219,26 @@ def test_a_rewind_restores_willpower_and_the_same_dice_come_again():
     assert again.sides["challenger"]["roll"]["dice"] == dice  # C-7: no fishing
 
 
+def test_a_rewind_never_stops_between_a_roll_and_the_keep_it_forces():  # C-6, BE-11 (issue 30, ADR 0032)
+    """A player who has no Willpower left once he rolled keeps his dice in the same move: the step between the
+    roll and the keep is inside one move, and a rewind to it is refused; a roll stored before lacks ``keeps``."""
+    t = BeastTable()
+    unit = t.conflict()
+    t.act(HOUSE, unit, action="prepare", humanity=0, beast=3)
+    rolled = t.act(ILSE, unit, action="roll", humanity=3, beast=2, willpower="before")  # BE-11: no reroll left
+    assert rolled.sides["challenger"]["decided"]
+    past = t.app.repository.get(unit, version=rolled.version - 1)
+    assert past.sides["challenger"]["roll"] is not None and not past.sides["challenger"]["decided"]
+    assert past.mid_move()
+    with pytest.raises(RuleViolation) as refused:
+        t.run(HOUSE, Rewind(unit=unit, to_step=past.version, reason="back to the roll"))
+    assert refused.value.ruling == "C-6"
+    old = t.app.repository.get(unit, version=past.version)
+    old.sides["challenger"]["roll"].pop("keeps")  # as stored before issue 30
+    old.sides["challenger"]["roll"]["willpower_before"] = False
+    assert not old.keeps_at_once("challenger")
+
+
 def test_a_roll_made_again_after_a_rewind_with_another_split_shows_the_same_faces():
     t = BeastTable()
     unit = t.conflict()

@@ -240,6 +240,25 @@ def test_rewinding_a_contest_returns_the_dice_lost_since_and_the_same_dice_come_
     assert table.pool("ilse") == pool_after
 
 
+def test_a_rewind_stored_before_contests_kept_their_rolls_still_replays_and_later_rewinds_work():  # C-6
+    """A ``Rewound`` stored before issue 30 holds sides without ``rolls``: it replays, and the contest goes on
+    (its sides keep no rolls from then on; the sheets fall back to dropping the later rolls)."""
+    table = Table()
+    cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
+    table.app.act(table.cid, ILSE, cid, "roll", {"count": 3})
+    contest = table.app.repository.get(cid)
+    past = table.app.repository.get(cid, version=1)
+    old = {key: getattr(past, key) for key in contest.REWOUND}
+    old["sides"] = {side: {k: v for k, v in data.items() if k != "rolls"} for side, data in old["sides"].items()}
+    contest._rewound(to_step=1, reason="the old shape", state=old, actor="house")  # as stored before
+    table.app.application.save(contest)
+    replayed = table.app.repository.get(cid)
+    assert all("rolls" not in data for data in replayed.sides.values())
+    table.app.act(table.cid, ILSE, cid, "roll", {"count": 3})
+    table.app.rewind(table.cid, HOUSE, cid, replayed.version, "once more")
+    assert not table.app.repository.get(cid).sides["challenger"]["rolled"]
+
+
 def test_a_table_contest_rewound_lists_the_dice_to_enter_again():  # C-3, C-7
     table = Table(table_dice=True)
     cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
@@ -330,3 +349,28 @@ def test_adventures_start_and_end_in_a_pool_campaign_without_a_budget(table):
     with pytest.raises(RuleViolation, match="C-1: a pool campaign has no House budget"):
         table.app.start_adventure(table.cid, HOUSE, 5, "agreed")
     assert table.app.end_adventure(table.cid, HOUSE) == 2
+
+
+def test_a_unit_its_system_does_not_rewind_is_refused_naming_c6_and_nothing_is_stored():  # C-6, ADR 0032
+    """The kernel's rewind takes only the units a system lists in ``rewinds``: a Pool roll has one step and is
+    overturned instead."""
+    table = Table()
+    roll = table.roll(ILSE, 3)
+    head = table.app.application.recorder.max_notification_id()
+    with pytest.raises(RuleViolation) as refused:
+        table.app.rewind(table.cid, HOUSE, roll.id, 1, "too early")
+    assert refused.value.ruling == "C-6"
+    assert table.app.application.recorder.max_notification_id() == head
+
+
+def test_a_contest_rewound_to_a_step_of_an_abandoned_timeline_loses_its_dice_again():  # C-6, PL-3, ADR 0032
+    table = Table()
+    cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
+    table.app.act(table.cid, ILSE, cid, "roll", {"count": 8})
+    rolled = table.app.repository.get(cid).version
+    lost = table.app.repository.get(cid).sides["challenger"]["lost"]
+    assert lost  # some of the eight dice showed 5 or 6 (PL-3)
+    table.app.rewind(table.cid, HOUSE, cid, 1, "rolled too early")
+    assert table.pool("ilse") == 10
+    table.app.rewind(table.cid, HOUSE, cid, rolled, "the roll stood after all")  # a step of the first timeline
+    assert table.pool("ilse") == 10 - lost and table.app.repository.get(cid).sides["challenger"]["rolled"]

@@ -25,7 +25,7 @@ def _combat() -> PulpCombat:
 
 
 def _rewound_to_the_start(unit: PulpCombat) -> PulpCombat:
-    """The combat rewound to its first step (opened, nothing dealt), as ``play.rewind`` does."""
+    """The combat rewound to its first step (opened, nothing dealt), as the kernel's rewind does."""
     past = PulpCombat.__new__(PulpCombat)
     past.__dict__.update(copy.deepcopy(unit.__dict__))
     past.phase, past.cycle, past.order, past.turn, past.initiative, past.attacks = "opened", 0, [], 0, None, []

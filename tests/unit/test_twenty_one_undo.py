@@ -112,15 +112,32 @@ def test_holds_spent_after_the_step_come_back_on_a_rewind():  # C-6, TO-8
     assert game.holds("ilse") == 1 and game.conflict.action["laid"] == ["10S", "2S"]
 
 
-def test_an_overturn_voids_the_last_action_that_stands():  # C-6
+def test_an_ended_conflict_is_voided_with_a_reason_once_and_its_holds_come_back():  # C-6 (issue 30, item 4)
+    game = Game(holds=1)
+    game.act("house", "deal", deck=stacked("10S", "7S", "2S"))
+    game.act("ilse", "lay", cards=["10S", "7S"])
+    game.act("ilse", "hold", set_aside=True)
+    game.act("ilse", "stand")
+    with pytest.raises(RuleViolation) as open_one:  # an open conflict is rewound, not voided
+        game.app.execute(*_overturn(game, "too soon"))
+    assert open_one.value.ruling == "C-6"
+    game.act("house", "end")
+    assert game.holds("ilse") == 0
+    game.app.execute(*_overturn(game, "the guard was asleep"))
+    assert game.conflict.voided == "the guard was asleep"
+    assert [r["overturned"] for r in game.conflict.results] == ["the guard was asleep"]
+    assert game.holds("ilse") == 1  # the sheet follows the void (C-6)
+    with pytest.raises(RuleViolation) as again:
+        game.app.execute(*_overturn(game, "once more"))
+    assert again.value.ruling == "C-6"
+
+
+def test_a_conflict_ended_before_any_action_is_voided():  # C-6 (issue 30, item 4)
     game = Game()
     game.act("house", "deal", deck=stacked("10S", "7S", "2S"))
-    with pytest.raises(RuleViolation):
-        game.app.execute(*_overturn(game, "nothing yet"))
-    game.act("ilse", "lay", cards=["10S", "7S"])
-    game.act("ilse", "stand")
-    game.app.execute(*_overturn(game, "the guard was asleep"))
-    assert game.conflict.results[-1]["overturned"] == "the guard was asleep"
+    game.act("house", "end")
+    game.app.execute(*_overturn(game, "it never happened"))
+    assert game.conflict.voided == "it never happened" and game.conflict.settled
 
 
 def _overturn(game: Game, reason: str):
@@ -180,3 +197,16 @@ def test_a_rewind_that_shows_no_card_anew_goes_ahead_without_a_warning():  # C-8
     later = game.conflict.version
     game.act("ilse", "lay", cards=hand[:2])
     assert game.rewind(later, reveal=False).version > later  # the same cards, seen already: no warning
+
+
+def test_an_action_overturned_in_a_stored_log_still_replays():  # C-6: the shape stored before issue 30
+    game = Game()
+    game.act("house", "deal", deck=stacked("10S", "7S", "2S"))
+    game.act("ilse", "lay", cards=["10S", "7S"])
+    game.act("ilse", "stand")
+    stored = game.conflict
+    stored._action_overturned(index=0, reason="the old overturn", actor="house")  # as the old code recorded it
+    game.app.save(stored)
+    replayed = game.app.repository.get(game.unit)
+    assert replayed.results[0]["overturned"] == "the old overturn" and replayed.voided is None
+    assert not replayed.settled

@@ -14,7 +14,7 @@ from domain.errors import NotFound
 from domain.seats import Seat
 
 PROJECTION = Projection(
-    tables=("pool_characters", "pool_traits", "pool_moves", "pool_rolls", "pool_help"),
+    tables=("pool_characters", "pool_traits", "pool_moves", "pool_rolls", "pool_rolls_rewound", "pool_help"),
     ddl=(
     "CREATE TABLE IF NOT EXISTS {p}pool_characters (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " seat TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL, pool BIGINT NOT NULL,"
@@ -28,6 +28,12 @@ PROJECTION = Projection(
     " count BIGINT NOT NULL, trait TEXT, rating BIGINT NOT NULL, dice TEXT NOT NULL, total BIGINT NOT NULL,"
     " outcome TEXT NOT NULL, lost BIGINT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS pool_rolls_by_seat ON {p}pool_rolls (campaign_id, seat, position)",
+    # C-6: contest rolls a rewind took back, kept aside with their positions: a rewind to a step of their timeline
+    # puts them back on the sheets (issue 30)
+    "CREATE TABLE IF NOT EXISTS {p}pool_rolls_rewound (position BIGINT PRIMARY KEY, resolution_id TEXT NOT NULL,"
+    " campaign_id TEXT NOT NULL, seat TEXT NOT NULL, at TEXT NOT NULL, kind TEXT NOT NULL, round BIGINT NOT NULL,"
+    " count BIGINT NOT NULL, trait TEXT, rating BIGINT NOT NULL, dice TEXT NOT NULL, total BIGINT NOT NULL,"
+    " outcome TEXT NOT NULL, lost BIGINT NOT NULL)",
     # PL-7: each helper's standing offer (one at most: a later offer replaces it; the helped roll spends it)
     "CREATE TABLE IF NOT EXISTS {p}pool_help (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " to_seat TEXT NOT NULL, dice BIGINT NOT NULL)",
@@ -100,13 +106,37 @@ def _pool_roll_rolled(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
 
 @PROJECTION.on("PoolContest.Rewound")
 def _pool_contest_rewound(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
-    """The rolls played after the step go from the sheets' history (C-6)."""
+    """The sheets' history holds the contest rolls of the step rewound to (C-6): those played after it are put
+    aside, and those it had that an earlier rewind put aside (a step of another timeline, issue 30) come back,
+    with their positions. A state stored before contests kept their rolls: the later rolls go, as before."""
     state = p.unit(oid)
-    p.execute("DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round > ?", (oid, state.round))
-    for side in state.sides.values():
-        if not side["rolled"]:
-            p.execute("DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round = ? AND seat = ?",
-                    (oid, state.round, side["seat"]))
+    if any("rolls" not in side for side in state.sides.values()):  # a contest opened before they were kept
+        p.execute("DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round > ?", (oid, state.round))
+        for side in state.sides.values():
+            if not side["rolled"]:
+                p.execute("DELETE FROM {p}pool_rolls WHERE resolution_id = ? AND round = ? AND seat = ?",
+                          (oid, state.round, side["seat"]))
+        return
+    want = {(r["round"], side["seat"], json.dumps(r["dice"])) for side in state.sides.values()
+            for r in side.get("rolls", [])}
+    for row in p.rows("SELECT position, round, seat, dice FROM {p}pool_rolls WHERE resolution_id = ?", (oid,)):
+        key = (row["round"], row["seat"], json.dumps(json.loads(row["dice"])))
+        if key in want:
+            want.discard(key)
+            continue
+        p.execute("INSERT INTO {p}pool_rolls_rewound SELECT * FROM {p}pool_rolls WHERE position = ?",
+                  (row["position"],))
+        p.execute("DELETE FROM {p}pool_rolls WHERE position = ?", (row["position"],))
+    if not want:
+        return
+    for row in p.rows("SELECT position, round, seat, dice FROM {p}pool_rolls_rewound WHERE resolution_id = ?"
+                      " ORDER BY position DESC", (oid,)):
+        key = (row["round"], row["seat"], json.dumps(json.loads(row["dice"])))
+        if key in want:
+            want.discard(key)
+            p.execute("INSERT INTO {p}pool_rolls SELECT * FROM {p}pool_rolls_rewound WHERE position = ?",
+                      (row["position"],))
+            p.execute("DELETE FROM {p}pool_rolls_rewound WHERE position = ?", (row["position"],))
 
 @PROJECTION.on("PoolContest.Rolled")
 def _pool_contest_rolled(p: ProjectionContext, e, oid, campaign, at, nid) -> None:

@@ -94,10 +94,14 @@ def _combat_ended(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
 
 @PROJECTION.on("PulpCombat.Rewound")
 def _combat_rewound(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
-    """Attacks a rewind took back stay on the sheets, marked (C-6, C-8)."""
+    """Attacks a rewind took back, or put back unshown, stay on the sheets, marked (C-6, C-8); those shown at
+    the step rewound to (perhaps in another timeline, issue 30) are unmarked."""
     combat = p.unit(oid)
     p.execute("UPDATE {p}pulp_deals SET rewound = 1 WHERE resolution_id = ? AND number > ?",
-         (oid, len(combat.attacks)))
+              (oid, len(combat.attacks)))
+    for number, attack in enumerate(combat.attacks, start=1):  # shown at the step: not marked (another timeline)
+        p.execute("UPDATE {p}pulp_deals SET rewound = ? WHERE resolution_id = ? AND number = ?",
+                  (0 if attack["shown"] else 1, oid, number))
 
 
 # -- reads ------------------------------------------------------------------------------------------------

@@ -141,8 +141,11 @@ class Moves:
         dice = [{"kind": kind, "chain": chain, "base": base}
                 for kind, base, chain in zip(kinds, bases, self.chains(bases, entered), strict=True)]
         bonus = 1 if willpower == "before" else 0
+        # ``keeps``: no Willpower is left to reroll with once this roll is made (BE-11), so a player's side keeps
+        # its dice in the same move; a rewind never stops between the two (C-6; rolls stored before lack it)
         return {"humanity": h, "beast": b, "willpower_before": bool(bonus), "dice": dice,
-                "score": rules.tally(dice, bonus), "reroll": None, "entered": self.table}
+                "score": rules.tally(dice, bonus), "reroll": None, "entered": self.table,
+                "keeps": sheet["willpower"] - bonus < 1}
 
     def check_decide(self, side: str) -> None:
         if self.phase not in ("rolling", "deciding") or self.sides[side]["roll"] is None:

@@ -145,13 +145,13 @@ def sheets_of(app: StakesApplication, unit: BeastRoll) -> dict[str, Sheet]:
     return {side: app.repository.get(UUID(data["character"])) for side, data in unit.sides.items()}
 
 
-def _mirror(unit: BeastRoll, ones: dict[str, Sheet], before: dict[str, dict[str, int]], why: str,
-            actor: str) -> list[Any]:
-    """Apply the change in ``unit.shown_effects()`` since ``before`` to the characters, within 0 and the
-    maximum (BE-1, C-6); returns the unit and the characters changed. An antagonist's change waits for the
-    settlement (C-5)."""
+def mirror(unit: BeastRoll, ones: dict[str, Sheet], before: dict[str, dict[str, int]], why: str,
+           actor: str, after: dict[str, dict[str, int]] | None = None) -> list[Any]:
+    """Apply the change in ``unit.shown_effects()`` (or ``after``, for the sides of ``ones``) since ``before`` to
+    the characters, within 0 and the maximum (BE-1, C-6); returns the unit and the characters changed. An
+    antagonist's change waits for the settlement (C-5)."""
     touched: list[Any] = [unit]
-    for side, now in unit.shown_effects().items():
+    for side, now in (unit.shown_effects() if after is None else after).items():
         one = ones[side]
         willpower = now["willpower"] - before[side]["willpower"]
         humanity = now["humanity"] - before[side]["humanity"]
@@ -180,7 +180,7 @@ def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why:
     actor = ctx.actor.name
     before = unit.shown_effects()
     move(_values(unit, ones))
-    touched = _mirror(unit, ones, before, why, actor)
+    touched = mirror(unit, ones, before, why, actor)
     for side, data in unit.sides.items():
         if data["roll"] is not None and not data["antagonist"] and not data["decided"]:
             try:
@@ -190,7 +190,7 @@ def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why:
     if unit.ready():
         before = unit.shown_effects()
         unit.resolve(_values(unit, ones), actor)
-        touched += _mirror(unit, ones, before, "conflict damage", actor)
+        touched += mirror(unit, ones, before, "conflict damage", actor)
     return list({id(t): t for t in touched}.values())
 
 
@@ -249,23 +249,12 @@ def _play(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, command: Any, s
 
 
 # -- C-6: undo ---------------------------------------------------------------------------------------------------
-def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, to_step: int,
-           reason: str) -> list[Any]:
-    if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < unit.version:
-        raise RuleViolation(f"rewind to a step from 1 to {unit.version - 1}, not {to_step}", ruling="C-6")
-    past: Any = app.repository.get(unit.id, version=to_step)  # a step inside one move: refused by the kernel
-    ones = sheets_of(app, unit)
-    before = unit.shown_effects()
-    unit.rewind(to_step, past, reason, ctx.actor.name)
-    return _mirror(unit, ones, before, "rewound", ctx.actor.name)
-
-
 def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, winner: str | None,
              void: bool, reason: str) -> list[Any]:
     ones = sheets_of(app, unit)
     before = unit.shown_effects()
     unit.overturn(winner, void, reason, ctx.actor.name)
-    return _mirror(unit, ones, before, "overturned", ctx.actor.name)
+    return mirror(unit, ones, before, "overturned", ctx.actor.name)
 
 
 @handles(cmd.Abandon)  # registered last: an unknown action still names the unit's first ruling
@@ -276,7 +265,7 @@ def abandon(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Beas
     ones = sheets_of(app, unit)
     before = unit.shown_effects()
     unit.abandon(command.reason, ctx.actor.name)
-    touched = _mirror(unit, ones, before, "abandoned", ctx.actor.name)
+    touched = mirror(unit, ones, before, "abandoned", ctx.actor.name)
     for one in ones.values():
         if isinstance(one, BeastAntagonist) and unit.id.hex in one.engaged:
             one.release(unit.id.hex, ctx.actor.name)

@@ -170,8 +170,17 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
         return self.phase == "deciding" and self.outcome is None and all(d["decided"] for d in self.sides.values())
 
     def mid_move(self) -> bool:
-        """Every side has decided and the result follows in the same move: not a step to stop at (C-6)."""
-        return self.ready()
+        """Not a step to stop at (C-6): every side has decided and the result follows in the same move; or a
+        player's side rolled and cannot reroll (no die, its Willpower point spent before, or no Willpower left
+        after the roll, BE-11), so the same move keeps its dice (issue 30: found by the conformance suite)."""
+        return self.ready() or any(self.keeps_at_once(side) for side in self.sides)
+
+    def keeps_at_once(self, side: str) -> bool:
+        """Whether a player's ``side`` that rolled keeps its dice in the same move, whatever its sheet says."""
+        data = self.sides[side]
+        roll = data["roll"]
+        return (roll is not None and not data["antagonist"] and not data["decided"]
+                and (not roll["dice"] or bool(roll["willpower_before"]) or bool(roll.get("keeps"))))
 
     # -- BE-5 … BE-7, BE-12: the outcome ------------------------------------------------------------------
     def resolve(self, sheets: Mapping[str, Mapping[str, int]], actor: str) -> None:
@@ -256,10 +265,9 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
         self.show()
 
     # -- C-6, C-7: undo ----------------------------------------------------------------------------------
-    def rewind(self, to_step: int, past: BeastRoll, reason: str, actor: str) -> None:
-        """Back to an earlier step of an open unit; the same slots give the same dice again (C-7)."""
-        reason, state = self.verify_rewind(to_step, past, reason)
-        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
+    def kept_through_rewind(self) -> dict[str, Any]:
+        """C-9: the splits declared before the roll, besides the kernel's seeds and shown values."""
+        return {**super().kept_through_rewind(), "prepared": dict(self.prepared)}
 
     @event("Rewound")
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
+from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -64,9 +65,20 @@ class Beast(RuleSystem):
         return BeastCharacter.create(campaign.id, seat, name, getattr(command, "humanity", None),
                                      getattr(command, "willpower", None), actor)
 
-    def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
-               reason: str) -> list[Any]:
-        return play.rewind(app, ctx, campaign, unit, to_step, reason)
+    rewinds = (BeastRoll,)
+
+    def spent(self, unit: Any) -> Mapping[str, Any]:
+        """C-6, BE-1: each side's Willpower and Humanity as the unit changed them on the sheets (an antagonist's
+        only once settled, C-5)."""
+        return {side: effects for side, effects in unit.shown_effects().items()}
+
+    def give_back(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, owner: str, then: Any,
+                  now: Any, reason: str) -> list[Any]:
+        """The sheet moves from what the unit did to it now to what it had done at the step, within 0 and the
+        maximum (BE-1)."""
+        zero = {"willpower": 0, "humanity": 0}
+        sheets: dict[str, Any] = {owner: app.repository.get(UUID(unit.sides[owner]["character"]))}
+        return play.mirror(unit, sheets, {owner: now or zero}, "rewound", ctx.actor.name, {owner: then or zero})[1:]
 
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:

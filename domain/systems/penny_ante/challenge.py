@@ -569,12 +569,6 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         """A showdown or a fold is settled in the same move (``settle_if_due``): not a step to stop at (C-6)."""
         return self.awaiting_settlement
 
-    def rewind(self, to_step: int, past: Challenge, reason: str, actor: str) -> None:
-        """Go back to the state after step ``to_step`` (C-6). Dice rolled again come from the same
-        seeds and slots, so they come up the same (C-7)."""
-        reason, state = self.verify_rewind(to_step, past, reason)
-        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
-
     @event("Rewound")
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
         self.restore(state)

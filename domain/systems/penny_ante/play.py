@@ -260,23 +260,24 @@ def _bankruptcy(app: StakesApplication, table: Table, actor: Seat, command: cmd.
 
 
 # -- C-6, C-7: undo ------------------------------------------------------------------------------------------
-def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, to_step: int,
-           reason: str) -> list[Any]:
-    """The House takes an open challenge back to an earlier step; pennies bet and loans made since go back."""
-    table = Table(app, campaign, unit)
-    ch, actor = table.challenge, ctx.actor
-    if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < ch.version:
-        raise RuleViolation(f"rewind to a step from 1 to {ch.version - 1}, not {to_step}", ruling="C-6")
-    later_loans = list(ch.loans)
-    ch.rewind(to_step, app.repository.get(ch.id, version=to_step), reason, actor.name)
-    piles, after = table.piles(), ch.staked()
-    for member, amount in after.items():
-        if amount - table.before.get(member, 0) > piles[member]:
+def check_rewind(app: StakesApplication, campaign: Campaign, unit: Challenge, then: dict[str, Any],
+                 now: dict[str, Any]) -> None:
+    """C-6: every member holds the pennies the step rewound to had in the pot, beyond what he has in it now."""
+    piles = Table(app, campaign, unit).piles()
+    for member, amount in then["staked"].items():
+        if amount - now["staked"].get(member, 0) > piles[member]:
             raise RuleViolation(f"{member} no longer holds the pennies that step had in the pot", ruling="C-6")
-    table.mirror(actor.name)
-    for loan_id in (lid for lid in later_loans if lid not in ch.loans):
-        _reverse_loan(app, table, UUID(loan_id), reason, actor)
-    table.settle_if_due(actor.name)  # rewound to a fold or a showdown: settle it again
+
+
+def rewound(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, now: dict[str, Any],
+            reason: str) -> list[Any]:
+    """After the kernel's rewind (C-6): pennies bet since go back to the purses (or, for a step of another
+    timeline, are bet again), and loans offered since are reversed (PA-14)."""
+    table = Table(app, campaign, unit)
+    table.before = dict(now["staked"])
+    table.mirror(ctx.actor.name)
+    for loan_id in (lid for lid in now["loans"] if lid not in unit.loans):
+        _reverse_loan(app, table, UUID(loan_id), reason, ctx.actor)
     return table.touched()
 
 

@@ -81,9 +81,20 @@ class PennyAnte(RuleSystem):
             raise RuleViolation("this loan was not offered into this challenge: answer it from the campaign "
                                 f"(POST …/loans/{command.loan}/…)", ruling="PA-14")
 
-    def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
-               reason: str) -> list[Any]:
-        return play.rewind(app, ctx, campaign, unit, to_step, reason)
+    rewinds = (Challenge,)
+
+    def spent(self, unit: Any) -> Mapping[str, Any]:
+        """C-6, PA-9, PA-14: the pennies each member has in the pot, and the loans offered into the challenge: one
+        owner, the table, since the purses and the loans move together (``play.rewound``)."""
+        return {"table": {"staked": unit.staked(), "loans": list(unit.loans)}}
+
+    def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
+                          now: Any) -> None:
+        play.check_rewind(app, campaign, unit, then, now)
+
+    def give_back(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, owner: str, then: Any,
+                  now: Any, reason: str) -> list[Any]:
+        return play.rewound(app, ctx, campaign, unit, now, reason)
 
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:

@@ -184,23 +184,6 @@ def contest_move(app: StakesApplication, ctx: Context, campaign: Campaign, conte
     return touched
 
 
-def rewind_contest(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest, to_step: int,
-                   reason: str) -> list[Any]:
-    """C-6: back to an earlier step of an open contest; dice lost since come back."""
-    if not isinstance(to_step, int) or isinstance(to_step, bool) or not 1 <= to_step < contest.version:
-        raise RuleViolation(f"rewind to a step from 1 to {contest.version - 1}, not {to_step}", ruling="C-6")
-    before = {s: d["lost"] for s, d in contest.sides.items()}
-    contest.rewind(to_step, app.repository.get(contest.id, version=to_step), reason, ctx.actor.name)
-    touched: list[Any] = [contest]
-    for side, data in contest.sides.items():
-        back = before[side] - data["lost"]
-        if back:
-            one = character(app, campaign, data["seat"])
-            one.gain(contest.id.hex, back, "rewound", ctx.actor.name)
-            touched.append(one)
-    return touched
-
-
 @handles(cmd.Abandon)  # registered last: an unknown action still names the unit's first ruling
 def abandon_contest(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
                     command: cmd.Abandon) -> list[Any]:

@@ -175,7 +175,7 @@ class PoolContest(Resolution, Aggregate):
         self.campaign_id, self.adventure, self.mode = campaign_id, adventure, mode
         self.seed_hash, self.secret_seed, self.table = seed_hash, secret_seed, table
         self.sides = {side: {"seat": seat, "seats": [seat], "seed": None, "rolled": False, "answer": None,
-                             "last": None, "lost": 0}
+                             "last": None, "lost": 0, "rolls": []}
                       for side, seat in ((CHALLENGER, challenger), (OPPONENT, opponent))}
         self.round = 1
         self.phase = "rolling"
@@ -244,6 +244,10 @@ class PoolContest(Resolution, Aggregate):
         data = self.sides[side]
         data.update(rolled=True, last={"dice": list(dice), "trait": trait, "rating": rating, "total": total,
                                        "outcome": outcome, "lost": lost})
+        # every roll of the side so far, by round: a rewind restores it with ``sides``, so the sheets show the
+        # rolls of the step rewound to, whichever timeline it is in (C-6; not kept by contests opened before)
+        if "rolls" in data:
+            data["rolls"] = [*data["rolls"], {"round": round, "dice": list(dice)}]
         data["lost"] += lost
         if all(self.sides[s]["rolled"] for s in self.sides):
             self._evaluate()
@@ -316,11 +320,6 @@ class PoolContest(Resolution, Aggregate):
             self._settle(None, "the House interrupted", {})
 
     # -- C-6, C-7: undo ------------------------------------------------------------------------------
-    def rewind(self, to_step: int, past: PoolContest, reason: str, actor: str) -> None:
-        """C-6: back to an earlier step of an open contest; the same slots give the same dice (C-7)."""
-        reason, state = self.verify_rewind(to_step, past, reason)
-        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
-
     @event("Rewound")
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
         self.restore(state)

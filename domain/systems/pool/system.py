@@ -51,11 +51,29 @@ class Pool(RuleSystem):
         return PoolCharacter.create(campaign.id, seat, name, command.description or "",
                                     campaign.settings["starting_pool"], dict(command.traits or {}), actor)
 
-    def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
-               reason: str) -> list[Any]:
-        if isinstance(unit, PoolRoll):
-            raise RuleViolation("a roll has a single step; overturn it instead", ruling="C-6")
-        return play.rewind_contest(app, ctx, campaign, unit, to_step, reason)
+    rewinds = (PoolContest,)  # C-6: a roll has a single step; it is overturned instead
+
+    def spent(self, unit: Any) -> Mapping[str, Any]:
+        """C-6, PL-3: the dice each side's pool lost in the contest (at the step, or now)."""
+        return {data["seat"]: data["lost"] for data in unit.sides.values() if data["lost"]}
+
+    def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
+                          now: Any) -> None:
+        again, pool = (then or 0) - (now or 0), play.character(app, campaign, owner).pool
+        if again > pool:
+            raise RuleViolation(f"that step has {again} more of {owner}'s dice lost than now, and the pool holds "
+                                f"{pool}: a rewind gives exactly the state of that step", ruling="C-6")
+
+    def give_back(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, owner: str, then: Any,
+                  now: Any, reason: str) -> list[Any]:
+        """Dice lost since come back; dice the step had lost, given back since by another rewind, are lost again."""
+        one = play.character(app, campaign, owner)
+        back = (now or 0) - (then or 0)
+        if back > 0:
+            one.gain(unit.id.hex, back, "rewound", ctx.actor.name)
+        else:
+            one.lose(unit.id.hex, -back, ctx.actor.name)
+        return [one]
 
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:

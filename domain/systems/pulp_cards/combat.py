@@ -196,11 +196,6 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             raise RuleViolation(self.BEFORE_FIRST_DEAL, ruling="C-9")
         return super().verify_rewind(to_step, past, reason)
 
-    def rewind(self, to_step: int, past: PulpCombat, reason: str, actor: str) -> None:
-        """C-6: back to an earlier step of an open combat; the same slots deal the same cards (C-7)."""
-        reason, state = self.verify_rewind(to_step, past, reason)
-        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
-
     # -- C-6: an ended combat is overturned (voided): ``Dealing.overturn`` ------------------------------------
     OPEN_OVERTURN = "only an ended combat is overturned; rewind an open one"
     NOUN = "combat"

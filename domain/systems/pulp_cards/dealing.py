@@ -30,6 +30,10 @@ class Dealing(Resolution):
     seen: Mapping[str, dict[str, Any]] = MappingProxyType({})
     hands: Sequence[dict[str, Any]] = ()
 
+    def kept_through_rewind(self) -> dict[str, Any]:
+        """C-7, C-8: the dealer's cuts and the hands every seat has seen, besides the kernel's seeds and shown."""
+        return {**super().kept_through_rewind(), "cuts": dict(self.cuts), "seen": dict(self.seen)}
+
     def draw_hand(self, slot: Sequence[Any], cut: object, entered: Sequence[str] | None,
                   dealer: str) -> dict[str, Any]:
         """The hand ``dealer`` (a seat) deals for ``slot`` as it will be recorded; verify only (PU-2, PU-7, C-3,

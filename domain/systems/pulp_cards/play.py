@@ -116,16 +116,6 @@ def combat_move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: 
     return [unit]
 
 
-def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
-           reason: str) -> list[Any]:
-    if isinstance(unit, PulpDeal):
-        raise RuleViolation("a deal is not rewound; the House overturns it once it is shown", ruling="C-6")
-    if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < unit.version:
-        raise RuleViolation(f"rewind to a step from 1 to {unit.version - 1}, not {to_step}", ruling="C-6")
-    unit.rewind(to_step, app.repository.get(unit.id, version=to_step), reason, ctx.actor.name)
-    return [unit]
-
-
 def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None, void: bool,
              reason: str) -> list[Any]:
     if winner is not None:

@@ -69,9 +69,7 @@ class PulpCards(RuleSystem):
                       actor: str) -> PulpCharacter:
         return PulpCharacter(campaign_id=campaign.id, seat=seat, name=name, actor=actor)
 
-    def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
-               reason: str) -> list[Any]:
-        return play.rewind(app, ctx, campaign, unit, to_step, reason)
+    rewinds = (PulpCombat,)  # C-6: a deal is not rewound; the House overturns it once it is shown
 
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:

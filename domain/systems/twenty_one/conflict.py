@@ -81,6 +81,10 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     def seed_phase_open(self) -> bool:
         return self.phase == "seeding"
 
+    def kept_through_rewind(self) -> dict[str, Any]:
+        """C-8: the cards every seat has seen, besides the kernel's seeds and shown values."""
+        return {**super().kept_through_rewind(), "seen": sorted(self.seen)}
+
     def revealed_by_rewind(self, past: Any, to_step: object) -> list[str]:
         """C-8 (issue 31): cards every seat saw since ``to_step`` that the rewind puts back into a hand, the
         deck, a set-aside or a face-down order card; each stays shown to all there. Only the cards are named,
@@ -452,22 +456,36 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     def _ended(self, actor: str) -> None:
         self.phase = "settled"
 
-    def rewind(self, to_step: int, past: Conflict, reason: str, actor: str) -> None:
-        reason, state = self.verify_rewind(to_step, past, reason)
-        self._rewound(to_step=to_step, reason=reason, state=state, actor=actor)
-
     @event("Rewound")
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
         self.restore(state)
 
-    def overturn(self, reason: object, actor: str) -> None:
-        """C-6: the House voids the last action that resolved and stands."""
+    #: C-6: the House's void of an ended conflict (a class default for states stored before voids).
+    voided: str | None = None
+
+    def verify_overturn(self, reason: object) -> str:
+        """C-6 (issue 30, item 4): an ended conflict is voided, with a reason, once; an open one is rewound.
+        Returns the cleaned reason."""
         text = clean_text(reason, "a reason", max_length=500, ruling="C-6")
-        standing = [i for i, r in enumerate(self.results) if not r["overturned"]]
-        if not standing:
-            raise RuleViolation("no resolved action stands to be overturned", ruling="C-6")
-        self._action_overturned(index=standing[-1], reason=text, actor=actor)
+        if not self.settled:
+            raise RuleViolation("only an ended conflict is overturned (voided); rewind an open one", ruling="C-6")
+        if self.voided is not None:
+            raise RuleViolation("this conflict is voided already", ruling="C-6")
+        return text
+
+    def overturn(self, reason: object, actor: str) -> None:
+        """C-6: the House voids the ended conflict: every action that stood is overturned with the reason, and
+        the holds spent in it go back to their sheets (the system's ``overturn`` returns them)."""
+        self._voided(reason=self.verify_overturn(reason), actor=actor)
+
+    @event("Voided")
+    def _voided(self, reason: str, actor: str) -> None:
+        self.voided = reason
+        for result in self.results:
+            if not result["overturned"]:
+                result["overturned"] = reason
 
     @event("ActionOverturned")
     def _action_overturned(self, index: int, reason: str, actor: str) -> None:
+        """Stored logs only: before issue 30 the House's overturn of an open conflict voided its last action."""
         self.results[index]["overturned"] = reason

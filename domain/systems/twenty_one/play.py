@@ -86,30 +86,4 @@ def move(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Con
     return touched
 
 
-def rewind(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict, to_step: int,
-           reason: str) -> list[Any]:
-    """C-6: back to an earlier step of an open conflict; holds spent since come back to their characters."""
-    if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < conflict.version:
-        raise RuleViolation(f"rewind to a step from 1 to {conflict.version - 1}, not {to_step}", ruling="C-6")
-    past: Any = app.repository.get(conflict.id, version=to_step)
-    conflict.verify_rewind(to_step, past, reason)  # a settled conflict, a step inside one move (C-6, C-7)
-    # C-6, TO-8: the sheet follows the conflict. The holds spent at ``to_step`` (in whichever timeline that step
-    # belongs to) against those spent now: fewer come back, more are spent again.
-    deltas = {seat: conflict.holds_spent.get(seat, 0) - past.holds_spent.get(seat, 0)
-              for seat in sorted({*conflict.holds_spent, *past.holds_spent})}
-    sheets = {seat: character(app, campaign, seat) for seat, delta in deltas.items() if delta}
-    for seat, delta in deltas.items():
-        if delta < 0:
-            sheets[seat].check_retake(-delta)
-    conflict.rewind(to_step, past, reason, ctx.actor.name)
-    touched: list[Any] = [conflict]
-    for seat, one in sheets.items():
-        if deltas[seat] > 0:
-            one.return_holds(conflict.id.hex, deltas[seat], "rewound", ctx.actor.name)
-        else:
-            one.retake_holds(conflict.id.hex, -deltas[seat], "rewound", ctx.actor.name)
-        touched.append(one)
-    return touched
-
-
 handles(cmd.Abandon)(common.abandon)  # C-10: the kernel's abandon (registered last: an unknown action names the first's ruling)

@@ -63,13 +63,39 @@ class TwentyOne(RuleSystem):
                       actor: str) -> TwentyOneCharacter:
         return TwentyOneCharacter.create(campaign.id, seat, name, command.skills, actor)
 
-    def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
-               reason: str) -> list[Any]:
-        return play.rewind(app, ctx, campaign, unit, to_step, reason)
+    rewinds = (Conflict,)
+
+    def spent(self, unit: Any) -> Mapping[str, Any]:
+        """C-6, TO-8: the holds each seat spent in the conflict (at the step, in whichever timeline it is)."""
+        return {seat: count for seat, count in unit.holds_spent.items() if count}
+
+    def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
+                          now: Any) -> None:
+        if (then or 0) > (now or 0):
+            play.character(app, campaign, owner).check_retake((then or 0) - (now or 0))
+
+    def give_back(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, owner: str, then: Any,
+                  now: Any, reason: str) -> list[Any]:
+        """Holds spent since come back; holds the step had spent, returned since by another rewind, are spent
+        again: the sheet says what replaying the kept steps says (C-6, TO-8)."""
+        sheet = play.character(app, campaign, owner)
+        back = (now or 0) - (then or 0)
+        if back > 0:
+            sheet.return_holds(unit.id.hex, back, "rewound", ctx.actor.name)
+        else:
+            sheet.retake_holds(unit.id.hex, -back, "rewound", ctx.actor.name)
+        return [sheet]
 
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:
+        """C-6 (issue 30, item 4): an ended conflict is voided with a reason; the holds spent in it come back."""
         if winner is not None:
-            raise RuleViolation("a conflict has no winner to name; overturning voids its last action", ruling="C-6")
+            raise RuleViolation("a conflict has no winner to name; overturning it voids it", ruling="C-6")
         unit.overturn(reason, ctx.actor.name)
-        return [unit]
+        touched: list[Any] = [unit]
+        for seat, count in sorted(unit.holds_spent.items()):
+            if count:
+                sheet = play.character(app, campaign, seat)
+                sheet.return_holds(unit.id.hex, count, "voided", ctx.actor.name)
+                touched.append(sheet)
+        return touched

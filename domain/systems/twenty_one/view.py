@@ -59,7 +59,7 @@ def view_for(conflict: Any, seat: str, reveal: bool = False, settled: bool = Fal
         "reshuffles": conflict.shuffled, "hands": hands, "ordering": ordering,
         "last_order": copy.deepcopy(conflict.last_order), "turn_order": list(conflict.turn_order),
         "turn": conflict.turn(), "acted": list(conflict.acted), "assisted": list(conflict.assisted),
-        "action": action, "results": copy.deepcopy(conflict.results),
+        "action": action, "results": copy.deepcopy(conflict.results), "voided": conflict.voided,
     }
 
 

@@ -1,0 +1,74 @@
+"""Random legal play's one move builder, shared by every driver that plays from the listed legal actions alone:
+the conformance suite in-process (``tests/integration/conformance.py``, from a command class's schema) and the
+HTTP client (``tests/e2e/test_random_legal_play.py``, from the OpenAPI schema of the move).
+
+A move is built from the listed entry alone (its ``choices`` for its ``field``, its ``min``/``max``/``step``, its
+``member``, the ``loan`` it answers, what it ``required`` after a rewind, C-7) and the JSON schema of the move's
+body; a text the entry cannot list (a seed, a reason) is a plain sentence.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+TEXT = "at the table"
+
+
+def kinds(prop: dict[str, Any]) -> set[str]:
+    """The JSON types a schema property takes."""
+    return {p.get("type", "") for p in prop.get("anyOf", [prop])}
+
+
+def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, faces: int | None = None) -> dict[str, Any]:
+    """The request body for the listed move ``legal``, whose body has the JSON ``schema``. ``faces``: the faces of
+    a die the table enters by hand (C-3), where the listing says how many (``dice``) and not what they show."""
+    props, required = schema.get("properties", {}), set(schema.get("required", []))
+    body: dict[str, Any] = {"action": legal["action"]}
+    if legal.get("member") is not None:
+        body.update({f: legal["member"] for f in ("side", "member") if f in props})
+    choices, name = legal.get("choices"), legal.get("field")
+    low, high = legal.get("min"), legal.get("max")
+    if choices is not None and name is not None:
+        if "array" in kinds(props.get(name, {})):
+            size = rng.randint(low or 0, min(high if high is not None else len(choices), len(choices)))
+            body[name] = rng.sample(choices, size)
+        else:
+            body[name] = rng.choice(choices)
+    elif choices and isinstance(choices[0], dict):  # several fields' ranges (Beast's roll)
+        while True:
+            picked = {k: rng.randint(*v) if len(v) == 2 and all(isinstance(x, int) for x in v) else rng.choice(v)
+                      for k, v in choices[0].items()}
+            numbers = sum(v for v in picked.values() if isinstance(v, int))
+            if (low or 0) <= numbers <= (high if high is not None else numbers):
+                break
+        body.update({k: v for k, v in picked.items() if v is not None})
+    elif choices:  # names of flags to set (Twenty-one's hold)
+        body[rng.choice(choices).replace("-", "_")] = True
+    number: int | None = None  # the number a min/max entry picked
+    if (low is not None or high is not None) and choices is None:
+        ints = [f for f in (name, *props) if f and f not in body and "integer" in kinds(props.get(f, {}))]
+        target = name or next((f for f in ints if f in required), ints[0] if ints else None)
+        if target and "integer" in kinds(props.get(target, {})):  # else a map min/max bound (Pulp's advantage)
+            step = legal.get("step") or 1
+            fixed_count = len(legal["fixed"]) if legal.get("fixed") else None  # C-7: as many as before the rewind
+            low = max(low or 0, fixed_count or 0)
+            number = body[target] = rng.choice(range(low, max(low, high if high is not None else low + 6) + 1, step))
+    if legal.get("borrowers"):
+        body["borrower"] = rng.choice(legal["borrowers"])
+    if legal.get("loan") is not None and "loan" in props:  # the loan a listed loan move answers (issue 31)
+        body["loan"] = legal["loan"]
+    if legal.get("required") is not None and legal["action"] == "keep" and "cup" in props:
+        body["cup"] = list(legal["required"])  # C-7: the same cup as before the rewind
+    elif legal.get("required") is not None and "cut" in props:
+        body["cut"] = legal["required"][0]  # C-7: the same cut
+    count, fixed = legal.get("dice"), legal.get("fixed")
+    if count is None:  # the listing gives no count of dice to enter: as many as the number picked (a Pool roll's)
+        count = number
+    if faces and isinstance(count, int) and choices is None and "array" in kinds(props.get("dice", {})):
+        fixed = list(fixed or []) + [None] * count
+        body["dice"] = [v if v is not None else rng.randint(1, faces) for v in fixed[:count]]  # C-7: as before
+    for missing in required - set(body):
+        if "string" in kinds(props.get(missing, {})):
+            body[missing] = TEXT
+    return body
