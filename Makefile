@@ -36,7 +36,7 @@ lint: $(VENV)/.test-extras
 # One worker per core (pytest-xdist): every test has its own SQLite files and PostgreSQL schema (a module marked
 # shared_store: each test its own campaign in the module's store).
 test: lint browser
-	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 # The guides' and the README's pictures, from the browser tests (tests/e2e/board.py: shoot).
 screenshots: $(VENV)/.test-extras browser
