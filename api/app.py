@@ -60,7 +60,7 @@ def create_app(settings: Settings | None = None, stakes: Stakes | None = None) -
             if owned:
                 app.state.stakes.close()
 
-    app = FastAPI(title="Stakes", version="0.2.0", description=DESCRIPTION, lifespan=lifespan,
+    app = FastAPI(title="Stakes", version="0.3.0", description=DESCRIPTION, lifespan=lifespan,
                   responses=PROBLEM_RESPONSES, docs_url=None)  # type: ignore[arg-type]
     web.install(app)  # the web view, its vendored assets, and /docs served from them (issue 14)
     problems.install(app)

@@ -145,7 +145,8 @@ class Moves:
         # its dice in the same move; a rewind never stops between the two (C-6; rolls stored before lack it)
         return {"humanity": h, "beast": b, "willpower_before": bool(bonus), "dice": dice,
                 "score": rules.tally(dice, bonus), "reroll": None, "entered": self.table,
-                "keeps": sheet["willpower"] - bonus < 1}
+                # an antagonist's Willpower is the House's secret (C-5): its rolls never say whether any is left
+                "keeps": not self.sides[side]["antagonist"] and sheet["willpower"] - bonus < 1}
 
     def check_decide(self, side: str) -> None:
         if self.phase not in ("rolling", "deciding") or self.sides[side]["roll"] is None:

@@ -8,6 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domain.errors import RuleViolation
 from domain.kernel.commands import Bool, Context
 from domain.kernel.registry import RuleSystem
 from domain.systems.beast import play
@@ -71,6 +72,19 @@ class Beast(RuleSystem):
         """C-6, BE-1: each side's Willpower and Humanity as the unit changed them on the sheets (an antagonist's
         only once settled, C-5)."""
         return {side: effects for side, effects in unit.shown_effects().items()}
+
+    def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
+                          now: Any) -> None:
+        """C-6, BE-1: a step whose roll took more Willpower or Humanity from the sheet than it now holds (it was
+        given back by an earlier rewind and spent again since) is refused: the same point is never spent twice."""
+        zero = {"willpower": 0, "humanity": 0}
+        one: Any = app.repository.get(UUID(unit.sides[owner]["character"]))
+        for what in ("willpower", "humanity"):
+            again = (now or zero)[what] - (then or zero)[what]  # how much more the step took than now
+            if again > getattr(one, what):
+                raise RuleViolation(f"that step took {again} more of {one.name}'s {what.title()} than now, and "
+                                    f"{one.name} holds {getattr(one, what)}: a rewind gives exactly the state of "
+                                    "that step", ruling="C-6")
 
     def give_back(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, owner: str, then: Any,
                   now: Any, reason: str) -> list[Any]:

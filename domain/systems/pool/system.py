@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from domain.errors import RuleViolation
 from domain.kernel.commands import Bool, Context, Int
 from domain.kernel.registry import RuleSystem
-from domain.systems.pool import play
+from domain.systems.pool import play, rules
 from domain.systems.pool.character import PoolCharacter
 from domain.systems.pool.rolls import PoolContest, PoolRoll
 from domain.systems.pool.rules import pool_settings
@@ -60,9 +60,10 @@ class Pool(RuleSystem):
     def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
                           now: Any) -> None:
         again, pool = (then or 0) - (now or 0), play.character(app, campaign, owner).pool
-        if again > pool:
+        if again > 0 and pool - again < rules.FLOOR:  # PL-3: never below two dice
             raise RuleViolation(f"that step has {again} more of {owner}'s dice lost than now, and the pool holds "
-                                f"{pool}: a rewind gives exactly the state of that step", ruling="C-6")
+                                f"{pool} (at least {rules.FLOOR} always stay, PL-3): a rewind gives exactly the "
+                                "state of that step", ruling="C-6")
 
     def give_back(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, owner: str, then: Any,
                   now: Any, reason: str) -> list[Any]:
