@@ -308,7 +308,7 @@ def _bankrupt(table: Table, actor: Seat, named: str | None) -> tuple[str, Charac
     purse = table.purses.get(member)
     if not isinstance(purse, Character):
         raise RuleViolation(f"{member} has no bankruptcy to resolve", ruling="PA-15")
-    table.challenge._pending(member)
+    table.challenge.verify_bankruptcy(member)
     return member, purse
 
 
@@ -402,7 +402,7 @@ def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Cha
     table = Table(app, campaign, unit)
     ch = table.challenge
     old = dict((ch.result or {}).get("payouts") or {})
-    new = ch.check_overturn(winner, reason)
+    new = ch.verify_overturn(winner, reason)
     nets = {m: new.get(m, 0) - old.get(m, 0) for m in table.purses}
     ended = not campaign.adventure_running or campaign.adventure != ch.adventure
     if ended and any(nets[m] > 0 for m, p in table.purses.items() if isinstance(p, Antagonist)):
