@@ -189,16 +189,20 @@ Handler = Callable[..., Any]
 
 
 class Handlers:
-    """Handlers looked up by command type."""
+    """Handlers looked up by command type: one handler per command type, typed with its class (ADR 0036), so no
+    handler branches again on the type of what it was given. The order of registration is the order a
+    system's actions are listed in."""
 
     def __init__(self) -> None:
         self.by_type: dict[type[Command], Handler] = {}
         self._verbs: dict[str, type[Command]] | None = None
 
-    def __call__(self, *commands: type[Command]) -> Callable[[Handler], Handler]:
+    def __call__(self, command: type[Command]) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
-            for command in commands:
-                self.by_type[command] = handler
+            if any(known is handler for known in self.by_type.values()):
+                raise TypeError(f"{getattr(handler, '__name__', handler)} already handles another command type: "
+                                "one handler per command type (ADR 0036)")
+            self.by_type[command] = handler
             self._verbs = None
             return handler
 

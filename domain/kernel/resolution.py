@@ -234,7 +234,7 @@ class Resolution:
         """A side passes: no seed text (C-10)."""
         self.give_input(side, None, actor)
 
-    def check_pass(self, side: str) -> None:
+    def verify_pass_seed(self, side: str) -> None:
         """May ``side`` pass, giving no seed text (C-10)? Exactly when it may seed."""
         self.check_seed(side)
 
@@ -250,7 +250,7 @@ class Resolution:
         unit's first draw (``draw_at_last_input``) is made at once, in the same write. The unit declares
         the events ``_seed_added(side, seed, actor)`` and ``_seed_passed(side, actor)``."""
         if seed is None:
-            self.check_pass(side)
+            self.verify_pass_seed(side)
             self._seed_passed(side=side, actor=actor)  # type: ignore[attr-defined]
         else:
             self._seed_added(side=side, seed=self.verify_seed(side, seed), actor=actor)  # type: ignore[attr-defined]
@@ -281,7 +281,7 @@ class Resolution:
     def check_abandonable(self) -> None:
         """A unit refuses an abandon here for reasons of its own (after the settled check), naming the ruling."""
 
-    def check_abandon(self) -> None:
+    def verify_abandon(self) -> None:
         """May the House abandon this unit now (C-10)? An open unit, unless the unit says otherwise."""
         if self.settled:
             raise RuleViolation("this unit has ended already; there is nothing to abandon", ruling="C-10")
@@ -292,7 +292,7 @@ class Resolution:
         if seat != HOUSE:
             return []
         try:
-            self.check_abandon()
+            self.verify_abandon()
         except RuleViolation:
             return []
         return [{"action": "abandon", "required": ["reason"]}]
@@ -305,7 +305,7 @@ class Resolution:
         if actor != HOUSE:
             raise NotPermitted("only the House abandons a unit", ruling="C-10")
         text = clean_text(reason, "a reason", max_length=500, ruling="C-10")
-        self.check_abandon()
+        self.verify_abandon()
         if self.abandons_a_draw():
             self._draw_abandoned(**self.would_be_draws(**inputs), actor=actor)  # type: ignore[attr-defined]
         self.close_abandoned(text, actor)

@@ -160,12 +160,12 @@ class CoinFlip(Resolution, Aggregate):
         self.call, self.phase = call, "called"
 
     # -- CF-4: the House settles, and the coin is shown ---------------------------------------------------------------
-    def check_settle(self) -> None:
+    def verify_settle(self) -> None:
         if self.phase != "called":
             raise RuleViolation("the House settles a flip once the caller has called", ruling="CF-4")
 
     def settle(self, actor: str) -> None:
-        self.check_settle()
+        self.verify_settle()
         self._settled(caller=self.caller, coin=self.coin, won=self.call == self.coin, actor=actor)
 
     @event("Settled")
@@ -236,7 +236,7 @@ class CoinFlip(Resolution, Aggregate):
         calls = [c for c in FACES if passes(self.verify_call, seat, c)]
         if calls:
             out.append({"action": "call", "choices": calls})
-        if seat == HOUSE and passes(self.check_settle):
+        if seat == HOUSE and passes(self.verify_settle):
             out.append({"action": "settle"})
         return [*out, *self.abandon_actions(seat)]
 

@@ -105,10 +105,10 @@ class Game:
         elif action == "abandon":  # C-10, PA-19: the House ends it; the pot goes back as it came (mirror)
             ch.abandon("the scene moved on", seat)
         elif action == "debt":
-            ch._pending(seat)
+            ch.verify_bankruptcy(seat)
             ch.take_debt(seat, {c: uuid4() for c in ch.creditors(seat)[0]}, seat)
         else:  # buyout
-            ch._pending(seat)
+            ch.verify_bankruptcy(seat)
             best = ch.best_bid(seat)
             bidder_pile = piles[best["bidder"]] if best else 0
             best = ch.accept_buyout(seat, args["give_up"], self.lists[seat], bidder_pile, seat)

@@ -39,7 +39,7 @@ class _Sheet:
         return {"humanity": self.humanity, "beast": self.beast, "willpower": self.willpower,
                 "willpower_max": self.willpower_max}
 
-    def check_adjust(self, willpower: int, humanity: int) -> None:
+    def verify_adjust(self, willpower: int, humanity: int) -> None:
         """An adjustment keeps Willpower within 0 and the maximum and the split within 0 and 10 (BE-1)."""
         if not 0 <= self.willpower + willpower <= self.willpower_max:
             raise RuleViolation(f"{self.name}'s Willpower would be {self.willpower + willpower}, outside 0 to "
@@ -80,7 +80,7 @@ class BeastCharacter(_Sheet, Aggregate):
         return cls(campaign_id=campaign_id, seat=seat, name=name, humanity=h, willpower_max=w, actor=actor)
 
     def adjust(self, unit: str, willpower: int, humanity: int, why: str, actor: str) -> None:
-        self.check_adjust(willpower, humanity)
+        self.verify_adjust(willpower, humanity)
         self._adjusted(unit=unit, willpower=willpower, humanity=humanity, why=why, actor=actor)
 
     @event("Adjusted")
@@ -120,7 +120,7 @@ class BeastAntagonist(_Sheet, Aggregate):
         return cls(campaign_id=campaign_id, name=cleaned, humanity=h, willpower_max=w, actor=actor)
 
     def adjust(self, unit: str, willpower: int, humanity: int, why: str, actor: str) -> None:
-        self.check_adjust(willpower, humanity)
+        self.verify_adjust(willpower, humanity)
         self._adjusted(unit=unit, willpower=willpower, humanity=humanity, why=why, actor=actor)
 
     @event("Adjusted")

@@ -205,29 +205,19 @@ def _side(unit: BeastRoll, ctx: Context, wanted: str | None) -> str:
     return mine[0]
 
 
-@handles(cmd.Seed, cmd.Pass, cmd.Prepare, cmd.Roll, cmd.Reroll, cmd.Keep, cmd.Check, cmd.Reveal)
-def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, command: Any) -> list[Any]:
-    side = _side(unit, ctx, command.side)
-    actor = ctx.actor.name
-    is_check = isinstance(command, cmd.Check)
-    if side not in unit.sides_of(actor) and not (ctx.actor.is_house and is_check):
+def _acting(unit: BeastRoll, ctx: Context, wanted: str | None, house_may: bool = False) -> str:
+    """The side a move is played for (C-1): the acting seat's own, or the one named; only its seat plays it
+    (and, for ``house_may``, the House too: a Humanity check it records)."""
+    side = _side(unit, ctx, wanted)
+    if side not in unit.sides_of(ctx.actor.name) and not (ctx.actor.is_house and house_may):
         raise NotPermitted(f"only the {side}'s seat plays that side", ruling="C-1")
-    ones = sheets_of(app, unit)
-    if isinstance(command, cmd.Seed):
-        unit.add_seed(side, command.seed, actor)
-        return [unit]
-    if isinstance(command, cmd.Pass):
-        unit.pass_seed(side, actor)
-        return [unit]
-    if isinstance(command, cmd.Reveal):
-        unit.reveal(side, actor)
-        return [unit]
-    if isinstance(command, cmd.Prepare):  # C-9: the antagonist's split, before the players' input
-        unit.prepare(side, _values(unit, {side: ones[side]})[side], command.humanity, command.beast,
-                     command.willpower, actor)
-        return [unit]
-    touched = _play(unit, ones, ctx, command, side)
-    if unit.settled:  # what it did is on the antagonist's sheet now
+    return side
+
+
+def _released(unit: BeastRoll, ones: dict[str, Sheet], touched: list[Any], actor: str) -> list[Any]:
+    """After a roll, a decision or a check: a unit settled by it frees its antagonist, whose sheet shows what it
+    did now (C-5); each aggregate once."""
+    if unit.settled:
         for one in ones.values():
             if isinstance(one, BeastAntagonist) and unit.id.hex in one.engaged:
                 one.release(unit.id.hex, actor)
@@ -235,17 +225,76 @@ def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRo
     return list({id(t): t for t in touched}.values())
 
 
-def _play(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, command: Any, side: str) -> list[Any]:
+# -- unit actions: one handler per action, registered in the order the actions are listed -----------------------
+@handles(cmd.Seed)
+def seed(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, command: cmd.Seed) -> list[Any]:
+    unit.add_seed(_acting(unit, ctx, command.side), command.seed, ctx.actor.name)
+    return [unit]
+
+
+@handles(cmd.Pass)
+def pass_seed(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll,
+              command: cmd.Pass) -> list[Any]:
+    unit.pass_seed(_acting(unit, ctx, command.side), ctx.actor.name)
+    return [unit]
+
+
+@handles(cmd.Prepare)
+def prepare(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll,
+            command: cmd.Prepare) -> list[Any]:
+    """C-9: the antagonist's split, before the players' input."""
+    side = _acting(unit, ctx, command.side)
+    ones = sheets_of(app, unit)
+    unit.prepare(side, _values(unit, {side: ones[side]})[side], command.humanity, command.beast,
+                 command.willpower, ctx.actor.name)
+    return [unit]
+
+
+@handles(cmd.Roll)
+def roll(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, command: cmd.Roll) -> list[Any]:
     actor = ctx.actor.name
-    if isinstance(command, cmd.Check):
-        return _move(unit, ones, ctx, lambda s: unit.check(side, s[side], command.outcome, ctx.actor.is_house,
-                                                           command.dice, actor), "Humanity check")
-    if isinstance(command, cmd.Roll):
-        return _move(unit, ones, ctx, lambda s: unit.roll(side, s[side], command.humanity, command.beast,
-                                                          command.willpower, command.dice, actor))
-    die = command.die if isinstance(command, cmd.Reroll) else None
-    dice = command.dice if isinstance(command, cmd.Reroll) else None
-    return _move(unit, ones, ctx, lambda s: unit.decide(side, s[side], die, dice, actor))
+    side = _acting(unit, ctx, command.side)
+    ones = sheets_of(app, unit)
+    touched = _move(unit, ones, ctx, lambda s: unit.roll(side, s[side], command.humanity, command.beast,
+                                                         command.willpower, command.dice, actor))
+    return _released(unit, ones, touched, actor)
+
+
+@handles(cmd.Reroll)
+def reroll(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll,
+           command: cmd.Reroll) -> list[Any]:
+    actor = ctx.actor.name
+    side = _acting(unit, ctx, command.side)
+    ones = sheets_of(app, unit)
+    touched = _move(unit, ones, ctx, lambda s: unit.decide(side, s[side], command.die, command.dice, actor))
+    return _released(unit, ones, touched, actor)
+
+
+@handles(cmd.Keep)
+def keep(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, command: cmd.Keep) -> list[Any]:
+    actor = ctx.actor.name
+    side = _acting(unit, ctx, command.side)
+    ones = sheets_of(app, unit)
+    touched = _move(unit, ones, ctx, lambda s: unit.decide(side, s[side], None, None, actor))
+    return _released(unit, ones, touched, actor)
+
+
+@handles(cmd.Check)
+def check(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, command: cmd.Check) -> list[Any]:
+    """BE-7: the House may record the check of any side (manual mode)."""
+    actor = ctx.actor.name
+    side = _acting(unit, ctx, command.side, house_may=True)
+    ones = sheets_of(app, unit)
+    touched = _move(unit, ones, ctx, lambda s: unit.check(side, s[side], command.outcome, ctx.actor.is_house,
+                                                          command.dice, actor), "Humanity check")
+    return _released(unit, ones, touched, actor)
+
+
+@handles(cmd.Reveal)
+def reveal(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll,
+           command: cmd.Reveal) -> list[Any]:
+    unit.reveal(_acting(unit, ctx, command.side), ctx.actor.name)
+    return [unit]
 
 
 # -- C-6: undo ---------------------------------------------------------------------------------------------------

@@ -573,7 +573,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
         self.restore(state)
 
-    def check_overturn(self, winner: str | None, reason: str) -> dict[str, int]:
+    def verify_overturn(self, winner: str | None, reason: str) -> dict[str, int]:
         """Verify an overturn (C-6) before anything moves; returns the payouts as ruled."""
         clean_text(reason, "a reason", max_length=500, ruling="C-6")
         if not self.settled:
@@ -596,7 +596,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
 
         ``debts``: the shortfall debts this overturn records. Returns the new payouts.
         """
-        payouts = self.check_overturn(winner, reason)
+        payouts = self.verify_overturn(winner, reason)
         reason = clean_text(reason, "a reason", max_length=500, ruling="C-6")
         previous = dict((self.result or {})["payouts"])
         self._overturned(winner=winner, reason=reason, payouts=payouts, previous=previous, debts=debts, actor=actor)

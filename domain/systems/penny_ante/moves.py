@@ -391,7 +391,8 @@ class ChallengeRules:
                 raise refuse("PA-14", f"a loan is at most the lender's pile ({lender_pile}), not {amount}")
 
     # -- PA-15, PA-24: bankruptcy ---------------------------------------------------------------------
-    def _pending(self, member: str) -> dict[str, Any]:
+    def verify_bankruptcy(self, member: str) -> dict[str, Any]:
+        """``member``'s bankruptcy still to resolve (by debt or buyout), or the refusal (PA-15)."""
         self._require_phase(BANKRUPTCY, doing="done (there is no bankruptcy)", ruling="PA-15")
         info = self.bankrupts.get(member)
         if info is None or info["status"] != "pending":
@@ -400,7 +401,7 @@ class ChallengeRules:
 
     def verify_debt(self, member: str) -> tuple[dict[str, int], int]:
         """The creditors of a bankrupt who takes the debt, and the amount: what he lost (PA-15)."""
-        self._pending(member)
+        self.verify_bankruptcy(member)
         return self.creditors(member)[0], self.bankrupts[member]["lost"]
 
     def creditors(self, member: str) -> tuple[dict[str, int], bool]:
@@ -418,7 +419,7 @@ class ChallengeRules:
                    characteristics: Sequence[str] | None = None) -> None:
         """One bid per player outside the challenge, within his pile (PA-15), for a bankrupt who has a
         characteristic to give up (PA-24; unchecked when ``characteristics`` is not given)."""
-        info = self._pending(member)
+        info = self.verify_bankruptcy(member)
         if bidder in self.party_members() or bidder == HOUSE:
             raise refuse("PA-15", "only players outside the challenge bid to buy a bankrupt out")
         if any(b["bidder"] == bidder for b in info["bids"]):
@@ -434,7 +435,7 @@ class ChallengeRules:
                       bidder_pile: int | None) -> tuple[dict[str, Any], str]:
         """The best bid and the characteristic given up (PA-15); only with one to give up (PA-24).
         ``bidder_pile``: the best bidder's pile, None when unknown (then not checked)."""
-        self._pending(member)
+        self.verify_bankruptcy(member)
         choices = self.buyout_choices(member, characteristics)
         if not choices:
             raise refuse("PA-24", f"{member} has no characteristic to give up: no buyout, only the debt")

@@ -27,9 +27,6 @@ if TYPE_CHECKING:
     from domain.application import StakesApplication
     from domain.campaign import Campaign
 
-BETS = (cmd.Check, cmd.Call, cmd.Raise, cmd.Fold, cmd.AllIn)
-
-
 class Table:
     """The aggregates one challenge command touches, loaded once."""
 
@@ -151,44 +148,115 @@ def announce(app: StakesApplication, ctx: Context, command: cmd.AnnounceChalleng
     return announced.id
 
 
-@handles(cmd.Seed, cmd.Pass, cmd.Circumstance, cmd.DoubleDown, cmd.Declare, cmd.Roll, cmd.Keep, *BETS, cmd.Lend, cmd.Bid,
-         cmd.TakeDebt, cmd.Buyout)
-def move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: Any) -> list[Any]:
-    """Play one move; returns every aggregate it touched, to be saved at once."""
-    table = Table(app, campaign, unit)
-    if isinstance(command, cmd.Lend):
-        _lend(app, table, ctx.actor, command)
-    elif isinstance(command, cmd.Bid):
-        _bid(app, table, ctx.actor, command)
-    elif isinstance(command, (cmd.TakeDebt, cmd.Buyout)):
-        _bankruptcy(app, table, ctx.actor, command)
-    else:
-        _side_move(table, ctx.actor, command)
+# -- challenge actions: one handler per action, registered in the order the actions are listed ------------------
+# Each loads the challenge's ``Table`` once and returns every aggregate the move touched, to be saved at once.
+def _side(table: Table, actor: Seat) -> str:
+    """The acting seat's side: only the seats of a side play its moves (PA-5)."""
+    side = table.challenge.side_of(actor.name)
+    if side is None:
+        raise NotPermitted("only the seats of a side play its moves", ruling="PA-5")
+    return side
+
+
+def _played(table: Table, actor: Seat) -> list[Any]:
+    """After a side's move: what it put into the pot or gave back goes onto the purses (PA-9, PA-12), and a
+    challenge the move decided is settled and paid out."""
+    table.mirror(actor.name)
+    table.settle_if_due(actor.name)
     return table.touched()
 
 
-def _side_move(table: Table, actor: Seat, command: Any) -> None:
-    ch = table.challenge
-    side = ch.side_of(actor.name)
-    if side is None:
-        raise NotPermitted("only the seats of a side play its moves", ruling="PA-5")
-    piles = table.piles()
-    if isinstance(command, cmd.Seed):
-        ch.add_seed(side, command.seed, actor.name)
-    elif isinstance(command, cmd.Pass):
-        ch.pass_seed(side, actor.name)
-    elif isinstance(command, (cmd.Circumstance, cmd.DoubleDown)):
-        ch.declare_circumstance(side, command.text, isinstance(command, cmd.DoubleDown), piles, actor.name)
-    elif isinstance(command, cmd.Declare):
-        ch.declare_characteristics(side, list(command.characteristics), side_list(table, side), actor.name)
-    elif isinstance(command, cmd.Roll):
-        ch.roll(side, piles, command.dice, actor.name)
-    elif isinstance(command, cmd.Keep):
-        ch.keep(side, list(command.cup), actor.name)
-    else:
-        ch.bet(side, command.action, getattr(command, "amount", None), piles, actor.name)
-    table.mirror(actor.name)
-    table.settle_if_due(actor.name)
+@handles(cmd.Seed)
+def seed(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: cmd.Seed) -> list[Any]:
+    table = Table(app, campaign, unit)
+    unit.add_seed(_side(table, ctx.actor), command.seed, ctx.actor.name)
+    return _played(table, ctx.actor)
+
+
+@handles(cmd.Pass)
+def pass_seed(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge,
+              command: cmd.Pass) -> list[Any]:
+    table = Table(app, campaign, unit)
+    unit.pass_seed(_side(table, ctx.actor), ctx.actor.name)
+    return _played(table, ctx.actor)
+
+
+@handles(cmd.Circumstance)
+def circumstance(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge,
+                 command: cmd.Circumstance) -> list[Any]:
+    table = Table(app, campaign, unit)
+    side = _side(table, ctx.actor)
+    unit.declare_circumstance(side, command.text, False, table.piles(), ctx.actor.name)
+    return _played(table, ctx.actor)
+
+
+@handles(cmd.DoubleDown)
+def double_down(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge,
+                command: cmd.DoubleDown) -> list[Any]:
+    table = Table(app, campaign, unit)
+    side = _side(table, ctx.actor)
+    unit.declare_circumstance(side, command.text, True, table.piles(), ctx.actor.name)
+    return _played(table, ctx.actor)
+
+
+@handles(cmd.Declare)
+def declare(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge,
+            command: cmd.Declare) -> list[Any]:
+    table = Table(app, campaign, unit)
+    side = _side(table, ctx.actor)
+    unit.declare_characteristics(side, list(command.characteristics), side_list(table, side), ctx.actor.name)
+    return _played(table, ctx.actor)
+
+
+@handles(cmd.Roll)
+def roll(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: cmd.Roll) -> list[Any]:
+    table = Table(app, campaign, unit)
+    side = _side(table, ctx.actor)
+    unit.roll(side, table.piles(), command.dice, ctx.actor.name)
+    return _played(table, ctx.actor)
+
+
+@handles(cmd.Keep)
+def keep(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: cmd.Keep) -> list[Any]:
+    table = Table(app, campaign, unit)
+    unit.keep(_side(table, ctx.actor), list(command.cup), ctx.actor.name)
+    return _played(table, ctx.actor)
+
+
+def _bet(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, action: str,
+         amount: int | None) -> list[Any]:
+    """One bet of the betting round (PA-9 … PA-12)."""
+    table = Table(app, campaign, unit)
+    side = _side(table, ctx.actor)
+    unit.bet(side, action, amount, table.piles(), ctx.actor.name)
+    return _played(table, ctx.actor)
+
+
+@handles(cmd.Check)
+def check(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: cmd.Check) -> list[Any]:
+    return _bet(app, ctx, campaign, unit, command.action, None)
+
+
+@handles(cmd.Call)
+def call(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: cmd.Call) -> list[Any]:
+    return _bet(app, ctx, campaign, unit, command.action, None)
+
+
+@handles(cmd.Raise)
+def raise_bet(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge,
+              command: cmd.Raise) -> list[Any]:
+    return _bet(app, ctx, campaign, unit, command.action, command.amount)
+
+
+@handles(cmd.Fold)
+def fold(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: cmd.Fold) -> list[Any]:
+    return _bet(app, ctx, campaign, unit, command.action, None)
+
+
+@handles(cmd.AllIn)
+def all_in(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge,
+           command: cmd.AllIn) -> list[Any]:
+    return _bet(app, ctx, campaign, unit, command.action, None)
 
 
 def side_list(table: Table, side: str) -> list[str]:
@@ -199,64 +267,90 @@ def side_list(table: Table, side: str) -> list[str]:
     return names
 
 
-def _lend(app: StakesApplication, table: Table, actor: Seat, command: cmd.Lend) -> None:
+@handles(cmd.Lend)
+def lend(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: cmd.Lend) -> list[Any]:
     """PA-14: a player outside the challenge offers one loan per betting round to a member of a side."""
-    ch = table.challenge
+    table = Table(app, campaign, unit)
+    actor = ctx.actor
     if actor.is_house:
         raise NotPermitted("loans are between players; the House does not lend", ruling="PA-14")
-    lender = economy.character(app, table.campaign, actor.name)
+    lender = economy.character(app, campaign, actor.name)
     borrower = player_handle(command.borrower)
     amount = whole_pennies(command.amount, "a loan", minimum=1, ruling="PA-14")
     if amount > lender.pile:
         raise RuleViolation(f"a loan is at most the lender's pile ({lender.pile}), not {amount}", ruling="PA-14")
-    offered = Loan(campaign_id=table.campaign.id, lender=actor.name, borrower=borrower, amount=amount,
-                   adventure=table.campaign.adventure, actor=actor.name, challenge_id=ch.id.hex, round=ch.round)
-    ch.record_loan_offer(offered.id, actor.name, borrower, actor.name, amount=amount, lender_pile=lender.pile)
+    offered = Loan(campaign_id=campaign.id, lender=actor.name, borrower=borrower, amount=amount,
+                   adventure=campaign.adventure, actor=actor.name, challenge_id=unit.id.hex, round=unit.round)
+    unit.record_loan_offer(offered.id, actor.name, borrower, actor.name, amount=amount, lender_pile=lender.pile)
     table.extra.append(offered)
+    return table.touched()
 
 
-def _bid(app: StakesApplication, table: Table, actor: Seat, command: cmd.Bid) -> None:
+@handles(cmd.Bid)
+def bid(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: cmd.Bid) -> list[Any]:
     """PA-15: a player outside the challenge bids once to buy a bankrupt out."""
+    table = Table(app, campaign, unit)
+    actor = ctx.actor
     if actor.is_house:
         raise NotPermitted("the House's one-penny bid is placed for it", ruling="PA-15")
-    bidder = economy.character(app, table.campaign, actor.name)
+    bidder = economy.character(app, campaign, actor.name)
     member = player_handle(command.member)
-    table.challenge.bid(actor.name, member, command.amount, bidder.pile, actor.name,
-                        characteristics=table.characteristics().get(member, []))  # the bankrupt's own (PA-24)
+    unit.bid(actor.name, member, command.amount, bidder.pile, actor.name,
+             characteristics=table.characteristics().get(member, []))  # the bankrupt's own (PA-24)
+    return table.touched()
 
 
-def _bankruptcy(app: StakesApplication, table: Table, actor: Seat, command: cmd.TakeDebt | cmd.Buyout) -> None:
-    """PA-15: the bankrupt takes the debt, or accepts the best buyout and gives up a characteristic."""
-    ch = table.challenge
-    member = player_handle(command.member or actor.name)
+def _bankrupt(table: Table, actor: Seat, named: str | None) -> tuple[str, Character]:
+    """PA-15: the bankrupt member who chooses between debt and buyout (the acting seat), and his purse."""
+    member = player_handle(named or actor.name)
     if actor.name != member:
         raise NotPermitted(f"only {member} chooses between debt and buyout", ruling="PA-15")
     purse = table.purses.get(member)
     if not isinstance(purse, Character):
         raise RuleViolation(f"{member} has no bankruptcy to resolve", ruling="PA-15")
-    ch._pending(member)
-    if isinstance(command, cmd.TakeDebt):
-        creditors, is_antagonist = ch.creditors(member)
-        debts = {creditor: Debt(campaign_id=table.campaign.id, lender=creditor, borrower=member, amount=amount,
-                                adventure=table.campaign.adventure, challenge_id=ch.id.hex,
-                                lender_is_antagonist=is_antagonist, actor=actor.name)
-                 for creditor, amount in creditors.items()}
-        ch.take_debt(member, {c: d.id for c, d in debts.items()}, actor.name)
-        for debt in debts.values():
-            purse.incur_debt(debt.id.hex, debt.amount, actor.name)
-        table.extra += list(debts.values())
-    else:
-        best = ch.best_bid(member)
-        bidder = (table.house if best and best["bidder"] == "house"
-                  else economy.character(app, table.campaign, best["bidder"]) if best else None)
-        bidder_pile = bidder.pile if bidder is not None else 0
-        best = ch.accept_buyout(member, command.give_up, purse.characteristics, bidder_pile, actor.name)
-        bidder.pay_buyout(ch.id.hex, best["amount"], actor.name)  # type: ignore[union-attr]
-        purse.receive_buyout(ch.id.hex, best["amount"], actor.name)
-        purse.surrender(ch.id.hex, ch.bankrupts[member]["surrendered"], actor.name)
-        if bidder is not table.house:
-            table.extra.append(bidder)
+    table.challenge.verify_bankruptcy(member)
+    return member, purse
+
+
+@handles(cmd.TakeDebt)
+def take_debt(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge,
+              command: cmd.TakeDebt) -> list[Any]:
+    """PA-15: the bankrupt takes back what he lost as a debt to whoever won it."""
+    table = Table(app, campaign, unit)
+    actor = ctx.actor
+    member, purse = _bankrupt(table, actor, command.member)
+    creditors, is_antagonist = unit.creditors(member)
+    debts = {creditor: Debt(campaign_id=campaign.id, lender=creditor, borrower=member, amount=amount,
+                            adventure=campaign.adventure, challenge_id=unit.id.hex,
+                            lender_is_antagonist=is_antagonist, actor=actor.name)
+             for creditor, amount in creditors.items()}
+    unit.take_debt(member, {c: d.id for c, d in debts.items()}, actor.name)
+    for debt in debts.values():
+        purse.incur_debt(debt.id.hex, debt.amount, actor.name)
+    table.extra += list(debts.values())
     table.pay_out(actor.name)
+    return table.touched()
+
+
+@handles(cmd.Buyout)
+def buyout(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge,
+           command: cmd.Buyout) -> list[Any]:
+    """PA-15: the bankrupt accepts the best buyout and gives up a characteristic."""
+    table = Table(app, campaign, unit)
+    actor = ctx.actor
+    member, purse = _bankrupt(table, actor, command.member)
+    best = unit.best_bid(member)
+    bidder = (table.house if best and best["bidder"] == "house"
+              else economy.character(app, campaign, best["bidder"]) if best else None)
+    bidder_pile = bidder.pile if bidder is not None else 0
+    best = unit.accept_buyout(member, command.give_up, purse.characteristics, bidder_pile, actor.name)
+    bidder.pay_buyout(unit.id.hex, best["amount"], actor.name)  # type: ignore[union-attr]
+    purse.receive_buyout(unit.id.hex, best["amount"], actor.name)
+    purse.surrender(unit.id.hex, unit.bankrupts[member]["surrendered"], actor.name)
+    if bidder is not table.house:
+        table.extra.append(bidder)
+    table.pay_out(actor.name)
+    return table.touched()
 
 
 # -- C-6, C-7: undo ------------------------------------------------------------------------------------------
@@ -308,7 +402,7 @@ def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Cha
     table = Table(app, campaign, unit)
     ch = table.challenge
     old = dict((ch.result or {}).get("payouts") or {})
-    new = ch.check_overturn(winner, reason)
+    new = ch.verify_overturn(winner, reason)
     nets = {m: new.get(m, 0) - old.get(m, 0) for m in table.purses}
     ended = not campaign.adventure_running or campaign.adventure != ch.adventure
     if ended and any(nets[m] > 0 for m, p in table.purses.items() if isinstance(p, Antagonist)):

@@ -151,28 +151,18 @@ def open_contest(app: StakesApplication, ctx: Context, command: cmd.OpenContest)
     return contest.id
 
 
-@handles(cmd.ContestSeed, cmd.ContestRoll, cmd.Fold, cmd.Push, cmd.Reroll, cmd.Interrupt)
-def contest_move(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
-                 command: Any) -> list[Any]:
-    actor = ctx.actor
-    touched: list[Any] = [contest]
-    if isinstance(command, (cmd.Reroll, cmd.Interrupt)):
-        contest.break_tie(command.action, actor.name)
-    else:
-        side = contest.side_of(actor.name)
-        if side is None:
-            raise NotPermitted("only the two opposed characters play a contest", ruling="PL-8")
-        if isinstance(command, cmd.ContestSeed):
-            contest.add_seed(side, command.seed, actor.name)
-        elif isinstance(command, cmd.ContestRoll):
-            one = character(app, campaign, actor.name)
-            contest.roll(side, one, command.count, command.trait, command.dice, actor.name)
-            lost = contest.sides[side]["last"]["lost"]
-            if lost:
-                one.lose(contest.id.hex, lost, actor.name)
-            touched.append(one)
-        else:
-            contest.answer(side, command.action, actor.name)
+# -- contest actions: one handler per action, registered in the order the actions are listed ---------------------
+def _side(contest: PoolContest, ctx: Context) -> str:
+    """The acting seat's side: only the two opposed characters play a contest's moves (PL-8)."""
+    side = contest.side_of(ctx.actor.name)
+    if side is None:
+        raise NotPermitted("only the two opposed characters play a contest", ruling="PL-8")
+    return side
+
+
+def _settle_gains(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
+                  touched: list[Any]) -> list[Any]:
+    """After any move: a contest settled by it gives its dice to the pools that won them (PL-8, PL-9)."""
     if contest.settled:
         for seat, count in (contest.result or {}).get("gains", {}).items():
             gainer: PoolCharacter | None = next((t for t in touched if isinstance(t, PoolCharacter) and t.seat == seat),
@@ -180,8 +170,56 @@ def contest_move(app: StakesApplication, ctx: Context, campaign: Campaign, conte
             if gainer is None:
                 gainer = character(app, campaign, seat)
                 touched.append(gainer)
-            gainer.gain(contest.id.hex, count, "a contest lost or missed", actor.name)
+            gainer.gain(contest.id.hex, count, "a contest lost or missed", ctx.actor.name)
     return touched
+
+
+@handles(cmd.ContestSeed)
+def contest_seed(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
+                 command: cmd.ContestSeed) -> list[Any]:
+    contest.add_seed(_side(contest, ctx), command.seed, ctx.actor.name)
+    return _settle_gains(app, ctx, campaign, contest, [contest])
+
+
+@handles(cmd.ContestRoll)
+def contest_roll(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
+                 command: cmd.ContestRoll) -> list[Any]:
+    actor = ctx.actor.name
+    side = _side(contest, ctx)
+    one = character(app, campaign, actor)
+    contest.roll(side, one, command.count, command.trait, command.dice, actor)
+    lost = contest.sides[side]["last"]["lost"]
+    if lost:
+        one.lose(contest.id.hex, lost, actor)
+    return _settle_gains(app, ctx, campaign, contest, [contest, one])
+
+
+@handles(cmd.Fold)
+def fold(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
+         command: cmd.Fold) -> list[Any]:
+    contest.answer(_side(contest, ctx), command.action, ctx.actor.name)
+    return _settle_gains(app, ctx, campaign, contest, [contest])
+
+
+@handles(cmd.Push)
+def push(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
+         command: cmd.Push) -> list[Any]:
+    contest.answer(_side(contest, ctx), command.action, ctx.actor.name)
+    return _settle_gains(app, ctx, campaign, contest, [contest])
+
+
+@handles(cmd.Reroll)
+def reroll(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
+           command: cmd.Reroll) -> list[Any]:
+    contest.break_tie(command.action, ctx.actor.name)
+    return _settle_gains(app, ctx, campaign, contest, [contest])
+
+
+@handles(cmd.Interrupt)
+def interrupt(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
+              command: cmd.Interrupt) -> list[Any]:
+    contest.break_tie(command.action, ctx.actor.name)
+    return _settle_gains(app, ctx, campaign, contest, [contest])
 
 
 @handles(cmd.Abandon)  # registered last: an unknown action still names the unit's first ruling

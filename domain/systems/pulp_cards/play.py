@@ -93,26 +93,63 @@ def show(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, co
     return [unit]
 
 
-@handles(cmd.CombatSeed, cmd.CombatPass, cmd.Surprise, cmd.Initiative, cmd.Keep, cmd.Attack, cmd.Effect, cmd.End)
-def combat_move(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpCombat,
-                command: Any) -> list[Any]:
+# -- combat actions: one handler per action, registered in the order the actions are listed ----------------------
+@handles(cmd.CombatSeed)
+def combat_seed(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpCombat,
+                command: cmd.CombatSeed) -> list[Any]:
+    unit.add_seed(ctx.actor.name, command.seed, ctx.actor.name)
+    return [unit]
+
+
+@handles(cmd.CombatPass)
+def combat_pass(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpCombat,
+                command: cmd.CombatPass) -> list[Any]:
+    unit.add_seed(ctx.actor.name, None, ctx.actor.name)
+    return [unit]
+
+
+@handles(cmd.Surprise)
+def surprise(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpCombat,
+             command: cmd.Surprise) -> list[Any]:
     seat = ctx.actor.name
-    if isinstance(command, cmd.CombatSeed):
-        unit.add_seed(seat, command.seed, seat)
-    elif isinstance(command, cmd.CombatPass):
-        unit.add_seed(seat, None, seat)
-    elif isinstance(command, cmd.Surprise):
-        unit.deal_surprise(seat, command.by, command.difficulty, command.cut, command.cards, seat)
-    elif isinstance(command, cmd.Initiative):
-        unit.deal_initiative(seat, command.advantage, command.cards, seat)
-    elif isinstance(command, cmd.Keep):
-        unit.keep_order(seat, seat)
-    elif isinstance(command, cmd.Attack):
-        unit.attack(seat, command.target, command.difficulty, command.cut, command.cards, seat)
-    elif isinstance(command, cmd.Effect):
-        unit.record_effect(seat, command.number, command.effect, seat)
-    else:
-        unit.end(seat, command.reason, seat)
+    unit.deal_surprise(seat, command.by, command.difficulty, command.cut, command.cards, seat)
+    return [unit]
+
+
+@handles(cmd.Initiative)
+def initiative(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpCombat,
+               command: cmd.Initiative) -> list[Any]:
+    seat = ctx.actor.name
+    unit.deal_initiative(seat, command.advantage, command.cards, seat)
+    return [unit]
+
+
+@handles(cmd.Keep)
+def keep(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpCombat, command: cmd.Keep) -> list[Any]:
+    unit.keep_order(ctx.actor.name, ctx.actor.name)
+    return [unit]
+
+
+@handles(cmd.Attack)
+def attack(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpCombat,
+           command: cmd.Attack) -> list[Any]:
+    seat = ctx.actor.name
+    unit.attack(seat, command.target, command.difficulty, command.cut, command.cards, seat)
+    return [unit]
+
+
+@handles(cmd.Effect)
+def effect(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpCombat,
+           command: cmd.Effect) -> list[Any]:
+    seat = ctx.actor.name
+    unit.record_effect(seat, command.number, command.effect, seat)
+    return [unit]
+
+
+@handles(cmd.End)
+def end(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpCombat, command: cmd.End) -> list[Any]:
+    seat = ctx.actor.name
+    unit.end(seat, command.reason, seat)
     return [unit]
 
 

@@ -62,7 +62,7 @@ class TwentyOneCharacter(Aggregate):
     def _holds_granted(self, count: int, skill: str, actor: str) -> None:
         self.holds += count
 
-    def check_hold(self) -> None:
+    def verify_spend_hold(self) -> None:
         if self.holds < 1:
             raise RuleViolation(f"{self.name} has no hold to spend", ruling="TO-8")
 
@@ -75,7 +75,7 @@ class TwentyOneCharacter(Aggregate):
         """Holds spent in steps a rewind undid come back (C-6)."""
         self.holds += count
 
-    def check_retake(self, count: int) -> None:
+    def verify_retake_holds(self, count: int) -> None:
         """A rewind to a step where more holds were spent than now needs them on the sheet (C-6, TO-8)."""
         if self.holds < count:
             raise RuleViolation(f"that step has {count} more hold(s) of {self.name} spent than now, and the sheet "

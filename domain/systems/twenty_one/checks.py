@@ -3,6 +3,9 @@
 They read the conflict and change nothing; the aggregate (``conflict.py``) calls them before recording a
 move, and ``view.legal_actions`` lists exactly the moves they pass. A refusal never says where a card is:
 a card a player names is either in his own hand or not ("you do not hold …"), whoever holds it.
+
+Named as every aggregate's checks are (issue 30, ADR 0036): ``verify_x`` refuses move ``x`` (the aggregate's
+method of that name) or returns what it records; ``passes(verify_x, …)`` is its yes/no.
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ class ConflictChecks:
         return len(self.deck) + len(self.discard) >= count
 
     # -- C-4, TO-2: the deal ------------------------------------------------------------------------------
-    def check_deal(self, entered: Sequence[str] | None = None) -> list[str] | None:
+    def verify_deal(self, entered: Sequence[str] | None = None) -> list[str] | None:
         self._phase("seeding", doing="dealing")
         if not self.table:
             if entered is not None:
@@ -79,7 +82,7 @@ class ConflictChecks:
         return deck
 
     # -- TO-3, TO-15: the order of play --------------------------------------------------------------------
-    def check_orderer(self, seat: str) -> None:
+    def verify_orderer(self, seat: str) -> None:
         """``seat`` may be named to lay a card for the order: in the conflict, yet to act, holding a card."""
         self.engaged(seat)
         if seat in self.acted:
@@ -89,21 +92,21 @@ class ConflictChecks:
 
     def orderers(self) -> list[str]:
         """Every seat that may be named for the order now, in seat order (TO-3)."""
-        return [seat for seat in self.seats if passes(self.check_orderer, seat)]
+        return [seat for seat in self.seats if passes(self.verify_orderer, seat)]
 
-    def check_order(self, actors: Sequence[str] | None) -> list[str]:
+    def verify_call_order(self, actors: Sequence[str] | None) -> list[str]:
         """The actors who lay for the order (TO-3); ``None``: every seat that may."""
         self._phase("play", doing="calling for the order of play")
         chosen = self.orderers() if actors is None else list(actors)
         if len(set(chosen)) != len(chosen):
             raise RuleViolation("an actor is named twice", ruling="TO-3")
         for seat in chosen:
-            self.check_orderer(seat)
+            self.verify_orderer(seat)
         if len(chosen) < 2:
             raise RuleViolation("the order of play is laid by two actors or more", ruling="TO-3")
         return [s for s in self.seats if s in chosen]
 
-    def check_order_card(self, seat: str, card: object) -> str:
+    def verify_lay_for_order(self, seat: str, card: object) -> str:
         self.engaged(seat)
         self._phase("ordering", doing="laying a card for the order")
         assert self.ordering is not None
@@ -114,7 +117,7 @@ class ConflictChecks:
         return self.holding(seat, card, "TO-3")
 
     # -- TO-4, TO-5, TO-11, TO-14: an action -------------------------------------------------------------
-    def check_lay(self, seat: str, laid: Sequence[object]) -> list[str]:
+    def verify_lay(self, seat: str, laid: Sequence[object]) -> list[str]:
         self.engaged(seat)
         self._phase("play", doing="laying cards for an action")
         if seat in self.acted:
@@ -145,16 +148,16 @@ class ConflictChecks:
             raise RuleViolation("first keep or discard the card drawn for your hold", ruling="TO-8")
         return self.action
 
-    def check_draw(self, seat: str) -> None:
+    def verify_draw(self, seat: str) -> None:
         self._acting(seat, "drawing")
         if not self.can_draw():
             raise RuleViolation("the deck and the discard pile are empty: stand", ruling="TO-1")
 
-    def check_stand(self, seat: str) -> None:
+    def verify_stand(self, seat: str) -> None:
         self._acting(seat, "standing")
 
     # -- TO-8, TO-13: holds -----------------------------------------------------------------------------------
-    def check_hold(self, seat: str, use: str, holds: int) -> None:
+    def verify_use_hold(self, seat: str, use: str, holds: int) -> None:
         action = self._acting(seat, "spending a hold")
         if action["hold_used"]:
             raise RuleViolation("a hold is spent once per action", ruling="TO-8")
@@ -167,7 +170,7 @@ class ConflictChecks:
         if use not in ("set-aside", "draw"):
             raise RuleViolation("a hold takes the set-aside card or draws one", ruling="TO-8")
 
-    def check_keep(self, seat: str) -> str:
+    def verify_keep(self, seat: str) -> str:
         self.engaged(seat)
         self._phase("action", doing="keeping a hold's card")
         assert self.action is not None
@@ -176,7 +179,7 @@ class ConflictChecks:
         return self.action["pending"]
 
     # -- TO-7, TO-13: assist or hinder -----------------------------------------------------------------------
-    def check_replace(self, seat: str, card: object) -> str:
+    def verify_replace(self, seat: str, card: object) -> str:
         self.engaged(seat)
         self._phase("action", doing="assisting or hindering")
         assert self.action is not None
@@ -191,14 +194,14 @@ class ConflictChecks:
         return self.holding(seat, card, "TO-7")
 
     # -- TO-6, TO-12: modifiers -------------------------------------------------------------------------------
-    def check_modifier(self, value: object, source: object) -> tuple[int, str]:
+    def verify_add_modifier(self, value: object, source: object) -> tuple[int, str]:
         self._phase("action", doing="adding a modifier")
         if isinstance(value, bool) or value not in (-1, 1):
             raise RuleViolation(f"a modifier is exactly +1 or -1, not {value!r}", ruling="TO-12")
         return int(value), clean_text(source, "a modifier's source", max_length=120, ruling="TO-6")  # type: ignore[arg-type]
 
     # -- TO-9, TO-14, C-3: the refill's reshuffle, with table cards -------------------------------------------
-    def check_reshuffle_entered(self, entered: Sequence[str] | None) -> list[str]:
+    def verify_reshuffle(self, entered: Sequence[str] | None) -> list[str]:
         self._phase("reshuffle", doing="entering a reshuffle")
         if entered is None:
             raise reshuffle_needed(self.discard)
@@ -207,5 +210,5 @@ class ConflictChecks:
         return codes
 
     # -- the end (C-5) ------------------------------------------------------------------------------------------
-    def check_end(self) -> None:
+    def verify_end(self) -> None:
         self._phase("seeding", "play", "reshuffle", doing="ending the conflict")

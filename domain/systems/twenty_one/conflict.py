@@ -159,7 +159,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         or pass (C-10), never by hand while an input is owed: the House, knowing the secret, would choose its
         moment. Once nothing is owed the cards are fixed, so the House deals them: after a rewind to before the
         deal, or in a conflict stored before issue 30 with every seed given and no deal (review finding 3)."""
-        self.check_deal(entered)
+        self.verify_deal(entered)
         owed = self.owed_inputs()
         if not self.table and owed:  # nothing owed: the deal's content is fixed, its moment gives nothing (C-10)
             raise RuleViolation("the deal is made by the service in the same write as the last engaged player's "
@@ -167,7 +167,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         self._deal(entered, actor)
 
     def _deal(self, entered: Sequence[str] | None, actor: str) -> None:
-        deck = self.check_deal(entered)
+        deck = self.verify_deal(entered)
         slot = ["shuffle", 0]
         order = self.shuffle(slot, list(c.DECK), deck)
         self._shuffled(slot=slot, cards=list(c.DECK), order=order, entered=self.table, actor=actor)
@@ -189,14 +189,14 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
 
     # -- TO-3, TO-15: the order of play -----------------------------------------------------------------------
     def call_order(self, actors: Sequence[str] | None, actor: str) -> None:
-        self._order_called(actors=self.check_order(actors), actor=actor)
+        self._order_called(actors=self.verify_call_order(actors), actor=actor)
 
     @event("OrderCalled")
     def _order_called(self, actors: list[str], actor: str) -> None:
         self.phase, self.ordering = "ordering", {"actors": list(actors), "laid": {}}
 
     def lay_for_order(self, seat: str, card: object, entered: Sequence[str] | None, actor: str) -> None:
-        code = self.check_order_card(seat, card)
+        code = self.verify_lay_for_order(seat, card)
         sim = self._draws(entered)
         assert self.ordering is not None
         laid = {**self.ordering["laid"], seat: code}
@@ -255,7 +255,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
 
     # -- TO-4, TO-5, TO-11: laying, drawing, standing ----------------------------------------------------------
     def lay(self, seat: str, laid: Sequence[object], entered: Sequence[str] | None, actor: str) -> None:
-        codes = self.check_lay(seat, laid)
+        codes = self.verify_lay(seat, laid)
         sim = self._draws(entered)
         made_up = sim.draw(2 - len(codes))
         rest = [x for x in self.hands[seat] if x not in codes]
@@ -278,7 +278,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
                        "modifiers": [], "replacement": None, "hold_used": None, "pending": None, "stood": False}
 
     def draw(self, seat: str, entered: Sequence[str] | None, actor: str) -> None:
-        self.check_draw(seat)
+        self.verify_draw(seat)
         sim = self._draws(entered)
         card = sim.draw(1)[0]
         self._card_drawn(seat=seat, card=card, reshuffles=sim.reshuffles, actor=actor)
@@ -292,7 +292,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         self.action["laid"].append(card)
 
     def stand(self, seat: str, entered: Sequence[str] | None, actor: str) -> None:
-        self.check_stand(seat)
+        self.verify_stand(seat)
         sim = self._draws(entered)
         self._stood(seat=seat, actor=actor)
         self._after(self._sync(sim), actor)
@@ -304,7 +304,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
 
     # -- TO-6, TO-7, TO-8, TO-13: modifiers, assists, holds ---------------------------------------------------------
     def add_modifier(self, value: object, source: object, actor: str) -> None:
-        number, text = self.check_modifier(value, source)
+        number, text = self.verify_add_modifier(value, source)
         self._modifier_added(value=number, source=text, actor=actor)
 
     @event("ModifierAdded")
@@ -314,7 +314,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
 
     def replace(self, seat: str, kind: str, card: object, entered: Sequence[str] | None, actor: str) -> None:
         """TO-7: another player replaces the last card laid with one from his hand (assist or hinder)."""
-        code = self.check_replace(seat, card)
+        code = self.verify_replace(seat, card)
         sim = self._draws(entered)
         assert self.action is not None
         self._replaced(seat=seat, kind=kind, card=code, replaced=self.action["laid"][-1], actor=actor)
@@ -337,7 +337,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
 
     def use_hold(self, seat: str, use: str, holds: int, entered: Sequence[str] | None, actor: str) -> None:
         """TO-8: spend a hold to replace the last card laid with the set-aside card, or to draw one."""
-        self.check_hold(seat, use, holds)
+        self.verify_use_hold(seat, use, holds)
         sim = self._draws(entered)
         assert self.action is not None
         drawn = sim.draw(1)[0] if use == "draw" else None
@@ -360,7 +360,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
 
     def keep(self, seat: str, keep: bool, entered: Sequence[str] | None, actor: str) -> None:
         """TO-8, TO-13: the card drawn for a hold replaces the last card laid, or is discarded."""
-        card = self.check_keep(seat)
+        card = self.verify_keep(seat)
         sim = self._draws(entered)
         assert self.action is not None
         if keep:
@@ -406,7 +406,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
     def reshuffle(self, entered: Sequence[str] | None, actor: str) -> None:
         """The House enters the discards as reshuffled at the table; the refill the round's end began goes on,
         or the order whose tie waited for it is settled (TO-16)."""
-        self.check_reshuffle_entered(entered)
+        self.verify_reshuffle(entered)
         sim = self._draws(entered)
         if self.ordering is not None:
             laid = dict(self.ordering["laid"])
@@ -428,7 +428,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
 
     # -- the end (C-5), and undo (C-6, C-7) ------------------------------------------------------------------
     def end(self, actor: str) -> None:
-        self.check_end()
+        self.verify_end()
         if self.abandons_a_draw():  # C-10: ended while seeding, after a player's input: the deal it would have made
             self._draw_abandoned(**self.would_be_draws(), actor=actor)
         self._ended(actor=actor)

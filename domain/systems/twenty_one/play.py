@@ -43,47 +43,119 @@ def open_conflict(app: StakesApplication, ctx: Context, command: cmd.OpenConflic
     return conflict.id
 
 
-@handles(cmd.Seed, cmd.Pass, cmd.Deal, cmd.CallOrder, cmd.OrderCard, cmd.Lay, cmd.Draw, cmd.Stand, cmd.Assist, cmd.Hinder,
-         cmd.Hold, cmd.Keep, cmd.Reshuffle, cmd.AddModifier, cmd.EndConflict)
-def move(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict, command: Any) -> list[Any]:
+# -- conflict actions: one handler per action, registered in the order the actions are listed -------------------
+# Each plays its move as the acting seat and returns what it touched: the conflict (and a spent hold's sheet).
+@handles(cmd.Seed)
+def seed(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict, command: cmd.Seed) -> list[Any]:
+    conflict.add_seed(ctx.actor.name, command.seed, ctx.actor.name)
+    return [conflict]
+
+
+@handles(cmd.Pass)
+def pass_seed(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict,
+              command: cmd.Pass) -> list[Any]:
+    conflict.pass_seed(ctx.actor.name, ctx.actor.name)
+    return [conflict]
+
+
+@handles(cmd.Deal)
+def deal(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict, command: cmd.Deal) -> list[Any]:
+    conflict.deal(command.deck, ctx.actor.name)
+    return [conflict]
+
+
+@handles(cmd.CallOrder)
+def call_order(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict,
+               command: cmd.CallOrder) -> list[Any]:
+    conflict.call_order([player_handle(a) for a in command.actors] if command.actors else None, ctx.actor.name)
+    return [conflict]
+
+
+@handles(cmd.OrderCard)
+def order_card(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict,
+               command: cmd.OrderCard) -> list[Any]:
     seat = ctx.actor.name
-    touched: list[Any] = [conflict]
-    entered = getattr(command, "reshuffle", None)
-    if isinstance(command, cmd.Seed):
-        conflict.add_seed(seat, command.seed, seat)
-    elif isinstance(command, cmd.Pass):
-        conflict.pass_seed(seat, seat)
-    elif isinstance(command, cmd.Deal):
-        conflict.deal(command.deck, seat)
-    elif isinstance(command, cmd.CallOrder):
-        conflict.call_order([player_handle(a) for a in command.actors] if command.actors else None, seat)
-    elif isinstance(command, cmd.OrderCard):
-        conflict.lay_for_order(seat, command.card, entered, seat)
-    elif isinstance(command, cmd.Lay):
-        conflict.lay(seat, command.cards, entered, seat)
-    elif isinstance(command, cmd.Draw):
-        conflict.draw(seat, entered, seat)
-    elif isinstance(command, cmd.Stand):
-        conflict.stand(seat, entered, seat)
-    elif isinstance(command, cmd.Assist):  # and Hinder
-        conflict.replace(seat, command.action, command.replace_with, entered, seat)
-    elif isinstance(command, cmd.Hold):
-        if command.set_aside == command.draw:
-            raise RuleViolation("a hold takes the set-aside card (set_aside) or draws one (draw): choose one",
-                                ruling="TO-8")
-        one = character(app, campaign, seat)
-        conflict.use_hold(seat, "set-aside" if command.set_aside else "draw", one.holds, entered, seat)
-        one.spend_hold(conflict.id.hex, seat)
-        touched.append(one)
-    elif isinstance(command, cmd.Keep):
-        conflict.keep(seat, command.keep, entered, seat)
-    elif isinstance(command, cmd.Reshuffle):
-        conflict.reshuffle(entered, seat)
-    elif isinstance(command, cmd.AddModifier):
-        conflict.add_modifier(command.value, command.source, seat)
-    else:
-        conflict.end(seat)
-    return touched
+    conflict.lay_for_order(seat, command.card, command.reshuffle, seat)
+    return [conflict]
+
+
+@handles(cmd.Lay)
+def lay(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict, command: cmd.Lay) -> list[Any]:
+    seat = ctx.actor.name
+    conflict.lay(seat, command.cards, command.reshuffle, seat)
+    return [conflict]
+
+
+@handles(cmd.Draw)
+def draw(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict, command: cmd.Draw) -> list[Any]:
+    seat = ctx.actor.name
+    conflict.draw(seat, command.reshuffle, seat)
+    return [conflict]
+
+
+@handles(cmd.Stand)
+def stand(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict,
+          command: cmd.Stand) -> list[Any]:
+    seat = ctx.actor.name
+    conflict.stand(seat, command.reshuffle, seat)
+    return [conflict]
+
+
+@handles(cmd.Assist)
+def assist(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict,
+           command: cmd.Assist) -> list[Any]:
+    seat = ctx.actor.name
+    conflict.replace(seat, command.action, command.replace_with, command.reshuffle, seat)
+    return [conflict]
+
+
+@handles(cmd.Hinder)
+def hinder(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict,
+           command: cmd.Hinder) -> list[Any]:
+    seat = ctx.actor.name
+    conflict.replace(seat, command.action, command.replace_with, command.reshuffle, seat)
+    return [conflict]
+
+
+@handles(cmd.Hold)
+def hold(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict, command: cmd.Hold) -> list[Any]:
+    """TO-8: the hold is spent on the conflict and on the sheet, saved together."""
+    seat = ctx.actor.name
+    if command.set_aside == command.draw:
+        raise RuleViolation("a hold takes the set-aside card (set_aside) or draws one (draw): choose one",
+                            ruling="TO-8")
+    one = character(app, campaign, seat)
+    conflict.use_hold(seat, "set-aside" if command.set_aside else "draw", one.holds, command.reshuffle, seat)
+    one.spend_hold(conflict.id.hex, seat)
+    return [conflict, one]
+
+
+@handles(cmd.Keep)
+def keep(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict, command: cmd.Keep) -> list[Any]:
+    seat = ctx.actor.name
+    conflict.keep(seat, command.keep, command.reshuffle, seat)
+    return [conflict]
+
+
+@handles(cmd.Reshuffle)
+def reshuffle(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict,
+              command: cmd.Reshuffle) -> list[Any]:
+    conflict.reshuffle(command.reshuffle, ctx.actor.name)
+    return [conflict]
+
+
+@handles(cmd.AddModifier)
+def add_modifier(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict,
+                 command: cmd.AddModifier) -> list[Any]:
+    conflict.add_modifier(command.value, command.source, ctx.actor.name)
+    return [conflict]
+
+
+@handles(cmd.EndConflict)
+def end_conflict(app: StakesApplication, ctx: Context, campaign: Campaign, conflict: Conflict,
+                 command: cmd.EndConflict) -> list[Any]:
+    conflict.end(ctx.actor.name)
+    return [conflict]
 
 
 handles(cmd.Abandon)(common.abandon)  # C-10: the kernel's abandon (registered last: an unknown action names the first's ruling)

@@ -72,7 +72,7 @@ class TwentyOne(RuleSystem):
     def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
                           now: Any) -> None:
         if (then or 0) > (now or 0):
-            play.character(app, campaign, owner).check_retake((then or 0) - (now or 0))
+            play.character(app, campaign, owner).verify_retake_holds((then or 0) - (now or 0))
 
     def give_back(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, owner: str, then: Any,
                   now: Any, reason: str) -> list[Any]:

@@ -74,13 +74,13 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
             # stored before issue 30 with every seed in and no deal: nothing is owed, the cards are fixed
             out.append({"action": "deal", **({"dice": len(c.DECK), "choices": list(c.DECK), "min": len(c.DECK),
                                               "max": len(c.DECK)} if conflict.table else {})})
-        if passes(conflict.check_order, None):
-            out.append({"action": "order", "choices": conflict.check_order(None), "min": 2})  # TO-3: two or more
-        if passes(conflict.check_modifier, 1, "x"):
+        if passes(conflict.verify_call_order, None):
+            out.append({"action": "order", "choices": conflict.verify_call_order(None), "min": 2})  # TO-3: two or more
+        if passes(conflict.verify_add_modifier, 1, "x"):
             out.append({"action": "modifier", "choices": [-1, 1]})
-        if passes(conflict.check_reshuffle_entered, list(conflict.discard)):  # C-3, TO-9: the refill waits
+        if passes(conflict.verify_reshuffle, list(conflict.discard)):  # C-3, TO-9: the refill waits
             out.append({"action": "reshuffle", "required": ["reshuffle"], "reshuffle": list(conflict.discard)})
-        if passes(conflict.check_end):
+        if passes(conflict.verify_end):
             out.append({"action": "end"})
         if not conflict.settled:  # C-10: the kernel's abandon, with a reason
             out.append({"action": "abandon", "required": ["reason"]})
@@ -90,21 +90,21 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
     hand = list(conflict.hands[seat])
     if passes(conflict.check_seed, seat):
         out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input lets the deal come
-    cards = [x for x in hand if passes(conflict.check_order_card, seat, x)]
+    cards = [x for x in hand if passes(conflict.verify_lay_for_order, seat, x)]
     if cards:
         out.append({"action": "order-card", "choices": cards})
     count = min(2, len(hand))
-    if any(passes(conflict.check_lay, seat, list(pair)) for pair in itertools.combinations(hand, count)):
+    if any(passes(conflict.verify_lay, seat, list(pair)) for pair in itertools.combinations(hand, count)):
         out.append({"action": "lay", "choices": hand, "min": count, "max": count})
-    for name, check in (("draw", conflict.check_draw), ("stand", conflict.check_stand)):
+    for name, check in (("draw", conflict.verify_draw), ("stand", conflict.verify_stand)):
         if passes(check, seat):
             out.append({"action": name})
-    uses = [u for u in ("set-aside", "draw") if passes(conflict.check_hold, seat, u, holds)]
+    uses = [u for u in ("set-aside", "draw") if passes(conflict.verify_use_hold, seat, u, holds)]
     if uses:
         out.append({"action": "hold", "choices": uses})
-    if passes(conflict.check_keep, seat):
+    if passes(conflict.verify_keep, seat):
         out.append({"action": "keep", "choices": [True, False]})
-    helping = [x for x in hand if passes(conflict.check_replace, seat, x)]
+    helping = [x for x in hand if passes(conflict.verify_replace, seat, x)]
     if helping:
         out += [{"action": "assist", "choices": helping}, {"action": "hinder", "choices": helping}]
     if conflict.table and len(conflict.deck) < 2 and conflict.discard:
