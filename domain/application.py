@@ -91,8 +91,14 @@ class TakingRepository(Repository[UUID]):
         except KeyError:
             aggregate = self._reconstruct_aggregate(aggregate_id, None, projector_func)
         else:
-            aggregate = projector_func(aggregate, self.event_store.get(originator_id=aggregate_id,
-                                                                       gt=aggregate.version))
+            # under the library's own lock: a read outside a command may be bringing the same object forward
+            lock = self._use_fastforward_lock(aggregate_id)
+            try:
+                with lock:
+                    aggregate = projector_func(aggregate, self.event_store.get(originator_id=aggregate_id,
+                                                                               gt=aggregate.version))
+            finally:
+                self._disuse_fastforward_lock(aggregate_id)
         taken[aggregate_id] = aggregate
         return aggregate
 
