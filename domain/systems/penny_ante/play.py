@@ -361,6 +361,12 @@ def check_rewind(app: StakesApplication, campaign: Campaign, unit: Challenge, th
     for member, amount in then["staked"].items():
         if amount - now["staked"].get(member, 0) > piles[member]:
             raise RuleViolation(f"{member} no longer holds the pennies that step had in the pot", ruling="C-6")
+    # a loan the step had that a rewind reversed since (a step of another timeline) cannot be made again: the
+    # step's state would name a loan that no longer stands (PA-14)
+    for loan_id in (lid for lid in then["loans"] if lid not in now["loans"]):
+        if app.get(Loan, UUID(loan_id), "loan").status not in ("offered", "active"):
+            raise RuleViolation("a loan offered at that step was undone since; rewind to a step of this timeline",
+                                ruling="C-6")
 
 
 def rewound(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, now: dict[str, Any],
