@@ -30,9 +30,10 @@ from adapters import audit, codec, merkle, recorders
 
 
 class Note(NamedTuple):
-    """A stored event as the projection reads the log (``notes``; ADR 0037): the library's ``Notification``
-    without its frozen dataclass and its id conversion. ``originator_id`` is the store's text of the id (its
-    hyphenated form): the projection keeps ids as hex, and the library's mapper converts it when it decodes."""
+    """A stored event as the projection reads the log (``log_page``; ADR 0037): the library's ``Notification``
+    without its frozen dataclass and its id conversion. ``originator_id`` is the store's text of the id (hex on
+    SQLite, hyphenated on PostgreSQL): the projection keeps ids as hex, and the library's mapper converts it
+    when it decodes."""
 
     id: int
     originator_id: str
@@ -353,7 +354,7 @@ class SQLiteChainedRecorder(ChainMixin, recorders.SQLiteEvents):
         return nids
 
     @recorders.bounded
-    def notes(self, start: int, limit: int) -> list[Note]:
+    def log_page(self, start: int, limit: int) -> list[Note]:
         """At most ``limit`` events of the log from position ``start``, as the projection reads them (``Note``)."""
         with self.datastore.transaction(commit=False) as c:
             c.execute(f"SELECT rowid, originator_id, originator_version, topic, state FROM {self.events_table}"
@@ -431,7 +432,7 @@ class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
         return nids
 
     @recorders.bounded
-    def notes(self, start: int, limit: int) -> list[Note]:
+    def log_page(self, start: int, limit: int) -> list[Note]:
         """At most ``limit`` events of the log from position ``start``, as the projection reads them (``Note``):
         the id as text, rows as plain tuples (no dictionary, no uuid built per row)."""
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:

@@ -173,7 +173,7 @@ class ProjectionRunner:
         interpreter, even while PostgreSQL's server writes.)"""
 
         recorder = self.app.recorder
-        select = getattr(recorder, "notes", None)  # the store's lean read of the log (ADR 0037), else the library's
+        select = getattr(recorder, "log_page", None)  # the store's lean read of the log (ADR 0037), else the library's
 
         def read(since: int) -> tuple[list[Any], list[tuple[Any, Any]] | None]:
             notes = select(since, BATCH) if select is not None else recorder.select_notifications(start=since,
