@@ -73,9 +73,6 @@ class Decoder:
         topic = note.topic
         if unread(topic):
             return None
-        kinds = unit_kinds()
-        if kinds is not self.kinds:  # the registry changed (a test swaps it): its unit kinds did too
-            self.classes, self.kinds = {}, kinds
         cls = self.classes.get(topic, self)
         if cls is self:
             cls = self.classes[topic] = self._class(topic)
@@ -101,6 +98,13 @@ class Decoder:
         event = object.__new__(cls)
         object.__setattr__(event, "__dict__", state)
         return event
+
+    def refresh(self) -> Decoder:
+        """Before a page: when the registry changed (a test swaps it), so may have its unit kinds."""
+        kinds = unit_kinds()
+        if kinds is not self.kinds:
+            self.classes, self.kinds = {}, kinds
+        return self
 
     def _class(self, topic: str) -> Any:
         cls = resolve_topic(topic)
@@ -179,7 +183,8 @@ class ProjectionRunner:
             notes = select(since, BATCH) if select is not None else recorder.select_notifications(start=since,
                                                                                                limit=BATCH)
             try:
-                return notes, [(self._decoded(n), n) for n in notes]
+                decode = self._decode.refresh()
+                return notes, [(decode(n), n) for n in notes]
             except Exception:
                 return notes, None
 
@@ -193,7 +198,7 @@ class ProjectionRunner:
     def _decoded(self, note: Any) -> Any:
         """The event of a stored one as the projection reads it (``Decoder``), or None for an event the read
         models keep no row of."""
-        return self._decode(note)
+        return self._decode.refresh()(note)
 
     def _one_by_one(self, notes: list[Any]) -> int:
         """Project ``notes`` one at a time; an event that fails marks its campaign for repair."""
