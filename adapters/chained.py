@@ -434,11 +434,11 @@ class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
     @recorders.bounded
     def log_page(self, start: int, limit: int) -> list[Note]:
         """At most ``limit`` events of the log from position ``start``, as the projection reads them (``Note``):
-        the id as text, rows as plain tuples (no dictionary, no uuid built per row)."""
+        the id as text, rows as plain tuples (no dictionary, no uuid built per row), in the binary format."""
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             curs.execute(f"SELECT notification_id, originator_id::text, originator_version, topic, state"
                          f" FROM {self.events_table} WHERE notification_id >= %s ORDER BY notification_id LIMIT %s",
-                         (start, limit), prepare=True)
+                         (start, limit), prepare=True, binary=True)  # a state's bytes as they are, not hex
             return [Note(i, o, v, t, bytes(s)) for i, o, v, t, s in curs.fetchall()]
 
 

@@ -52,6 +52,7 @@ def _campaign_of(event: Any) -> str | None:
 #: campaign's id as its 32 hex digits, a time as its ISO 8601 text (``event_detail``, ``at``).
 AS_TEXT = frozenset({"uuid_hex", "datetime_iso"})
 _TYPED = b'"_type_"'
+_JSON = json.JSONDecoder().decode  # the library's transcoder without its hook: UTF-8, then JSON
 
 
 class Decoder:
@@ -81,7 +82,7 @@ class Decoder:
             return mapper.to_domain_event(note)
         try:
             data = note.state if mapper.compressor is None else mapper.compressor.decompress(note.state)
-            state = json.loads(data)
+            state = _JSON(data.decode("utf8"))
             typed = data.count(_TYPED)
             if typed:
                 for key, value in state.items():
