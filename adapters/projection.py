@@ -8,12 +8,13 @@ conflict that still happens (a store error) rolls the batch back and the runner 
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Generator
-from contextlib import closing
+from collections.abc import Callable, Generator, Iterator
+from contextlib import closing, contextmanager
 from typing import Any
 from uuid import UUID
 
@@ -236,7 +237,34 @@ class ProjectionRunner:
             views._insert_tracking(c, Tracking(self.app.name, notification.id))
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> int:
-        """Empty every read model and project the whole log again; returns the events applied."""
-        with self._lock:
-            self.views.reset(self.app.name)
-        return self.catch_up(progress)
+        """Empty every read model and project the whole log again; returns the events applied. The cyclic
+        garbage collector pauses meanwhile (``collector_paused``)."""
+        with collector_paused():
+            with self._lock:
+                self.views.reset(self.app.name)
+            return self.catch_up(progress)
+
+
+_paused = [0]
+_pausing = threading.Lock()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while a rebuild runs (ADR 0037). A batch allocates a hundred
+    thousand objects that stay alive until it commits (events, rows, tuples), none of them in a cycle, so
+    each collection walks them for nothing; a full one also walks every object of the process (measured on
+    a 10,000-event rebuild: up to 80 ms of 500). Reference counting still frees what the batch drops; the
+    collector resumes when the last rebuild of the process ends, where it was if it was off before."""
+    with _pausing:
+        if _paused[0] == 0:
+            _paused.append(gc.isenabled())
+            gc.disable()
+        _paused[0] += 1
+    try:
+        yield
+    finally:
+        with _pausing:
+            _paused[0] -= 1
+            if _paused[0] == 0 and _paused.pop():
+                gc.enable()
