@@ -5,8 +5,8 @@
     python tests/benchmarks/rebuild_ab.py one   STORE DIR [profile.out]   # one measure, in this tree
 
 ``ab`` runs ``one`` in a fresh process per tree and round (PYTHONPATH=<tree>), alternating which goes first,
-and prints each tree's medians: events per second of the raw decode (best of three) and of the rebuild (best of
-three), and the rebuild's ratio to the raw decode of its own process. STORE is ``sqlite`` (DIR holds the files)
+and prints each tree's medians: events per second of the raw decode and of the rebuild (each the best of five,
+taken in turns), the ratio of those, and the median of each turn's own ratio. STORE is ``sqlite`` (DIR holds the files)
 or ``postgres`` (schema ``ab_rebuild`` of the database ``test`` at 127.0.0.1:5432).
 """
 
@@ -46,17 +46,24 @@ def make(store: str, events: int, folder: Path) -> None:
 
 def one(store: str, folder: Path, profile: str | None = None) -> dict[str, float]:
     from adapters.service import Stakes
-    from tests.benchmarks.test_load import best_of_three, raw_decode_rate
+    from tests.benchmarks.test_load import raw_decode_rate, timed
 
     stakes = Stakes(settings(store, folder))
     try:
-        count, decode = max((raw_decode_rate(stakes) for _ in range(3)), key=lambda found: found[1])
         if profile:
             import cProfile
 
             cProfile.runctx("stakes.rebuild()", globals(), {"stakes": stakes}, profile)
-        rebuild = count / best_of_three(stakes.rebuild)
-        return {"events": count, "decode": decode, "rebuild": rebuild, "ratio": rebuild / decode}
+        # the raw decode and the rebuild in turns, five of each, so the machine's swings touch both alike;
+        # the best of each, as ``make bench`` takes them, and the median of each turn's own ratio
+        decodes, rebuilds = [], []
+        for _ in range(5):
+            count, rate = raw_decode_rate(stakes)
+            decodes.append(rate)
+            rebuilds.append(count / timed(stakes.rebuild))
+        return {"events": count, "decode": max(decodes), "rebuild": max(rebuilds),
+                "ratio": max(rebuilds) / max(decodes),
+                "turns": statistics.median(r / d for r, d in zip(rebuilds, decodes, strict=True))}
     finally:
         stakes.close()
 
@@ -71,11 +78,12 @@ def ab(store: str, folder: Path, rounds: int, old: str, new: str) -> None:
             figures = json.loads(out.strip().splitlines()[-1])
             found[tree].append(figures)
             print(f"round {r + 1} {tree}: decode {figures['decode']:.0f}/s rebuild {figures['rebuild']:.0f}/s "
-                  f"ratio {figures['ratio']:.3f}", flush=True)
+                  f"ratio {figures['ratio']:.3f} turns {figures['turns']:.3f}", flush=True)
     for tree, runs in found.items():
-        med = {k: statistics.median(run[k] for run in runs) for k in ("decode", "rebuild", "ratio")}
+        med = {k: statistics.median(run[k] for run in runs) for k in ("decode", "rebuild", "ratio", "turns")}
         print(f"MEDIAN {store} {tree}: decode {med['decode']:.0f}/s rebuild {med['rebuild']:.0f}/s "
-              f"ratio {med['ratio']:.3f} ({len(runs)} runs, {time.strftime('%H:%M UTC', time.gmtime())})")
+              f"ratio {med['ratio']:.3f} (turns {med['turns']:.3f}; {len(runs)} runs, "
+              f"{time.strftime('%H:%M UTC', time.gmtime())})")
 
 
 if __name__ == "__main__":
