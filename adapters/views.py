@@ -874,7 +874,11 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
         return SQL(f'DELETE FROM {self.prefix}"{self.tracking_table_name}" WHERE application_name = %s')  # type: ignore[arg-type]
 
     def _lock_projection(self, c: Any, application_name: str) -> None:
-        # A transaction-scoped advisory lock, one per schema and application.
+        # A transaction-scoped advisory lock, one per schema and application. The batch's commit does not wait
+        # for the disk (ADR 0037), as the SQLite views file's does not (``synchronous=NORMAL``): its rows and
+        # its tracking position commit together or not at all, and what a crash loses of the last commits the
+        # next catch-up projects again from the log, which keeps waiting for the disk.
+        c.execute("SET LOCAL synchronous_commit TO OFF")
         c.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
                   (f"stakes-projection/{self.datastore.schema}/{application_name}",))
 
