@@ -650,12 +650,13 @@ class ViewsMixin:
         """What applying an event named ``name`` takes, worked out once per registry (ADR 0037): the shared
         handler, the system's, whether the chart tracks it, whether a seat rule names it, its short name."""
         registry = domain.systems.SYSTEMS
-        plans = self.__dict__.get("_plans")
-        if plans is None or plans[0] is not registry:
-            plans = self.__dict__["_plans"] = (registry, {})
-        found: Plan | None = plans[1].get(name)
+        kept = self.__dict__.get("_plans")
+        if kept is None or kept[0] is not registry:
+            kept = self.__dict__["_plans"] = (registry, {})
+        plans: dict[str, Plan] = kept[1]
+        found = plans.get(name)
         if found is None:
-            found = plans[1][name] = (getattr(self, "_on_" + name.replace(".", "_"), None), self.handlers.get(name),
+            found = plans[name] = (getattr(self, "_on_" + name.replace(".", "_"), None), self.handlers.get(name),
                                       name in chart.events(), name in visibility_rules(), name.split(".", 1)[1])
         return found
 
