@@ -17,15 +17,29 @@ from __future__ import annotations
 import secrets
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresFactory
 from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteFactory
+from psycopg.rows import tuple_row
 from psycopg.sql import SQL
 
 from adapters import audit, codec, merkle, recorders
+
+
+class Note(NamedTuple):
+    """A stored event as the projection reads the log (``log_page``; ADR 0037): the library's ``Notification``
+    without its frozen dataclass and its id conversion. ``originator_id`` is the store's text of the id (hex on
+    SQLite, hyphenated on PostgreSQL): the projection keeps ids as hex, and the library's mapper converts it
+    when it decodes."""
+
+    id: int
+    originator_id: str
+    originator_version: int
+    topic: str
+    state: bytes
 
 
 class ChainMixin:
@@ -339,6 +353,14 @@ class SQLiteChainedRecorder(ChainMixin, recorders.SQLiteEvents):
         self._link(c, stored_events, nids or [], kwargs.get("chain_salts"))
         return nids
 
+    @recorders.bounded
+    def log_page(self, start: int, limit: int) -> list[Note]:
+        """At most ``limit`` events of the log from position ``start``, as the projection reads them (``Note``)."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT rowid, originator_id, originator_version, topic, state FROM {self.events_table}"
+                      " WHERE rowid >= ? ORDER BY rowid LIMIT ?", (start, limit))
+            return [Note._make(row) for row in c.fetchall()]
+
 
 class SQLiteSealedSnapshots(SealMixin, SQLiteAggregateRecorder):
     def __init__(self, datastore: Any, events_table_name: str = "stored_snapshots") -> None:
@@ -408,6 +430,16 @@ class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
         nids = super()._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
         self._link(curs, stored_events, nids or [], kwargs.get("chain_salts"))
         return nids
+
+    @recorders.bounded
+    def log_page(self, start: int, limit: int) -> list[Note]:
+        """At most ``limit`` events of the log from position ``start``, as the projection reads them (``Note``):
+        the id as text, rows as plain tuples (no dictionary, no uuid built per row), in the binary format."""
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+            curs.execute(f"SELECT notification_id, originator_id::text, originator_version, topic, state"
+                         f" FROM {self.events_table} WHERE notification_id >= %s ORDER BY notification_id LIMIT %s",
+                         (start, limit), prepare=True, binary=True)  # a state's bytes as they are, not hex
+            return [Note(i, o, v, t, bytes(s)) for i, o, v, t, s in curs.fetchall()]
 
 
 class PostgresSealedSnapshots(SealMixin, recorders.PostgresAggregates):

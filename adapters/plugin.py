@@ -58,7 +58,9 @@ class ProjectionContext:
         return self._views._load_state(self._cursor, "challenges", "challenge_id", unit_id)
 
 
-#: A projection handler: (context, event, stream id, campaign id, time, notification id).
+#: A projection handler: (context, event, stream id, campaign id, time, notification id). The event holds its
+#: stored JSON: a uuid or a time at its top level is its stored text (hex digits, ISO 8601), except a unit's
+#: own events, which are the library's typed objects (ADR 0037).
 Handler = Callable[..., None]
 
 

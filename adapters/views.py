@@ -250,6 +250,16 @@ def _plain(value: Any) -> Any:
 STREAM_INSERT = "INSERT INTO {p}streams VALUES (?, ?, ?)"
 
 
+#: What applying an event of one name takes (``ViewsMixin._plan``).
+Plan = tuple[Callable[..., None] | None, Callable[..., None] | None, bool, bool, str]
+
+
+def hex_id(value: Any) -> str:
+    """An id as its 32 hex digits: a UUID's, or the text the projection reads it as (ADR 0037): the event
+    store's (hyphenated) or the stored event's (hex already)."""
+    return value.replace("-", "") if value.__class__ is str else value.hex
+
+
 class ViewsMixin:
     """Dialect-free projection logic and queries."""
 
@@ -458,7 +468,7 @@ class ViewsMixin:
             yield
         finally:
             self.__dict__["_batch_units"] = self.__dict__["_batch_later"] = self.__dict__["_batch_seq"] = None
-            self.__dict__["_batch_chart"] = None
+            self.__dict__["_batch_chart"] = self.__dict__["_contexts"] = None
 
     def _next_seq(self, c: Any, campaign: str) -> int:
         """The next entry's number within its campaign's log (``event_log.seq``): read once per campaign
@@ -582,10 +592,13 @@ class ViewsMixin:
     def _apply(self, c: Any, e: Any, nid: int, broken: set[str], rows: list[tuple[Any, ...]]) -> str | None:
         """Apply one event to the read models; its log entry joins the batch's ``rows``."""
         name = type(e).__qualname__
-        at = e.timestamp.isoformat()
-        oid = e.originator_id.hex
+        at = e.timestamp  # the stored text (``adapters.projection.Decoder``), or the library's datetime
+        as_text = at.__class__ is str
+        if not as_text:
+            at = at.isoformat()
+        oid = hex_id(e.originator_id)
         if e.originator_version == 1:  # the event that creates a stream names its campaign
-            campaign = oid if name.startswith("Campaign.") else e.campaign_id.hex
+            campaign = oid if name.startswith("Campaign.") else hex_id(e.campaign_id)
             kind = name.split(".")[0]
             if campaign in broken:
                 return None
@@ -597,25 +610,27 @@ class ViewsMixin:
             return None
         challenge, seq = None, self._next_seq(c, campaign)
         if kind in unit_kinds():  # a unit's place is its announcement's number in the campaign's log
+            if as_text:  # the unit's own mutators read typed values: the Decoder gives a unit's events whole
+                raise TypeError(f"{name} of unit {oid} was decoded as text")
             challenge = self._on_challenge(c, e, oid, campaign, at, seq)
-        shared: Callable[..., None] | None = getattr(self, "_on_" + name.replace(".", "_"), None)
+        shared, handler, charted, ruled, short = self._plan(name)
         if shared is not None:
             shared(c, e, oid, campaign, at, nid)
-        handler = self.handlers.get(name)
         if handler is not None:  # a system's: it sees the read models through their public face only
-            handler(ProjectionContext(self, c), e, oid, campaign, at, nid)
-        chart.project(self, c, e, name, oid, campaign, at, seq)  # the campaign chart's points (issue 31)
+            handler(self._context(c), e, oid, campaign, at, nid)
+        if charted:
+            chart.project(self, c, e, name, oid, campaign, at, seq)  # the campaign chart's points (issue 31)
         if challenge is not None:
             luck.project(self, c, e, name, oid, campaign, challenge)  # the luck report's counts (issue 31)
-        if name in visibility_rules():
+        if ruled:
             visibility = event_visibility(e, challenge)
             if not visibility["fields"]:  # no field kept from anyone: the row is smaller without the key
                 del visibility["fields"]
             seen = json.dumps(visibility)
         else:
             seen = "{}"  # what event_visibility gives an event no rule names, once its empty "fields" go
-        rows.append((nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}", name.split(".", 1)[1],
-                     event_detail_json(e), seen, oid if challenge is not None else None, seq))
+        rows.append((nid, campaign, at, getattr(e, "actor", "house"), f"{kind}:{oid}", short, event_detail_json(e),
+                     seen, oid if challenge is not None else None, seq))
         if challenge is not None and name.endswith(".Rewound"):
             self._abandon(c, rows, oid, e.to_step, nid)
         if challenge is not None and challenge.revealed:
@@ -630,6 +645,28 @@ class ViewsMixin:
                        " AND visibility <> ? AND visibility NOT LIKE ? AND visibility NOT LIKE ?",
                     ("{}", oid, nid, "{}", f"%{UNTIL_SETTLED}%", f"%{ABANDONED}%"))
         return campaign
+
+    def _plan(self, name: str) -> Plan:
+        """What applying an event named ``name`` takes, worked out once per registry (ADR 0037): the shared
+        handler, the system's, whether the chart tracks it, whether a seat rule names it, its short name."""
+        registry = domain.systems.SYSTEMS
+        kept = self.__dict__.get("_plans")
+        if kept is None or kept[0] is not registry:
+            kept = self.__dict__["_plans"] = (registry, {})
+        plans: dict[str, Plan] = kept[1]
+        found = plans.get(name)
+        if found is None:
+            found = plans[name] = (getattr(self, "_on_" + name.replace(".", "_"), None), self.handlers.get(name),
+                                      name in chart.events(), name in visibility_rules(), name.split(".", 1)[1])
+        return found
+
+    def _context(self, c: Any) -> ProjectionContext:
+        """The systems' handlers' face of the read models in the transaction ``c``: one per transaction."""
+        found = self.__dict__.get("_contexts")
+        if found is None or found[0] is not c:
+            found = self.__dict__["_contexts"] = (c, ProjectionContext(self, c))
+        context: ProjectionContext = found[1]
+        return context
 
     def _abandon(self, c: Any, rows: list[tuple[Any, ...]], oid: str, to_step: int, nid: int) -> None:
         """C-5, C-8: a rewind to ``to_step`` abandons the unit's later steps. What they hid stays hidden when the
@@ -838,7 +875,11 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
         return SQL(f'DELETE FROM {self.prefix}"{self.tracking_table_name}" WHERE application_name = %s')  # type: ignore[arg-type]
 
     def _lock_projection(self, c: Any, application_name: str) -> None:
-        # A transaction-scoped advisory lock, one per schema and application.
+        # A transaction-scoped advisory lock, one per schema and application. The batch's commit does not wait
+        # for the disk (ADR 0037), as the SQLite views file's does not (``synchronous=NORMAL``): its rows and
+        # its tracking position commit together or not at all, and what a crash loses of the last commits the
+        # next catch-up projects again from the log, which keeps waiting for the disk.
+        c.execute("SET LOCAL synchronous_commit TO OFF")
         c.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
                   (f"stakes-projection/{self.datastore.schema}/{application_name}",))
 

@@ -261,6 +261,14 @@ def test_replay_reads_only_that_challenges_events(stakes, monkeypatch):
 
     monkeypatch.setattr(stakes.app.recorder, "select_events", counting)
     monkeypatch.setattr(stakes.app.recorder, "select_notifications", counting_scan)
+    real_notes: Callable = stakes.app.recorder.log_page  # the projection's read of the log (ADR 0037)
+
+    def counting_notes(*args, **kwargs):
+        notes = real_notes(*args, **kwargs)
+        scanned.append(len(notes))
+        return notes
+
+    monkeypatch.setattr(stakes.app.recorder, "log_page", counting_notes)
     replay = stakes.replay(cid, TOMAS, challenge)
     assert read == [replay.total] and replay.total == len(replay.steps) == 16  # 15 moves and the player's pass (C-10)
     assert sum(scanned) == 0  # the projection was up to date: not one other event was read

@@ -467,6 +467,30 @@ def test_a_rebuild_of_the_read_models_equals_the_projection_made_command_by_comm
     assert service.views.dump() == incremental
 
 
+@pytest.mark.parametrize("system", cases("rebuild"))
+def test_the_lean_decoding_of_the_log_projects_what_the_librarys_own_decoding_does(service: Stakes, system: str,
+                                                                                     monkeypatch) -> None:
+    """ADR 0037: the projection reads the log as plain rows and decodes events to their stored JSON (ids and
+    times as text); a rebuild through the library's ``select_notifications`` and mapper writes the same rows."""
+    from adapters.projection import Decoder
+
+    rng = random.Random(f"{system}/lean")
+    table = Table(service, PROFILES[system])
+    played = play(table, rng, 16, rewind=0.15, abandon=0.05)
+    for unit in played.settled[:1]:
+        try:
+            table.void(unit)
+        except StakesError:
+            pass  # an abandoned unit has nothing to void
+    service.rebuild()
+    lean = service.views.dump()
+    monkeypatch.setattr(service.app.recorder, "log_page", None)  # the runner reads select_notifications
+    monkeypatch.setattr(Decoder, "_class", lambda self, topic: None)  # every event through the mapper
+    monkeypatch.setattr(service.projection, "_decode", Decoder(service.app.mapper))
+    service.rebuild()
+    assert service.views.dump() == lean
+
+
 # -- C-5: one seat's secret input reaches no seat that takes no part ----------------------------------------------------
 IDS = re.compile(r"(?<![0-9a-f])([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-f])")
 TIMES = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?")

@@ -251,3 +251,31 @@ def test_a_sheet_shows_what_its_seat_owes_is_owed_and_the_open_offers_either_way
     mara = stakes.any_sheet(cid, "mara")
     assert mara.owes == mara.owed == [] and [o.loan_id for o in mara.offers] == [ilse_offers.loan_id,
                                                                                    mara_offers.loan_id]
+
+
+def test_the_projection_decodes_events_to_their_stored_text_and_leaves_the_rest_to_the_library(stakes):
+    """ADR 0037: an event is its stored JSON with its top-level ids and times as text; a unit's events, and an
+    event holding a typed value deeper down, are the library's own typed objects."""
+    import json
+    import uuid
+    from datetime import datetime
+
+    from adapters.chained import Note
+    from adapters.projection import Decoder
+
+    cid, *_ = seat_two(stakes)
+    play_a_challenge(stakes, cid)
+    decode = Decoder(stakes.app.mapper).refresh()
+    notes = stakes.app.recorder.log_page(1, 10_000)
+    decoded = [(n, decode(n)) for n in notes]
+    kinds = {type(e).__qualname__.split(".")[0]: e for _, e in decoded if e is not None}
+    created = next(e for _, e in decoded if type(e).__qualname__ == "Character.Created")
+    assert created.timestamp.__class__ is str and datetime.fromisoformat(created.timestamp)
+    assert created.campaign_id == cid.hex
+    assert isinstance(kinds["Challenge"].timestamp, datetime)  # a unit's: its mutators read typed values
+    assert all(e is None for n, e in decoded if n.topic.endswith(":CommandRecord.Executed"))
+    note, _ = next((n, e) for n, e in decoded if e is not None and type(e).__qualname__ == "Character.Created")
+    state = json.loads(stakes.app.mapper.compressor.decompress(note.state))
+    state["deeper"] = [{"_type_": "uuid_hex", "_data_": uuid.uuid4().hex}]
+    whole = decode(Note(note.id, note.originator_id, note.originator_version, note.topic, json.dumps(state).encode()))
+    assert isinstance(whole.timestamp, datetime) and isinstance(whole.deeper[0], uuid.UUID)

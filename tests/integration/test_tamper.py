@@ -189,12 +189,12 @@ def test_the_audit_reads_the_log_in_one_snapshot_not_event_by_event(stakes, monk
     cid, _ = play_an_economy(stakes)
     stakes.catch_up()
     calls: list[str] = []
-    for name in ("select_events", "select_notifications"):
+    for name in ("select_events", "select_notifications", "log_page"):
         real = getattr(stakes.service.app.recorder, name)
         monkeypatch.setattr(stakes.service.app.recorder, name,
                             lambda *a, _real=real, _name=name, **k: calls.append(_name) or _real(*a, **k))
     assert stakes.audit(cid, HOUSE).intact
-    assert calls == ["select_notifications"]  # the projection's one look for new events; the audit reads none
+    assert calls == ["log_page"]  # the projection's one look for new events (ADR 0037); the audit reads none
 
 
 def test_a_changed_tree_head_in_the_store_is_reported(stakes, rows):
