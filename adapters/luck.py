@@ -84,6 +84,39 @@ def dice(unit: object, records: object) -> list[tuple[str, str, str]]:
             for r in records if isinstance(r.get("value"), int)]  # type: ignore[attr-defined]
 
 
+def dice_luck(faces: int) -> Any:
+    """The luck hook of a system whose every die is a fair one of ``faces`` faces: a settled unit's ``rolls``
+    records and the draws its abandon recorded (C-10), each die owned by its slot's side."""
+    from adapters.plugin import Draw, Luck
+
+    kind = f"d{faces}"
+    return Luck(fair=lambda k: uniform(faces) if k == kind else None,
+                draws=lambda unit: [Draw(*d) for d in dice(unit, unit.rolls)],
+                abandoned=lambda event, unit: [Draw(*d) for d in dice(unit, event.draws)])
+
+
+def first_of_each_shuffle(items: Any) -> Any:
+    """The luck hook of a system that shuffles: the first of each shuffle (a ``shuffles`` record's ``value``,
+    an abandoned one's ``order``), any of ``items()`` alike; the later ones of a shuffle are not drawn apart.
+    ``items`` is called late, so a module the CLI reads needs no domain import."""
+    from adapters.plugin import Draw, Luck
+
+    def firsts(unit: Any, records: Any) -> list[Any]:
+        found = []
+        for r in records:
+            order, shuffled = r.get("order") or r.get("value"), r.get("deck")  # the kernel's record keys
+            if shuffled and isinstance(order, list) and order:
+                found.append(Draw(owner(unit, r["slot"]), f"top of {len(shuffled)} cards", str(order[0])))
+        return found
+
+    def fair(kind: str) -> dict[str, float] | None:
+        every = items()
+        return {c: 1 / len(every) for c in every} if kind == f"top of {len(every)} cards" else None
+
+    return Luck(fair=fair, draws=lambda unit: firsts(unit, unit.shuffles),
+                abandoned=lambda event, unit: firsts(unit, event.draws))
+
+
 # -- the read models -----------------------------------------------------------------------------------------------
 TABLES = ("luck_counts", "luck_units")
 DDL = (

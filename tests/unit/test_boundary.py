@@ -31,6 +31,7 @@ CONCEPTS = frozenset({
 #: (``domain/kernel/resolution.py``, where the rewind work goes on; renaming the key changes the verify
 #: answer, which docs/fairness.md documents), and the CLI's verify panel reads that key.
 KNOWN = {"domain/kernel/resolution.py": {"deck"}, "cli/history.py": {"deck", "shuffled deck"},
+         "adapters/luck.py": {"deck"},  # the luck report reads the kernel's shuffle records
          "api/static/fairness.js": {"deck"}}
 #: The frame's templates, scripts and styles (each board's own are under ``systems/`` and ``boards/``).
 WEB_FRAME = [*sorted((ROOT / "api" / "web" / "templates").glob("*.html")), *sorted((ROOT / "api" / "static").glob("*.js")),

@@ -30,24 +30,8 @@ TRACKED = Tracked(
 __all__ += ["TRACKED"]
 
 
-from typing import Any  # noqa: E402
-
-from adapters.plugin import Draw, Luck  # noqa: E402
-
+from adapters.luck import dice_luck  # noqa: E402
 
 # -- the luck report (issue 31, ADR 0035): every die is a fair d6 (PA-6) -------------------------------------
-def _luck_dice(unit: Any) -> list[Draw]:
-    from adapters.luck import dice
-
-    return [Draw(*d) for d in dice(unit, unit.rolls)]
-
-
-def _abandoned_dice(event: Any, unit: Any) -> list[Draw]:
-    from adapters.luck import dice
-
-    return [Draw(*d) for d in dice(unit, event.draws)]
-
-
-LUCK = Luck(fair=lambda kind: {str(v): 1 / 6 for v in range(1, 7)} if kind == "d6" else None,
-            draws=_luck_dice, abandoned=_abandoned_dice)
+LUCK = dice_luck(6)
 __all__ += ["LUCK"]

@@ -8,7 +8,8 @@ from typing import Any
 from uuid import UUID
 
 from adapters import schemas as shared
-from adapters.plugin import Answer, Draw, Line, Luck, Projection, ProjectionContext, Read, Tracked
+from adapters.luck import dice_luck
+from adapters.plugin import Answer, Line, Projection, ProjectionContext, Read, Tracked
 from adapters.systems.pool import schemas
 from domain.errors import NotFound
 from domain.seats import Seat
@@ -203,17 +204,4 @@ TRACKED = Tracked(
 
 
 # -- the luck report (issue 31, ADR 0035): every die is a fair d6 (PL-2) -------------------------------------
-def _luck_dice(unit: Any) -> list[Draw]:
-    from adapters.luck import dice
-
-    return [Draw(*d) for d in dice(unit, unit.rolls)]
-
-
-def _abandoned_dice(event: Any, unit: Any) -> list[Draw]:
-    from adapters.luck import dice
-
-    return [Draw(*d) for d in dice(unit, event.draws)]
-
-
-LUCK = Luck(fair=lambda kind: {str(v): 1 / 6 for v in range(1, 7)} if kind == "d6" else None,
-            draws=_luck_dice, abandoned=_abandoned_dice)
+LUCK = dice_luck(6)

@@ -7,7 +7,8 @@ import json
 from typing import Any
 from uuid import UUID
 
-from adapters.plugin import Answer, Draw, Line, Luck, Projection, ProjectionContext, Read, Tracked
+from adapters.luck import first_of_each_shuffle
+from adapters.plugin import Answer, Line, Projection, ProjectionContext, Read, Tracked
 from adapters.systems.pulp_cards import schemas
 from domain.errors import NotFound
 from domain.seats import Seat
@@ -165,22 +166,4 @@ def _deck() -> Any:
     return DECK
 
 
-def _top_cards(unit: Any, records: Any) -> list[Draw]:
-    """The first card of each shuffle (a ``shuffles`` record's ``value``, an abandoned one's ``order``)."""
-    from adapters.luck import owner
-
-    found = []
-    for r in records:
-        order, cards = r.get("order") or r.get("value"), r.get("deck")
-        if cards and isinstance(order, list) and order:
-            found.append(Draw(owner(unit, r["slot"]), f"top of {len(cards)} cards", str(order[0])))
-    return found
-
-
-def _fair_top(kind: str) -> dict[str, float] | None:
-    cards = _deck()
-    return {c: 1 / len(cards) for c in cards} if kind == f"top of {len(cards)} cards" else None
-
-
-LUCK = Luck(fair=_fair_top, draws=lambda unit: _top_cards(unit, unit.shuffles),
-            abandoned=lambda event, unit: _top_cards(unit, event.draws))
+LUCK = first_of_each_shuffle(_deck)
