@@ -42,6 +42,7 @@
     var found = lines(box);
     var data = aligned(found);
     if (!data[0].length) { return; }
+    if (box.chart) { box.chart.destroy(); }
     plot.textContent = "";
     var stepped = window.uPlot.paths.stepped({ align: 1 });
     var series = [{ label: "Log entry" }];

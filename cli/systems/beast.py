@@ -3,10 +3,12 @@ conflicts are drawn by the shared renderer of any unit's state; each die reads l
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group, RenderableType
 
 from adapters.systems.beast import schemas
-from cli.systems import SystemCli
+from cli.systems import Column, SystemCli
 from cli.tables import _legal, _table
 
 
@@ -162,7 +164,14 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
     return Group(*parts)
 
 
+def _who(unit: Any) -> str:
+    """Who takes part, by the names the unit's summary row holds (House characters too), else by seats."""
+    return ", ".join(str(n) for n in unit.summary.get("names") or []) or \
+        " vs ".join(", ".join(side) for side in (unit.challenger, unit.opponent) if side) or "-"
+
+
 CLI = SystemCli(renderers={"BeastView": beast_view, "BeastSheet": beast_sheet, "list[BeastSheet]": sheets,
                            "list[HouseCharacter]": house_characters, "house-characters": house_characters,
                            "HouseCharacter": lambda a: house_characters([a])},
-                unit_kinds=("BeastRoll",))
+                unit_kinds=("BeastRoll",),
+                unit_columns=(Column("who", _who),))

@@ -52,6 +52,12 @@ def every_loan(t: Target) -> Iterator[Any]:
             return
 
 
+def _side(unit: Any, side: str) -> str:
+    """A side of a challenge in the list: its seats, or the antagonists the House plays by name (PA-4)."""
+    named = (unit.summary.get("antagonists") or {}).get(side)
+    return ", ".join(named or getattr(unit, side)) or "-"
+
+
 def _loan_rows(title: str, loans: list[schemas.LoanLine], other: str) -> Table:
     table = _table(title, "loan", other, "amount", "outstanding", "status")
     for loan in loans:
@@ -212,8 +218,8 @@ CLI = SystemCli(
         "ChallengeView": challenge,
     },
     unit_kinds=("Challenge",),
-    unit_columns=(Column("challenger", lambda c: ", ".join(c.challenger) or "-"),
-                  Column("opponent", lambda c: ", ".join(c.opponent) or "-"),
+    unit_columns=(Column("challenger", lambda c: _side(c, "challenger")),
+                  Column("opponent", lambda c: _side(c, "opponent")),
                   Column("ante", lambda c: str(c.summary.get("ante", "-"))),
                   Column("pot", lambda c: str(c.summary.get("pot", "-")))),
 )

@@ -12,7 +12,7 @@ from adapters.schemas import ResolutionView
 from adapters.systems.pulp_cards import schemas
 from cli.inert import styled
 from cli.session import UsageError
-from cli.systems import SystemCli
+from cli.systems import Column, SystemCli
 from cli.tables import _legal, _plain, _short, _table
 
 
@@ -169,7 +169,14 @@ def combat(v: ResolutionView) -> RenderableType:
     return Group(*parts)
 
 
+def _who(unit: Any) -> str:
+    """Who takes part, by the names the unit's summary row holds (House characters too), else by seats."""
+    return ", ".join(str(n) for n in unit.summary.get("names") or []) or \
+        " vs ".join(", ".join(side) for side in (unit.challenger, unit.opponent) if side) or "-"
+
+
 CLI = SystemCli(parsers={"names": (str, names), "cards": (str, cards), "advantages": (list[str], advantages)},
                 renderers={"PulpSheet": pulp_sheet, "list[PulpSheet]": sheets, "unit:PulpDeal": deal,
                            "unit:PulpCombat": combat},
-                unit_kinds=("PulpDeal", "PulpCombat"))
+                unit_kinds=("PulpDeal", "PulpCombat"),
+                unit_columns=(Column("who", _who),))

@@ -77,6 +77,27 @@ def open_table(page: Any, unit_id: str) -> None:
     page.evaluate("window.__notReloaded = true")
 
 
+def submit(page: Any, button: Any, sent: Any, timeout: int = WAIT) -> Any:
+    """Tap ``button`` and return the answer to the POST it sent (``sent(request)`` picks it out).
+
+    A tap that sent no request at all is tapped again, up to twice: on a loaded machine a tap can land in the
+    moment a live refresh morphs the table, and a player whose tap did nothing taps again too. A tap that did
+    send is never repeated, so no move is made twice."""
+    for attempt in range(3):
+        try:
+            with page.expect_request(lambda r: r.method == "POST" and sent(r),
+                                     timeout=timeout if attempt == 2 else 8_000) as request:
+                button.click(timeout=timeout)
+        except sync_api.TimeoutError:
+            if attempt == 2:
+                raise
+            continue
+        answer = request.value.response()
+        assert answer is not None, "the move's POST got no answer"
+        return answer
+    raise AssertionError("unreachable")
+
+
 def wait_for_move(page: Any, name: str) -> Any:
     """The form of the seat's move ``name`` once the page (following its stream) offers it."""
     form = page.locator(f"#table form[data-action='{name}']").first

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 from tests.e2e import board
-from tests.e2e.board import PHONE, WAIT, axe_check, needs_chromium, not_reloaded, phone_checks, seat_page, shoot, viewport
+from tests.e2e.board import PHONE, WAIT, axe_check, needs_chromium, not_reloaded, phone_checks, seat_page, shoot, submit, viewport
 from tests.e2e.conftest import bearer, player_token
 
 pytestmark = needs_chromium
@@ -81,9 +81,8 @@ class Evening:
     def send(self, seat: str, form: Any, path: str = "/act") -> None:
         """Tap the form's submit button and wait for the server's answer; a refusal fails the test."""
         page = self.pages[seat]
-        with page.expect_response(lambda r: path in r.url and r.request.method == "POST", timeout=WAIT) as answer:
-            form.locator("button[type=submit]").click()
-        assert answer.value.status < 400, f"{seat}: {answer.value.status} {page.locator('.error').all_inner_texts()}"
+        answer = submit(page, form.locator("button[type=submit]"), lambda r: path in r.url)
+        assert answer.status < 400, f"{seat}: {answer.status} {page.locator('.error').all_inner_texts()}"
 
     def tap(self, seat: str, action: str) -> None:
         """A one-tap move of the table (``data-action``)."""
@@ -200,6 +199,9 @@ def test_an_evening_of_humanity_and_beast_is_played_by_tapping(url, browser, set
     form.get_by_label(f"{COLE} (the House's)").check()
     e.send("house", form, "/web/commands/")
     first = e.opened("house")
+    listed = e.pages["ilse"].locator(f"#tables a[href='/web/units/{first}']")
+    listed.wait_for(timeout=WAIT)  # the list names the House's character, not "the House" (issue 31)
+    assert listed.inner_text() == f"{NAMES['ilse']} against {COLE}", listed.inner_text()
     e.to_table("ilse", first)
     e.to_table("tomas", first)  # Tomas watches
     e.your_move("house")

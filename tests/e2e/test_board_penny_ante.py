@@ -23,6 +23,7 @@ from tests.e2e.board import (
     phone_checks,
     seat_page,
     shoot,
+    submit,
     url,  # noqa: F401  (fixture)
     viewport,
     wait_for_move,
@@ -39,9 +40,8 @@ def tap(page: Any, action: str, label: str | None = None) -> None:
     so) and wait for the table's answer, which must be a success."""
     form = wait_for_move(page, action) if label is None else page.locator(
         f"#table form[data-action='{action}']", has_text=label).first
-    with page.expect_response(lambda r: r.url.endswith("/act") and r.request.method == "POST") as answer:
-        form.locator("button[type=submit]").click()
-    assert answer.value.status == 200, answer.value.text()[:500]
+    answer = submit(page, form.locator("button[type=submit]"), lambda r: r.url.endswith("/act"))
+    assert answer.status == 200, answer.text()[:500]
 
 
 def command(page: Any, verb: str, fill: Any = None) -> None:
@@ -53,9 +53,8 @@ def command(page: Any, verb: str, fill: Any = None) -> None:
     form = page.locator(f"form[data-verb='{verb}']").first
     if fill is not None:
         fill(form)
-    with page.expect_response(lambda r: f"/web/commands/{verb}" in r.url) as answer:
-        form.locator("button[type=submit]").click()
-    assert answer.value.status in (200, 204), answer.value.text()[:500]
+    answer = submit(page, form.locator("button[type=submit]"), lambda r: f"/web/commands/{verb}" in r.url)
+    assert answer.status in (200, 204), answer.text()[:500]
 
 
 def view(http: Any, c: str, unit: str, token: str) -> dict[str, Any]:
@@ -196,9 +195,7 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     checks(i, "Ilse's table with a loan offered", phone)
     if phone:
         shoot(i, "penny_ante-loan-phone")
-    with i.expect_response(lambda r: r.url.endswith("/act")) as answer:
-        accept.locator("button[type=submit]").click()
-    assert answer.value.status == 200
+    assert submit(i, accept.locator("button[type=submit]"), lambda r: r.url.endswith("/act")).status == 200
     i.locator("section.pa-side[data-side=opponent]", has_text="33 in the purse").wait_for(timeout=WAIT)  # 30 - 2 + 5
     t.locator(".pa-loans").wait_for(state="detached", timeout=WAIT)
     assert your_move(i)
@@ -292,9 +289,8 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     i.click("a[href='/web/campaign']")
     i.wait_for_url("**/web/campaign")
     row = i.locator("tr.pa-loan", has_text="Brother Tomas lent Ilse Varn")
-    with i.expect_response(lambda r: "/web/commands/repay-loan" in r.url) as answer:
-        row.locator("form[data-verb='repay-loan'] button[type=submit]").click()
-    assert answer.value.status == 200
+    repay = row.locator("form[data-verb='repay-loan'] button[type=submit]")
+    assert submit(i, repay, lambda r: "/web/commands/repay-loan" in r.url).status == 200
     i.locator("tr.pa-loan[data-status=repaid]").wait_for(timeout=WAIT)
     t.click("a[href='/web/campaign']")
     t.locator("tr.pa-loan[data-status=repaid]").wait_for(timeout=WAIT)

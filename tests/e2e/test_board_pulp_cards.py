@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 
 from tests.e2e import board
-from tests.e2e.board import WAIT, axe_check, needs_chromium, not_reloaded, phone_checks, seat_page, shoot, viewport
+from tests.e2e.board import WAIT, axe_check, needs_chromium, not_reloaded, phone_checks, seat_page, shoot, submit, viewport
 from tests.e2e.conftest import bearer, player_token
 
 pytestmark = needs_chromium
@@ -62,9 +62,8 @@ class Table:
         found.wait_for(timeout=WAIT)
         button = found.locator("button[type=submit]", has_text=label) if label else \
             found.locator("button[type=submit]").last
-        with page.expect_response(lambda r: path in r.url and r.request.method == "POST", timeout=WAIT) as answer:
-            button.click()
-        assert answer.value.status < 400, f"{seat}: {answer.value.status} {page.locator('.error').all_inner_texts()}"
+        answer = submit(page, button, lambda r: path in r.url)
+        assert answer.status < 400, f"{seat}: {answer.status} {page.locator('.error').all_inner_texts()}"
 
     def move(self, seat: str, action: str, label: str | None = None, choice: str | None = None) -> None:
         where = f"#table form[data-action='{action}']" + (f"[data-choice='{choice}']" if choice else "")
@@ -235,6 +234,10 @@ def test_an_evening_of_pulp_is_played_by_tapping_on_three_pages(url, browser, se
     form.locator("input[type=text][name=combatants]").fill(COLE)
     t.command("house", "open-combat")
     fight = t.new_unit("house")
+    t.to_campaign("ilse")
+    listed = t.pages["ilse"].locator(f"#tables a[href='/web/units/{fight}']")
+    listed.wait_for(timeout=WAIT)  # the list names the House's sheriff, not "the House" (issue 31)
+    assert COLE in listed.inner_text() and "Ilse Varn" in listed.inner_text(), listed.inner_text()
     for seat in ("ilse", "tomas"):
         t.open_unit(seat, fight)
     t.in_step(fight)

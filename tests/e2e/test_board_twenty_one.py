@@ -30,6 +30,7 @@ from tests.e2e.board import (  # noqa: F401
     phone_checks,
     seat_page,
     shoot,
+    submit,
     url,
     viewport,
     wait_for_move,
@@ -65,9 +66,8 @@ def settle(page: Any) -> None:
 
 def tap(page: Any, form: Any, button: str = "button[type=submit]") -> None:
     """Tap a move's button and wait for its answer: a 200 (a refusal would be a 4xx naming its ruling)."""
-    with page.expect_response(lambda r: r.request.method == "POST" and "/web/" in r.url) as answer:
-        form.locator(button).first.click()
-    assert answer.value.status == 200, answer.value.text()[:400]
+    answer = submit(page, form.locator(button).first, lambda r: "/web/" in r.url)
+    assert answer.status == 200, answer.text()[:400]
     settle(page)
 
 

@@ -31,6 +31,16 @@ SHEET = schemas.BeastSheet
 UNITS = (schemas.BeastView,)
 
 
+@PROJECTION.summarises
+def _summary(unit: Any) -> dict[str, Any]:
+    """Who takes part, by name (an antagonist's name too, which the table shows every seat), and the action's
+    difficulty: a unit's line in the lists reads "Ilse Varn against Sheriff Cole" (issue 31)."""
+    found: dict[str, Any] = {"kind": unit.kind, "names": [str(d["name"]) for d in unit.sides.values()]}
+    if unit.kind == "action":
+        found["difficulty"] = unit.difficulty
+    return found
+
+
 def _rules() -> Any:
     """The system's rules, imported late: a CLI against a server reads these schemas without the domain."""
     from domain.systems.beast import rules

@@ -286,5 +286,10 @@ def _house_buyout_paid(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
 
 @PROJECTION.summarises
 def _summary(unit: Any) -> dict[str, Any]:
-    """A challenge's ante and pot, for its row in the unit lists (PA-3, PA-7)."""
-    return {"ante": unit.ante, "pot": unit.pot}
+    """A challenge's ante and pot (PA-3, PA-7), and the names of the antagonists the House plays (PA-4: the
+    table names them to every seat), for its row in the unit lists."""
+    found: dict[str, Any] = {"ante": unit.ante, "pot": unit.pot}
+    antagonists = {side: list(data["members"]) for side, data in unit.sides.items() if data["kind"] == "antagonist"}
+    if antagonists:
+        found["antagonists"] = antagonists
+    return found

@@ -34,6 +34,16 @@ UNITS = (schemas.PulpView,)
 READS: tuple[Read, ...] = ()
 
 
+@PROJECTION.summarises
+def _summary(unit: Any) -> dict[str, Any]:
+    """Who takes part, by name (House characters are names typed into the command, PU-5): a deal's character,
+    or a combat's combatants in the order they were named (issue 31)."""
+    combatants = getattr(unit, "combatants", None)
+    if combatants is not None:
+        return {"names": [str(c["name"]) for c in combatants]}
+    return {"names": [str(unit.character)], "deal": str(unit.kind)}
+
+
 def _faces(cards: Any) -> Any:
     """Imported late: a CLI against a server reads these schemas without the domain."""
     from domain.systems.pulp_cards.rules import faces

@@ -352,6 +352,12 @@ class BeastBoard(WebBoard):
             if unit.get("kind") == "action":
                 return f"{who[0]}'s action, {difficulty(unit.get('difficulty'))}"
             return " against ".join(who)
+        summary = unit.get("summary") or {}
+        if summary.get("names"):  # a line of the lists: the names its summary row holds (antagonists too)
+            who = [str(n) for n in summary["names"]]
+            if summary.get("kind") == "action":
+                return f"{who[0]}'s action, {difficulty(summary.get('difficulty'))}"
+            return " against ".join(who)
         challenger = ", ".join(names.get(s, s) for s in unit.get("challenger") or [])
         against = ", ".join(names.get(s, s) for s in unit.get("opponent") or [])
         return f"{challenger} against {against}" if against else f"{challenger}'s action"

@@ -190,9 +190,10 @@ class PennyAnteBoard(WebBoard):
             first = [self.member_name(sides["challenger"], m, names) for m in sides["challenger"].get("members", [])]
             other_side = sides.get("opponent") or {}
             second = [self.member_name(other_side, m, names) for m in other_side.get("members", [])]
-        else:  # a unit in the campaign's list: its members' names
-            first = [names.get(m, m) for m in unit.get("challenger") or []]
-            second = [names.get(m, m) for m in unit.get("opponent") or []]
+        else:  # a unit in the campaign's list: its members' names, an antagonist's as the summary names it
+            named = (unit.get("summary") or {}).get("antagonists") or {}
+            first = list(named.get("challenger") or [names.get(m, m) for m in unit.get("challenger") or []])
+            second = list(named.get("opponent") or [names.get(m, m) for m in unit.get("opponent") or []])
         who = words(first) or "Someone"
         against = words(second)
         return f"{who} {'challenge' if len(first) > 1 else 'challenges'} {against}" if against else who

@@ -255,6 +255,11 @@ class PulpBoard(WebBoard):
             return "Combat: " + names_list([c["name"] for c in unit["combatants"]])
         if unit.get("character"):
             return f"{unit['character']}'s {'resistance deal' if kind == 'resistance' else 'deal'}"
+        summary = unit.get("summary") or {}
+        if summary.get("names"):  # a line of the lists: the names its summary row holds (House characters too)
+            if kind == "PulpCombat":
+                return "Combat: " + names_list([str(n) for n in summary["names"]])
+            return f"{summary['names'][0]}'s {'resistance deal' if summary.get('deal') == 'resistance' else 'deal'}"
         seats = [names.get(s, s) for s in [*(unit.get("challenger") or []), *(unit.get("opponent") or [])]]
         if kind == "PulpCombat":
             return "Combat: " + (names_list(seats) or "the House")
