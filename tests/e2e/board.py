@@ -47,8 +47,25 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+#: ``make screenshots`` (and ``STAKES_EVERY_STORE=1``) play every evening on both stores: at phone size on
+#: PostgreSQL and at desktop size on SQLite, for the guides' pictures at both widths.
+EVERY_STORE = os.environ.get("STAKES_SCREENSHOTS") == "1" or os.environ.get("STAKES_EVERY_STORE") == "1"
+
+
+def on_store(kind: str) -> Any:
+    """Mark a browser evening to run on one store: ``make test`` plays each system's evening once, at phone
+    size, and the systems share the stores out between them (the page never reads the store; the stores are
+    held to one contract by the rest of the suite). With ``EVERY_STORE``, on both."""
+    from tests.conftest import STORES
+
+    chosen = STORES if EVERY_STORE else [STORES[0] if kind == "sqlite" else STORES[1]]
+    return pytest.mark.parametrize("settings", chosen, indirect=True)
+
+
 def viewport(settings: Any) -> dict[str, int]:
-    """Phone size on PostgreSQL, desktop on SQLite: one evening per store covers both sizes."""
+    """Phone size; with ``EVERY_STORE``, phone on PostgreSQL and desktop on SQLite (both widths, one each)."""
+    if not EVERY_STORE:
+        return PHONE
     return PHONE if settings.store == "postgres" else DESKTOP
 
 

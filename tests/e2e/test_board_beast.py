@@ -1,5 +1,5 @@
 """An evening of Humanity and Beast played in three browsers by tapping only (issue 31): the House and two
-players, each in a browser context of its own (phone on PostgreSQL, desktop on SQLite). The campaign is made
+players, each in a browser context of its own (phone size, ``board.on_store``). The campaign is made
 and the players seated over HTTP; every move after that is a tap on a page. The House creates Sheriff Cole
 and starts the adventure; it opens a conflict for Ilse against him and declares his split in secret (C-9);
 Ilse seeds from her browser with words of her own (C-4), rolls a split chosen with steppers, and spends
@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 from tests.e2e import board
-from tests.e2e.board import PHONE, WAIT, axe_check, needs_chromium, not_reloaded, phone_checks, seat_page, shoot, submit, viewport
+from tests.e2e.board import PHONE, WAIT, axe_check, needs_chromium, not_reloaded, on_store, phone_checks, seat_page, shoot, submit, viewport
 from tests.e2e.conftest import bearer, player_token
 
 pytestmark = needs_chromium
@@ -162,6 +162,7 @@ class Evening:
                 self.tap(seat, "check")
 
 
+@on_store("sqlite")
 def test_an_evening_of_humanity_and_beast_is_played_by_tapping(url, browser, settings):
     http = httpx.Client(base_url=url)
     created = http.post("/campaigns", json={"name": "Red Hollow", "system": "beast"}).json()

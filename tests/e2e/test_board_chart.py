@@ -16,6 +16,7 @@ from tests.e2e.board import (  # noqa: F401  (fixtures)
     browser,
     needs_chromium,
     not_reloaded,
+    on_store,
     phone_checks,
     seat_page,
     shoot,
@@ -26,6 +27,7 @@ from tests.e2e.conftest import bearer, player_token
 pytestmark = needs_chromium
 
 
+@on_store("sqlite")
 def test_the_chart_is_drawn_offline_and_follows_the_campaign_live(url, browser):  # noqa: F811
     http = httpx.Client(base_url=url, timeout=30)
     created = http.post("/campaigns", json={"name": "Knife night", "system": "twenty-one"}).json()
@@ -63,6 +65,7 @@ def test_the_chart_is_drawn_offline_and_follows_the_campaign_live(url, browser):
     assert not elsewhere, f"the page asked another host: {elsewhere}"
 
 
+@on_store("postgres")
 def test_the_luck_report_reads_in_names_at_phone_size(url, browser):  # noqa: F811
     """The luck report (issue 31) on the campaign page: a row per character and kind of draw, in names, with
     whether the draws fit a fair die; phone size, accessible."""

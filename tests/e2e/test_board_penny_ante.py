@@ -20,6 +20,7 @@ from tests.e2e.board import (
     browser,  # noqa: F401  (fixture)
     needs_chromium,
     not_reloaded,
+    on_store,
     phone_checks,
     seat_page,
     shoot,
@@ -92,6 +93,7 @@ def checks(page: Any, where: str, phone: bool) -> None:
     axe_check(page, where)
 
 
+@on_store("postgres")
 def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser, settings):  # noqa: F811
     http = httpx.Client(base_url=url)
     created = http.post("/campaigns", json={"name": "Ninjas of the Jade Court", "system": "penny-ante",

@@ -1,5 +1,5 @@
 """An evening of the Pool played in the browser by tapping (issue 31): the House and two players, each in a
-browser context of their own (phone size on PostgreSQL, desktop on SQLite). The House seats a player with a
+browser context of their own (phone size, ``board.on_store``). The House seats a player with a
 trait from the page and starts the adventure; the players buy, raise and cash in traits, buy a move, give and
 use help, roll with a trait from their own sheets (answered on the campaign page, dice as dice and the outcome in
 words), oppose each other at a table to the end, and the House abandons a second contest. Every move reaches
@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.board import WAIT, axe_check, browser, needs_chromium, not_reloaded, phone_checks, seat_page, shoot, url, viewport
+from tests.e2e.board import WAIT, axe_check, browser, needs_chromium, not_reloaded, on_store, phone_checks, seat_page, shoot, url, viewport
 from tests.e2e.conftest import bearer, player_token
 
 __all__ = ["browser", "url"]  # the fixtures this module uses from the board kit
@@ -89,6 +89,7 @@ def tap_move(page: Any, name: str, *, may_vanish: bool = False) -> bool:
     return True
 
 
+@on_store("sqlite")
 def test_an_evening_of_the_pool_is_played_by_tapping(settings, url, browser):
     size = viewport(settings)
     phone = size["width"] < 500

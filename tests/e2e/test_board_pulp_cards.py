@@ -1,5 +1,5 @@
 """An evening of Pulp in the Cards played in three browsers by tapping only (issue 31): the House and two
-players, each in a browser context of its own (phone on PostgreSQL, desktop on SQLite). The campaign is made
+players, each in a browser context of its own (phone size, ``board.on_store``). The campaign is made
 and the players seated over HTTP; then every move is a tap on a page: the adventure starts, Ilse deals a
 standard deal with a seed drawn in her browser (C-4), Tomas a resistance deal, the House deals for a House
 character typed by name, a combat is opened with seats ticked by name, the House calls a surprise deal
@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 
 from tests.e2e import board
-from tests.e2e.board import WAIT, axe_check, needs_chromium, not_reloaded, phone_checks, seat_page, shoot, submit, viewport
+from tests.e2e.board import WAIT, axe_check, needs_chromium, not_reloaded, on_store, phone_checks, seat_page, shoot, submit, viewport
 from tests.e2e.conftest import bearer, player_token
 
 pytestmark = needs_chromium
@@ -152,6 +152,7 @@ DRAWN = """() => { const t = document.querySelector('#table');
           mine: t.querySelectorAll('.pc-mine').length, cards: cards(t), backs: backs(t), text: t.innerText}; }"""
 
 
+@on_store("postgres")
 def test_an_evening_of_pulp_is_played_by_tapping_on_three_pages(url, browser, settings):
     http = httpx.Client(base_url=url)
     created = http.post("/campaigns", json={"name": "Dust and Lead", "system": "pulp-cards"}).json()

@@ -1,5 +1,5 @@
-"""Twenty-one's board in the browser (issue 31, boards.md item 4), on both stores: phone size on PostgreSQL,
-desktop on SQLite. The campaign and its two players are made over HTTP; from then on the House and the two
+"""Twenty-one's board in the browser (issue 31, boards.md item 4), at phone size, on one store
+each (``board.on_store``; both, and desktop size on SQLite, under ``make screenshots``). The campaign and its two players are made over HTTP; from then on the House and the two
 players, each in a browser context of its own, play an evening by tapping only: the adventure, holds, two
 conflicts, seeds (a random one made in the browser, typed words) and passes, the order of play, laying, the
 House's modifiers, assist and hinder, both uses of a hold, keep and discard, drawing and standing, the end.
@@ -26,6 +26,7 @@ from tests.e2e.board import (  # noqa: F401
     browser,
     needs_chromium,
     not_reloaded,
+    on_store,
     open_table,
     phone_checks,
     seat_page,
@@ -140,6 +141,7 @@ def no_natural(hand: list[str], count: int) -> list[str]:
     return next((pair for pair in pairs if count < 2 or total(pair) != 21), pairs[0])
 
 
+@on_store("postgres")
 def test_an_evening_of_twenty_one_is_played_by_tapping(url, browser, settings):  # noqa: F811
     size = viewport(settings)
     form_factor = "phone" if size is PHONE else "desktop"
@@ -329,6 +331,7 @@ def test_an_evening_of_twenty_one_is_played_by_tapping(url, browser, settings): 
     assert results[0]["replacement"] == {"seat": "tomas", "kind": "hinder"} and results[0]["hold"] == "set-aside"
 
 
+@on_store("sqlite")
 def test_table_cards_are_dealt_and_reshuffled_by_tapping_them_in_order(url, browser, settings):  # noqa: F811
     """C-3: with table cards the House enters the deck it shuffled, and later the discards it reshuffled, by
     tapping the cards in the order they lie (a tap taken back, a count kept); nobody types a card code."""

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from tests.e2e.board import PHONE, axe_check, browser, needs_chromium, phone_checks, url  # noqa: F401  (fixtures)
+from tests.e2e.board import PHONE, axe_check, browser, needs_chromium, on_store, phone_checks, url  # noqa: F401  (fixtures)
 from tests.e2e.conftest import bearer
 from tests.e2e.frame import house_adds_a_player, open_all_details, opener, systems
 
@@ -44,6 +44,7 @@ def phone(browser):  # noqa: F811
     return context, context.new_page()
 
 
+@on_store("postgres")
 def test_every_shared_page_passes_the_phone_and_accessibility_checks_for_every_system(url, browser):  # noqa: F811
     http = httpx.Client(base_url=url, timeout=30)
     first = True
