@@ -1,5 +1,6 @@
-"""Twenty-one's board in the browser (issue 31, boards.md item 4), at phone size, on one store
-each (``board.on_store``; both, and desktop size on SQLite, under ``make screenshots``). The campaign and its two players are made over HTTP; from then on the House and the two
+"""Twenty-one's board in the browser (issue 31, boards.md item 4), at phone size, on one store each
+(``board.on_store``; both, and desktop size on SQLite, under ``make screenshots``). The campaign and its two
+players are made over HTTP; from then on the House and the two
 players, each in a browser context of its own, play an evening by tapping only: the adventure, holds, two
 conflicts, seeds (a random one made in the browser, typed words) and passes, the order of play, laying, the
 House's modifiers, assist and hinder, both uses of a hold, keep and discard, drawing and standing, the end.

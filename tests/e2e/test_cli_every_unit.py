@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import STORES
 from tests.e2e.conftest import Cli
 from tests.e2e.test_cli_live_server import seat_cli, server  # noqa: F401 (the live server fixture)
 
@@ -246,6 +247,7 @@ PLAYS = {"a penny ante challenge": play_a_penny_ante_challenge, "a pool roll": p
          "a beast conflict": play_a_beast_conflict, "a pulp deal": play_a_pulp_deal}
 
 
+@pytest.mark.parametrize("settings", [STORES[1]], indirect=True)  # what the CLI draws; SQLite: the server test below
 @pytest.mark.parametrize("kind", list(PLAYS))
 def test_every_read_renders_every_kind_of_unit_as_a_table_and_as_json(cli, kind):
     table = Table(cli)

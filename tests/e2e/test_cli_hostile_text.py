@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.conftest import STORES
 from tests.e2e.test_cli_live_server import seat_cli, server  # noqa: F401 (the live server fixture)
 
 #: Each test plays its own campaign: the module shares one store of each kind and its live server.
@@ -327,6 +328,7 @@ def assert_literal(p: Planted, reader: str, tables: str, found: set[str]) -> Non
             assert text not in tables and text not in in_json, f"{text!r} leaked to {reader} (C-5)"
 
 
+@pytest.mark.parametrize("settings", [STORES[0]], indirect=True)  # what the CLI draws is the same on either store
 @pytest.mark.parametrize("system", list(SYSTEMS))
 def test_every_cli_read_shows_a_hostile_corpus_planted_through_the_api_literally_as_every_seat(
         cli, server, tmp_path, system):  # noqa: F811
