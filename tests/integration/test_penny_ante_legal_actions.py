@@ -3,11 +3,14 @@ exactly what that seat's full view of the challenge lists, and what the verify f
 the whole campaign's public reads (every pile and characteristic, the House's budget, the debt register's offers).
 
 Played on both stores: random legal play from the listings, the loans offered into a challenge answered now and
-then (accepted, declined, withdrawn, PA-14), with a challenge against an antagonist among the openings (PA-17).
+then (accepted, declined, withdrawn, PA-14), big bets now and then so that sides go all-in and go bankrupt
+(bids, debts and buyouts, PA-15, PA-24), with a challenge against an antagonist among the openings (PA-17).
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -15,6 +18,7 @@ from uuid import UUID
 
 import pytest
 
+from adapters import randomness
 from adapters.service import Stakes
 from adapters.settings import Settings
 from adapters.systems import edge
@@ -29,12 +33,15 @@ SYSTEM = edge("penny-ante")
 
 
 @pytest.fixture
-def table(settings: Settings) -> Iterator[Table]:
-    stakes = Stakes(settings)
+def stakes(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stakes]:
+    """The service's secrets follow from the test (not the store), so the games go the same way each run."""
+    drawn = (hashlib.sha256(f"penny-ante/legal actions/{n}".encode()).hexdigest() for n in itertools.count())
+    monkeypatch.setattr(randomness, "new_secret_seed", lambda: next(drawn))
+    service = Stakes(settings)
     try:
-        yield Table(stakes, PROFILES["penny-ante"])
+        yield service
     finally:
-        stakes.close()
+        service.close()
 
 
 def whole_campaign(stakes: Stakes, cid: UUID, unit: Any, seat: str) -> list[dict[str, Any]]:
@@ -85,24 +92,41 @@ def check_every_seat(table: Table, unit: UUID) -> list[tuple[str, dict[str, Any]
     return listed
 
 
-@pytest.mark.parametrize("game", range(3))
-def test_a_seats_legal_actions_hook_equals_what_its_full_view_lists_through_loans_and_settlement_pa14(
-        table: Table, game: int) -> None:
-    rng = random.Random(f"penny-ante/legal actions/{game}")
+GAMES = 6
+
+
+def test_a_seats_legal_actions_hook_equals_what_its_full_view_lists_through_loans_and_bankruptcies_pa14_pa15(
+        stakes: Stakes) -> None:
+    seen: set[str] = set()
+    for game in range(GAMES):
+        seen |= play_and_compare(Table(stakes, PROFILES["penny-ante"]), random.Random(f"penny-ante/legal actions/{game}"))
+    assert {"lend", "accept-loan", "decline-loan", "withdraw-loan"} <= seen, seen  # loans into a challenge (PA-14)
+    assert {"all-in", "bid", "debt", "buyout"} <= seen, seen  # bankruptcies, each way out (PA-15, PA-24)
+
+
+def play_and_compare(table: Table, rng: random.Random) -> set[str]:
+    """Random legal play from the listings, every seat compared at every step; returns the moves made."""
     seen: set[str] = set()
     unit = table.open(rng)
     for _ in range(60):
         found = table.unit(unit)
         if found.settled:
             check_every_seat(table, unit)
-            unit = table.open(rng)
+            try:
+                unit = table.open(rng)
+            except StakesError:  # Lady Sen has no pennies left to stake (PA-17): the players challenge each other
+                unit = table.send(table.profile.openings[0]).id
             continue
         listed = check_every_seat(table, unit)
         loans = [(s, a) for s, a in listed if a.get("loan") is not None]
         lends = [(s, a) for s, a in listed if a["action"] == "lend"]
         moving = [(s, a) for s, a in listed if a["action"] != "abandon" and a.get("loan") is None]
+        # big bets now and then, so that a side goes all-in and may lose everything: a bankruptcy (PA-15)
+        big = [(s, {**a, "min": a["max"]} if a["action"] == "raise" else a) for s, a in moving
+               if a["action"] in ("raise", "all-in", "call", "bid", "debt", "buyout")]
         pick = rng.random()
-        seat, legal = rng.choice(loans if loans and pick < 0.6 else lends if lends and pick < 0.8 else moving)
+        seat, legal = rng.choice(loans if loans and pick < 0.5 else lends if lends and pick < 0.65
+                                 else big if big and pick < 0.85 else moving)
         seen.add(legal["action"])
         cls = system_of_unit(found).move(found, legal["action"])
         try:
@@ -110,5 +134,4 @@ def test_a_seats_legal_actions_hook_equals_what_its_full_view_lists_through_loan
         except StakesError as exc:  # a listed move is accepted: the conformance suite holds it; here too
             raise AssertionError(f"{seat} {legal}: {exc}") from exc
     check_every_seat(table, unit)
-    assert {"lend", "roll", "declare"} <= seen, seen  # loans were offered into a challenge (PA-14)
-    assert seen & {"accept-loan", "decline-loan", "withdraw-loan"}, seen
+    return seen
