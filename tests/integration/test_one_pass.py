@@ -21,6 +21,9 @@ from domain.errors import StakesError
 from domain.seats import Seat
 from tests.integration.conformance import PROFILES, Table, body_for
 
+#: Every system, Penny Ante included since its ``legal_actions`` (ADR 0034): a command builds one full view.
+SYSTEMS = ("penny-ante", "pool", "twenty-one", "beast", "pulp-cards")
+
 
 @pytest.fixture
 def table(settings: Settings) -> Iterator[Table]:
@@ -31,12 +34,21 @@ def table(settings: Settings) -> Iterator[Table]:
         stakes.close()
 
 
+@pytest.fixture(params=SYSTEMS)
+def any_table(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Table]:
+    stakes = Stakes(settings)
+    try:
+        yield Table(stakes, PROFILES[request.param])
+    finally:
+        stakes.close()
+
+
 class Counts:
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, system: str = "twenty-one") -> None:
         self.gets: Counter[UUID] = Counter()
         self.copies = self.rows = self.views = 0
         get, copy, from_row, view = (TakingRepository.get, library.deepcopy, ViewsMixin._from_row,
-                                     edge("twenty-one").unit_view)
+                                     edge(system).unit_view)
 
         def counted_get(repository: Any, aggregate_id: UUID, **kwargs: Any) -> Any:
             self.gets[aggregate_id] += 1
@@ -57,7 +69,7 @@ class Counts:
         monkeypatch.setattr(TakingRepository, "get", counted_get)
         monkeypatch.setattr(library, "deepcopy", counted_copy)
         monkeypatch.setattr(ViewsMixin, "_from_row", counted_row)
-        monkeypatch.setattr(edge("twenty-one"), "unit_view", counted_view)
+        monkeypatch.setattr(edge(system), "unit_view", counted_view)
 
 
 def a_move(table: Table, unit: UUID, rng: random.Random) -> tuple[str, dict[str, Any]]:
@@ -78,6 +90,32 @@ def test_a_move_builds_each_aggregate_once_copies_none_and_its_answer_decodes_no
         assert counts.copies == 0
         assert counts.rows <= 1  # the projection's own read of the unit's row; the answer decodes none
         assert counts.views == 1  # the mover's view; every other seat is asked for its moves alone
+        monkeypatch.undo()
+
+
+def test_every_system_builds_one_view_per_command_and_one_for_who_the_table_waits_for(
+        any_table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ADR 0034: the mover's view is the only full view a command builds, and ``/waiting`` builds the reader's
+    alone; every other seat is asked for its moves through the system's ``legal_actions`` (Penny Ante's too)."""
+    table, system = any_table, any_table.profile.system
+    assert callable(getattr(edge(system), "legal_actions", None)), f"{system} falls back to a view per seat"
+    rng = random.Random(f"{system}/one view")
+    unit = table.open(rng)
+    for _ in range(8):
+        if table.unit(unit).settled:
+            unit = table.open(rng)
+        seat, body = a_move(table, unit, rng)
+        counts = Counts(monkeypatch, system)
+        try:
+            table.stakes.act(table.cid, Seat.parse(seat), unit, body, key=f"{system} one view {_}")
+        except StakesError:  # a listed move refused is the conformance suite's business: it answers no view
+            assert counts.views == 0, f"{system}: {counts.views} views for a refused command"
+        else:
+            assert counts.views == 1, f"{system}: {counts.views} views for one command"
+        monkeypatch.undo()
+        counts = Counts(monkeypatch, system)
+        table.stakes.waiting_for(table.cid, Seat("ilse"), unit)
+        assert counts.views == 1, f"{system}: {counts.views} views for /waiting"
         monkeypatch.undo()
 
 

@@ -139,39 +139,75 @@ def debts(stakes: Any, campaign_id: UUID, viewer: Seat, page: Page) -> schemas.D
                                 next_after=found[-1].loan_id.hex if more else None)
 
 
+class _Table:
+    """What a seat's moves in a challenge are computed from, read from the read models (not the view, ADR
+    0034): every player's pile (the members', the lenders', the bidders'), the pennies and characteristics of
+    this challenge's antagonists, and the characteristics of the seats whose lists a move names."""
+
+    def __init__(self, stakes: Any, campaign_id: UUID, unit: Any, lists_of: set[str]) -> None:
+        views, cid = stakes.views, campaign_id.hex
+        self.players: dict[str, int] = {r["seat"]: r["pile"] for r in views.query(
+            "SELECT seat, pile FROM {p}characters WHERE campaign_id = ?", (cid,))}
+        self.piles = dict(self.players)  # keyed by member: a player's seat, or the name of this unit's antagonist
+        self.lists: dict[str, list[str]] = {}
+        antagonists = sorted({m for side in unit.sides.values() if side["kind"] == "antagonist"
+                              for m in side["members"]})
+        if antagonists:  # another antagonist, even one named like a player's seat, is not in it (C-5)
+            for r in views.query("SELECT name, pennies, characteristics FROM {p}antagonists WHERE campaign_id = ?"
+                                 f" AND name IN ({', '.join('?' * len(antagonists))})", (cid, *antagonists)):
+                self.piles[r["name"]] = r["pennies"]
+                self.lists[r["name"]] = json.loads(r["characteristics"])
+        seats = sorted(lists_of - set(antagonists))
+        if seats:
+            for r in views.query("SELECT ch.seat, c.name FROM {p}characteristics c JOIN {p}characters ch"
+                                 " ON ch.character_id = c.character_id WHERE ch.campaign_id = ?"
+                                 f" AND ch.seat IN ({', '.join('?' * len(seats))}) ORDER BY c.position",
+                                 (cid, *seats)):
+                self.lists.setdefault(r["seat"], []).append(r["name"])
+
+    @staticmethod
+    def lists_needed(unit: Any, viewer: Seat) -> set[str]:
+        """Whose characteristics the viewer's moves name: his side's members (a declaration, PA-8) and every
+        bankrupt (a bid or a buyout, PA-24)."""
+        mine = unit.side_of(viewer.name)
+        return {*(unit.sides[mine]["members"] if mine is not None else ()), *unit.bankrupts}
+
+    def moves(self, unit: Any, viewer: Seat, offers: list[schemas.LoanOffer]) -> list[dict[str, Any]]:
+        """The viewer's legal actions: the challenge's own, from its verify functions (``moves.py``), and the
+        answers to the loans offered into it (PA-14)."""
+        from domain.systems.penny_ante.loan import offer_moves  # here: the CLI imports this package without the domain
+
+        mine = unit.side_of(viewer.name)
+        side_lists = {}
+        if mine is not None:  # only a side's own seats see what it may still name (C-5)
+            side_lists[mine] = [n for m in unit.sides[mine]["members"] for n in self.lists.get(m, [])]
+        own = {m: self.lists.get(m, []) for m in unit.bankrupts}  # a bankrupt without one is offered no buyout (PA-24)
+        # The viewer's own pile bounds a loan and a bid; the House neither lends (PA-14) nor bids (PA-15), so its
+        # budget is not read: no House move depends on it.
+        seat_pile = 0 if viewer.is_house else self.players.get(viewer.name, 0)
+        legal = unit.legal_actions(viewer.name, self.piles, seat_pile, side_lists, characteristics=own)
+        for offer in offers:
+            for move in offer_moves("offered", offer.lender, offer.borrower, viewer.name, round_open=offer.open,
+                                    affordable=offer.amount <= self.players.get(offer.lender, 0)):
+                legal.append({"action": move, "loan": offer.loan_id, "lender": offer.lender, "amount": offer.amount})
+        return legal
+
+
+def legal_actions(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> list[dict[str, Any]]:
+    """The viewer's moves in the challenge, without the rest of its view (who the table waits for, ADR 0034):
+    the same inputs and the same computation as the view's list, so the two are equal."""
+    table = _Table(stakes, campaign_id, unit, _Table.lists_needed(unit, viewer))
+    return table.moves(unit, viewer, loan_offers(stakes, campaign_id, unit))
+
+
 def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.ChallengeView:
     """The challenge as the viewer's seat may see it (C-5), with the moves it may make now."""
-    views, cid = stakes.views, campaign_id.hex
-    players = {r["seat"]: r["pile"] for r in views.query("SELECT seat, pile FROM {p}characters WHERE campaign_id = ?",
-                                                          (cid,))}
-    piles, lists = dict(players), {}  # keyed by member: a player's seat, or the name of this unit's antagonist
-    antagonists = {m for side in unit.sides.values() if side["kind"] == "antagonist" for m in side["members"]}
-    for r in views.query("SELECT name, pennies, characteristics FROM {p}antagonists WHERE campaign_id = ?", (cid,)):
-        if r["name"] in antagonists:  # another antagonist, even one named like a player's seat, is not in it (C-5)
-            piles[r["name"]] = r["pennies"]
-            lists[r["name"]] = json.loads(r["characteristics"])
-    for r in views.query("SELECT ch.seat, c.name FROM {p}characteristics c JOIN {p}characters ch"
-                         " ON ch.character_id = c.character_id WHERE ch.campaign_id = ? ORDER BY c.position", (cid,)):
-        if r["seat"] not in antagonists:
-            lists.setdefault(r["seat"], []).append(r["name"])
-    mine = unit.side_of(viewer.name)
-    side_lists = {}
-    if mine is not None:  # only a side's own seats see what it may still name (C-5)
-        side_lists[mine] = [n for m in unit.sides[mine]["members"] for n in lists.get(m, [])]
-    house_pile = budget(stakes, campaign_id, Seat.house()).pile if viewer.is_house else 0
-    seat_pile = house_pile if viewer.is_house else players.get(viewer.name, 0)
-    own = {m: lists.get(m, []) for m in unit.bankrupts}  # a bankrupt without one is offered no buyout (PA-24)
-    from domain.systems.penny_ante.loan import offer_moves  # here: the CLI imports this package without the domain
-
-    legal = unit.legal_actions(viewer.name, piles, seat_pile, side_lists, characteristics=own)
+    table = _Table(stakes, campaign_id, unit, _Table.lists_needed(unit, viewer))
     offers = loan_offers(stakes, campaign_id, unit)
-    for offer in offers:
-        for move in offer_moves("offered", offer.lender, offer.borrower, viewer.name, round_open=offer.open,
-                                affordable=offer.amount <= players.get(offer.lender, 0)):
-            legal.append({"action": move, "loan": offer.loan_id, "lender": offer.lender, "amount": offer.amount})
+    legal = table.moves(unit, viewer, offers)
     seen = unit.view_for(viewer.name)
     for side in seen["sides"].values():  # each member's pile: public, as the sheets and purses show it
-        side["piles"] = {m: piles.get(m, 0) for m in side["members"]}
+        side["piles"] = {m: table.piles.get(m, 0) for m in side["members"]}
     return schemas.ChallengeView(id=unit.id, campaign_id=campaign_id, legal_actions=legal, loan_offers=offers, **seen)
 
 
