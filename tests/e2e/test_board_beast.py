@@ -261,9 +261,14 @@ def test_an_evening_of_humanity_and_beast_is_played_by_tapping(url, browser, set
     e.shows_what_it_may(first, "house", "ilse", "tomas")
     i.locator("#table [data-side='challenger'] .was").wait_for(timeout=WAIT)
 
-    # The House shows Cole's dice to everyone, then keeps them: the conflict resolves.
+    # The House shows Cole's dice to everyone, then keeps them: the conflict resolves. On Tomas's page the reveal
+    # is a change, not a new page (ADR 0038): the dice that turned face up are marked for a moment.
+    t.evaluate("""() => { window.__marked = 0; new MutationObserver((ms) => ms.forEach((m) => {
+        if (m.target.classList && m.target.classList.contains('changed')) window.__marked += 1; }))
+      .observe(document.getElementById('table'), {subtree: true, attributes: true, attributeFilter: ['class']}); }""")
     e.tap("house", "reveal")
     e.shows_what_it_may(first, "house", "ilse", "tomas")
+    t.wait_for_function("window.__marked >= 8", timeout=WAIT)  # Cole's eight dice or more, each shown changing
     assert len(readable(e.read("tomas", first))["opponent"]) >= 8
     assert declared not in i.content() and declared not in t.content()  # the declaration: once settled (C-9)
     e.tap("house", "keep")
