@@ -165,8 +165,9 @@ def _rolled(d: dict[str, Any], who: str) -> str:
 
 def unit_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
     """A roll's or a contest's events as the table says them (PL-2 … PL-9)."""
-    if event == "Rolled":
-        return _rolled(d, d.get("roller") or f"The {d.get('side', 'side')}")
+    if event == "Rolled":  # the seat's own seed, once revealed, is shown as typed (C-4)
+        seed = f"\nseed {d['seed']}" if d.get("seed") else ""
+        return _rolled(d, d.get("roller") or f"The {d.get('side', 'side')}") + seed
     if event == "Chosen":
         return f"Chooses to {d.get('choice', '-')}" + (f"; {d['gained']} dice gained" if d.get("gained") else "")
     if event == "Opened":
@@ -184,7 +185,8 @@ def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | No
     name = who or d.get("name") or "A character"
     if event == "Created":
         traits = ", ".join(f"{n} +{r}" for n, r in (d.get("traits") or {}).items())
-        return f"{name} joins with {d.get('pool', '?')} dice" + (f"; traits {traits}" if traits else "")
+        return f"{name} joins with {d.get('pool', '?')} dice" + (f"; traits {traits}" if traits else "") + \
+            (f"\n{d['description']}" if d.get("description") else "")
     if event == "DiceLost":
         return f"{name} loses {_dice(d.get('count'))}"
     if event == "DiceGained":

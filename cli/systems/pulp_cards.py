@@ -185,7 +185,8 @@ def unit_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
         return (f"{d.get('seat') or d.get('dealer') or '-'} deals a {d.get('kind', '')} draw for "
                 f"{d.get('character') or '-'}, difficulty {difficulty}: {shown}"
                 + (f"; {_reads(result, 'success' if result.get('success') else 'failure')}"
-                   if result and isinstance(result.get("degree"), int) else ""))
+                   if result and isinstance(result.get("degree"), int) else "")
+                + (f"\nseed {d['seed']}" if d.get("seed") else ""))  # the seat's own seed, as typed (C-4)
     if event == "Shown":
         return "The cards are shown to every seat"
     return None
