@@ -42,8 +42,12 @@ def words(name: str) -> str:
     return _CAMEL.sub(" ", name.replace("_", " ")).strip().capitalize()
 
 
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*")
+
+
 def _label(path: str) -> str:
-    return " ".join(words(part).lower() for part in path.split(".") if part)
+    """A path of keys in words; a key that is no identifier of the program's (a name someone typed) as typed."""
+    return " ".join(words(part).lower() if _IDENTIFIER.fullmatch(part) else part for part in path.split(".") if part)
 
 
 def said(value: Any) -> str:

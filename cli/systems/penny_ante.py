@@ -227,9 +227,10 @@ def _members(d: Any) -> str:
 
 def _rolled(d: dict[str, Any]) -> str:
     dice = d.get("dice")
-    shown = "" if dice is None else " ".join(map(str, dice)) or "no dice"  # None: hidden from this seat (C-5)
-    die = f", circumstance die {d['circumstance_die']}" if d.get("circumstance_die") is not None else ""
-    return f" {shown}{die}".rstrip()
+    shown = [] if dice is None else [" ".join(map(str, dice)) or "no dice"]  # None: hidden from this seat (C-5)
+    if d.get("circumstance_die") is not None:
+        shown.append(f"circumstance die {d['circumstance_die']}")
+    return f" {', '.join(shown)}" if shown else ""
 
 
 def challenge_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:

@@ -189,6 +189,19 @@ def unit_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
                 + (f"\nseed {d['seed']}" if d.get("seed") else ""))  # the seat's own seed, as typed (C-4)
     if event == "Shown":
         return "The cards are shown to every seat"
+    if event == "Opened" and isinstance(d.get("combatants"), list):
+        return "Combat: " + ", ".join(str(c.get("name")) for c in d["combatants"] if isinstance(c, dict))
+    if event == "InitiativeDealt" and isinstance(d.get("totals"), dict):
+        totals = ", ".join(f"{name} {total}" for name, total in d["totals"].items())
+        return f"Initiative, cycle {d.get('cycle', '-')}: {totals}; order {', '.join(map(str, d.get('order') or []))}"
+    if event == "Attacked":
+        laid: dict[str, Any] = d["hand"] if isinstance(d.get("hand"), dict) else {}
+        got: dict[str, Any] = d["result"] if isinstance(d.get("result"), dict) else {}
+        shown = _faces(laid["cards"]) if laid.get("cards") else "hidden"
+        reads = f"; {'success' if got.get('success') else 'failure'}, degree {got['degree']:+d}" \
+            if isinstance(got.get("degree"), int) else ""
+        target = f" {d['target']}" if d.get("target") else ""
+        return f"{d.get('attacker') or '-'} attacks{target}: {shown}{reads}"
     return None
 
 

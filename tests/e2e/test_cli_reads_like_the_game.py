@@ -259,3 +259,20 @@ def test_the_log_and_the_replay_show_only_what_the_api_answered_for_the_seat(cli
     text = cli("log", "--limit", "1000", "--as", "ilse", env=NARROW).stdout
     assert "Sheriff Cole joins, Humanity" not in text and "humanity, willpower max hidden" in text  # … and say so
     assert "Sheriff Cole joins, Humanity 4" in cli("log", "--limit", "1000", env=NARROW).stdout  # the House's log
+
+
+def test_a_pulp_combat_replays_and_logs_in_words_as_does_a_rewound_penny_ante_challenge(cli):
+    pulp_table(cli)
+    cli("combat", "open", "ilse,Sheriff Cole")
+    cli("combat", "initiative", "--cards", "B4,R21,B2,R22")
+    cli("combat", "attack", "--target", "sheriff cole", "--cards", "BA,R21,P3,P1,B4,P2,P5", "--as", "ilse")
+    text = " ".join(reads_as_words(cli("replay", "--as", "ilse", env=NARROW).stdout).split())
+    assert "Initiative, cycle 1: Ilse Varn 6, Sheriff Cole 4" in text  # names as typed (PU-5)
+    assert "Ilse Varn attacks Sheriff Cole: A♠" in text
+    reads_as_words(cli("log", "--limit", "1000", env=NARROW).stdout)
+    to_betting(cli)
+    cli("undo", "--to-step", "4", "--reason", "Poison does not apply here")
+    text = reads_as_words(cli("replay", env=NARROW).stdout)
+    assert "Rewound by house" in text and "Poison does not apply here" in text
+    assert "The challenger rolls, circumstance die" not in text and "rolls ," not in text
+    reads_as_words(cli("log", "--limit", "1000", env=NARROW).stdout)
