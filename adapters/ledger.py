@@ -108,5 +108,6 @@ def replay(stakes: Any, campaign_id: UUID, viewer: Seat, challenge_id: UUID, ste
         if not 1 <= step <= len(steps):
             raise NotFound(f"this challenge has steps 1 to {len(steps)}, not {step}")
         steps = [steps[step - 1]]
-    return schemas.Replay(challenge_id=challenge_id, revealed=final.revealed, total=len(events), steps=steps)
+    return schemas.Replay(challenge_id=challenge_id, kind=type(events[0]).__qualname__.split(".")[0],
+                          revealed=final.revealed, total=len(events), steps=steps)
 

@@ -190,6 +190,7 @@ class ReplayStep(BaseModel):
 
 class Replay(BaseModel):
     challenge_id: UUID
+    kind: str = Field("", description="The unit's kind, as the challenge list names it (PoolRoll, Conflict …).")
     revealed: bool = Field(description="True once the challenge was revealed: every hidden value is shown.")
     total: int
     steps: list[ReplayStep]

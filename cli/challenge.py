@@ -69,7 +69,7 @@ def replay(
         full = t.backend.replay(t.campaign_id(), t.seat, ch)
         at = min(max(step or 1, 1), full.total) - 1
         while True:
-            output.show(full.steps[at], lambda s: output.replay_step(s, full.total))  # inert (cli/inert.py)
+            output.show(full.steps[at], lambda s: output.replay_step(s, full.total, full.kind, full.challenge_id))  # inert (cli/inert.py)
             answer = typer.prompt("n / p / step number / q", default="n").strip().lower()
             if answer in ("q", "quit"):
                 return

@@ -3,16 +3,20 @@ reports. Part of the one output sink (``cli/output.py``), which re-exports them.
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from adapters import schemas
 from cli.inert import neutralise, styled
-from cli.tables import _fields, _is_die, _plain, _state, _table
+from cli.systems import Board, Phrase
+from cli.tables import _fields, _is_die, _is_id, _plain, _systems, _table
 
 
 def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
@@ -24,33 +28,128 @@ def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
     return {prefix: value}
 
 
+# -- the shared words for what a system does not phrase itself: never a tuple, a repr or a class name ----------
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_HASH = re.compile(r"[0-9a-f]{64}")
+_HEX_ID = re.compile(r"[0-9a-f]{32}")
+_TIME = re.compile(r"\d{4}-\d\d-\d\dT(\d\d:\d\d)")
+#: What the log and a replay leave out: the campaign is the one being read; a step's state is drawn apart.
+_SKIP = ("campaign_id", "state")
+
+
+def words(name: str) -> str:
+    """A name of the program's as words: ``PlayerSeated`` -> ``Player seated``, ``helper_dice`` -> ``helper dice``."""
+    return _CAMEL.sub(" ", name.replace("_", " ")).strip().capitalize()
+
+
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def _label(path: str) -> str:
+    """A path of keys in words; a key that is no identifier of the program's (a name someone typed) as typed."""
+    return " ".join(words(part).lower() if _IDENTIFIER.fullmatch(part) else part for part in path.split(".") if part)
+
+
+def said(value: Any) -> str:
+    """One value in words: ids by their first 8 characters, a seed or its hash by its first 12, a time as HH:MM,
+    ``yes``/``no``, ``-`` for nothing; lists and records flattened with no brackets (issue 31)."""
+    if value is None or value == "" or value == [] or value == {}:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        if _is_id(value) or _HEX_ID.fullmatch(value):
+            return value.replace("-", "")[:8] if not _is_id(value) else value[:8]
+        if _HASH.fullmatch(value):
+            return f"{value[:12]}…"  # whole in the verify panel (stakes challenge verify)
+        time = _TIME.match(value)
+        return time.group(1) if time else value
+    if isinstance(value, dict):
+        if _is_die(value):
+            return _plain(value)
+        return ", ".join(f"{_label(str(k))} {said(v)}" for k, v in value.items() if said(v) != "-")
+    if isinstance(value, (list, tuple)):
+        if all(_is_die(x) for x in value):
+            return _plain(list(value))
+        shown = [said(x) for x in value]
+        return ("; " if any(isinstance(x, (dict, list, tuple)) for x in value) else " ").join(shown)
+    return str(value)
+
+
+def said_lines(values: dict[str, Any], skip: tuple[str, ...] = _SKIP) -> list[str]:
+    """A detail or a state as ``key: value`` lines, nested records flattened (``sides challenger name: Ilse``),
+    nothing empty."""
+    flat = _flat({k: v for k, v in values.items() if k not in skip})
+    return [f"{_label(path)}: {said(v)}" for path, v in flat.items() if said(v) != "-"]
+
+
+def _shortened(value: Any) -> Any:
+    """A state for a board in a replay: seeds and their hashes by their first 12 characters."""
+    if isinstance(value, str) and _HASH.fullmatch(value):
+        return f"{value[:12]}…"
+    if isinstance(value, dict):
+        return {k: _shortened(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shortened(v) for v in value]
+    return value
+
+
+@cache
+def _hooks() -> tuple[dict[str, Phrase], dict[str, Board]]:
+    """Every system's phrases (by stream kind) and boards (by unit kind): ``cli/systems/<package>.py``."""
+    phrases: dict[str, Phrase] = {}
+    boards: dict[str, Board] = {}
+    for own in _systems():
+        phrases.update(own.phrases)
+        boards.update(own.boards)
+    return phrases, boards
+
+
+def _phrase(kind: str, event: str, detail: dict[str, Any], who: str | None) -> list[str] | None:
+    """The system's words for one event, as lines (the first its name), or None."""
+    own = _hooks()[0].get(kind)
+    shown = own(event, {k: v for k, v in detail.items() if k not in _SKIP}, who) if own else None
+    return shown.splitlines() if shown else None
+
+
 def _differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """What a step changed, field by field: ``sides.opponent.last.total: - → 9``."""
+    """What a step changed, field by field: ``sides opponent last total: - → 9``."""
     old, new = _flat(before), _flat(after)
     lines = []
     for path in [*new, *(p for p in old if p not in new)]:
-        was, now = _plain(old.get(path), True), _plain(new.get(path), True)
+        was, now = said(old.get(path)), said(new.get(path))
         if was != now:
-            lines.append(f"{path}: {was} → {now}")
+            lines.append(f"{_label(path)}: {was} → {now}")
     return lines
 
 
 def log(entries: schemas.EventLog) -> RenderableType:
-    """One row per event: the event's name in full, its detail under it (so a narrow terminal cuts neither)."""
-    names = [f"{e.stream.split(':')[0]}.{e.event}" for e in entries.entries]
+    """One row per event, in words: what happened (as its system says it, else ``Kind event``) and its detail
+    under it, so a narrow terminal cuts nothing. Whose stream an event is on is named when the log named it."""
+    names: dict[str, str] = {}
     table = Table(title="Event log", box=box.SIMPLE_HEAVY, title_justify="left")
     table.add_column("#", no_wrap=True)
-    table.add_column("when", no_wrap=True)  # the date over the time: room for the names
+    table.add_column("when", no_wrap=True)
     table.add_column("who")
-    table.add_column("what", ratio=1, min_width=max(map(len, names), default=4))  # a name is never cut
-    for e, name in zip(entries.entries, names):
-        what = Text(name, style="bold", overflow="fold")
-        detail = _fields(e.detail, skip=("campaign_id",))
+    table.add_column("what", ratio=1)
+    day = None
+    for e in entries.entries:
+        kind = e.stream.split(":")[0]
+        if isinstance(e.detail.get("name"), str):
+            names[e.stream] = e.detail["name"]
+        phrased = _phrase(kind, e.event, e.detail, names.get(e.stream))
+        head, lines = (phrased[0], phrased[1:]) if phrased else (f"{words(kind)} {words(e.event).lower()}",
+                                                                  ["; ".join(said_lines(e.detail))])
+        what = Text(head, style="bold", overflow="fold")
+        detail = "\n".join(line for line in lines if line)
         if detail:
             what.append(f"\n{detail}")
         if e.hidden:
-            what.append(f"{' ' if detail else chr(10)}({', '.join(e.hidden)} hidden)", style="dim")
-        table.add_row(str(e.position), e.at.strftime("%Y-%m-%d\n%H:%M:%S"), Text(e.actor), what)
+            hidden = "the whole entry" if e.hidden == ["*"] else ", ".join(words(h).lower() for h in e.hidden)
+            what.append(f"{' ' if detail else chr(10)}({hidden} hidden)", style="dim")
+        when = f"{e.at:%H:%M}" if e.at.date() == day else f"{e.at:%d %b}\n{e.at:%H:%M}"
+        day = e.at.date()
+        table.add_row(str(e.position), when, Text(e.actor), what)
     return table
 
 
@@ -72,45 +171,58 @@ def verification(v: schemas.Verification) -> RenderableType:
                  *(f"  {_fields(m) if isinstance(m, dict) else _plain(m)}" for m in v.mismatches))
 
 
-def _step_head(s: schemas.ReplayStep, total: int) -> list[RenderableType]:
+def _step_head(s: schemas.ReplayStep, total: int, kind: str) -> list[RenderableType]:
     lines: list[RenderableType] = [
-        styled("[bold]Step {}/{}[/] [bold]{}[/] by {} at {}", s.step, total, s.event, s.actor,
-               f"{s.at:%Y-%m-%d %H:%M:%S}")]
-    detail = Text(_fields(s.detail, skip=("campaign_id", "state")))
+        styled("[bold]Step {}/{}[/] [bold]{}[/] by {} at {}", s.step, total, words(s.event), s.actor, f"{s.at:%H:%M}")]
+    said_here = _phrase(kind, s.event, s.detail, None)
+    detail = Text("; ".join(said_here) if said_here else "; ".join(said_lines(s.detail)), overflow="fold")
     if s.hidden:
-        hidden = "the whole entry" if s.hidden == ["*"] else ", ".join(s.hidden)
+        hidden = "the whole entry" if s.hidden == ["*"] else ", ".join(words(h).lower() for h in s.hidden)
         detail.append(f"{' ' if detail.plain else ''}({hidden} hidden)", style="dim")
     if detail.plain:
-        lines.append(Text.assemble("  ", detail))
+        lines.append(Padding(detail, (0, 0, 0, 2)))  # wrapped lines stay indented under their step
     return lines
 
 
-def replay_step(s: schemas.ReplayStep, total: int) -> RenderableType:
-    """One step: the event, what it changed, and the whole state after it, whatever the unit's kind."""
-    return Group(*_step_head(s, total), f"  changed: {', '.join(s.changes) or '-'}",
-                 Text("  state after this step:", style="dim"), _state(s.state))
+def _board(s: schemas.ReplayStep, kind: str, unit: Any) -> RenderableType:
+    """The unit after step ``s``: its system's board (as ``challenge show`` draws it, without moves), else its
+    state as ``key: value`` lines."""
+    own = _hooks()[1].get(kind)
+    if own is not None:
+        return Padding(own(unit, _shortened(s.state)), (0, 0, 0, 2))
+    return Padding(Text("\n".join(said_lines(s.state, ())) or "-", overflow="fold"), (0, 0, 0, 2))
+
+
+def replay_step(s: schemas.ReplayStep, total: int, kind: str = "", unit: Any = None) -> RenderableType:
+    """One step: the event, what it changed, and the whole unit after it, whatever its kind."""
+    return Group(*_step_head(s, total, kind), f"  changed: {', '.join(words(c).lower() for c in s.changes) or '-'}",
+                 Text("  state after this step:", style="dim"), _board(s, kind, unit))
 
 
 def replay(r: schemas.Replay) -> RenderableType:
-    """Every step with what it changed, field by field; the state in full at the first and the last step."""
-    head = styled("[bold]Replay[/] of challenge {}: {} steps{}", r.challenge_id, r.total,
-                  " (revealed: nothing is hidden any more)" if r.revealed else "")
+    """Every step in words; without a board of its system's, what each changed, field by field; the unit as it
+    stood at the last step drawn as ``challenge show`` draws it."""
+    head = styled("[bold]Replay[/] of {} {}: {} steps{}", words(r.kind) if r.kind else "challenge",
+                  str(r.challenge_id)[:8], r.total, "; revealed, nothing is hidden any more" if r.revealed else "")
     if len(r.steps) <= 1:
-        return Group(head, *(replay_step(s, r.total) for s in r.steps))
+        return Group(head, *(replay_step(s, r.total, r.kind, r.challenge_id) for s in r.steps))
     parts: list[RenderableType] = [head]
+    drawn = r.kind in _hooks()[1]
     before: dict[str, Any] | None = None
     for s in r.steps:
-        parts.extend(_step_head(s, r.total))
-        if before is None:
-            parts.extend([Text("  state after this step:", style="dim"), _state(s.state)])
+        parts.extend(_step_head(s, r.total, r.kind))
+        if drawn:
+            pass  # the step says what happened; the board is drawn once, at the end
+        elif before is None:
+            parts.extend([Text("  state after this step:", style="dim"), _board(s, r.kind, r.challenge_id)])
         else:
             changed = _differences(before, s.state)
-            parts.extend(Text(f"  {line}", style="cyan") for line in changed)
+            parts.extend(Padding(Text(line, style="cyan", overflow="fold"), (0, 0, 0, 2)) for line in changed)
             if not changed:
                 parts.append(Text("  the state did not change", style="dim"))
         before = s.state
     last = r.steps[-1]
-    parts.extend([Text(f"State after step {last.step}", style="bold"), _state(last.state)])
+    parts.extend([Text(f"State after step {last.step}", style="bold"), _board(last, r.kind, r.challenge_id)])
     return Group(*parts)
 
 

@@ -190,8 +190,11 @@ def _waiting(waiting_for: Sequence[str]) -> str:
     return f"The table waits for {', '.join(waiting_for)}." if waiting_for else ""
 
 
-def _legal(actions: Sequence[schemas.LegalAction], waiting_for: Sequence[str] = ()) -> RenderableType:
-    """What the viewing seat may do now; when nothing, whom the table waits for."""
+def _legal(actions: Sequence[schemas.LegalAction], waiting_for: Sequence[str] | None = ()) -> RenderableType:
+    """What the viewing seat may do now; when nothing, whom the table waits for. ``None``: a replay's step,
+    drawn as the unit stood then, with nothing to do (``cli/history.py``)."""
+    if waiting_for is None:
+        return Text("")
     if not actions:
         return Text.assemble(("Nothing to do for you now.", "dim"), (" " + _waiting(waiting_for)) if waiting_for else "")
     legal = _table("What you can do now", "action", "limits")

@@ -11,7 +11,12 @@ a system's table looks like comes from its module's ``CLI``, a :class:`SystemCli
 - ``renderers``: how its answers are drawn, by schema name (``"Sheet"``, ``"list[Sheet]"``), by read name
   (``"house-characters"``), or by unit kind for a unit answered as the shared view (``"unit:PulpCombat"``);
 - ``unit_kinds`` and ``unit_columns``: which units of resolution are its own and the columns of their rows in
-  ``stakes challenge list`` after the shared id, kind and step (Penny Ante's ante and pot are its own).
+  ``stakes challenge list`` after the shared id, kind and step (Penny Ante's ante and pot are its own);
+- ``boards``: a unit as it stood after one step of ``stakes replay``, by unit kind, ``(unit id, state) ->
+  renderable``: the board ``challenge show`` draws, without moves (issue 31);
+- ``phrases``: one event in words, for ``stakes log`` and each step of ``stakes replay``, by the kind of its
+  stream (``"BeastCharacter"``, ``"PoolRoll"``), ``(event, detail, whose name) -> text``, or None to leave it
+  to the shared words (``Kind event``, its detail as ``key: value``).
 
 A system without a module (or with an empty ``CLI``) is drawn by the generic renderers: readable, never a repr.
 """
@@ -19,6 +24,7 @@ A system without a module (or with an empty ``CLI``) is drawn by the generic ren
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -28,6 +34,11 @@ from typing import Any
 Parser = tuple[Any, Callable[[Any], Any]]
 #: Draws one answer (a view of the API's schemas) as something rich prints.
 Renderer = Callable[[Any], Any]
+#: Draws a unit as it stood after one replay step: (its id, its state as the seat may see it) -> renderable.
+Board = Callable[[Any, dict[str, Any]], Any]
+#: One logged event in words: (event name, its detail as the seat may see it, the name of whose stream it is,
+#: when the log named it) -> a phrase (lines after the first are its detail), or None for the shared words.
+Phrase = Callable[[str, dict[str, Any], str | None], str | None]
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,8 @@ class SystemCli:
     renderers: Mapping[str, Renderer] = field(default_factory=dict)
     unit_kinds: tuple[str, ...] = ()
     unit_columns: tuple[Column, ...] = ()
+    boards: Mapping[str, Board] = field(default_factory=dict)
+    phrases: Mapping[str, Phrase] = field(default_factory=dict)
 
 
 NONE = SystemCli()
@@ -67,3 +80,15 @@ def of(module: str) -> SystemCli:
     if not isinstance(found, SystemCli):
         raise TypeError(f"{module}.CLI must be a SystemCli")
     return found
+
+
+def board(view: Any, draw: Renderer, kind: str) -> Board:
+    """A :data:`Board` from a system's drawing of its unit view (``challenge show``): the view built from one
+    replay step's state, with no moves (``waiting_for=None``: ``cli/tables.py:_legal`` draws nothing)."""
+    shown = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).capitalize()  # PoolRoll -> Pool roll: no class names
+
+    def drawn(unit: Any, state: dict[str, Any]) -> Any:
+        return draw(view.model_construct(id=str(unit)[:8], kind=shown, phase=state.get("phase") or "-", state=state,
+                                         legal_actions=[], waiting_for=None))
+
+    return drawn

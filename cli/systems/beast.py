@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 
 from adapters.systems.beast import schemas
-from cli.systems import Column, SystemCli
+from cli.systems import Column, SystemCli, board
 from cli.tables import _legal, _table
 
 
@@ -164,6 +164,59 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
     return Group(*parts)
 
 
+def _die(d: dict) -> str:
+    return f"{d.get('kind', '')} {'→'.join(map(str, d.get('chain') or []))}".strip()
+
+
+def _side(d: dict) -> str:
+    return f"The {d.get('side', 'side')}" if d.get("side") else "A side"
+
+
+def unit_phrase(event: str, d: dict, who: str | None) -> str | None:
+    """A roll or conflict's events as the table says them (BE-1 … BE-12)."""
+    if event == "Opened":
+        sides = {k: v.get("name") or ", ".join(v.get("seats") or []) for k, v in (d.get("sides") or {}).items()}
+        if d.get("kind") == "action":
+            return f"{sides.get('challenger', '-')} acts, difficulty {_difficulty(d.get('difficulty'), None)}"
+        return f"Conflict: {sides.get('challenger', '-')} against {sides.get('opponent', '-')}"
+    if event in ("Rolled", "RolledInSecret"):
+        roll = d.get("roll")
+        if not isinstance(roll, dict):
+            return f"{_side(d)} rolls in secret"
+        wp = ", +1 Willpower" if roll.get("willpower_before") else ""
+        return f"{_side(d)} rolls {'  '.join(_die(x) for x in roll.get('dice') or [])}{wp} = " \
+               f"{_score(roll.get('score') or {})}"
+    if event in ("Decided", "DecidedInSecret"):
+        reroll = d.get("reroll")
+        return f"{_side(d)} keeps the dice" if reroll is None else f"{_side(d)} rerolls with Willpower: {_plain(reroll)}"
+    if event == "Resolved":
+        out = d.get("outcome") or {}
+        if out.get("success") is not None:
+            return "Success" if out["success"] else "Failure"
+        damage = out.get("damage") or {}
+        lost = "; ".join(f"the {k} loses {v} Willpower" for k, v in damage.items()) if isinstance(damage, dict) else ""
+        return (f"The {out['winner']} wins" if out.get("winner") else "A tie") + (f": {lost}" if lost else "")
+    if event in ("Checked", "CheckedInSecret"):
+        c = d.get("check")
+        if not isinstance(c, dict):
+            return f"{_side(d)} makes a Humanity check in secret"
+        return f"{_side(d)}: " + _line("check", c)
+    return None
+
+
+def character_phrase(event: str, d: dict, who: str | None) -> str | None:
+    """A character's events: ``Ilse's Humanity was adjusted`` over its detail (BE-2 … BE-8)."""
+    name = who or d.get("name") or "A character"
+    if event == "Created":
+        return f"{name} joins" + (f", Humanity {d['humanity']}" if d.get("humanity") is not None else "")
+    if event == "Adjusted":
+        what = " and ".join(w for w, k in (("Willpower", "willpower"), ("Humanity", "humanity")) if d.get(k))
+        return f"{name}'s {what or 'sheet'} was adjusted\n{_line('adjusted', d)}"
+    if event == "Restored":
+        return f"{name}'s Willpower was restored\n{_line('restored', d)}"
+    return None
+
+
 def _who(unit: Any) -> str:
     """Who takes part, by the names the unit's summary row holds (House characters too), else by seats."""
     return ", ".join(str(n) for n in unit.summary.get("names") or []) or \
@@ -174,4 +227,7 @@ CLI = SystemCli(renderers={"BeastView": beast_view, "BeastSheet": beast_sheet, "
                            "list[HouseCharacter]": house_characters, "house-characters": house_characters,
                            "HouseCharacter": lambda a: house_characters([a])},
                 unit_kinds=("BeastRoll",),
-                unit_columns=(Column("who", _who),))
+                unit_columns=(Column("who", _who),),
+                boards={"BeastRoll": board(schemas.BeastView, beast_view, "BeastRoll")},
+                phrases={"BeastRoll": unit_phrase, "BeastCharacter": character_phrase,
+                         "BeastAntagonist": character_phrase})

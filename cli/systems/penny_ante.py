@@ -186,7 +186,7 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
         scores = r.get("scores")
         if isinstance(scores, dict) and scores:
             parts.append("Scores: " + "; ".join(
-                f"{side} {_plain(x.get('score'))} ({_plain(x.get('category'))}: {_plain(x.get('hand'))})"
+                f"{side} {_plain(x.get('score'))}, {_plain(x.get('category'))} of {_plain(x.get('hand'))}"
                 if isinstance(x, dict) else f"{side} {_plain(x)}" for side, x in scores.items()))
         rest = {k: val for k, val in r.items() if k not in ("winner", "reason", "narrator", "payouts", "scores")
                 and _plain(val) not in ("-", "no")}
@@ -208,6 +208,71 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
     return Group(*parts)
 
 
+def board(unit: Any, state: dict[str, Any]) -> RenderableType:
+    """The challenge as it stood after one replay step: the table ``challenge show`` draws, without moves."""
+    from pydantic import ValidationError
+
+    try:
+        view = schemas.ChallengeView.model_validate({**state, "id": unit, "campaign_id": unit, "legal_actions": []})
+    except ValidationError:  # a state of another shape: its lines, in words
+        from cli.history import said_lines
+
+        return Text("\n".join(said_lines(state, ())), overflow="fold")
+    return challenge(view.model_copy(update={"waiting_for": None, "id": str(unit)[:8]}))  # shown as the list shows it
+
+
+def _members(d: Any) -> str:
+    return " + ".join(map(str, d.get("members") or [])) or "-" if isinstance(d, dict) else _plain(d)
+
+
+def _rolled(d: dict[str, Any]) -> str:
+    dice = d.get("dice")
+    shown = [] if dice is None else [" ".join(map(str, dice)) or "no dice"]  # None: hidden from this seat (C-5)
+    if d.get("circumstance_die") is not None:
+        shown.append(f"circumstance die {d['circumstance_die']}")
+    return f" {', '.join(shown)}" if shown else ""
+
+
+def challenge_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+    """A challenge's events as the table says them (PA-5 … PA-16)."""
+    the = f"The {d.get('side', 'side')}"
+    if event == "Announced":
+        why = f": {d['circumstance']}" if d.get("circumstance") else ""
+        return f"{_members(d.get('challenger'))} challenges {_members(d.get('opponent'))}, ante {d.get('ante')}{why}"
+    if event == "CharacteristicsDeclared":
+        return f"{the} declares {', '.join(d.get('characteristics') or []) or 'no characteristic'}"
+    if event == "DiceRolled":
+        return f"{the} rolls{_rolled(d)}"
+    if event == "CupRerolled":
+        return f"{the} rerolls the cup{_rolled(d)}"
+    if event == "DiceKept":
+        return f"{the} shows {' '.join(map(str, d.get('revealed') or [])) or 'nothing'}" + (
+            f" and keeps {len(d['cup'])} in the cup" if isinstance(d.get("cup"), list) and d["cup"] else "")
+    if event == "Checked":
+        return f"{the} checks"
+    if event == "Decided":
+        payouts = ", ".join(f"{k} {v}" for k, v in (d.get("payouts") or {}).items())
+        return (f"The {d['winner']} wins" if d.get("winner") else "No winner") + \
+            f" by {_plain(d.get('reason'))}" + (f"; paid: {payouts}" if payouts else "")
+    return None
+
+
+def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+    """A character's or an antagonist's events: ``Ilse Varn wagers 1`` (PA-1 … PA-4)."""
+    name = who or d.get("name") or "A character"
+    if event == "Created":
+        pile = f" with {d['pile']} pennies" if d.get("pile") is not None else ""
+        owned = [d["first_characteristic"]] if d.get("first_characteristic") else list(d.get("characteristics") or [])
+        return f"{name} joins{pile}" + (f", {', '.join(owned)}" if owned else "")
+    if event == "PenniesWagered":
+        return f"{name} wagers {d.get('amount')}"
+    if event == "StakesSettled":
+        return f"{name} staked {d.get('staked')} and receives {d.get('received')}"
+    if event == "AdventureJoined":
+        return f"{name} joins adventure {d.get('adventure')} with {d.get('pile')} pennies"
+    return None
+
+
 CLI = SystemCli(
     parsers={"side": (str, side)},
     lookups={"loan": loan_id},  # a loan id or the first characters of one, as the tables show them
@@ -222,4 +287,6 @@ CLI = SystemCli(
                   Column("opponent", lambda c: _side(c, "opponent")),
                   Column("ante", lambda c: str(c.summary.get("ante", "-"))),
                   Column("pot", lambda c: str(c.summary.get("pot", "-")))),
+    boards={"Challenge": board},
+    phrases={"Challenge": challenge_phrase, "Character": character_phrase, "Antagonist": character_phrase},
 )

@@ -12,7 +12,7 @@ from adapters.schemas import ResolutionView
 from adapters.systems.pool import schemas
 from cli.inert import styled
 from cli.session import UsageError
-from cli.systems import SystemCli
+from cli.systems import SystemCli, board
 from cli.tables import _legal, _plain, _short, _table
 
 
@@ -155,7 +155,49 @@ def contest(v: ResolutionView) -> RenderableType:
     return Group(*lines)
 
 
+def _rolled(d: dict[str, Any], who: str) -> str:
+    trait = f" + {d['trait']} +{d.get('rating', 0)}" if d.get("trait") else ""
+    dice = _plain(d.get("dice")) if d.get("dice") else "in secret"
+    total = f" = {d['total']}, {OUTCOMES.get(d.get('outcome') or '', d.get('outcome') or '-')}" if d.get("total") is not None else ""
+    lost = f"; {d['lost']} dice lost" if d.get("lost") else ""
+    return f"{who} rolls {d.get('count', '')} dice{trait}: {dice}{total}{lost}".replace("  ", " ")
+
+
+def unit_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+    """A roll's or a contest's events as the table says them (PL-2 … PL-9)."""
+    if event == "Rolled":  # the seat's own seed, once revealed, is shown as typed (C-4)
+        seed = f"\nseed {d['seed']}" if d.get("seed") else ""
+        return _rolled(d, d.get("roller") or f"The {d.get('side', 'side')}") + seed
+    if event == "Chosen":
+        return f"Chooses to {d.get('choice', '-')}" + (f"; {d['gained']} dice gained" if d.get("gained") else "")
+    if event == "Opened":
+        return f"{d.get('challenger', '-')} opposes {d.get('opponent', '-')} ({d.get('mode', '-')})"
+    if event == "Answered" and d.get("answer"):
+        return f"The {d.get('side', 'side')} {ANSWERS.get(d['answer'], d['answer'])}"
+    return None
+
+
+def _dice(count: Any) -> str:
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
+def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+    name = who or d.get("name") or "A character"
+    if event == "Created":
+        traits = ", ".join(f"{n} +{r}" for n, r in (d.get("traits") or {}).items())
+        return f"{name} joins with {d.get('pool', '?')} dice" + (f"; traits {traits}" if traits else "") + \
+            (f"\n{d['description']}" if d.get("description") else "")
+    if event == "DiceLost":
+        return f"{name} loses {_dice(d.get('count'))}"
+    if event == "DiceGained":
+        return f"{name} gains {_dice(d.get('count'))}"
+    return None
+
+
 CLI = SystemCli(parsers={"traits": (list[str], traits)}, options={"traits": "--trait"},  # --trait Brave=1, repeated
                 renderers={"PoolSheet": pool_sheet, "list[PoolSheet]": sheets, "unit:PoolRoll": roll,
                            "unit:PoolContest": contest},
-                unit_kinds=("PoolRoll", "PoolContest"))
+                unit_kinds=("PoolRoll", "PoolContest"),
+                boards={"PoolRoll": board(ResolutionView, roll, "PoolRoll"),
+                        "PoolContest": board(ResolutionView, contest, "PoolContest")},
+                phrases={"PoolRoll": unit_phrase, "PoolContest": unit_phrase, "PoolCharacter": character_phrase})

@@ -12,7 +12,7 @@ from adapters.schemas import ResolutionView
 from adapters.systems.pulp_cards import schemas
 from cli.inert import styled
 from cli.session import UsageError
-from cli.systems import Column, SystemCli
+from cli.systems import Column, SystemCli, board
 from cli.tables import _legal, _plain, _short, _table
 
 
@@ -175,8 +175,47 @@ def _who(unit: Any) -> str:
         " vs ".join(", ".join(side) for side in (unit.challenger, unit.opponent) if side) or "-"
 
 
+def unit_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+    """A deal's or a combat's events as the table says them (PU-1 … PU-9)."""
+    if event == "Dealt":
+        hand: dict[str, Any] = d["hand"] if isinstance(d.get("hand"), dict) else {}
+        shown = _faces(hand["cards"]) if hand.get("cards") else "hidden"
+        result: dict[str, Any] | None = d["result"] if isinstance(d.get("result"), dict) else None
+        difficulty = f"{d['difficulty']:+d}" if isinstance(d.get("difficulty"), int) else "-"
+        return (f"{d.get('seat') or d.get('dealer') or '-'} deals a {d.get('kind', '')} draw for "
+                f"{d.get('character') or '-'}, difficulty {difficulty}: {shown}"
+                + (f"; {_reads(result, 'success' if result.get('success') else 'failure')}"
+                   if result and isinstance(result.get("degree"), int) else "")
+                + (f"\nseed {d['seed']}" if d.get("seed") else ""))  # the seat's own seed, as typed (C-4)
+    if event == "Shown":
+        return "The cards are shown to every seat"
+    if event == "Opened" and isinstance(d.get("combatants"), list):
+        return "Combat: " + ", ".join(str(c.get("name")) for c in d["combatants"] if isinstance(c, dict))
+    if event == "InitiativeDealt" and isinstance(d.get("totals"), dict):
+        totals = ", ".join(f"{name} {total}" for name, total in d["totals"].items())
+        return f"Initiative, cycle {d.get('cycle', '-')}: {totals}; order {', '.join(map(str, d.get('order') or []))}"
+    if event == "Attacked":
+        laid: dict[str, Any] = d["hand"] if isinstance(d.get("hand"), dict) else {}
+        got: dict[str, Any] = d["result"] if isinstance(d.get("result"), dict) else {}
+        shown = _faces(laid["cards"]) if laid.get("cards") else "hidden"
+        reads = f"; {'success' if got.get('success') else 'failure'}, degree {got['degree']:+d}" \
+            if isinstance(got.get("degree"), int) else ""
+        target = f" {d['target']}" if d.get("target") else ""
+        return f"{d.get('attacker') or '-'} attacks{target}: {shown}{reads}"
+    return None
+
+
+def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+    if event == "Created":
+        return f"{who or d.get('name') or 'A character'} joins"
+    return None
+
+
 CLI = SystemCli(parsers={"names": (str, names), "cards": (str, cards), "advantages": (list[str], advantages)},
                 renderers={"PulpSheet": pulp_sheet, "list[PulpSheet]": sheets, "unit:PulpDeal": deal,
                            "unit:PulpCombat": combat},
                 unit_kinds=("PulpDeal", "PulpCombat"),
-                unit_columns=(Column("who", _who),))
+                unit_columns=(Column("who", _who),),
+                boards={"PulpDeal": board(ResolutionView, deal, "PulpDeal"),
+                        "PulpCombat": board(ResolutionView, combat, "PulpCombat")},
+                phrases={"PulpDeal": unit_phrase, "PulpCombat": unit_phrase, "PulpCharacter": character_phrase})

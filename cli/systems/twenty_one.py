@@ -12,7 +12,7 @@ from rich.text import Text
 from adapters.systems import twenty_one as schemas
 from cli.inert import styled
 from cli.session import UsageError
-from cli.systems import SystemCli
+from cli.systems import SystemCli, board
 from cli.tables import _legal, _table
 
 
@@ -107,7 +107,46 @@ def sheet(s: schemas.TwentyOneSheet) -> RenderableType:
     return Group(*parts)
 
 
+def conflict_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+    """A conflict's events as the table says them: cards as ``9♠ 5♠`` (hidden ones as ``?``)."""
+    seat = d.get("seat") or "-"
+    if event == "Opened":
+        return f"Conflict: {', '.join(d.get('seats') or []) or '-'}"
+    if event == "Shuffled":
+        return f"The deck is shuffled ({len(d['cards'])} cards)" if isinstance(d.get("cards"), list) \
+            else "The deck is shuffled"
+    if event == "HandDealt":
+        return f"{seat} is dealt {cards(d['cards']) if 'cards' in d else 'cards'}"
+    if event == "OrderCalled":
+        return f"Order cards called from {', '.join(d.get('actors') or []) or '-'}"
+    if event == "OrderCardLaid":
+        return f"{seat} lays {show(d['card']) if 'card' in d else 'a card'} for the order"
+    if event == "OrderSettled":
+        return f"The order: {', '.join(d.get('order') or []) or '-'}"
+    if event == "CardsLaid":
+        drawn = f", draws {cards(d['drawn'])}" if d.get("drawn") else ""
+        return f"{seat} lays {cards(d.get('cards'))}{drawn}" + (" (natural 21)" if d.get("natural") else "")
+    if event == "Stood":
+        return f"{seat} stands"
+    if event == "ActionResolved":
+        t = d.get("targets") or {}
+        return (f"{seat}: {cards(d.get('laid'))} = {d.get('total')} against {t.get('mixed', '-')}/{t.get('full', '-')}: "
+                f"{d.get('outcome')} ({d.get('how')})")
+    if event == "Ended":
+        return "The conflict ends"
+    return None
+
+
+def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+    if event == "Created":
+        skills = ", ".join(d.get("skills") or [])
+        return f"{who or d.get('name') or 'A character'} joins" + (f", skilled in {skills}" if skills else "")
+    return None
+
+
 CLI = SystemCli(parsers={"names": (str, _items), "cards": (str, _items), "signed": (str, signed)},
                 renderers={"ConflictView": conflict, "Hand": hand, "TwentyOneSheet": sheet,
                            "list[TwentyOneSheet]": lambda items: Group(*(sheet(s) for s in items))},
-                unit_kinds=("Conflict",))
+                unit_kinds=("Conflict",),
+                boards={"Conflict": board(schemas.ConflictView, conflict, "Conflict")},
+                phrases={"Conflict": conflict_phrase, "TwentyOneCharacter": character_phrase})

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from uuid import UUID
 
+import pytest
+
 from tests.e2e.test_cli_embedded import seat_the_table
 from tests.e2e.test_cli_rough_edges import REPR, to_betting
 
@@ -188,3 +190,89 @@ def test_a_pool_contest_reads_as_the_rounds_two_rolls_and_its_result_in_words(cl
     assert "Offers" not in cli("sheet", "tom").stdout
     cli("help-roll", "mara", "3", "--as", "tom")
     assert "Offers mara 3 dice for that character's next roll (PL-7)." in cli("sheet", "tom", env={"COLUMNS": "120"}).stdout
+
+
+# -- replay and log read as words in every system (issue 31) ------------------------------------------------------
+#: A tuple or a key=value dump (``minimum=(humanity: 0, …)``, ``(kind: B, chain: 3 …)``).
+TUPLE = re.compile(r"=\(|\(\w[\w ]*: ")
+#: A Python class name of a unit or an event (``BeastRoll``, ``BeastCharacter.Adjusted``, ``.Rolled``).
+CLASS_NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b|\w\.[A-Z][a-z]+")
+
+
+def reads_as_words(text: str) -> str:
+    assert not TUPLE.search(text), TUPLE.search(text)
+    assert not CLASS_NAME.search(text), CLASS_NAME.search(text)
+    assert not REPR.search(text), REPR.search(text)
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+    return text
+
+
+def played(cli, system: str):
+    """A unit of ``system`` played to the end, the seat that reads it, and the names its replay must show
+    (those the unit itself carries: a seat's side is answered by its seat) and its log must show."""
+    from tests.e2e.test_cli_every_unit import PLAYS, Table
+    from tests.e2e.test_cli_rough_edges import settle
+
+    if system == "penny-ante":
+        unit = to_betting(cli)
+        settle(cli)
+        return unit, ["Lady Sen"], ["Ilse Varn", "Brother Tomas", "Lady Sen"]
+    play, replayed, logged = {
+        "pool": ("a pool contest", [], ["Ilse", "Tomas"]),
+        "twenty-one": ("a twenty-one conflict", [], ["Ilse Varn", "Brother Tomas"]),
+        "beast": ("a beast conflict", ["Ilse", "Sheriff Cole"], ["Ilse", "Tomas", "Sheriff Cole"]),
+        "pulp-cards": ("a pulp deal", ["Ilse Varn"], ["Ilse Varn", "Tomas"]),
+    }[system]
+    return PLAYS[play](Table(cli)).id, replayed, logged
+
+
+SYSTEMS = ("penny-ante", "pool", "twenty-one", "beast", "pulp-cards")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_replay_reads_as_steps_in_words_and_the_table_as_challenge_show_draws_it(cli, system):
+    unit, names, _ = played(cli, system)
+    text = reads_as_words(cli("replay", unit, "--as", "ilse", env=NARROW).stdout)
+    assert text.startswith("Replay of ") and f" {unit[:8]}: " in text and unit not in text  # ids short
+    assert "Step 1/" in text and "State after step" in text and all(name in text for name in names)
+    one = reads_as_words(cli("replay", unit, "--step", "1", "--as", "ilse", env=NARROW).stdout)
+    assert "state after this step" in one and "Step 2/" not in one
+    seed_hash = cli.json("challenge", "show", unit, "--as", "ilse")
+    seed_hash = seed_hash.get("seed_hash") or seed_hash["state"]["seed_hash"]
+    assert seed_hash not in text.replace("\n", "")  # shortened where shown: whole only in the verify panel
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_log_says_each_event_in_words_and_names_the_characters(cli, system):
+    _, _, names = played(cli, system)
+    text = reads_as_words(cli("log", "--limit", "1000", "--as", "ilse", env=NARROW).stdout)
+    assert all(name in text for name in names)
+    entries = cli.json("log", "--limit", "1000", "--as", "ilse")["entries"]
+    assert not any(f"{e['stream'].split(':')[0]}.{e['event']}" in text for e in entries)
+
+
+def test_the_log_and_the_replay_show_only_what_the_api_answered_for_the_seat(cli):
+    played(cli, "beast")
+    mine = cli.json("log", "--limit", "1000", "--as", "ilse")["entries"]
+    created = next(e for e in mine if e["stream"].startswith("BeastAntagonist") and e["event"] == "Created")
+    assert "humanity" in created["hidden"]  # the House's numbers stay the House's (C-5) …
+    text = cli("log", "--limit", "1000", "--as", "ilse", env=NARROW).stdout
+    assert "Sheriff Cole joins, Humanity" not in text and "humanity, willpower max hidden" in text  # … and say so
+    assert "Sheriff Cole joins, Humanity 4" in cli("log", "--limit", "1000", env=NARROW).stdout  # the House's log
+
+
+def test_a_pulp_combat_replays_and_logs_in_words_as_does_a_rewound_penny_ante_challenge(cli):
+    pulp_table(cli)
+    cli("combat", "open", "ilse,Sheriff Cole")
+    cli("combat", "initiative", "--cards", "B4,R21,B2,R22")
+    cli("combat", "attack", "--target", "sheriff cole", "--cards", "BA,R21,P3,P1,B4,P2,P5", "--as", "ilse")
+    text = " ".join(reads_as_words(cli("replay", "--as", "ilse", env=NARROW).stdout).split())
+    assert "Initiative, cycle 1: Ilse Varn 6, Sheriff Cole 4" in text  # names as typed (PU-5)
+    assert "Ilse Varn attacks Sheriff Cole: A♠" in text
+    reads_as_words(cli("log", "--limit", "1000", env=NARROW).stdout)
+    to_betting(cli)
+    cli("undo", "--to-step", "4", "--reason", "Poison does not apply here")
+    text = reads_as_words(cli("replay", env=NARROW).stdout)
+    assert "Rewound by house" in text and "Poison does not apply here" in text
+    assert "The challenger rolls, circumstance die" not in text and "rolls ," not in text
+    reads_as_words(cli("log", "--limit", "1000", env=NARROW).stdout)

@@ -63,17 +63,18 @@ def test_no_python_repr_reaches_what_people_read(cli):
     assert "payouts Lady Sen: " in shown and "stake -" not in shown
 
 
-def test_replay_steps_read_as_changes_not_dict_dumps(cli):
+def test_replay_steps_read_as_sentences_not_dict_dumps(cli):
     to_betting(cli)
     text = cli("replay", env={"COLUMNS": "200"}).stdout
-    assert "Step 1/" in text and "phase: declare → roll" in text
-    assert "{" not in text and "challenger=(kind: antagonist, members: Lady Sen)" in text
+    assert "Step 1/" in text and "Lady Sen challenges ilse, ante 2: A dark alley" in text  # issue 31
+    assert "{" not in text and "=(" not in text and "(kind:" not in text
 
 
 def test_event_names_are_never_cut_in_the_log_table(cli):
     to_betting(cli)
     text = cli("log", "--limit", "1000", env={"COLUMNS": "64"}).stdout
-    assert "Challenge.CharacteristicsDeclared" in text and "Antagonist.EnteredChallenge" in text
+    assert "The challenger declares Poison" in text and "Antagonist entered challenge" in text  # words (issue 31)
+    assert "Challenge.CharacteristicsDeclared" not in text
     assert max(len(line.rstrip()) for line in text.splitlines()) <= 64
 
 

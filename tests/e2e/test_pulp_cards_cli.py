@@ -66,7 +66,7 @@ def play_an_evening(table: Table) -> None:
     proof = table.json("tomas", "challenge", "verify", opened["id"])
     assert proof["verifiable"] and proof["mismatches"] == []
     text = readable(table("tomas", "replay", opened["id"]))
-    assert "InitiativeDealt" in text and "Rewound" in text
+    assert "Initiative dealt" in text and "Rewound" in text
 
     # The sheet: notes, conditions and promotions (PU-6).
     readable(table("house", "note", "add", "lost an arm", "--to", "tomas", "--kind", "condition"))
