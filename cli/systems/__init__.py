@@ -11,7 +11,9 @@ a system's table looks like comes from its module's ``CLI``, a :class:`SystemCli
 - ``renderers``: how its answers are drawn, by schema name (``"Sheet"``, ``"list[Sheet]"``), by read name
   (``"house-characters"``), or by unit kind for a unit answered as the shared view (``"unit:PulpCombat"``);
 - ``unit_kinds`` and ``unit_columns``: which units of resolution are its own and the columns of their rows in
-  ``stakes challenge list`` after the shared id, kind and step (Penny Ante's ante and pot are its own).
+  ``stakes challenge list`` after the shared id, kind and step (Penny Ante's ante and pot are its own);
+- ``unit_labels``: what the table calls each of its unit kinds (``"PulpCombat": "combat"``), shown wherever a
+  unit's kind is (issue 31: never a class name); a kind without one reads as its words (:func:`label`).
 
 A system without a module (or with an empty ``CLI``) is drawn by the generic renderers: readable, never a repr.
 """
@@ -19,6 +21,7 @@ A system without a module (or with an empty ``CLI``) is drawn by the generic ren
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -48,6 +51,7 @@ class SystemCli:
     renderers: Mapping[str, Renderer] = field(default_factory=dict)
     unit_kinds: tuple[str, ...] = ()
     unit_columns: tuple[Column, ...] = ()
+    unit_labels: Mapping[str, str] = field(default_factory=dict)
 
 
 NONE = SystemCli()
@@ -67,3 +71,19 @@ def of(module: str) -> SystemCli:
     if not isinstance(found, SystemCli):
         raise TypeError(f"{module}.CLI must be a SystemCli")
     return found
+
+
+def humanised(kind: str) -> str:
+    """A kind's name as words: ``SomeUnitKind`` -> ``some unit kind``."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).replace("_", " ").lower()
+
+
+def label(kind: str) -> str:
+    """What the table calls a unit kind: its system's word (``CLI.unit_labels``), else its name as words."""
+    from cli import catalogue
+
+    for module in catalogue.load()["cli_modules"]:
+        found = of(module).unit_labels.get(kind)
+        if found:
+            return found
+    return humanised(kind)

@@ -217,7 +217,7 @@ CLI = SystemCli(
         "list[Antagonist]": antagonists, "HouseBudget": budget, "Loan": loan, "DebtRegister": debts,
         "ChallengeView": challenge,
     },
-    unit_kinds=("Challenge",),
+    unit_kinds=("Challenge",), unit_labels={"Challenge": "challenge"},
     unit_columns=(Column("challenger", lambda c: _side(c, "challenger")),
                   Column("opponent", lambda c: _side(c, "opponent")),
                   Column("ante", lambda c: str(c.summary.get("ante", "-"))),

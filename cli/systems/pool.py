@@ -158,4 +158,5 @@ def contest(v: ResolutionView) -> RenderableType:
 CLI = SystemCli(parsers={"traits": (list[str], traits)}, options={"traits": "--trait"},  # --trait Brave=1, repeated
                 renderers={"PoolSheet": pool_sheet, "list[PoolSheet]": sheets, "unit:PoolRoll": roll,
                            "unit:PoolContest": contest},
-                unit_kinds=("PoolRoll", "PoolContest"))
+                unit_kinds=("PoolRoll", "PoolContest"),
+                unit_labels={"PoolRoll": "roll", "PoolContest": "contest"})

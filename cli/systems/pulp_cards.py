@@ -178,5 +178,5 @@ def _who(unit: Any) -> str:
 CLI = SystemCli(parsers={"names": (str, names), "cards": (str, cards), "advantages": (list[str], advantages)},
                 renderers={"PulpSheet": pulp_sheet, "list[PulpSheet]": sheets, "unit:PulpDeal": deal,
                            "unit:PulpCombat": combat},
-                unit_kinds=("PulpDeal", "PulpCombat"),
+                unit_kinds=("PulpDeal", "PulpCombat"), unit_labels={"PulpDeal": "deal", "PulpCombat": "combat"},
                 unit_columns=(Column("who", _who),))

@@ -110,4 +110,4 @@ def sheet(s: schemas.TwentyOneSheet) -> RenderableType:
 CLI = SystemCli(parsers={"names": (str, _items), "cards": (str, _items), "signed": (str, signed)},
                 renderers={"ConflictView": conflict, "Hand": hand, "TwentyOneSheet": sheet,
                            "list[TwentyOneSheet]": lambda items: Group(*(sheet(s) for s in items))},
-                unit_kinds=("Conflict",))
+                unit_kinds=("Conflict",), unit_labels={"Conflict": "conflict"})
