@@ -101,24 +101,28 @@ def unit_id(t: Target, text: str | None, settled: bool = False) -> UUID:
 
 def settled_unit(t: Target, text: str | None, doing: str, say: bool = True) -> UUID:
     """What ``verify`` and ``replay`` read when no id is given (issue 31): the last settled unit the seat took
-    part in (for the House, the campaign's last), even while another is open; said on stderr, so the reader
-    knows which one it is (``say``; not under ``--format json``, whose answer names it). With an id (or its first characters): that unit."""
+    part in (for the House, or a seat in none, the campaign's last), even while another is open; said on stderr,
+    so the reader knows which one it is (``say``; not under ``--format json``, whose answer names it); while none
+    is settled, the seat's current or only open one. With an id (or its first characters): that unit."""
     if text:
         return unit_id(t, text)
     from domain.seats import HOUSE
 
     done = [c for c in every_unit(t) if c.phase in ("settled", "void")]
-    mine = done if t.seat.name == HOUSE else [c for c in done if _takes_part(t, c)]
-    if not mine:
-        raise UsageError(f"no settled unit {'in this campaign' if t.seat.name == HOUSE else 'of your seat'} yet: "
-                         "give the id of the one to read (stakes challenge list)")
+    mine = [] if t.seat.name == HOUSE else [c for c in done if _takes_part(t, c)]
+    if not done:  # none settled yet: the seat's current or only open one, as a move finds it
+        try:
+            return unit_id(t, None)
+        except UsageError:
+            raise UsageError("no settled unit in this campaign yet: give the id of the one to read "
+                             "(stakes challenge list)") from None
     if say:
         from cli.inert import neutralise
 
-        print(neutralise(f"{doing} {_named(mine[-1])}, the last settled"
-                         f"{'' if t.seat.name == HOUSE else ' one you took part in'} (give an id for another)."),
+        whose = " one you took part in" if mine else ""
+        print(neutralise(f"{doing} {_named((mine or done)[-1])}, the last settled{whose} (give an id for another)."),
               file=sys.stderr)
-    return mine[-1].id
+    return (mine or done)[-1].id
 
 
 def listed_in(t: Target, spec: dict[str, Any], payload: dict[str, Any], text: str | None) -> UUID | None:
