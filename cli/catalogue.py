@@ -21,7 +21,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 ROOT = Path(__file__).resolve().parent.parent
 #: The sources the catalogue is read from: a change to any of them makes a new one.
 SOURCES = ("domain", "adapters/systems", "adapters/plugin.py", "adapters/answers.py", "adapters/schemas.py", "cli")
-FORMAT = 2  # 2: each system's CLI module by its dotted name (``cli_modules``, issue 30)
+FORMAT = 3  # 2: each system's CLI module by its dotted name (``cli_modules``, issue 30); 3: ``units``
 
 
 def cache_dir() -> Path:
@@ -134,7 +134,12 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
         })
     shared = next((c for c in SHARED if all(issubclass(k, c) for k in classes)), None)
     doc = (shared if shared is not None and len(classes) > 1 else first).__doc__ or ""
-    return {"words": words, "fixed": fixed, "params": params, "doc": doc, "verb": first.verb,
+    # The kinds of unit that take it (issue 31: a command left without an id goes to one of them); None when an
+    # action's class names none (any unit may). A campaign command: the kinds whose legal actions may list it.
+    takes = [c.units if c.action_name() is not None else c.listed_in for c in classes]
+    units = None if first.action_name() is not None and not all(takes) else \
+        sorted({u.__name__ for found in takes for u in found})
+    return {"words": words, "fixed": fixed, "params": params, "doc": doc, "verb": first.verb, "units": units,
             "action": first.action_name(), "arguments": list(first.cli_arguments),
             "listed": any(c.listed_in for c in classes),  # a unit's legal actions may list it (issue 31)
             "new_unit": first.answer == "unit" and first.draws_secret,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from cli.commands import unit_id
+from cli.commands import settled_unit, unit_id
 from cli.options import As, CampaignOpt, ChallengeArg, Fmt, Format, group
 from cli.session import Target, run
 
@@ -43,7 +43,7 @@ def verify(challenge: ChallengeArg = None, as_: As = None, campaign: CampaignOpt
     from cli import output
 
     def act(t: Target) -> None:
-        report = t.backend.verify_challenge(t.campaign_id(), t.seat, unit_id(t, challenge, settled=True))
+        report = t.backend.verify_challenge(t.campaign_id(), t.seat, settled_unit(t, challenge, "Verifying", fmt is Format.table))
         output.emit(report, fmt, output.verification)
         if report.mismatches or report.commitment_matches is False:
             raise typer.Exit(3)
@@ -62,7 +62,7 @@ def replay(
     from cli import output
 
     def act(t: Target) -> None:
-        ch = unit_id(t, challenge, settled=True)
+        ch = settled_unit(t, challenge, "Replaying", fmt is Format.table)
         if not interactive:
             output.emit(t.backend.replay(t.campaign_id(), t.seat, ch, step), fmt, output.replay)
             return

@@ -71,9 +71,9 @@ def current_unit(t: Target, unit: UUID) -> None:
 
 def unit_id(t: Target, text: str | None, settled: bool = False) -> UUID:
     """A unit of resolution: an id or its first characters, else this seat's current one, else the only open
-    one; with ``settled`` (reads: show, verify, replay), else the last settled unit the seat took part in, else
-    the campaign's last settled one (issue 31). A
-    whole id is taken as it is: no list is read to find it (issue 30)."""
+    one; with ``settled`` (``challenge show``; verify and replay read :func:`settled_unit`), else the last
+    settled unit the seat took part in, else the campaign's last settled one (issue 31). A whole id is taken
+    as it is: no list is read to find it (issue 30)."""
     known = config.load()
     wanted = (text or known.units.get(_seat_key(t)) or known.challenge or "").lower().replace("-", "")
     if len(wanted) == 32:
@@ -99,21 +99,105 @@ def unit_id(t: Target, text: str | None, settled: bool = False) -> UUID:
     return matches[0]
 
 
-def listed_in(t: Target, verb: str, payload: dict[str, Any], text: str | None) -> UUID | None:
+def settled_unit(t: Target, text: str | None, doing: str, say: bool = True) -> UUID:
+    """What ``verify`` and ``replay`` read when no id is given (issue 31): the last settled unit the seat took
+    part in (for the House, or a seat in none, the campaign's last), even while another is open; said on stderr,
+    so the reader knows which one it is (``say``; not under ``--format json``, whose answer names it); while none
+    is settled, the seat's current or only open one. With an id (or its first characters): that unit."""
+    if text:
+        return unit_id(t, text)
+    from domain.seats import HOUSE
+
+    done = [c for c in every_unit(t) if c.phase in ("settled", "void")]
+    mine = [] if t.seat.name == HOUSE else [c for c in done if _takes_part(t, c)]
+    if not done:  # none settled yet: the seat's current or only open one, as a move finds it
+        try:
+            return unit_id(t, None)
+        except UsageError:
+            raise UsageError("no settled unit in this campaign yet: give the id of the one to read "
+                             "(stakes challenge list)") from None
+    if say:
+        from cli.inert import neutralise
+
+        whose = " one you took part in" if mine else ""
+        print(neutralise(f"{doing} {_named((mine or done)[-1])}, the last settled{whose} (give an id for another)."),
+              file=sys.stderr)
+    return (mine or done)[-1].id
+
+
+def listed_in(t: Target, spec: dict[str, Any], payload: dict[str, Any], text: str | None) -> UUID | None:
     """Issue 31: the unit whose legal actions list this campaign command with these inputs (an answer to what
-    was offered into it): the one named with ``--challenge``, else the seat's current or only open one. Played
-    there, the command takes the unit's one action path, as a page or any other client does; None when no such
-    unit lists it, and it runs on its own route."""
-    try:
-        found = unit_id(t, text)
-    except UsageError:
-        return None
-    view = t.backend.challenge(t.campaign_id(), t.seat, found)
-    for listed in getattr(view, "legal_actions", []):
-        if listed.action == verb and all(str(getattr(listed, k)) == str(v) for k, v in payload.items()
-                                         if getattr(listed, k, None) is not None):
-            return found
+    was offered into it): the one named with ``--challenge``, else the seat's current one, else an open one of
+    a kind that may list it (the seat's first). Played there, the command takes the unit's one action path, as
+    a page or any other client does; None when no such unit lists it, and it runs on its own route."""
+    verb = spec["verb"]
+    if text:
+        try:
+            candidates = [unit_id(t, text)]
+        except UsageError:
+            return None
+    else:
+        current = _current(t)
+        taking = _taking(t, spec)
+        candidates = ([current] if current is not None else []) + [c.id for c in taking if c.id != current]
+    for found in candidates:
+        view = t.backend.challenge(t.campaign_id(), t.seat, found)
+        for listed in getattr(view, "legal_actions", []):
+            if listed.action == verb and all(str(getattr(listed, k)) == str(v) for k, v in payload.items()
+                                             if getattr(listed, k, None) is not None):
+                return found
     return None
+
+
+def _current(t: Target) -> UUID | None:
+    """The seat's current unit (the one it last opened or moved in), if it has one."""
+    known = config.load()
+    wanted = (known.units.get(_seat_key(t)) or known.challenge or "").replace("-", "")
+    try:
+        return UUID(wanted) if len(wanted) == 32 else None
+    except ValueError:
+        return None
+
+
+def _takes_part(t: Target, c: Any) -> bool:
+    return t.seat.name in (*c.challenger, *c.opponent)
+
+
+def _taking(t: Target, spec: dict[str, Any]) -> list[Any]:
+    """The open units of a kind that takes the command (``units`` in the catalogue), those the seat takes part
+    in first."""
+    kinds = spec.get("units")
+    open_ones = t.backend.challenges(t.campaign_id(), t.seat, limit=100, open_only=True)
+    found = [c for c in open_ones if kinds is None or c.kind in kinds]
+    return sorted(found, key=lambda c: not _takes_part(t, c))
+
+
+def _named(c: Any) -> str:
+    """A unit in words, for a choice to make: ``combat 5a89f0d5 (ilse vs house)``."""
+    from cli.systems import label
+
+    who = " vs ".join(", ".join(side) for side in (c.challenger, c.opponent) if side)
+    return f"{label(c.kind)} {c.id.hex[:8]}" + (f" ({who})" if who else "")
+
+
+def move_target(t: Target, spec: dict[str, Any], text: str | None) -> UUID:
+    """The unit a move goes to (issue 31): the one named; else the seat's current unit if it takes this move
+    (its kind); else the one open unit that does, the seat's first, then the campaign's. Several: a refusal
+    listing them, to choose with ``-C``."""
+    if text or spec.get("units") is None:
+        return unit_id(t, text)
+    taking = _taking(t, spec)
+    current = _current(t)
+    if current is not None and any(c.id == current for c in taking):
+        return current
+    mine = [c for c in taking if _takes_part(t, c)]
+    for found in (mine, taking):
+        if len(found) == 1:
+            return found[0].id
+        if len(found) > 1:
+            raise UsageError(f"'stakes {spec['words']}' could go to several open units: "
+                             f"{'; '.join(map(_named, found))}. Give one with -C <id>.")
+    return current if current is not None else unit_id(t, None)
 
 
 def every_unit(t: Target) -> Iterator[Any]:
@@ -202,10 +286,10 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
             key = uuid4().hex  # one key per invocation: a retry after a lost answer is applied once
             if spec["action"]:
                 payload["action"] = spec["action"]
-                moved = unit_id(t, unit)
+                moved = move_target(t, spec, unit)
                 result = t.backend.act(t.campaign_id(), t.seat, moved, payload, key=key)
                 current_unit(t, moved)  # the unit this seat moved in is its current one
-            elif spec.get("listed") and (listing := listed_in(t, spec["verb"], payload, unit)) is not None:
+            elif spec.get("listed") and (listing := listed_in(t, spec, payload, unit)) is not None:
                 result = t.backend.act(t.campaign_id(), t.seat, listing, {"action": spec["verb"], **payload}, key=key)
             else:
                 try:

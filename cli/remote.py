@@ -126,9 +126,9 @@ class RemoteStakes:
         cls = _ERRORS.get(str(problem.get("type", "")).rsplit("/", 1)[-1], StakesError)
         if cls is Unauthenticated and "authorization" in self.http.headers and detail == "Unknown token":
             # the seat token this CLI holds is refused (issue 31), not another credential such as an operator's
-            detail = (f"{detail}: the seat token this CLI holds no longer works on {self.http.base_url}. The "
-                      "House may have handed your seat out again: ask the House for a new invite code, then run "
-                      "'stakes claim CODE'")
+            detail = (f"{detail}: this seat's token was replaced or revoked by the House, so the one this CLI "
+                      f"holds no longer works on {self.http.base_url}. Ask the House for the new invite code of "
+                      "your seat, then run 'stakes claim CODE'")
         return cls(detail, ruling=ruling)
 
     def _c(self, campaign_id: UUID, rest: str = "") -> str:

@@ -181,6 +181,19 @@ def _text(text: str) -> Text:
     return Text(text, overflow="fold")
 
 
+def seed_hash(value: str | None) -> str:
+    """A unit's published seed hash as a table shows it (issue 31): its first 12 characters, enough to tell it
+    by; ``--format json`` has it whole and ``stakes challenge verify`` checks it (C-4)."""
+    return f"seed hash {value[:12]} (stakes challenge verify checks it)" if value else "seed hash -"
+
+
+def kind_label(kind: str) -> str:
+    """A unit's kind as the table says it ("combat", "roll"): its system's word, never a class name (issue 31)."""
+    from cli.systems import label
+
+    return label(kind)
+
+
 def _state(state: dict[str, Any]) -> RenderableType:
     """A unit's whole state, whatever its kind (a Penny Ante challenge, a Pool roll or contest, …)."""
     return Padding(_render(state) if state else Text("-"), (0, 0, 0, 2))
@@ -217,13 +230,15 @@ def campaign(c: schemas.CampaignView) -> RenderableType:
 
 
 def campaigns(items: list[schemas.CampaignView]) -> RenderableType:
+    """Each campaign as a row: its name over its whole id (as --campaign takes it), then its system, seats and
+    adventure, none of them ever cut or broken mid-word at 80 columns (issue 31): the name wraps between words
+    within the width of the id; the short columns never wrap."""
     table = Table(title="Campaigns", box=box.SIMPLE_HEAVY, title_justify="left", pad_edge=False, collapse_padding=True)
-    table.add_column("id", no_wrap=True, min_width=36)  # whole, as --campaign takes it (issue 31: never cut)
-    table.add_column("name", overflow="fold", min_width=8)
+    table.add_column("campaign", min_width=36, overflow="fold")
     for column in ("system", "players", "adventure"):
-        table.add_column(column, overflow="fold")
+        table.add_column(column, no_wrap=True)
     for c in items:
-        table.add_row(str(c.id), c.name, c.system, str(len(c.players)),
+        table.add_row(Text.assemble((c.name, "bold"), "\n", (str(c.id), "dim")), c.system, str(len(c.players)),
                       f"{c.adventure or '-'}{' running' if c.adventure_running else ''}")
     return table
 
@@ -273,8 +288,13 @@ def render(value: Any) -> RenderableType:
         own = renderers().get(f"unit:{value.kind}")  # a system's own drawing of this kind of unit (ADR 0030)
         if own is not None:
             return own(value)
-        return Group(styled("[bold]{}[/] {}  step [bold]{}[/]", value.kind, value.id, value.phase),
-                     _state(value.state), _legal(value.legal_actions, value.waiting_for))
+        state = {k: v for k, v in value.state.items() if k != "seed_hash"}
+        parts: list[RenderableType] = [
+            styled("[bold]{}[/] {}  step [bold]{}[/]", kind_label(value.kind).capitalize(), _short(value.id),
+                   value.phase), _state(state)]
+        if "seed_hash" in value.state:
+            parts.append(Text(seed_hash(value.state["seed_hash"]), style="dim"))
+        return Group(*parts, _legal(value.legal_actions, value.waiting_for))
     if isinstance(value, list):
         return Group(*(render(v) for v in value)) if value else Text("-")
     return _state(value.model_dump(mode="json")) if isinstance(value, BaseModel) else Text(_plain(value))
@@ -325,7 +345,7 @@ def challenges(items: list[schemas.ChallengeSummary], limit: int | None = None) 
     extra = shown[0] if shown and all(s == shown[0] for s in shown) else SIDES
     table = _table("Challenges", "id", "kind", "step", *(col.header for col in extra))
     for c in items:
-        table.add_row(_short(c.id), c.kind, c.phase, *(col.cell(c) for col in extra))
+        table.add_row(_short(c.id), kind_label(c.kind), c.phase, *(col.cell(c) for col in extra))
     if not items:
         table.caption = "None yet."
     elif limit is not None and len(items) >= limit:

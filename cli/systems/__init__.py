@@ -17,6 +17,8 @@ a system's table looks like comes from its module's ``CLI``, a :class:`SystemCli
 - ``phrases``: one event in words, for ``stakes log`` and each step of ``stakes replay``, by the kind of its
   stream (``"BeastCharacter"``, ``"PoolRoll"``), ``(event, detail, whose name) -> text``, or None to leave it
   to the shared words (``Kind event``, its detail as ``key: value``).
+- ``unit_labels``: what the table calls each of its unit kinds (``"PulpCombat": "combat"``), shown wherever a
+  unit's kind is (issue 31: never a class name); a kind without one reads as its words (:func:`label`).
 
 A system without a module (or with an empty ``CLI``) is drawn by the generic renderers: readable, never a repr.
 """
@@ -61,6 +63,7 @@ class SystemCli:
     unit_columns: tuple[Column, ...] = ()
     boards: Mapping[str, Board] = field(default_factory=dict)
     phrases: Mapping[str, Phrase] = field(default_factory=dict)
+    unit_labels: Mapping[str, str] = field(default_factory=dict)
 
 
 NONE = SystemCli()
@@ -85,10 +88,25 @@ def of(module: str) -> SystemCli:
 def board(view: Any, draw: Renderer, kind: str) -> Board:
     """A :data:`Board` from a system's drawing of its unit view (``challenge show``): the view built from one
     replay step's state, with no moves (``waiting_for=None``: ``cli/tables.py:_legal`` draws nothing)."""
-    shown = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).capitalize()  # PoolRoll -> Pool roll: no class names
-
     def drawn(unit: Any, state: dict[str, Any]) -> Any:
+        shown = label(kind).capitalize()  # the table's word for the kind ("Combat"): no class names
         return draw(view.model_construct(id=str(unit)[:8], kind=shown, phase=state.get("phase") or "-", state=state,
                                          legal_actions=[], waiting_for=None))
 
     return drawn
+
+
+def humanised(kind: str) -> str:
+    """A kind's name as words: ``SomeUnitKind`` -> ``some unit kind``."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).replace("_", " ").lower()
+
+
+def label(kind: str) -> str:
+    """What the table calls a unit kind: its system's word (``CLI.unit_labels``), else its name as words."""
+    from cli import catalogue
+
+    for module in catalogue.load()["cli_modules"]:
+        found = of(module).unit_labels.get(kind)
+        if found:
+            return found
+    return humanised(kind)

@@ -226,7 +226,7 @@ def _who(unit: Any) -> str:
 CLI = SystemCli(renderers={"BeastView": beast_view, "BeastSheet": beast_sheet, "list[BeastSheet]": sheets,
                            "list[HouseCharacter]": house_characters, "house-characters": house_characters,
                            "HouseCharacter": lambda a: house_characters([a])},
-                unit_kinds=("BeastRoll",),
+                unit_kinds=("BeastRoll",), unit_labels={"BeastRoll": "roll"},
                 unit_columns=(Column("who", _who),),
                 boards={"BeastRoll": board(schemas.BeastView, beast_view, "BeastRoll")},
                 phrases={"BeastRoll": unit_phrase, "BeastCharacter": character_phrase,

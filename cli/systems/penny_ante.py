@@ -15,7 +15,7 @@ from adapters.systems.penny_ante import schemas
 from cli.inert import styled
 from cli.session import Target, UsageError
 from cli.systems import Column, SystemCli
-from cli.tables import _fields, _legal, _plain, _short, _table
+from cli.tables import _fields, _legal, _plain, _short, _table, seed_hash
 
 
 def side(text: str) -> dict[str, Any]:
@@ -175,7 +175,7 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
     for c in v.circumstances:
         circumstances.add_row(str(c.step), c.side, c.text, "-" if c.die is None else str(c.die),
                               c.barred or "")
-    parts: list[RenderableType] = [header, Text(f"seed hash {v.seed_hash}", style="dim"), sides]
+    parts: list[RenderableType] = [header, Text(seed_hash(v.seed_hash), style="dim"), sides]
     if v.circumstances:
         parts.append(circumstances)
     if v.result:
@@ -282,7 +282,7 @@ CLI = SystemCli(
         "list[Antagonist]": antagonists, "HouseBudget": budget, "Loan": loan, "DebtRegister": debts,
         "ChallengeView": challenge,
     },
-    unit_kinds=("Challenge",),
+    unit_kinds=("Challenge",), unit_labels={"Challenge": "challenge"},
     unit_columns=(Column("challenger", lambda c: _side(c, "challenger")),
                   Column("opponent", lambda c: _side(c, "opponent")),
                   Column("ante", lambda c: str(c.summary.get("ante", "-"))),

@@ -13,7 +13,7 @@ from adapters.systems.pool import schemas
 from cli.inert import styled
 from cli.session import UsageError
 from cli.systems import SystemCli, board
-from cli.tables import _legal, _plain, _short, _table
+from cli.tables import _legal, _plain, _short, _table, seed_hash
 
 
 def traits(items: list[str] | None) -> dict[str, int] | None:
@@ -69,7 +69,7 @@ def roll(v: ResolutionView) -> RenderableType:
     s = v.state
     trait = f" + {s['trait']} +{s['rating']}" if s.get("trait") else ""
     helper = f" + {s['helper_dice']} of {s['helper']}'s" if s.get("helper") else ""
-    lines = [styled("[bold]Roll[/] {} ({})  {}", _short(v.id), v.kind, v.phase),  # the kind, as the list shows it
+    lines = [styled("[bold]Roll[/] {}  {}", _short(v.id), v.phase),  # the kind, as the list shows it
              Text(f"{s['roller']} rolls {s['count']} dice{helper}{trait}: {_plain(s.get('dice'))}", overflow="fold")]
     if s.get("outcome"):
         cost = [f"{s['lost']} dice lost" if s.get("lost") else "no die lost"]
@@ -83,7 +83,7 @@ def roll(v: ResolutionView) -> RenderableType:
         lines.append(Text(f"Narrates: {s['narrator']}"))
     if s.get("overturned"):
         lines.append(Text(f"Result overturned: {_plain(s['overturned'])}", style="bold"))
-    seeds = f"seed hash {s['seed_hash']}" + (f"; secret seed {s['secret_seed']}" if s.get("secret_seed") else "")
+    seeds = seed_hash(s.get("seed_hash")) + (f"; secret seed {s['secret_seed']}" if s.get("secret_seed") else "")
     lines.append(Text(seeds, style="dim", overflow="fold"))
     lines.append(_legal(v.legal_actions, v.waiting_for))
     return Group(*lines)
@@ -126,7 +126,7 @@ def contest(v: ResolutionView) -> RenderableType:
     seats = [str(d.get("seat")) for d in sides.values()]
     mode = str(s.get("mode") or "tiers")
     lines: list[RenderableType] = [
-        styled("[bold]Contest[/] {} ({})  {}", _short(v.id), v.kind, v.phase),
+        styled("[bold]Contest[/] {}  {}", _short(v.id), v.phase),
         Text(f"{' against '.join(seats)}, round {s.get('round')}; {mode}: {MODES.get(mode, mode)}.", overflow="fold")]
     rolls = _table(f"Round {s.get('round')}", "who", "dice", "trait", "total", "outcome", "lost")
     for d in sides.values():
@@ -149,7 +149,7 @@ def contest(v: ResolutionView) -> RenderableType:
         lines.append(Text.assemble(("Result: ", "bold"), _result(s)))
     if s.get("overturned"):
         lines.append(Text(f"Result overturned: {_plain(s['overturned'])}", style="bold"))
-    seeds = f"seed hash {s.get('seed_hash')}" + (f"; secret seed {s['secret_seed']}" if s.get("secret_seed") else "")
+    seeds = seed_hash(s.get("seed_hash")) + (f"; secret seed {s['secret_seed']}" if s.get("secret_seed") else "")
     lines.append(Text(seeds, style="dim", overflow="fold"))
     lines.append(_legal(v.legal_actions, v.waiting_for))
     return Group(*lines)
@@ -200,4 +200,5 @@ CLI = SystemCli(parsers={"traits": (list[str], traits)}, options={"traits": "--t
                 unit_kinds=("PoolRoll", "PoolContest"),
                 boards={"PoolRoll": board(ResolutionView, roll, "PoolRoll"),
                         "PoolContest": board(ResolutionView, contest, "PoolContest")},
-                phrases={"PoolRoll": unit_phrase, "PoolContest": unit_phrase, "PoolCharacter": character_phrase})
+                phrases={"PoolRoll": unit_phrase, "PoolContest": unit_phrase, "PoolCharacter": character_phrase},
+                unit_labels={"PoolRoll": "roll", "PoolContest": "contest"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from adapters.schemas import ResolutionView
@@ -13,7 +14,7 @@ from adapters.systems.pulp_cards import schemas
 from cli.inert import styled
 from cli.session import UsageError
 from cli.systems import Column, SystemCli, board
-from cli.tables import _legal, _plain, _short, _table
+from cli.tables import _legal, _plain, _short, _table, seed_hash
 
 
 def names(text: str) -> list[str]:
@@ -92,7 +93,7 @@ def _seed(side: str, seed: str | None, owed: list[str]) -> str:
 def _seeds(state: dict[str, Any]) -> str:
     owed = list(state.get("owed") or [])
     given = ", ".join(f"{side} {_seed(side, seed, owed)}" for side, seed in (state.get("seeds") or {}).items())
-    return f"seed hash {state['seed_hash']}" + (f"; seeds: {given}" if given else "") + (
+    return seed_hash(state.get("seed_hash")) + (f"; seeds: {given}" if given else "") + (
         f"; secret seed {state['secret_seed']}" if state.get("secret_seed") else "")
 
 
@@ -113,11 +114,22 @@ def _overturned(state: dict[str, Any]) -> list[RenderableType]:
     return [Text(f"Result overturned: {_plain(o.get('reason') if isinstance(o, dict) else o)}", style="bold")] if o else []
 
 
+def _unbroken(table: Table, *short: str) -> Table:
+    """``table`` with its ``short`` columns never wrapped nor cut, and the rest folded between words rather than
+    ending in "…" (issue 31: ``difficu…`` and ``success (critic…`` at 80 columns)."""
+    for column in table.columns:
+        if column.header in short:
+            column.no_wrap = True
+        else:
+            column.overflow = "fold"
+    return table
+
+
 def deal(v: ResolutionView) -> RenderableType:
     """A deal (PU-1 … PU-4, PU-8): who dealt for whom, the difficulty, the cards and what they read."""
     s = v.state
-    head = styled("[bold]Deal[/] {} ({})  {}  {}", _short(v.id), v.kind, s["kind"], v.phase)
-    table = _table("", "dealer", "character", "difficulty", "cut", "cards", "result")
+    head = styled("[bold]Deal[/] {}  {}  {}", _short(v.id), s["kind"], v.phase)
+    table = _unbroken(_table("", "dealer", "character", "difficulty", "cut", "cards", "result"), "difficulty")
     cards = "hidden" if s.get("hidden") or not s.get("cards") else _faces(s["cards"])
     result = s.get("result")
     table.add_row(s["dealer"], s.get("character") or "-", f"{s['difficulty']:+d}",
@@ -131,7 +143,7 @@ def combat(v: ResolutionView) -> RenderableType:
     """A combat (PU-5, PU-9): who fights, the initiative and order, each attack as a line, whose turn."""
     s = v.state
     seats = {c["name"]: c["seat"] for c in s["combatants"]}
-    head = styled("[bold]Combat[/] {} ({})  cycle {}  {}", _short(v.id), v.kind, s["cycle"], v.phase)
+    head = styled("[bold]Combat[/] {}  cycle {}  {}", _short(v.id), s["cycle"], v.phase)
     who = "Combatants: " + ", ".join(f"{name} ({seat})" for name, seat in seats.items())
     parts: list[RenderableType] = [head, Text(who, overflow="fold"), *_called(s.get("called"))]
     if s.get("order"):
@@ -155,13 +167,16 @@ def combat(v: ResolutionView) -> RenderableType:
                           str(total))
         parts.append(table)
     if s.get("attacks"):
-        table = _table("Attacks", "#", "cycle", "attacker", "target", "difficulty", "cards", "result", "effect")
+        # Who attacks whom in one column and the short ones never wrapped: nothing is cut at 80 columns (issue 31)
+        table = _unbroken(_table("Attacks", "#", "cycle", "who", "difficulty", "cards", "result", "effect"),
+                          "#", "cycle", "difficulty")
         for a in s["attacks"]:
             cards = "hidden" if a.get("hidden") or not a.get("cards") else _faces(a["cards"])
             shown = "" if a.get("shown") else " (not shown)"
-            table.add_row(str(a["number"]), str(a["cycle"]), a["attacker"] + (" (free)" if a.get("free") else ""),
-                          a.get("target") or "-", f"{a['difficulty']:+d}", cards + shown,
-                          _reads(a.get("result"), a.get("reads")), a.get("effect") or "-")
+            table.add_row(str(a["number"]), str(a["cycle"]),
+                          f"{a['attacker']}{' (free)' if a.get('free') else ''} → {a.get('target') or '-'}",
+                          f"{a['difficulty']:+d}", cards + shown, _reads(a.get("result"), a.get("reads")),
+                          a.get("effect") or "-")
         parts.append(table)
     parts += _overturned(s)
     parts.append(Text(_seeds(s), style="dim", overflow="fold"))
@@ -214,7 +229,7 @@ def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | No
 CLI = SystemCli(parsers={"names": (str, names), "cards": (str, cards), "advantages": (list[str], advantages)},
                 renderers={"PulpSheet": pulp_sheet, "list[PulpSheet]": sheets, "unit:PulpDeal": deal,
                            "unit:PulpCombat": combat},
-                unit_kinds=("PulpDeal", "PulpCombat"),
+                unit_kinds=("PulpDeal", "PulpCombat"), unit_labels={"PulpDeal": "deal", "PulpCombat": "combat"},
                 unit_columns=(Column("who", _who),),
                 boards={"PulpDeal": board(ResolutionView, deal, "PulpDeal"),
                         "PulpCombat": board(ResolutionView, combat, "PulpCombat")},

@@ -147,6 +147,6 @@ def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | No
 CLI = SystemCli(parsers={"names": (str, _items), "cards": (str, _items), "signed": (str, signed)},
                 renderers={"ConflictView": conflict, "Hand": hand, "TwentyOneSheet": sheet,
                            "list[TwentyOneSheet]": lambda items: Group(*(sheet(s) for s in items))},
-                unit_kinds=("Conflict",),
+                unit_kinds=("Conflict",), unit_labels={"Conflict": "conflict"},
                 boards={"Conflict": board(schemas.ConflictView, conflict, "Conflict")},
                 phrases={"Conflict": conflict_phrase, "TwentyOneCharacter": character_phrase})

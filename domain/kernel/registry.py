@@ -28,6 +28,13 @@ if TYPE_CHECKING:
     from domain.campaign import Campaign
 
 
+def called(unit: Any, article: str = "this") -> str:
+    """A unit in words, for a refusal: its kind as the table says it (``Resolution.UNIT_LABEL``: "this deal"),
+    else "this table"; never its class's name (issue 31)."""
+    label = getattr(type(unit), "UNIT_LABEL", "")
+    return f"{article} {label}" if label else f"{article} table"
+
+
 class RuleSystem:
     """One rule system. Subclass it in the system's package and list an instance in ``domain.systems``."""
 
@@ -85,7 +92,7 @@ class RuleSystem:
         """Run one unit action; returns every aggregate to save with it."""
         handler = self.handlers.by_type.get(type(command))
         if handler is None:
-            raise RuleViolation(f"{type(unit).__name__} has no action {command.action_name()!r}", ruling="C-1")
+            raise RuleViolation(f"{called(unit).capitalize()} has no action {command.action_name()!r}", ruling="C-1")
         saved: list[Any] = handler(app, ctx, campaign, unit, command)
         return saved
 
@@ -98,7 +105,7 @@ class RuleSystem:
         """C-6 (issue 30): the kernel's rewind for the units in ``rewinds``; a system only says what its unit
         spent (``spent``, ``check_spend_again``, ``give_back``) and what follows a rewind (``rewound``)."""
         if not isinstance(unit, self.rewinds):
-            raise RuleViolation(f"a {type(unit).__name__} is not rewound; overturn it instead", ruling="C-6")
+            raise RuleViolation(f"{called(unit).capitalize()} is not rewound; overturn it instead", ruling="C-6")
         return rewind.rewind(self, app, ctx, campaign, unit, to_step, reason)
 
     def spent(self, unit: Any) -> Mapping[str, Any]:
@@ -126,7 +133,7 @@ class RuleSystem:
 
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:
-        raise RuleViolation(f"a settled {type(unit).__name__} is not overturned", ruling="C-6")
+        raise RuleViolation(f"{called(unit, 'a settled').capitalize()} is not overturned", ruling="C-6")
 
     # -- what the edges ask -------------------------------------------------------------------------
     def commands(self) -> tuple[type[Command], ...]:
@@ -144,7 +151,7 @@ class RuleSystem:
         found = next((a for a in actions if a.action_name() == name), None)
         if found is None:
             names = ", ".join([*(a.action_name() or "" for a in actions), *(c.verb for c in self.listed_commands(unit))])
-            raise RuleViolation(f"a {type(unit).__name__} takes one of {names}, not {name!r}",
+            raise RuleViolation(f"{called(unit).capitalize()} takes one of {names}, not {name!r}",
                                 ruling=actions[0].ruling if actions else "C-1")
         return found
 
@@ -167,7 +174,7 @@ class RuleSystem:
         offered into it, not into another one): a system that lists such moves refuses any other, naming the
         ruling. Verify only: nothing is changed. The default refuses (fails closed): a system that lists a
         campaign command as a move must say which units it concerns."""
-        raise RuleViolation(f"{type(unit).__name__} lists no move {command.verb!r}", ruling="C-1")
+        raise RuleViolation(f"{called(unit).capitalize()} lists no move {command.verb!r}", ruling="C-1")
 
     def command(self, verb: str) -> type[Command] | None:
         return self.handlers.campaign_command(verb)

@@ -77,6 +77,9 @@ def _reshuffled_other_cards(before: Sequence[str], dealt: Sequence[str], cards: 
 class Resolution:
     """Mixin for the ``Aggregate`` of a unit of resolution; see the module docstring."""
 
+    #: What the table calls this kind of unit, in words ("deal", "combat", "roll"): refusals name a unit by
+    #: it, never by its class (issue 31). Empty: a neutral "this table".
+    UNIT_LABEL: ClassVar[str] = ""
     #: The sides whose seeds feed the generator, in this order (C-4).
     SEED_SIDES: ClassVar[tuple[str, ...]] = ("challenger", "opponent")
     #: The attributes a rewind restores from the past version (C-6); everything else is kept.

@@ -69,11 +69,16 @@ class Unit:
     sheet: list[str] = field(default_factory=list)
     reader: str = "ilse"
     replayed: list[str] | None = None  # what the replay shows of the dice or cards, when not as the table shows them
-    title: str = ""  # how ``challenge show`` names the unit, when not by its kind
+    title: str = ""  # how ``challenge show`` names the unit, when not by its kind in words
 
     def __post_init__(self) -> None:
         self.replayed = self.dice if self.replayed is None else self.replayed
-        self.title = self.title or self.kind
+        self.label = LABELS[self.kind]  # the kind as the tables say it, never a class name (issue 31)
+        self.title = self.title or self.label.capitalize()
+
+
+LABELS = {"Challenge": "challenge", "PoolRoll": "roll", "PoolContest": "contest", "Conflict": "conflict",
+          "BeastRoll": "roll", "PulpDeal": "deal"}
 
 
 def _listed_last(table: Table, seat: str) -> str:
@@ -113,7 +118,7 @@ def play_a_pool_roll(table: Table) -> Unit:
     table.seat("tomas", "--character", "Tomas", "--description", "A stubborn old monk")
     table("house", "adventure", "start")  # C-1: units of resolution happen during an adventure
     rolled = readable(table("ilse", "roll", "3", "--trait", "Brave", "--dice", "4,5,2"))
-    assert "PoolRoll" in rolled and "4 5 2" in rolled and "choice" in rolled and "choose" in rolled
+    assert "Roll " in rolled and "PoolRoll" not in rolled and "4 5 2" in rolled and "choice" in rolled and "choose" in rolled
     unit = _listed_last(table, "ilse")
     chosen = readable(table("ilse", "choose", "narrate", "-C", unit))
     assert "settled" in chosen and "Narrates: ilse" in chosen  # the roll in a few lines (issue 31)
@@ -126,7 +131,7 @@ def play_a_pool_contest(table: Table) -> Unit:
     table.seat("ilse", "--character", "Ilse", "--description", "A brave thief with quick hands", "--trait", "Brave=1")
     table.seat("tomas", "--character", "Tomas", "--description", "A stubborn old monk")
     table("house", "adventure", "start")  # C-1: units of resolution happen during an adventure
-    assert "PoolContest" in readable(table("ilse", "oppose", "tomas"))
+    assert "Contest " in readable(table("ilse", "oppose", "tomas"))
     unit = _listed_last(table, "ilse")
     assert "6 4" in readable(table("ilse", "contest", "roll", "2", "--dice", "6,4", "-C", unit))
     stalemate = table.json("tomas", "contest", "roll", "2", "--dice", "5,5", "-C", unit)
@@ -221,7 +226,7 @@ def assert_every_read_renders(table: Table, unit: Unit) -> None:
     listed = table.json(seat, "challenge", "list")
     assert [(c["kind"], c["phase"]) for c in listed if c["id"] == unit.id] == [(unit.kind, "settled")]
     text = readable(table(seat, "challenge", "list"))
-    assert unit.id[:8] in text and unit.kind in text
+    assert unit.id[:8] in text and unit.label in text
 
     verified = table.json(seat, "challenge", "verify", unit.id)
     assert verified["verifiable"] and verified["mismatches"] == [] and verified["entered"] + verified["checked"] >= 1
@@ -274,7 +279,7 @@ def test_undo_and_overturn_answer_with_a_table_for_every_kind_of_unit(cli):
     table("ilse", "contest", "roll", "2", "--dice", "6,4", "-C", contest)
     table("tomas", "contest", "roll", "2", "--dice", "5,5", "-C", contest)
     rewound = readable(table("house", "undo", contest, "--to-step", "2", "--reason", "Tomas rolled out of turn"))
-    assert "PoolContest" in rewound and "rolling" in rewound and "6 4" in rewound and "5 5" not in rewound
+    assert "Contest " in rewound and "rolling" in rewound and "6 4" in rewound and "5 5" not in rewound
     rewound_json = table.json("house", "challenge", "show", contest)
     assert rewound_json["phase"] == "rolling" and rewound_json["state"]["sides"]["opponent"]["last"] is None
     refused = table("tomas", "contest", "roll", "2", "--dice", "1,2", "-C", contest, expect=3)
@@ -287,7 +292,7 @@ def test_undo_and_overturn_answer_with_a_table_for_every_kind_of_unit(cli):
     table("ilse", "roll", "2", "--dice", "1,2")
     roll = _listed_last(table, "ilse")
     voided = readable(table("house", "overturn", roll, "--reason", "the wrong dice were entered"))
-    assert "PoolRoll" in voided and "overturned" in voided and "the wrong dice were entered" in voided
+    assert "Roll " in voided and "overturned" in voided and "the wrong dice were entered" in voided
     assert table.json("house", "challenge", "show", roll)["state"]["overturned"]["reason"] == \
         "the wrong dice were entered"
     assert "the wrong dice were entered" in readable(table("house", "replay", roll))

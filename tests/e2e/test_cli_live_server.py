@@ -177,7 +177,7 @@ def test_a_pool_campaign_is_played_from_the_cli_against_a_running_server(cli, se
     assert "PL-2" in ilse("roll", "1", expect=3).stderr
 
 
-def test_a_player_whose_seat_was_handed_out_again_is_told_so_in_words(cli, server, tmp_path):
+def test_a_player_whose_seat_token_the_house_replaced_is_told_so_plainly_and_what_to_do(cli, server, tmp_path):
     """Issue 31: after the House reissues a seat, the old holder's CLI says what happened and what to do."""
     house = seat_cli(cli, tmp_path, "house")
     house.json("--server", server, "campaign", "create", "Jade Court")
@@ -187,5 +187,6 @@ def test_a_player_whose_seat_was_handed_out_again_is_told_so_in_words(cli, serve
     assert ilse.json("sheet")["name"] == "Ilse Varn"
     house("player", "token", "ilse")
     told = ilse("sheet", expect=7)
-    assert "handed your seat out again" in told.stderr and "stakes claim" in told.stderr
+    assert "this seat's token was replaced or revoked by the House" in told.stderr
+    assert "Ask the House for the new invite code" in told.stderr and "stakes claim" in told.stderr
     assert "Traceback" not in told.output

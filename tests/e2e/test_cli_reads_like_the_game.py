@@ -41,9 +41,10 @@ def test_a_pulp_list_shows_who_takes_part_and_none_of_penny_antes_columns(cli):
     pulp_table(cli)
     cli("deal", "--difficulty", "2", "--cards", "BA,R21,P3,P1,B4,P2,P5", "--as", "ilse")
     text = cli("challenge", "list").stdout
-    assert headers(text, "Challenges") == ["id", "kind", "step", "who"] and "PulpDeal" in text
+    assert headers(text, "Challenges") == ["id", "kind", "step", "who"] and " deal " in text  # words (issue 31)
+    assert "PulpDeal" not in text
     shown = cli("challenge", "show", "--as", "ilse").stdout
-    assert shown.startswith("Deal ") and "(PulpDeal)" in shown and "difficulty" in shown and not REPR.search(shown)
+    assert shown.startswith("Deal ") and "PulpDeal" not in shown and "difficulty" in shown and not REPR.search(shown)
 
 
 def test_a_pulp_combat_takes_seats_and_reads_as_initiative_and_attacks(cli):
@@ -132,7 +133,38 @@ def test_nothing_is_cut_at_80_columns(cli):
     cli("adventure", "start")
     seed_hash = cli.json("challenge", "announce", "--challenger", "ilse", "--opponent", "tomas", "--ante", "1",
                          "--as", "ilse", env=NARROW)["seed_hash"]
-    assert seed_hash in cli("challenge", "show", env=NARROW).stdout.replace("\n", "")
+    shown = cli("challenge", "show", env=NARROW).stdout
+    # issue 31: the table shows the hash's start and how to check it; --format json has it whole (C-4)
+    assert f"seed hash {seed_hash[:12]} (stakes challenge verify" in shown and seed_hash not in shown
+
+
+def test_a_campaign_list_at_80_columns_cuts_no_cell_and_breaks_no_word(cli):
+    cli("campaign", "create", "Dust and Lead", "--system", "pulp-cards")
+    cli("campaign", "create", "penny-ante table with a long name", "--system", "penny-ante")
+    cli("campaign", "create", "Twenty-one blind", "--system", "twenty-one")
+    text = cli("campaign", "list", env=NARROW).stdout
+    words = [w for line in text.splitlines() for w in line.split()]
+    assert "…" not in text and max(len(line.rstrip()) for line in text.splitlines()) <= 80
+    for whole in ("pulp-cards", "penny-ante", "twenty-one", "penny-ante", "Lead"):
+        assert whole in words  # never "penny-ant" over "e"
+    for c in cli.json("campaign", "list"):
+        assert c["id"] in words  # whole, as --campaign takes it
+
+
+def test_a_pulp_combat_at_80_columns_cuts_no_cell_and_names_no_class(cli):
+    pulp_table(cli)
+    cli("combat", "open", "ilse,Sheriff Cole")
+    cli("combat", "initiative", "--cards", "B4,R21,B2,R22")
+    # BA, B2, B4 black against nothing red: degree +7, a critical (PU-3)
+    cli("combat", "attack", "--target", "sheriff cole", "--cards", "BA,B2,B4,P1,P2,P3,P5", "--as", "ilse")
+    cli("combat", "show", "--as", "ilse")
+    cli("combat", "attack", "--target", "ilse", "--cards", "RA1,B2,P4,P6,R22,RA2,P7")
+    text = cli("challenge", "show", "--as", "ilse", env=NARROW).stdout
+    assert "…" not in text and max(len(line.rstrip()) for line in text.splitlines()) <= 80
+    assert "difficulty" in headers(text, "Attacks") and "(critical)," in text.split()
+    assert text.startswith("Combat ") and "PulpCombat" not in text
+    listed = cli("challenge", "list", env=NARROW).stdout
+    assert re.search(r"\bcombat\b", listed) and "PulpCombat" not in listed and "…" not in listed
 
 
 def test_a_lapsed_loan_offer_is_no_open_offer_and_nobody_is_waited_for_over_it(cli):
@@ -175,7 +207,7 @@ def test_a_pool_contest_reads_as_the_rounds_two_rolls_and_its_result_in_words(cl
     cli("oppose", "tom", "--as", "mara")
     cli("contest", "roll", "2", "--trait", "stubborn", "--dice", "6,4", "--as", "mara")
     waiting = cli("challenge", "show", "--as", "mara").stdout
-    assert waiting.startswith("Contest ") and "(PoolContest)" in waiting and "mara against tom, round 1; tiers" in waiting
+    assert waiting.startswith("Contest ") and "PoolContest" not in waiting and "mara against tom, round 1; tiers" in waiting
     assert re.search(r"mara\s+6 4\s+stubborn \+2\s+12\s+full success\s+1 \(1 in all\)", waiting)  # PL-2, PL-3
     assert re.search(r"tom\s+not rolled yet", waiting) and "The table waits for tom." in waiting
     assert "'seat'" not in waiting and "last" not in waiting and not REPR.search(waiting)  # not the generic dump

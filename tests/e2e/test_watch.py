@@ -66,5 +66,5 @@ def test_watch_of_a_seat_handed_out_again_stops_and_says_so_in_words(settings, e
         finally:
             watcher.kill() if watcher.poll() is None else None
         assert watcher.returncode == 7, first + output
-        assert "no longer works" in output and "handed your seat out again" in output and "stakes claim" in output
+        assert "no longer works" in output and "replaced or revoked by the House" in output and "stakes claim" in output
         assert "Traceback" not in output

@@ -33,6 +33,7 @@ CHALLENGER, OPPONENT = "challenger", "opponent"
 
 
 class BeastRoll(Seen, Moves, Resolution, Aggregate):
+    UNIT_LABEL = "roll"
     REWOUND = ("sides", "phase", "outcome", "rolls")  # ``prepared`` is kept through rewinds (C-9)
     TABLE_DICE = "this campaign rolls table dice: enter the d10s as rolled"
     SEEDS_CLOSED = "a side adds its seed before the first roll (C-7: never after a rewind)"

@@ -52,6 +52,7 @@ __all__ = ["ALLIANCE", "ANTAGONIST", "CHALLENGER", "CHARACTER", "OPPONENT", "SID
 
 
 class Challenge(ChallengeRules, Resolution, Aggregate):
+    UNIT_LABEL = "challenge"
     #: What a rewind restores (C-6); the rest (ids, ante, seeds, the committed secret, filled slots,
     #: locked cups, values shown to everyone) never goes back.
     REWOUND = ("sides", "phase", "turn", "round", "acted", "circumstances", "rolls", "lenders", "loans",

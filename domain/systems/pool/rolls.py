@@ -39,6 +39,7 @@ def _count(count: object, pool: int) -> int:
 class PoolRoll(Resolution, Aggregate):
     """One roll (PL-2, PL-3), maybe with help (PL-7); on a hit the player's choice is pending (PL-4)."""
 
+    UNIT_LABEL = "roll"
     SEED_SIDES = (CHALLENGER,)
     TABLE_DICE = TABLE_DICE
 
@@ -162,6 +163,7 @@ class PoolRoll(Resolution, Aggregate):
 class PoolContest(Resolution, Aggregate):
     """Two characters opposed (PL-8, PL-9): rounds of rolls until the outcome is clear."""
 
+    UNIT_LABEL = "contest"
     REWOUND = ("sides", "round", "phase", "rolls", "result")
     TABLE_DICE = TABLE_DICE
     overturned: dict[str, Any] | None = None  # C-6: a voided contest (a class default for older states)

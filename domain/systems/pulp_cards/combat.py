@@ -25,6 +25,7 @@ from domain.systems.pulp_cards.dealing import Dealing
 
 
 class PulpCombat(CombatRules, Dealing, Aggregate):
+    UNIT_LABEL = "combat"
     SEED_SIDES = ("players", "house")
     REWOUND = ("phase", "cycle", "order", "turn", "initiative", "attacks", "surprise", "free_attack", "slots",
                "called")

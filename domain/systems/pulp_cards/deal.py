@@ -26,6 +26,7 @@ SLOT = ("deal",)
 
 
 class PulpDeal(Dealing, Aggregate):
+    UNIT_LABEL = "deal"
     SEED_SIDES = ("dealer",)
     SETTLED_REWIND = "a deal is not rewound; the House overturns it once it is shown"
 

@@ -32,6 +32,7 @@ MAX_ENGAGED = 8  # TO-1: three cards each, and one deck must still serve every a
 
 
 class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
+    UNIT_LABEL = "conflict"
     REWOUND = ("deck", "discard", "hands", "epochs", "phase", "round", "acted", "assisted", "action", "ordering",
                "turn_order", "results", "shuffled", "holds_spent", "last_order")
     TABLE_DICE = "this conflict is played with table cards"
