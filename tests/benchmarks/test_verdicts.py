@@ -36,3 +36,18 @@ def test_the_verdicts_replace_their_own_section_of_the_report_and_keep_the_other
     assert text.count("### targets, sqlite") == 1 and "**met**, 0.60×" in text and "0.40×" not in text
     assert text.index("Intro.") < text.index("### targets, sqlite") < text.index("### sqlite\n\nrows")
 
+
+
+def test_a_run_of_some_benchmarks_keeps_the_earlier_verdicts_of_the_targets_it_did_not_measure(tmp_path):
+    report = tmp_path / "benchmarks.md"
+    report.write_text("# Benchmarks\n\n### sqlite\n\nrows\n")
+    verdicts.publish("sqlite", verdicts.section("sqlite", {"rebuild x decode": 0.6, "audit x decode": 0.2}), report)
+    verdicts.publish("sqlite", verdicts.section("sqlite", {"streams p99 ms": 49}), report)  # make bench -k streams
+    text = report.read_text()
+    rebuild = next(line for line in text.splitlines() if line.startswith("- rebuild"))
+    assert rebuild.endswith("**met**, 0.60× (an earlier run)")
+    assert "**met**, 49 ms" in text and "2 of 3 measured met." in text
+    verdicts.publish("sqlite", verdicts.section("sqlite", {"rebuild x decode": 0.4}), report)  # measured again
+    text = report.read_text()
+    assert "**missed**, 0.40×: 20 % short\n" in text and "0.60×" not in text
+    assert "**met**, 49 ms (an earlier run)" in text and text.count("(an earlier run)") == 2

@@ -88,11 +88,34 @@ def section(store: str, figures: dict[str, float], notes: list[str] | None = Non
         *lines(store, figures), *(notes or []), ""])
 
 
+NOT_MEASURED = "not measured in this run"
+EARLIER = " (an earlier run)"
+
+
+def kept(previous: str, text: str) -> str:
+    """``text`` with each target this run did not measure judged as ``previous`` judged it, marked as from an
+    earlier run (a run of some benchmarks alone, ``-k streams``, keeps the others' verdicts), and the count in
+    its heading made over every judged line."""
+    def target(line: str) -> str:
+        return line.split(" (", 1)[0]
+
+    earlier = {target(line): line.removesuffix(EARLIER) + EARLIER
+               for line in previous.splitlines() if line.startswith("- ") and "**" in line}
+    out = [earlier.get(target(line), line) if line.startswith("- ") and line.endswith(NOT_MEASURED) else line
+           for line in text.splitlines()]
+    judged = [line for line in out if line.startswith("- ") and "**" in line]
+    met = sum("**met**" in line for line in judged)
+    return re.sub(r": \d+ of \d+ measured met\.", f": {met} of {len(judged)} measured met.", "\n".join(out), count=1)
+
+
 def publish(store: str, text: str, report: Path = REPORT) -> None:
-    """Replace ``### targets, <store>`` in the report, or add it before the stores' sections."""
+    """Replace ``### targets, <store>`` in the report (keeping the verdicts of targets this run did not
+    measure, :func:`kept`), or add it before the stores' sections."""
     body = report.read_text() if report.exists() else "# Benchmarks\n"
     pattern = re.compile(rf"### targets, {re.escape(store)}\n.*?(?=\n### |\Z)", re.S)
-    if pattern.search(body):
+    found = pattern.search(body)
+    if found:
+        text = kept(found.group(0), text)
         body = pattern.sub(lambda _: text.rstrip("\n") + "\n", body)
     else:
         first = body.find("\n### ")
