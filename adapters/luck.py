@@ -95,23 +95,27 @@ def dice_luck(faces: int) -> Any:
                 abandoned=lambda event, unit: [Draw(*d) for d in dice(unit, event.draws)])
 
 
-def first_of_each_shuffle(items: Any) -> Any:
+def first_of_each_shuffle(items: Any, noun: str) -> Any:
     """The luck hook of a system that shuffles: the first of each shuffle (a ``shuffles`` record's ``value``,
-    an abandoned one's ``order``), any of ``items()`` alike; the later ones of a shuffle are not drawn apart.
-    ``items`` is called late, so a module the CLI reads needs no domain import."""
+    an abandoned one's ``order``: the kernel's ``shuffle_of``), any of ``items()`` alike, the kind named by the
+    system's own ``noun`` ("top of 52 cards"); the later ones of a shuffle are not drawn apart. ``items`` is
+    called late, so a module the CLI reads needs no domain import."""
     from adapters.plugin import Draw, Luck
 
     def firsts(unit: Any, records: Any) -> list[Any]:
+        from domain.kernel.resolution import shuffle_of  # late: the CLI imports this module without the domain
+
         found = []
         for r in records:
-            order, shuffled = r.get("order") or r.get("value"), r.get("deck")  # the kernel's record keys
-            if shuffled and isinstance(order, list) and order:
-                found.append(Draw(owner(unit, r["slot"]), f"top of {len(shuffled)} cards", str(order[0])))
+            shuffle = shuffle_of(r)
+            if shuffle is not None and shuffle[1]:
+                shuffled, order = shuffle
+                found.append(Draw(owner(unit, r["slot"]), f"top of {len(shuffled)} {noun}", str(order[0])))
         return found
 
     def fair(kind: str) -> dict[str, float] | None:
         every = items()
-        return {c: 1 / len(every) for c in every} if kind == f"top of {len(every)} cards" else None
+        return {c: 1 / len(every) for c in every} if kind == f"top of {len(every)} {noun}" else None
 
     return Luck(fair=fair, draws=lambda unit: firsts(unit, unit.shuffles),
                 abandoned=lambda event, unit: firsts(unit, event.draws))

@@ -36,6 +36,18 @@ NOT_YET = {"verifiable": False, "reason": "the secret seed is revealed at settle
            "mismatches": []}
 
 
+#: The key under which a shuffle record keeps the items it shuffled (stored in events since the first shuffle,
+#: so it keeps its old word; docs/fairness.md names it). Read it through :func:`shuffle_of`.
+SHUFFLED = "deck"
+
+
+def shuffle_of(record: Mapping[str, Any]) -> tuple[list[Any], list[Any]] | None:
+    """A draw record's shuffled items and the order they came in (``value`` when recorded, ``order`` when a
+    unit was abandoned before it, C-10), or None for a die."""
+    items, order = record.get(SHUFFLED), record.get("order") or record.get("value")
+    return (list(items), list(order)) if items and isinstance(order, list) else None
+
+
 def slot_key(slot: Sequence[Any]) -> str:
     """A slot as a mapping key (C-7): ``["roll", "challenger", 0]`` -> ``"['roll', 'challenger', 0]"``."""
     return repr(list(slot))
@@ -326,7 +338,7 @@ class Resolution:
         secret and the seeds given, to be recorded for every seat to see when the unit ends before its draw
         (so abandoning a unit cannot be used to fish for another). Verify only; nothing recorded."""
         seeds = self.side_seeds()
-        return [{"slot": list(slot), "deck": list(cards), "order": derive_shuffle(self.secret_seed, seeds, slot, cards)}
+        return [{"slot": list(slot), SHUFFLED: list(cards), "order": derive_shuffle(self.secret_seed, seeds, slot, cards)}
                 for slot, cards in draws]
 
     # -- C-3, C-4, C-7: results by slot --------------------------------------------------------------
@@ -362,7 +374,7 @@ class Resolution:
         takes A's order). The refusal never spells the earlier order out: it is nobody's (C-5)."""
         key, pile = slot_key(slot), sorted(cards)
         earlier = [r["value"] for r in self.shuffles
-                   if slot_key(r["slot"]) == key and sorted(r.get("deck") or cards) == pile]
+                   if slot_key(r["slot"]) == key and sorted(r.get(SHUFFLED) or cards) == pile]
         before = self.filled.get(key)
         if not earlier and before is not None and not _reshuffled_other_cards(before, dealt, cards):
             earlier = [before]  # a slot filled before its pile was recorded with it
@@ -385,7 +397,7 @@ class Resolution:
     def record_shuffle(self, slot: Sequence[Any], cards: Sequence[str], value: Sequence[str], entered: bool) -> None:
         """Mutator: record a shuffle (or the cards dealt at the table) in ``shuffles`` (C-3, C-7)."""
         self.shuffles = [*self.shuffles, {"slot": list(slot), "value": list(value), "entered": entered,
-                                          "deck": list(cards)}]
+                                          SHUFFLED: list(cards)}]
         known = self.filled.get(slot_key(slot))
         if entered and known is not None and _reshuffled_other_cards(known, value, cards):
             self._own("filled")[slot_key(slot)] = list(value)  # another pile entered here after a rewind (C-7)
@@ -411,8 +423,8 @@ class Resolution:
                 entered += 1
                 continue
             checked += 1
-            if "deck" in record:
-                expected: Any = derive_shuffle(self.secret_seed, seeds, record["slot"], record["deck"])
+            if SHUFFLED in record:
+                expected: Any = derive_shuffle(self.secret_seed, seeds, record["slot"], record[SHUFFLED])
             else:
                 expected = derive_die(self.secret_seed, seeds, record["slot"], record.get("faces", 6))
             if expected != record["value"]:

@@ -176,4 +176,4 @@ def _deck() -> Any:
     return DECK
 
 
-LUCK = first_of_each_shuffle(_deck)
+LUCK = first_of_each_shuffle(_deck, "cards")
