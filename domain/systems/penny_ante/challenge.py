@@ -32,6 +32,7 @@ from domain.systems.penny_ante.moves import (
     CHARACTER,
     DECLARE,
     FOLDED,
+    HOUSE,
     KEEP,
     MAX_DICE,
     NEW_CIRCUMSTANCES,
@@ -193,6 +194,8 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
     def _characteristics_declared(self, side: str, characteristics: list[str], actor: str) -> None:
         self.sides[side]["characteristics"] = list(characteristics)
         self.sides[side]["declared"] = True
+        if HOUSE in self.sides[side]["seats"] and side not in self.house_declared:  # C-9: kept through rewinds
+            self.house_declared = {**self.house_declared, side: list(characteristics)}
         if all(self.sides[s]["declared"] for s in SIDES):
             self.phase = ROLL
 
@@ -569,6 +572,11 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
     def mid_move(self) -> bool:
         """A showdown or a fold is settled in the same move (``settle_if_due``): not a step to stop at (C-6)."""
         return self.awaiting_settlement
+
+    def kept_through_rewind(self) -> dict[str, Any]:
+        """C-9: the characteristics a side the House plays first declared, besides the kernel's seeds and shown
+        values."""
+        return {**super().kept_through_rewind(), "house_declared": dict(self.house_declared)}
 
     @event("Rewound")
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:

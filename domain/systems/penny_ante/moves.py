@@ -11,6 +11,7 @@ accepted. Nothing here changes the challenge.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from domain.errors import RuleViolation, passes
@@ -66,6 +67,9 @@ class ChallengeRules:
     lenders: dict[str, list[str]]
     bankrupts: dict[str, dict[str, Any]]
     locked_cups: dict[str, list[int]]
+    #: C-9, kept through rewinds: the characteristics each side the House plays first declared (how many dice it
+    #: rolls, an input to the draw); older states hold none.
+    house_declared: Mapping[str, list[str]] = MappingProxyType({})
     filled: Mapping[str, Any]
     draw_dice: Callable[..., list[int]]
     check_seed: Callable[[str], None]
@@ -274,6 +278,12 @@ class ChallengeRules:
             if canonical in chosen:
                 raise refuse("PA-8", f"{canonical!r} is named twice")
             chosen.append(canonical)
+        kept = self.house_declared.get(side)
+        if kept is not None and sorted(chosen) != sorted(kept):
+            # C-9: the House knows the service's secret and, after a rewind, every seed already given: naming
+            # other characteristics would choose how many of the known dice it rolls
+            raise refuse("C-9", "after a rewind a side the House plays declares the characteristics it first "
+                                f"declared: {', '.join(kept) or 'none'}")
         return chosen
 
     def check_roll(self, side: str) -> None:
@@ -503,9 +513,14 @@ class ChallengeRules:
         if passes(self.check_seed, side):
             out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input
         step_one = self.phase in (DECLARE, ROLL)
-        if passes(self.verify_declare, side, [], names):  # first: a House side owes it (C-9)
-            out.append({"action": "declare", "max": MAX_CHARACTERISTICS,
-                        "choices": list(self.nameable(names).values())})
+        kept = self.house_declared.get(side)
+        if passes(self.verify_declare, side, kept or [], names):  # first: a House side owes it (C-9)
+            if kept is None:
+                out.append({"action": "declare", "max": MAX_CHARACTERISTICS,
+                            "choices": list(self.nameable(names).values())})
+            else:  # C-9: after a rewind, the House names what it first named, no other
+                out.append({"action": "declare", "min": len(kept), "max": len(kept), "choices": list(kept),
+                            "required": list(kept)})
         if step_one and passes(self.verify_circumstance, side, False, piles):
             out.append({"action": "circumstance"})
         if self.phase == ROLL and passes(self.check_roll, side):
