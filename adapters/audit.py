@@ -102,7 +102,7 @@ def verify(stakes: Any, campaign_id: UUID, progress: Callable[[int, int], None] 
     for i, row in enumerate(rows, 1):
         if first is None and row["notification_id"] <= last_nid:
             first = broken(i, row["notification_id"], "reordered", "the log's order differs from the chain's")
-        first = first or _check_link(row, i, previous, present)
+        first = first or _broken_link(row, i, previous, present)
         previous, last_nid = row["chain"], row["notification_id"]
         if progress:
             progress(i, len(rows))
@@ -119,7 +119,7 @@ def verify(stakes: Any, campaign_id: UUID, progress: Callable[[int, int], None] 
                                first_broken=None if first is None else schemas.BrokenLink.model_validate(first))
 
 
-def _check_link(row: dict[str, Any], i: int, previous: str, present: set) -> dict[str, Any] | None:
+def _broken_link(row: dict[str, Any], i: int, previous: str, present: set) -> dict[str, Any] | None:
     nid, oid, version = row["notification_id"], hex_id(row["originator_id"]), row["originator_version"]
     if row["position"] != i:
         return broken(i, None, "deleted", f"the chain has no link at position {i}")

@@ -72,7 +72,7 @@ def leaves(stakes: Any, campaign_id: UUID, viewer: Seat) -> schemas.Leaves:
     return schemas.Leaves(checkpoint=_signed(stakes, campaign_id, len(tree), merkle.root(tree)), leaves=out)
 
 
-def check_leaves(answer: schemas.Leaves, vkey: str, origin: str) -> checkpoint.Head:
+def verify_leaves(answer: schemas.Leaves, vkey: str, origin: str) -> checkpoint.Head:
     """The seat's check: every opened leaf hashes to its digest, and the digests make the signed root."""
     from adapters import audit
 
@@ -95,8 +95,8 @@ def public_key(stakes: Any) -> schemas.PublicKey:
     return schemas.PublicKey(name=signer.name, vkey=signer.vkey, public_key_pem=pem)
 
 
-def check_extends(held: checkpoint.Head | None, answer: schemas.Consistency, vkey: str,
-                  origin: str) -> checkpoint.Head:
+def verify_extends(held: checkpoint.Head | None, answer: schemas.Consistency, vkey: str,
+                   origin: str) -> checkpoint.Head:
     """The client's check: the new head is signed by ``vkey`` for ``origin`` and extends the held one.
     Raises InvalidCheckpoint otherwise; returns the new head to keep."""
     new = checkpoint.verify(answer.checkpoint.note, vkey, origin)

@@ -83,7 +83,7 @@ def import_campaign(stakes: Any, lines: Iterable[str], issue: Callable[[UUID, li
             raise RuleViolation(f"event {i} has a topic from outside Stakes; nothing was imported", ruling="C-2")
         fields = _decode(stakes, i, state)
         _belongs(i, line, fields, campaign_id, streams)
-        _check_values(i, fields)
+        _verify_values(i, fields)
         stored.append((line, fields))
         if progress:
             progress(i, len(events))
@@ -155,7 +155,7 @@ def _decode(stakes: Any, i: int, state: bytes) -> dict[str, Any]:
     return fields
 
 
-def _check_values(i: int, fields: dict[str, Any]) -> None:
+def _verify_values(i: int, fields: dict[str, Any]) -> None:
     """The value checks of the commands: no number beyond what a command accepts, no text beyond any limit."""
     todo: list[tuple[Any, str]] = [(fields, "")]
     while todo:

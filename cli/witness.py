@@ -39,7 +39,7 @@ def check(remote: Any, campaign_id: UUID) -> None:
     answer = None
     try:
         answer = remote.consistency(campaign_id, None, held.size if held else 0)
-        new = heads.check_extends(held, answer, vkey, origin)
+        new = heads.verify_extends(held, answer, vkey, origin)
     except (checkpoint.InvalidCheckpoint, RuleViolation) as exc:
         if held is None and isinstance(exc, RuleViolation):
             raise

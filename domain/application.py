@@ -482,7 +482,7 @@ class StakesApplication(Application[UUID]):
             command = listed.parse(payload)
         else:
             command = self.parse(ctx.campaign_id, listed.verb, {k: v for k, v in dict(payload).items() if k != "action"})
-        system.check_listed(self, unit, command)
+        system.verify_listed(self, unit, command)
         self.execute(ctx, command)
 
     # -- C-1: units of resolution happen inside an adventure ----------------------------------------------

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from domain.errors import RuleViolation
 
 
-def check_entered_cards(entered: Iterable[str], every: Iterable[str], out: Iterable[str] = ()) -> list[str]:
+def verify_entered_cards(entered: Iterable[str], every: Iterable[str], out: Iterable[str] = ()) -> list[str]:
     """Validate cards entered by hand: each is one of ``every`` card the system plays with, and not already
     out (C-3)."""
     known, gone, cards = set(every), set(out), list(entered)

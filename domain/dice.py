@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from domain.errors import RuleViolation
 
 
-def check_entered_dice(values: Iterable[object], *, count: int, faces: int = 6) -> list[int]:
+def verify_entered_dice(values: Iterable[object], *, count: int, faces: int = 6) -> list[int]:
     """Validate dice entered from physical dice: the right count, each 1..faces (C-3)."""
     dice = list(values)
     if len(dice) != count:

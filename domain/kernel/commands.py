@@ -91,7 +91,7 @@ class Command(BaseModel):
     #: For a campaign command: the unit classes whose legal actions list it as a move (an answer to something
     #: offered into the unit). Sent to the unit's one action endpoint as ``{"action": verb, …its fields}``, it
     #: runs as this command, with the same authorization and key as on its own route (issue 31). The system
-    #: checks that it concerns that unit (``RuleSystem.check_listed``).
+    #: checks that it concerns that unit (``RuleSystem.verify_listed``).
     listed_in: ClassVar[tuple[type, ...]] = ()
     #: What this class's own inputs stand for, for the refusal another system's campaign gets when it
     #: sends them (Penny Ante's ``start-adventure`` amount: "a pool campaign has no House budget").

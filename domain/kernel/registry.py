@@ -103,7 +103,7 @@ class RuleSystem:
     def rewind(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
                reason: str) -> list[Any]:
         """C-6 (issue 30): the kernel's rewind for the units in ``rewinds``; a system only says what its unit
-        spent (``spent``, ``check_spend_again``, ``give_back``) and what follows a rewind (``rewound``)."""
+        spent (``spent``, ``verify_spend_again``, ``give_back``) and what follows a rewind (``rewound``)."""
         if not isinstance(unit, self.rewinds):
             raise RuleViolation(f"{called(unit).capitalize()} is not rewound; overturn it instead", ruling="C-6")
         return rewind.rewind(self, app, ctx, campaign, unit, to_step, reason)
@@ -114,8 +114,8 @@ class RuleSystem:
         default."""
         return {}
 
-    def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
-                          now: Any) -> None:
+    def verify_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
+                           now: Any) -> None:
         """C-6: refuse (naming the ruling) a rewind whose step spent more of ``owner``'s than the sheet now
         bears; ``then``/``now``: ``spent(...)[owner]`` at the step and now (None where absent). Verify only."""
 
@@ -169,7 +169,7 @@ class RuleSystem:
         the campaign command it stands for; a refusal naming the moves it takes otherwise."""
         return self.listed_command(unit, name) or self.action(unit, name)
 
-    def check_listed(self, app: StakesApplication, unit: Any, command: Command) -> None:
+    def verify_listed(self, app: StakesApplication, unit: Any, command: Command) -> None:
         """A campaign command played from ``unit``'s action endpoint concerns that unit (an answer to what was
         offered into it, not into another one): a system that lists such moves refuses any other, naming the
         ruling. Verify only: nothing is changed. The default refuses (fails closed): a system that lists a

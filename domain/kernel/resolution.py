@@ -5,7 +5,7 @@ defines no events of its own, so every event keeps the class and topic of the un
 campaigns replay unchanged): a unit declares its own ``@event`` methods and calls the mixin's helpers
 from them. Two kinds of helper:
 
-* *verify* helpers (``check_seed``, ``verify_seed``, ``draw_dice``, ``shuffle``, ``verify_rewind``) run
+* *verify* helpers (``verify_may_seed``, ``verify_seed``, ``draw_dice``, ``shuffle``, ``verify_rewind``) run
   before an event; they raise the refusal (a ``RuleViolation`` naming the ruling) or return what the
   event will record. They change nothing.
 * *mutator* helpers (``put_seed``, ``record_result``, ``record_shuffle``, ``show``, ``restore``) run
@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from domain.cards import check_entered_cards
-from domain.dice import check_entered_dice
+from domain.cards import verify_entered_cards
+from domain.dice import verify_entered_dice
 from domain.errors import NotPermitted, RuleViolation
 from domain.fairness import commitment, derive_die, derive_shuffle
 from domain.text import clean_text
@@ -68,7 +68,7 @@ def enter_or_derive(
             return []
         if entered is None:
             raise RuleViolation(f"{table_message}: enter {len(slots)} {what}", ruling="C-3")
-        dice = check_entered_dice(entered, count=len(slots), faces=faces)
+        dice = verify_entered_dice(entered, count=len(slots), faces=faces)
         for slot, value in zip(slots, dice, strict=True):
             before = (filled or {}).get(slot_key(slot))
             if before is not None and before != value:
@@ -154,7 +154,7 @@ class Resolution:
         nor once the unit is settled (an abandoned unit's would-be draw was recorded from the seeds it had, C-10)."""
         return not self.settled and not self.rolls and not self.shuffles and not self.seeds_locked and self.seed_phase_open()
 
-    def check_seed(self, side: str) -> None:
+    def verify_may_seed(self, side: str) -> None:
         """May ``side`` add its seed now? (C-4, C-9).
 
         C-9 (docs/fairness.md, ADR 0011): the House runs the service and can read the committed secret, so
@@ -164,7 +164,7 @@ class Resolution:
         """
         if not self.seeds_open():
             raise RuleViolation(self.SEEDS_CLOSED, ruling="C-4")
-        self.check_house_declared()
+        self.verify_house_declared()
         if HOUSE in self.seats_of(side):
             raise RuleViolation("the House can read the service's secret seed, so a side the House plays adds no "
                                 "seed: the dice come from the committed secret and the players' seeds alone",
@@ -179,7 +179,7 @@ class Resolution:
         by default the House owes nothing."""
         return []
 
-    def check_house_declared(self) -> None:
+    def verify_house_declared(self) -> None:
         """C-9: a player's seed, pass or roll waits while the House still owes a declaration that goes into
         the draw: the House knows the secret, so choosing it after a player's input would choose its dice."""
         if self.table or self.player_input_known():
@@ -197,7 +197,7 @@ class Resolution:
         return (bool(self.rolls) or bool(self.shuffles) or self.seeds_locked
                 or any(self.seed_of(side) is not None for side in self.seeders()))
 
-    def check_house_input_open(self, side: str, doing: str) -> None:
+    def verify_house_input_open(self, side: str, doing: str) -> None:
         """C-9: a side the House plays makes no choice that goes into the draw once a player's input is
         known (the House can compute every die from the secret and that input)."""
         if side in self.sides and HOUSE in self.seats_of(side) and self.player_input_known():
@@ -207,13 +207,13 @@ class Resolution:
     def verify_seed(self, side: str, seed: object) -> str:
         """The cleaned seed text ``side`` may add now, or the refusal (C-4, C-9)."""
         text = clean_text(seed, "a seed", max_length=200, ruling="C-4")
-        self.check_seed(side)
+        self.verify_may_seed(side)
         return text
 
     # -- C-10: every input, then the draw in the same write -------------------------------------------
     def seeders(self) -> list[str]:
         """The sides entitled to a seed (C-4, C-9): every seed side some player plays; a side the House plays
-        adds none (``check_seed``). A unit played with table cards or dice takes no seeds: its results are
+        adds none (``verify_may_seed``). A unit played with table cards or dice takes no seeds: its results are
         physical (C-3)."""
         if self.table:
             return []
@@ -230,7 +230,7 @@ class Resolution:
     def inputs_in(self) -> bool:
         return not self.owed_inputs()
 
-    def check_inputs_in(self, doing: str) -> None:
+    def _verify_inputs_in(self, doing: str) -> None:
         """C-10: the first draw is made when the last input arrives, never before: the House knows its secret,
         so drawing while a player's seed is owed would let it choose the moment, knowing the others' seeds."""
         owed = self.owed_inputs()
@@ -238,12 +238,12 @@ class Resolution:
             raise RuleViolation(f"{doing} waits for every player's input: {', '.join(owed)} still seeds or "
                                 "passes first", ruling="C-10")
 
-    def check_house_waits(self, side: str) -> None:
+    def verify_house_waits(self, side: str) -> None:
         """C-10, C-9: where each side draws by its own move (a roll), a side the House plays makes no draw
         while a player's side still owes its seed or pass: the House knows the secret, so a first draw of its
         choosing would fix every die before the players' input, at a moment it picked."""
         if side in self.sides and HOUSE in self.seats_of(side):
-            self.check_inputs_in("the House's roll")
+            self._verify_inputs_in("the House's roll")
 
     def pass_seed(self, side: str, actor: str) -> None:
         """A side passes: no seed text (C-10)."""
@@ -251,7 +251,7 @@ class Resolution:
 
     def verify_pass_seed(self, side: str) -> None:
         """May ``side`` pass, giving no seed text (C-10)? Exactly when it may seed."""
-        self.check_seed(side)
+        self.verify_may_seed(side)
 
     def put_pass(self, side: str) -> None:
         """Mutator: a side passed; its seed is the empty text (the derivation is the same as for no seed)."""
@@ -274,7 +274,7 @@ class Resolution:
 
     def draw_at_last_input(self, actor: str) -> None:
         """The draw a unit makes when its last input arrives (C-10); a unit whose sides draw by their own
-        moves (after ``check_inputs_in``) keeps this default, which draws nothing."""
+        moves (after ``_verify_inputs_in``) keeps this default, which draws nothing."""
 
     # -- C-10: a unit ended before its draw, once an input is known ---------------------------------
     def abandons_a_draw(self) -> bool:
@@ -293,14 +293,14 @@ class Resolution:
         """Mutating: the unit's own event that closes it, abandoned (C-10)."""
         raise NotImplementedError
 
-    def check_abandonable(self) -> None:
+    def verify_abandonable(self) -> None:
         """A unit refuses an abandon here for reasons of its own (after the settled check), naming the ruling."""
 
     def verify_abandon(self) -> None:
         """May the House abandon this unit now (C-10)? An open unit, unless the unit says otherwise."""
         if self.settled:
             raise RuleViolation("this unit has ended already; there is nothing to abandon", ruling="C-10")
-        self.check_abandonable()
+        self.verify_abandonable()
 
     def abandon_actions(self, seat: str) -> list[dict[str, Any]]:
         """The abandon entry of the House's legal actions while it may abandon (C-10), for ``legal_actions``."""
@@ -356,14 +356,14 @@ class Resolution:
         if self.table:
             if entered is None:
                 raise RuleViolation("this unit is played with table cards: enter the cards as dealt", ruling="C-3")
-            dealt = check_entered_cards(entered, cards, out)
-            self.check_same_order(slot, cards, dealt)
+            dealt = verify_entered_cards(entered, cards, out)
+            self._verify_same_order(slot, cards, dealt)
             return dealt
         if entered is not None:
             raise RuleViolation("cards are entered by hand only in table mode", ruling="C-3")
         return derive_shuffle(self.secret_seed, self.side_seeds(), slot, cards)
 
-    def check_same_order(self, slot: Sequence[Any], cards: Sequence[str], dealt: Sequence[str]) -> None:
+    def _verify_same_order(self, slot: Sequence[Any], cards: Sequence[str], dealt: Sequence[str]) -> None:
         """C-7, table cards (issue 30): a slot dealt before a rewind takes exactly the order it had. Every order
         this slot was dealt from the same pile is kept in ``shuffles`` (a rewind keeps them all); the entry
         must run as each of them does, card for card, as far as both go: the same run, or a longer or shorter
@@ -440,7 +440,7 @@ class Resolution:
         that step's state). None by default; a step out of range is left to the rewind's own refusal."""
         return []
 
-    def check_rewindable(self) -> None:
+    def verify_rewindable(self) -> None:
         """A unit refuses a rewind here for reasons of its own (after the settled check)."""
 
     def mid_move(self) -> bool:
@@ -455,7 +455,7 @@ class Resolution:
         text = clean_text(reason, "a reason", max_length=500, ruling="C-6")
         if self.settled:
             raise RuleViolation(self.SETTLED_REWIND, ruling="C-6")
-        self.check_rewindable()
+        self.verify_rewindable()
         if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < self.version:
             raise RuleViolation(f"rewind to a step from 1 to {self.version - 1}, not {to_step}", ruling="C-6")
         if past.version != to_step:

@@ -9,7 +9,7 @@ The order of things is the kernel's:
 2. the unit's own refusals, before anything changes (``Resolution.verify_rewind``: a settled unit, a step inside
    one move, the unit's own reasons);
 3. what the unit spent from aggregates outside it (a character's resources: ``RuleSystem.spent``) at step k
-   against now; a spending the step had and the sheet can no longer bear is refused (``check_spend_again``)
+   against now; a spending the step had and the sheet can no longer bear is refused (``verify_spend_again``)
    before anything is recorded;
 4. the unit's ``Rewound`` event (``Resolution.rewind``);
 5. the compensations, by events on those aggregates (``give_back``), then whatever else the system does after a
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from domain.kernel.registry import RuleSystem
 
 
-def check_step(unit: Any, to_step: object) -> int:
+def _verify_step(unit: Any, to_step: object) -> int:
     """The step, when it is one of the unit's before its last (C-6); a refusal naming C-6 otherwise."""
     if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < unit.version:
         raise RuleViolation(f"rewind to a step from 1 to {unit.version - 1}, not {to_step}", ruling="C-6")
@@ -42,13 +42,13 @@ def check_step(unit: Any, to_step: object) -> int:
 def rewind(system: RuleSystem, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, to_step: int,
            reason: str) -> list[Any]:
     """The House's rewind of ``unit`` to ``to_step`` (see the module docstring); returns every aggregate to save."""
-    step = check_step(unit, to_step)
+    step = _verify_step(unit, to_step)
     past: Any = app.repository.get(unit.id, version=step)
     text, _ = unit.verify_rewind(step, past, reason)
     now, then = system.spent(unit), system.spent(past)
     owed = sorted(owner for owner in {*now, *then} if now.get(owner) != then.get(owner))
     for owner in owed:
-        system.check_spend_again(app, campaign, unit, owner, then.get(owner), now.get(owner))
+        system.verify_spend_again(app, campaign, unit, owner, then.get(owner), now.get(owner))
     unit.rewind(step, past, text, ctx.actor.name)
     touched: list[Any] = [unit]
     for owner in owed:

@@ -28,7 +28,7 @@ def test_every_command_answers_with_a_signed_head_that_extends_the_last(client):
     ilse = player_headers(client, added.json())
     proof = client.get(f"/campaigns/{cid}/audit/consistency", params={"from": first.size}, headers=ilse)
     assert proof.status_code == 200
-    assert heads.check_extends(first, schemas.Consistency.model_validate(proof.json()), vkey, first.origin) == second
+    assert heads.verify_extends(first, schemas.Consistency.model_validate(proof.json()), vkey, first.origin) == second
     assert client.get(f"/campaigns/{cid}/audit/checkpoint", headers=ilse).json()["note"] == second.note
     assert client.get(f"/campaigns/{cid}", headers=ilse).headers.get("Stakes-Checkpoint") is None  # reads: none
 
@@ -67,7 +67,7 @@ def test_a_seat_recomputes_the_signed_root_from_leaves_opened_only_where_it_may_
     vkey = client.get("/audit/public-key").json()["vkey"]
     origin = "stakes/campaigns/" + c.rsplit("/", 1)[1].replace("-", "")
     tomas = schemas.Leaves.model_validate(client.get(f"{c}/audit/leaves", headers=t["tomas"]).json())
-    assert heads.check_leaves(tomas, vkey, origin).size == len(tomas.leaves)
+    assert heads.verify_leaves(tomas, vkey, origin).size == len(tomas.leaves)
     # A leaf is opened only where the seat reads the whole event in the log (C-5). Leaves count every event of
     # the campaign's chain (command records too), the log its entries (issue 29: both per campaign), so a leaf
     # is matched to its entry by stream and event.
@@ -81,11 +81,11 @@ def test_a_seat_recomputes_the_signed_root_from_leaves_opened_only_where_it_may_
     forged = tomas.model_copy(update={"leaves": [*tomas.leaves[:-1], tomas.leaves[-1].model_copy(
         update={"digest": "0" * 64})]})
     try:
-        heads.check_leaves(forged, vkey, origin)
+        heads.verify_leaves(forged, vkey, origin)
         raise AssertionError("a forged leaf passed")
     except checkpoint.InvalidCheckpoint:
         pass
     act(client, c, ch, t["house"], "fold")  # settled: every value of the challenge is public now (C-4, C-5)
     after = schemas.Leaves.model_validate(client.get(f"{c}/audit/leaves", headers=t["tomas"]).json())
     was = {leaf.position for leaf in tomas.leaves if leaf.state is not None}
-    assert heads.check_leaves(after, vkey, origin) and {x.position for x in after.leaves if x.state} > was
+    assert heads.verify_leaves(after, vkey, origin) and {x.position for x in after.leaves if x.state} > was

@@ -241,7 +241,7 @@ def test_the_server_proves_any_smaller_head_a_prefix_of_any_larger_one(cli, serv
             assert larger.size == second and answer.first == first
             assert merkle.verify_consistency(first, second, smaller.root, larger.root,
                                              [base64.b64decode(p) for p in answer.proof])
-            assert heads.check_extends(smaller, answer, vkey, whole.origin) == larger
+            assert heads.verify_extends(smaller, answer, vkey, whole.origin) == larger
         for params in ({"from": 3, "second": 2}, {"from": 1, "second": whole.size + 1}):
             r = http.get(f"/campaigns/{cid}/audit/consistency", params=params)
             assert r.status_code == 422 and r.json()["ruling"] == "C-2", r.text

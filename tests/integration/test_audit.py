@@ -137,7 +137,7 @@ def test_a_state_garbled_in_the_database_is_shown_in_the_leaves_and_fails_the_se
     rows.alter(bought_event(stakes, cid), stored=_garbled)
     answer = stakes.leaves(cid, HOUSE)
     with pytest.raises(checkpoint.InvalidCheckpoint, match="does not hash to its digest"):
-        heads.check_leaves(answer, stakes.public_key().vkey, f"stakes/campaigns/{cid.hex}")
+        heads.verify_leaves(answer, stakes.public_key().vkey, f"stakes/campaigns/{cid.hex}")
 
 
 def test_a_rebuild_does_not_launder_a_tampered_log(stakes, rows):

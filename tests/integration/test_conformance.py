@@ -351,7 +351,7 @@ def test_an_open_unit_is_rewound_and_never_voided_c6(service: Stakes, system: st
 
 
 # -- C-4: every draw recomputes from the published commitment ----------------------------------------------------------
-def check_draws(table: Table, unit: Any) -> int:
+def assert_draws_recompute(table: Table, unit: Any) -> int:
     """The unit's draws, recomputed from docs/fairness.md alone; returns how many were checked."""
     stakes, mara = table.stakes, Seat("mara")
     verified = stakes.verify_challenge(table.cid, mara, unit)
@@ -390,7 +390,7 @@ def test_every_draw_recomputes_from_the_commitment_published_before_the_seeds_c4
         played = play(table, rng, 16, rewind=0.1, abandon=0.05)
         play_to_settlement(table, rng, played.units[-1])  # the last one too
         units += {*played.settled, played.units[-1]}
-        checked = sum(check_draws(table, unit) for unit in units)
+        checked = sum(assert_draws_recompute(table, unit) for unit in units)
         assert checked, f"{system}: no draw to check in {len(units)} settled units"
 
     game()

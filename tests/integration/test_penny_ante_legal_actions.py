@@ -74,7 +74,7 @@ def typed(moves: list[Any]) -> list[dict[str, Any]]:
     return [schemas.ChallengeAction.model_validate(m).model_dump() for m in moves]
 
 
-def check_every_seat(table: Table, unit: UUID) -> list[tuple[str, dict[str, Any]]]:
+def assert_every_seat_agrees(table: Table, unit: UUID) -> list[tuple[str, dict[str, Any]]]:
     """Every seat's hook against its full view and the oracle; returns every listed move, the loan answers too."""
     table.stakes.catch_up()
     listed = []
@@ -111,13 +111,13 @@ def play_and_compare(table: Table, rng: random.Random) -> set[str]:
     for _ in range(60):
         found = table.unit(unit)
         if found.settled:
-            check_every_seat(table, unit)
+            assert_every_seat_agrees(table, unit)
             try:
                 unit = table.open(rng)
             except StakesError:  # Lady Sen has no pennies left to stake (PA-17): the players challenge each other
                 unit = table.send(table.profile.openings[0]).id
             continue
-        listed = check_every_seat(table, unit)
+        listed = assert_every_seat_agrees(table, unit)
         loans = [(s, a) for s, a in listed if a.get("loan") is not None]
         lends = [(s, a) for s, a in listed if a["action"] == "lend"]
         moving = [(s, a) for s, a in listed if a["action"] != "abandon" and a.get("loan") is None]
@@ -133,5 +133,5 @@ def play_and_compare(table: Table, rng: random.Random) -> set[str]:
             table.act(seat, unit, body_for(cls, legal, rng, table.faces))
         except StakesError as exc:  # a listed move is accepted: the conformance suite holds it; here too
             raise AssertionError(f"{seat} {legal}: {exc}") from exc
-    check_every_seat(table, unit)
+    assert_every_seat_agrees(table, unit)
     return seen

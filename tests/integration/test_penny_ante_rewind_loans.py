@@ -1,5 +1,5 @@
 """C-6, C-8 with PA-14: a House rewind to a step whose loan a later rewind undid is refused, through the service on
-both stores (``play.check_rewind``, reached by the kernel's ``check_spend_again``). The step's state names a loan
+both stores (``play.verify_pot_restorable``, reached by the kernel's ``verify_spend_again``). The step's state names a loan
 into the challenge that no longer stands, so the step cannot be given back: the House rewinds to a step of this
 timeline instead."""
 

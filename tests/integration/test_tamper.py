@@ -37,7 +37,7 @@ def held_head(stakes, cid, seat=ILSE) -> checkpoint.Head:
 
 def still_extends(stakes, cid, held: checkpoint.Head) -> checkpoint.Head:
     answer = stakes.consistency(cid, ILSE, held.size)
-    return heads.check_extends(held, answer, stakes.public_key().vkey, held.origin)
+    return heads.verify_extends(held, answer, stakes.public_key().vkey, held.origin)
 
 
 def test_an_untouched_log_extends_every_head_a_player_held(stakes):

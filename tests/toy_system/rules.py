@@ -231,7 +231,7 @@ class CoinFlip(Resolution, Aggregate):
     def legal_actions(self, seat: str) -> list[dict[str, Any]]:
         """Built from the very checks that refuse the moves: listed is accepted, unlisted is refused."""
         out: list[dict[str, Any]] = []
-        if seat in self.sides and passes(self.check_seed, seat):
+        if seat in self.sides and passes(self.verify_may_seed, seat):
             out += [{"action": "seed"}, {"action": "pass"}]
         calls = [c for c in FACES if passes(self.verify_call, seat, c)]
         if calls:

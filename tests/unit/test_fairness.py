@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.cards import check_entered_cards
-from domain.dice import check_entered_dice
+from domain.cards import verify_entered_cards
+from domain.dice import verify_entered_dice
 from domain.errors import RuleViolation
 from domain.fairness import commitment, derive_die, derive_int, derive_shuffle
 from domain.systems.pulp_cards.rules import POINTS as PULP_14
@@ -48,19 +48,19 @@ def test_a_shuffle_is_a_permutation_of_the_deck():
 
 
 def test_entered_dice_show_one_to_six_in_the_right_count_c3():
-    assert check_entered_dice([1, 6, 3], count=3) == [1, 6, 3]
+    assert verify_entered_dice([1, 6, 3], count=3) == [1, 6, 3]
     with pytest.raises(RuleViolation, match="C-3: expected 3 dice"):
-        check_entered_dice([1, 2], count=3)
+        verify_entered_dice([1, 2], count=3)
     with pytest.raises(RuleViolation, match="C-3: a d6 shows 1 to 6"):
-        check_entered_dice([0, 2, 7], count=3)
+        verify_entered_dice([0, 2, 7], count=3)
 
 
 def test_an_entered_card_exists_and_is_not_already_out_c3():
-    assert check_entered_cards(["AS"], STANDARD_52) == ["AS"]
+    assert verify_entered_cards(["AS"], STANDARD_52) == ["AS"]
     with pytest.raises(RuleViolation, match="C-3.*not one of the cards"):
-        check_entered_cards(["1X"], STANDARD_52)
+        verify_entered_cards(["1X"], STANDARD_52)
     with pytest.raises(RuleViolation, match="C-3.*already out"):
-        check_entered_cards(["AS"], STANDARD_52, out=["AS"])
+        verify_entered_cards(["AS"], STANDARD_52, out=["AS"])
 
 
 def test_the_pulp_deck_has_fourteen_cards_pu1():

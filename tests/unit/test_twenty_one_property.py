@@ -77,7 +77,7 @@ def inputs(data: Any, conflict: Conflict, seat: str, listed: dict[str, Any] | No
     return move
 
 
-def check_cards(conflict: Conflict) -> None:
+def assert_cards_conserved(conflict: Conflict) -> None:
     every = [x for cards in conflict.places().values() for x in cards]
     assert len(every) == len(DECK) and set(every) == set(DECK), conflict.places()
 
@@ -114,7 +114,7 @@ def test_listed_moves_are_accepted_unlisted_refused_and_the_52_cards_are_conserv
             continue
         name = data.draw(st.sampled_from(names), label="move")
         do(conflict, seat, inputs(data, conflict, seat, listed[name], name), holds)
-        check_cards(conflict)
+        assert_cards_conserved(conflict)
     # however play went, it can be brought to an end from what is listed
     for _ in range(60):
         if conflict.settled:
@@ -129,5 +129,5 @@ def test_listed_moves_are_accepted_unlisted_refused_and_the_52_cards_are_conserv
             do(conflict, seat, {"action": "order-card", "card": conflict.hands[seat][0]}, holds)
         else:
             do(conflict, "house", {"action": "end"}, holds)
-        check_cards(conflict)
+        assert_cards_conserved(conflict)
     assert conflict.settled

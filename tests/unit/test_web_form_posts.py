@@ -38,5 +38,5 @@ def test_a_system_that_lists_a_campaign_command_must_say_which_units_it_concerns
         pass
 
     with pytest.raises(RuleViolation) as refused:
-        Quiet().check_listed(None, object(), Declare(names=["x"]))  # type: ignore[arg-type]
+        Quiet().verify_listed(None, object(), Declare(names=["x"]))  # type: ignore[arg-type]
     assert refused.value.ruling == "C-1"

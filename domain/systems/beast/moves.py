@@ -55,13 +55,13 @@ class Moves:
             raise RuleViolation(f"{len(entered)} d10s entered; this roll takes exactly {used}", ruling="C-3")
         return chains
 
-    def check_roll(self, side: str, sheet: Mapping[str, int]) -> None:
+    def verify_may_roll(self, side: str, sheet: Mapping[str, int]) -> None:
         if self.phase != "rolling" or self.sides[side]["roll"] is not None:
             raise RuleViolation("this side has rolled", ruling="BE-2")
-        self.check_house_waits(side)  # type: ignore[attr-defined]  # C-10: the players' seed or pass first
-        self.check_house_declared()  # type: ignore[attr-defined]  # C-9: the antagonist's split before any roll
+        self.verify_house_waits(side)  # type: ignore[attr-defined]  # C-10: the players' seed or pass first
+        self.verify_house_declared()  # type: ignore[attr-defined]  # C-9: the antagonist's split before any roll
 
-    def check_can_ever_roll(self, side: str, sheet: Mapping[str, int], name: str) -> None:
+    def verify_can_ever_roll(self, side: str, sheet: Mapping[str, int], name: str) -> None:
         """BE-9, BE-2: a side that could never roll in this unit is refused when the unit opens, instead of
         leaving the table waiting for a roll nobody may make."""
         low = {k: self.minimum.get(k, 0) for k in ("humanity", "beast")}
@@ -93,7 +93,7 @@ class Moves:
                                 ruling="C-9")
         if self.phase != "rolling" or data["roll"] is not None:
             raise RuleViolation("an antagonist declares its split before it rolls", ruling="C-9")
-        self.check_house_input_open(side, "the House's split and Willpower")  # type: ignore[attr-defined]
+        self.verify_house_input_open(side, "the House's split and Willpower")  # type: ignore[attr-defined]
         if sheet["humanity"] == 0:  # BE-9: lost to the Beast, it rolls no die
             if humanity not in (None, 0) or beast not in (None, 0) or willpower is not None:
                 raise RuleViolation("a character lost to the Beast cannot roll: declare humanity 0, beast 0",
@@ -106,7 +106,7 @@ class Moves:
             raise RuleViolation("no Willpower can be spent at 0", ruling="BE-11")
         return {"humanity": h, "beast": b, "willpower_before": willpower == "before"}
 
-    def check_prepared(self, side: str, humanity: object, beast: object, willpower: object) -> None:
+    def _verify_prepared(self, side: str, humanity: object, beast: object, willpower: object) -> None:
         """C-9: an antagonist rolls the split and Willpower it declared before the players' input."""
         declared = self.prepared.get(side)
         if declared is None:
@@ -119,8 +119,8 @@ class Moves:
 
     def verify_roll(self, side: str, sheet: Mapping[str, int], humanity: object, beast: object, willpower: object,
                     entered: Sequence[int] | None) -> dict[str, Any]:
-        self.check_roll(side, sheet)
-        self.check_prepared(side, humanity, beast, willpower)
+        self.verify_may_roll(side, sheet)
+        self._verify_prepared(side, humanity, beast, willpower)
         if sheet["humanity"] == 0:
             # BE-9: lost to the Beast while this unit was open (a check elsewhere slipped): it cannot roll, so its
             # side puts no die in, and the unit goes on instead of waiting for a roll nobody may make
@@ -148,14 +148,14 @@ class Moves:
                 # an antagonist's Willpower is the House's secret (C-5): its rolls never say whether any is left
                 "keeps": not self.sides[side]["antagonist"] and sheet["willpower"] - bonus < 1}
 
-    def check_decide(self, side: str) -> None:
+    def verify_decide(self, side: str) -> None:
         if self.phase not in ("rolling", "deciding") or self.sides[side]["roll"] is None:
             raise RuleViolation("a side keeps or rerolls its dice once it has rolled", ruling="BE-4")
         if self.sides[side]["decided"]:
             raise RuleViolation("this side has kept or rerolled its dice already", ruling="BE-4")
 
-    def check_reroll(self, side: str, sheet: Mapping[str, int]) -> None:
-        self.check_decide(side)
+    def verify_may_reroll(self, side: str, sheet: Mapping[str, int]) -> None:
+        self.verify_decide(side)
         if not self.sides[side]["roll"]["dice"]:
             raise RuleViolation("no die was rolled to roll again", ruling="BE-4")
         if self.sides[side]["roll"]["willpower_before"]:
@@ -165,7 +165,7 @@ class Moves:
 
     def verify_reroll(self, side: str, sheet: Mapping[str, int], die: object,
                       entered: Sequence[int] | None) -> dict[str, Any]:
-        self.check_reroll(side, sheet)
+        self.verify_may_reroll(side, sheet)
         dice = self.sides[side]["roll"]["dice"]
         number = rules.whole(die, "the die to reroll", 1, len(dice), "BE-4")
         old = dice[number - 1]
@@ -205,7 +205,7 @@ class Moves:
         return OPPONENT if side == CHALLENGER else CHALLENGER
 
     # -- BE-7, BE-12: the Humanity check ---------------------------------------------------------------
-    def check_check(self, side: str) -> None:
+    def verify_check_due(self, side: str) -> None:
         check = self.sides[side]["check"] if side in self.sides else None
         if self.phase != "check" or check is None or check["outcome"] is not None:
             raise RuleViolation("no Humanity check is due on this side", ruling="BE-7")
@@ -214,7 +214,7 @@ class Moves:
                      entered: Sequence[int] | None) -> dict[str, Any]:
         """``auto``: one d10 per point of current Humanity, and with no 7 or more one Humanity die becomes a
         Beast die; ``manual``: the House records ``held`` or ``slipped`` (BE-7, BE-12)."""
-        self.check_check(side)
+        self.verify_check_due(side)
         if not self.sides[side]["check"]["triggers"]:  # an antagonist's check that is not due (C-5: confirmed)
             if outcome not in (None, "held"):
                 raise RuleViolation("no Humanity check is due on this side: nothing slips", ruling="BE-7")

@@ -99,7 +99,7 @@ def act(app: StakesApplication, ctx: Context, command: cmd.Act) -> UUID:
     roller = character(app, campaign, ctx.actor.name)
     unit = _open(app, ctx, campaign, "action", {CHALLENGER: roller}, command.difficulty,
                  {"humanity": command.min_humanity, "beast": command.min_beast})
-    unit.check_can_ever_roll(CHALLENGER, roller.values(), roller.name)  # BE-9: a lost character acts no more
+    unit.verify_can_ever_roll(CHALLENGER, roller.values(), roller.name)  # BE-9: a lost character acts no more
     if command.seed:
         unit.add_seed(CHALLENGER, command.seed, ctx.actor.name)
     touched = _move(unit, {CHALLENGER: roller}, ctx, lambda sheets: unit.roll(
@@ -133,7 +133,7 @@ def open_conflict(app: StakesApplication, ctx: Context, command: cmd.OpenConflic
         raise RuleViolation(f"{against.name} is in a conflict still open; open this one when it settles",
                             ruling="BE-6")
     for side, one in sides.items():  # BE-9, BE-2: no conflict a side could never roll in
-        unit.check_can_ever_roll(side, _values(unit, {side: one})[side], one.name)
+        unit.verify_can_ever_roll(side, _values(unit, {side: one})[side], one.name)
     if isinstance(against, BeastAntagonist):
         against.engage(unit.id.hex, ctx.actor.name)
     app.save(unit, against)
@@ -184,7 +184,7 @@ def _move(unit: BeastRoll, ones: dict[str, Sheet], ctx: Context, move: Any, why:
     for side, data in unit.sides.items():
         if data["roll"] is not None and not data["antagonist"] and not data["decided"]:
             try:
-                unit.check_reroll(side, ones[side].values())
+                unit.verify_may_reroll(side, ones[side].values())
             except RuleViolation:
                 unit.decide(side, ones[side].values(), None, None, actor)
     if unit.ready():

@@ -136,7 +136,7 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
                actor: str) -> None:
         """Keep the dice (``die`` None) or reroll die number ``die`` with a Willpower point."""
         if die is None:
-            self.check_decide(side)
+            self.verify_decide(side)
             if entered is not None:
                 raise RuleViolation("keeping the dice rolls nothing", ruling="C-3")
             reroll = None

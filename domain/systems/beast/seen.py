@@ -137,9 +137,9 @@ class Seen:
             sheet = sheets[side]
             if not self.table and passes(self.verify_prepare, side, sheet, *self._a_split(sheet)):  # type: ignore[attr-defined]
                 out.append(self._roll_choices("prepare", side, sheet))  # C-9: before the players' input
-            if passes(self.check_seed, side):  # type: ignore[attr-defined]
+            if passes(self.verify_may_seed, side):  # type: ignore[attr-defined]
                 out += [{"action": "seed", "member": side}, {"action": "pass", "member": side}]  # C-10
-            may_roll = passes(self.check_roll, side, sheet)  # type: ignore[attr-defined]
+            may_roll = passes(self.verify_may_roll, side, sheet)  # type: ignore[attr-defined]
             if may_roll and sheet["humanity"] == 0:
                 # BE-9: lost to the Beast since the unit opened; its side rolls no die
                 out.append({"action": "roll", "member": side, "min": 0, "max": 0,
@@ -155,15 +155,15 @@ class Seen:
                 choices = self._roll_choices("roll", side, sheet)
                 if choices["max"]:
                     out.append({**choices, **self._fixed_before(side, ("die",))})
-            if passes(self.check_reroll, side, sheet):  # type: ignore[attr-defined]
+            if passes(self.verify_may_reroll, side, sheet):  # type: ignore[attr-defined]
                 count = len(self.sides[side]["roll"]["dice"])
                 out.append({"action": "reroll", "member": side, "choices": list(range(1, count + 1)),
                             **self._fixed_before(side, ("reroll",))})
-            if passes(self.check_decide, side):  # type: ignore[attr-defined]
+            if passes(self.verify_decide, side):  # type: ignore[attr-defined]
                 out.append({"action": "keep", "member": side})
         for side in self.sides:
             mine = side in own or seat == HOUSE
-            if mine and passes(self.check_check, side):  # type: ignore[attr-defined]
+            if mine and passes(self.verify_check_due, side):  # type: ignore[attr-defined]
                 due = bool(self.sides[side]["check"]["triggers"])
                 if self.check_mode == "manual" and seat == HOUSE:  # type: ignore[attr-defined]
                     out.append({"action": "check", "member": side, "choices": ["held", "slipped"] if due else ["held"]})

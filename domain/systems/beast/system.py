@@ -73,8 +73,8 @@ class Beast(RuleSystem):
         only once settled, C-5)."""
         return {side: effects for side, effects in unit.shown_effects().items()}
 
-    def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
-                          now: Any) -> None:
+    def verify_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
+                           now: Any) -> None:
         """C-6, BE-1: a step whose roll took more Willpower or Humanity from the sheet than it now holds (it was
         given back by an earlier rewind and spent again since) is refused: the same point is never spent twice."""
         zero = {"willpower": 0, "humanity": 0}

@@ -533,7 +533,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         }
 
     # -- C-10, C-1, PA-19: the House abandons an open challenge ------------------------------------------------
-    def check_abandonable(self) -> None:
+    def verify_abandonable(self) -> None:
         """A bankruptcy already resolved (a debt taken, a buyout accepted) moved pennies and characteristics
         outside the pot: the challenge is settled through its remaining bankruptcies, then overturned (C-6)."""
         if any(b["status"] != "pending" for b in self.bankrupts.values()):
@@ -565,7 +565,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         self._close(dict(payouts))
 
     # -- C-6, C-7: undoing a disputed ruling ------------------------------------------------------------
-    def check_rewindable(self) -> None:
+    def verify_rewindable(self) -> None:
         if any(b["status"] != "pending" for b in self.bankrupts.values()):
             raise refuse("C-6", "a bankruptcy was already resolved; settle the challenge and overturn it instead")
 

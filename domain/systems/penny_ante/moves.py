@@ -72,8 +72,8 @@ class ChallengeRules:
     house_declared: Mapping[str, list[str]] = MappingProxyType({})
     filled: Mapping[str, Any]
     draw_dice: Callable[..., list[int]]
-    check_seed: Callable[[str], None]
-    check_house_waits: Callable[[str], None]
+    verify_may_seed: Callable[[str], None]
+    verify_house_waits: Callable[[str], None]
     result: dict[str, Any] | None
 
     # -- reading state --------------------------------------------------------------------------
@@ -237,7 +237,7 @@ class ChallengeRules:
         if step == 1 and slot_key(["circumstance", 1, side]) not in self.filled:
             # C-9: the House's first circumstance (a die of its roll) precedes the players' input; after a
             # rewind, one it declared before comes back with the same die (C-7)
-            self.check_house_input_open(side, "the House's first circumstance")  # type: ignore[attr-defined]
+            self.verify_house_input_open(side, "the House's first circumstance")  # type: ignore[attr-defined]
         draws: dict[str, int] = {}
         if double_down:
             if step != 2:
@@ -286,13 +286,13 @@ class ChallengeRules:
                                 f"declared: {', '.join(kept) or 'none'}")
         return chosen
 
-    def check_roll(self, side: str) -> None:
+    def _verify_may_roll(self, side: str) -> None:
         """May this side roll now: its first roll, or the reroll of its cup (PA-8, PA-13)."""
         data = self.sides[side]
         if self.phase == ROLL:
             if data["rolled"]:
                 raise refuse("PA-8", "this side has already rolled")
-            self.check_house_waits(side)  # C-10: a player's seed or pass comes before the House's first roll
+            self.verify_house_waits(side)  # C-10: a player's seed or pass comes before the House's first roll
         elif self.phase == NEW_CIRCUMSTANCES:
             if data["step_done"]:
                 raise refuse("PA-13", "this side has already rerolled its cup")
@@ -301,7 +301,7 @@ class ChallengeRules:
 
     def verify_roll(self, side: str, piles: Mapping[str, int], entered: Sequence[int] | None) -> dict[str, Any]:
         """The dice of this side's roll (C-3, C-7) and, for its first roll, the ante it pays (PA-20)."""
-        self.check_roll(side)
+        self._verify_may_roll(side)
         own, circumstance = self.roll_slots(side)
         values = self.draw_dice(own + circumstance, entered, what="dice (your own, then your circumstance die)")
         out: dict[str, Any] = {"dice": values[: len(own)],
@@ -335,7 +335,7 @@ class ChallengeRules:
         return None if locked is None else [i for i in locked if i < len(self.sides[side]["dice"])]
 
     # -- PA-9, PA-12, PA-17, PA-21: betting -------------------------------------------------------------
-    def check_turn(self, side: str) -> None:
+    def _verify_turn(self, side: str) -> None:
         self._require_phase(*BETTING, doing="bet", ruling="PA-9")
         if self.turn != side:
             raise refuse("PA-9", f"it is the {self.turn}'s turn to bet")
@@ -349,7 +349,7 @@ class ChallengeRules:
 
     def verify_bet(self, side: str, action: str, amount: object, piles: Mapping[str, int]) -> dict[str, Any]:
         """What a bet draws and gives back (PA-9, PA-10, PA-12, PA-17, PA-21)."""
-        self.check_turn(side)
+        self._verify_turn(side)
         limits = self.bet_limits(side, piles)
         diff, can, members = limits["diff"], limits["can"], self.sides[side]["members"]
         house = self.house_indirect(side)
@@ -510,7 +510,7 @@ class ChallengeRules:
 
     def _side_actions(self, side: str, piles: Mapping[str, int], names: Sequence[str]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        if passes(self.check_seed, side):
+        if passes(self.verify_may_seed, side):
             out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input
         step_one = self.phase in (DECLARE, ROLL)
         kept = self.house_declared.get(side)
@@ -523,7 +523,7 @@ class ChallengeRules:
                             "required": list(kept)})
         if step_one and passes(self.verify_circumstance, side, False, piles):
             out.append({"action": "circumstance"})
-        if self.phase == ROLL and passes(self.check_roll, side):
+        if self.phase == ROLL and passes(self._verify_may_roll, side):
             out.append(self._roll_entry(side))
         locked = self.locked_cup(side)
         if passes(self.verify_keep, side, locked or []):
@@ -535,9 +535,9 @@ class ChallengeRules:
             out.append({"action": "circumstance"})
         if passes(self.verify_circumstance, side, True, piles):
             out.append({"action": "double-down", "cost": self.wager(side)})
-        if self.phase == NEW_CIRCUMSTANCES and passes(self.check_roll, side):
+        if self.phase == NEW_CIRCUMSTANCES and passes(self._verify_may_roll, side):
             out.append(self._roll_entry(side))
-        if passes(self.check_turn, side):
+        if passes(self._verify_turn, side):
             out += self._bets(side, piles)
         return out
 

@@ -354,8 +354,8 @@ def buyout(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Chall
 
 
 # -- C-6, C-7: undo ------------------------------------------------------------------------------------------
-def check_rewind(app: StakesApplication, campaign: Campaign, unit: Challenge, then: dict[str, Any],
-                 now: dict[str, Any]) -> None:
+def verify_pot_restorable(app: StakesApplication, campaign: Campaign, unit: Challenge, then: dict[str, Any],
+                          now: dict[str, Any]) -> None:
     """C-6: every member holds the pennies the step rewound to had in the pot, beyond what he has in it now."""
     piles = Table(app, campaign, unit).piles()
     for member, amount in then["staked"].items():

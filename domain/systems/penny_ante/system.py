@@ -74,7 +74,7 @@ class PennyAnte(RuleSystem):
     def adventure_ended(self, app: StakesApplication, campaign: Campaign, number: int, actor: str) -> list[Any]:
         return economy.adventure_ended(app, campaign, number, actor)
 
-    def check_listed(self, app: StakesApplication, unit: Any, command: Any) -> None:
+    def verify_listed(self, app: StakesApplication, unit: Any, command: Any) -> None:
         """PA-14, issue 31: a challenge's action endpoint answers only the loans offered into that challenge."""
         offer = economy.loan(app, app.campaign(unit.campaign_id), command.loan)
         if offer.challenge_id != unit.id.hex:
@@ -88,9 +88,9 @@ class PennyAnte(RuleSystem):
         owner, the table, since the purses and the loans move together (``play.rewound``)."""
         return {"table": {"staked": unit.staked(), "loans": list(unit.loans)}}
 
-    def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
-                          now: Any) -> None:
-        play.check_rewind(app, campaign, unit, then, now)
+    def verify_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
+                           now: Any) -> None:
+        play.verify_pot_restorable(app, campaign, unit, then, now)
 
     def give_back(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, owner: str, then: Any,
                   now: Any, reason: str) -> list[Any]:

@@ -216,7 +216,7 @@ class PoolContest(Resolution, Aggregate):
         self.put_seed(side, seed)
 
     # -- PL-2, PL-3, PL-8: rolls -------------------------------------------------------------------------
-    def check_roll(self, side: str) -> None:
+    def _verify_may_roll(self, side: str) -> None:
         if self.phase != "rolling":
             raise RuleViolation(f"the contest is at '{self.phase}', not rolling", ruling="PL-8")
         if self.sides[side]["rolled"]:
@@ -225,7 +225,7 @@ class PoolContest(Resolution, Aggregate):
     def verify_roll(self, side: str, character: PoolCharacter, count: object, trait: str | None,
                     entered: Sequence[int] | None) -> dict[str, Any]:
         """The roll as it will be recorded (PL-2, PL-3; C-3, C-7 for the dice)."""
-        self.check_roll(side)
+        self._verify_may_roll(side)
         count = _count(count, character.pool)
         trait_name, rating = character.rating_of(trait)
         dice = self.draw_dice([["round", self.round, side, i] for i in range(count)], entered)
@@ -381,9 +381,9 @@ class PoolContest(Resolution, Aggregate):
         if side is None:
             return []
         out: list[dict[str, Any]] = []
-        if passes(self.check_seed, side):
+        if passes(self.verify_may_seed, side):
             out.append({"action": "seed"})
-        if passes(self.check_roll, side) and passes(_count, 2, pool):
+        if passes(self._verify_may_roll, side) and passes(_count, 2, pool):
             entry: dict[str, Any] = {"action": "roll", "min": 2, "max": pool}
             if self.table:  # C-7: the dice this round showed before a rewind, die by die, entered the same again
                 fixed = self.fixed_before([["round", self.round, side, i] for i in range(pool)])

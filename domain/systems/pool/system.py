@@ -57,8 +57,8 @@ class Pool(RuleSystem):
         """C-6, PL-3: the dice each side's pool lost in the contest (at the step, or now)."""
         return {data["seat"]: data["lost"] for data in unit.sides.values() if data["lost"]}
 
-    def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
-                          now: Any) -> None:
+    def verify_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
+                           now: Any) -> None:
         again, pool = (then or 0) - (now or 0), play.character(app, campaign, owner).pool
         if again > 0 and pool - again < rules.FLOOR:  # PL-3: never below two dice
             raise RuleViolation(f"that step has {again} more of {owner}'s dice lost than now, and the pool holds "

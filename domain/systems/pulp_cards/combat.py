@@ -80,10 +80,10 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             raise RuleViolation("only the House and the players in this combat add seeds", ruling="C-4")
         self.give_input(side, seed, actor)
 
-    def check_seed(self, side: str) -> None:
+    def verify_may_seed(self, side: str) -> None:
         """C-10: the players seed (or pass) once the House has called the first deal, so the House cannot
         choose between a surprise deal and initiative knowing their seed."""
-        super().check_seed(side)
+        super().verify_may_seed(side)
         if self.called is None and self.seeders() and not self.rolls and not self.shuffles:
             raise RuleViolation("the players seed (or pass) once the House has called the first deal (surprise "
                                 "or initiative), which is then dealt with their input", ruling="C-10")
@@ -243,7 +243,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         """The moves ``seat`` may make now, each found by the verify function that would refuse it."""
         out: list[dict[str, Any]] = []
         side = self.side_of(seat)
-        if side is not None and passes(self.check_seed, side):
+        if side is not None and passes(self.verify_may_seed, side):
             out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input deals the called first deal
         move: dict[str, Any]
         if passes(self.verify_surprise, seat, self.combatants[0]["name"], None):

@@ -61,7 +61,7 @@ class CombatRules:
     # -- C-10: the first deal is called before the players' input, and dealt at the last of it ---------------
     called: dict[str, Any] | None = None  # older states: nothing called
 
-    def check_not_called(self) -> None:
+    def _verify_not_called(self) -> None:
         """C-10: once the House has called the first deal, it waits for the players' seed or pass; the House
         does not call another (it would choose which deal counts, knowing their seed)."""
         if self.called is not None and self.owed_inputs():  # type: ignore[attr-defined]
@@ -90,7 +90,7 @@ class CombatRules:
 
     def verify_surprise(self, seat: str, ambusher: object, difficulty: object) -> tuple[str, int]:
         self._house(seat, "calls for a surprise deal")
-        self.check_not_called()
+        self._verify_not_called()
         if self.phase != "opened" or self.surprise is not None or self.cycle:
             raise RuleViolation("a surprise deal comes once, before the first initiative", ruling="PU-5")
         return self.named(ambusher), rules.difficulty(difficulty)
@@ -116,7 +116,7 @@ class CombatRules:
     def verify_initiative(self, seat: str, advantages: Mapping[str, object] | None,
                           entered: Sequence[str] | None) -> dict[str, int]:
         self._house(seat, "deals initiative")
-        self.check_not_called()
+        self._verify_not_called()
         if self.phase not in ("opened", "cycle-end"):
             raise RuleViolation("initiative is dealt before the first cycle or when a cycle ends", ruling="PU-5")
         found: dict[str, int] = {}

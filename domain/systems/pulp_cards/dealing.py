@@ -43,7 +43,7 @@ class Dealing(Resolution):
                 raise RuleViolation("with table cards the cut is made at the table: enter the cards as dealt",
                                     ruling="C-3")
             if entered is not None:
-                rules.check_hand(entered)
+                rules.verify_hand(entered)
             cards = self.shuffle(slot, rules.DECK, entered)
             return {"slot": list(slot), "cut": None, "cut_by": "table", "deck": None, "cards": cards,
                     "dealer": dealer}

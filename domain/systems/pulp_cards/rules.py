@@ -97,7 +97,7 @@ def outcome_words(kind: str, result: Mapping[str, Any]) -> str:
     return ("success" if result["success"] else "failure") + grade
 
 
-def check_hand(cards: Sequence[str]) -> None:
+def verify_hand(cards: Sequence[str]) -> None:
     """C-3: a hand entered at the table is 7 distinct cards of this deck."""
     if len(cards) != HAND:
         raise RuleViolation(f"a deal is {HAND} cards, not {len(cards)}", ruling="C-3")

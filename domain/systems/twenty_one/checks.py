@@ -15,7 +15,7 @@ from typing import Any
 
 from domain.errors import NotPermitted, RuleViolation, passes
 from domain.systems.twenty_one import cards as c
-from domain.systems.twenty_one.draws import check_reshuffle, reshuffle_needed
+from domain.systems.twenty_one.draws import reshuffle_needed, verify_entered_reshuffle
 from domain.text import clean_text
 
 HAND = 3  # TO-2, TO-9
@@ -206,7 +206,7 @@ class ConflictChecks:
         if entered is None:
             raise reshuffle_needed(self.discard)
         codes = c.cards(entered, "C-3")
-        check_reshuffle(codes, self.discard)
+        verify_entered_reshuffle(codes, self.discard)
         return codes
 
     # -- the end (C-5) ------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any
 from domain.errors import RuleViolation
 from domain.systems.twenty_one import cards as c
 from domain.systems.twenty_one.checks import HAND
-from domain.systems.twenty_one.draws import Draws, check_reshuffle
+from domain.systems.twenty_one.draws import Draws, verify_entered_reshuffle
 
 
 class ReshuffleFirst(Exception):
@@ -48,7 +48,7 @@ class ConflictDeck:
     # -- drawing (TO-1, TO-14; C-3, C-7) ----------------------------------------------------------------
     def _shuffler(self, slot: list[Any], cards: list[str], entered: Sequence[str] | None) -> list[str]:
         if self.table:
-            check_reshuffle(c.cards(entered or []), cards)
+            verify_entered_reshuffle(c.cards(entered or []), cards)
             entered = c.cards(entered or [])
         return self.shuffle(slot, cards, entered)
 

@@ -69,7 +69,7 @@ class Draws:
             raise RuleViolation("no reshuffle is needed for this move; enter none", ruling="C-3")
 
 
-def check_reshuffle(entered: Sequence[str], discard: Sequence[str]) -> None:
+def verify_entered_reshuffle(entered: Sequence[str], discard: Sequence[str]) -> None:
     """C-3: a reshuffle entered at the table holds exactly the discarded cards, once each."""
     if sorted(entered) != sorted(discard):
         raise RuleViolation(f"a reshuffle holds exactly the {len(discard)} discarded cards, once each",

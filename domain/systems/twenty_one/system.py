@@ -69,8 +69,8 @@ class TwentyOne(RuleSystem):
         """C-6, TO-8: the holds each seat spent in the conflict (at the step, in whichever timeline it is)."""
         return {seat: count for seat, count in unit.holds_spent.items() if count}
 
-    def check_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
-                          now: Any) -> None:
+    def verify_spend_again(self, app: StakesApplication, campaign: Campaign, unit: Any, owner: str, then: Any,
+                           now: Any) -> None:
         if (then or 0) > (now or 0):
             play.character(app, campaign, owner).verify_retake_holds((then or 0) - (now or 0))
 

@@ -88,7 +88,7 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
     if seat not in conflict.seats:
         return out
     hand = list(conflict.hands[seat])
-    if passes(conflict.check_seed, seat):
+    if passes(conflict.verify_may_seed, seat):
         out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input lets the deal come
     cards = [x for x in hand if passes(conflict.verify_lay_for_order, seat, x)]
     if cards:
