@@ -196,6 +196,9 @@ class Handlers:
     def __init__(self) -> None:
         self.by_type: dict[type[Command], Handler] = {}
         self._verbs: dict[str, type[Command]] | None = None
+        #: Asked several times per request (``RuleSystem.commands``, ``actions``): worked out once per registration.
+        self._split: tuple[tuple[type[Command], ...], tuple[type[Command], ...]] | None = None
+        self._by_unit: dict[type, tuple[type[Command], ...]] = {}
 
     def __call__(self, command: type[Command]) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
@@ -203,7 +206,7 @@ class Handlers:
                 raise TypeError(f"{getattr(handler, '__name__', handler)} already handles another command type: "
                                 "one handler per command type (ADR 0036)")
             self.by_type[command] = handler
-            self._verbs = None
+            self._changed()
             return handler
 
         return register
@@ -212,10 +215,27 @@ class Handlers:
         """A system's own inputs for a shared command, run by the shared handler."""
         for command in commands:
             self.by_type[command] = None  # type: ignore[assignment]
-        self._verbs = None
+        self._changed()
+
+    def _changed(self) -> None:
+        self._verbs, self._split, self._by_unit = None, None, {}
 
     def commands(self) -> tuple[type[Command], ...]:
         return tuple(self.by_type)
+
+    def split(self) -> tuple[tuple[type[Command], ...], tuple[type[Command], ...]]:
+        """The campaign commands and the unit actions, each in the order of registration."""
+        if self._split is None:
+            self._split = (tuple(c for c in self.by_type if c.action_name() is None),
+                           tuple(c for c in self.by_type if c.action_name() is not None))
+        return self._split
+
+    def actions_of(self, unit_type: type) -> tuple[type[Command], ...]:
+        """The unit actions played in a unit of ``unit_type`` (``Command.units``)."""
+        found = self._by_unit.get(unit_type)
+        if found is None:
+            found = self._by_unit[unit_type] = tuple(c for c in self.split()[1] if issubclass(unit_type, c.units))
+        return found
 
     def campaign_command(self, verb: str) -> type[Command] | None:
         """The first campaign command (not a unit action) registered for ``verb``: asked on every request,

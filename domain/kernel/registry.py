@@ -137,12 +137,11 @@ class RuleSystem:
 
     # -- what the edges ask -------------------------------------------------------------------------
     def commands(self) -> tuple[type[Command], ...]:
-        return tuple(c for c in self.handlers.commands() if c.action_name() is None)
+        return self.handlers.split()[0]
 
     def actions(self, unit: Any = None) -> tuple[type[Command], ...]:
         """Every unit action of this system, or those played in ``unit``."""
-        found = [c for c in self.handlers.commands() if c.action_name() is not None]
-        return tuple(c for c in found if unit is None or isinstance(unit, c.units))
+        return self.handlers.split()[1] if unit is None else self.handlers.actions_of(type(unit))
 
     def action(self, unit: Any, name: object) -> type[Command]:
         """The action ``name`` of ``unit``, or a refusal listing the moves it takes (its own actions and the

@@ -38,29 +38,34 @@ def test_a_side_keeps_the_same_dice_after_a_rewind():
 
 
 def test_a_cup_locked_before_a_rewind_keeps_only_the_dice_the_new_roll_still_has():
-    """C-7 with fewer dice after the rewind (fewer characteristics declared): die i is the same die again,
-    and a die the roll no longer has leaves the locked cup, so the side can always keep again."""
+    """C-7 with fewer dice after the rewind (a player's side names fewer characteristics; a side the House plays
+    names the same ones again, C-9): die i is the same die again, and a die the roll no longer has leaves the
+    locked cup, so the side can always keep again."""
     game = Game(new_app())
     game.announce("house", SEN, {"players": ["ilse"]}, 1)
     step = game.state.version
     game.act("house", "declare", characteristics=["Poison"])
-    game.act("ilse", "declare", characteristics=[])
+    game.act("ilse", "declare", characteristics=["Lucky Necklace"])
     game.act("ilse", "pass")  # C-10: the House's side rolls once no player's input is owed
     game.act("house", "roll")
     game.act("ilse", "roll")
-    game.act("house", "keep", cup=[0, 1])
-    game.act("ilse", "keep", cup=[])
+    game.act("house", "keep", cup=[])
+    game.act("ilse", "keep", cup=[0, 1])
     game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, step, "declare again")
-    game.act("house", "declare", characteristics=[])
+    with pytest.raises(RuleViolation, match="C-9: after a rewind a side the House plays declares the "
+                                            "characteristics it first declared: Poison"):
+        game.act("house", "declare", characteristics=[])
+    game.act("house", "declare", characteristics=["Poison"])
     game.act("ilse", "declare", characteristics=[])
     game.act("house", "roll")
     game.act("ilse", "roll")
+    game.act("house", "keep", cup=[])
     piles = {"Lady Sen": game.pile("Lady Sen"), "ilse": game.pile("ilse")}
-    keep = next(a for a in game.state.legal_actions("house", piles, 0, {}) if a["action"] == "keep")
+    keep = next(a for a in game.state.legal_actions("ilse", piles, 0, {}) if a["action"] == "keep")
     assert keep["required"] == [0]
     with pytest.raises(RuleViolation, match="C-7: this side cupped \\[0\\] before the rewind"):
-        game.act("house", "keep", cup=[])
-    assert game.act("house", "keep", cup=[0]).sides["challenger"]["cup"] == [0]
+        game.act("ilse", "keep", cup=[])
+    assert game.act("ilse", "keep", cup=[0]).sides["opponent"]["cup"] == [0]
 
 
 def test_a_call_ends_the_round_only_after_both_sides_acted():
