@@ -60,15 +60,77 @@ def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, 
         body["loan"] = legal["loan"]
     if legal.get("required") is not None and legal["action"] == "keep" and "cup" in props:
         body["cup"] = list(legal["required"])  # C-7: the same cup as before the rewind
-    elif legal.get("required") is not None and "cut" in props:
+    elif legal.get("required") is not None and "cut" in props and legal.get("deck") is None:
         body["cut"] = legal["required"][0]  # C-7: the same cut
+    if legal.get("deck") is not None and "cards" in props:  # table cards (C-3): the listed deck, as many as listed
+        body["cards"] = table_cards(legal, body, rng)
     count, fixed = legal.get("dice"), legal.get("fixed")
+    if count is None and legal.get("count_of"):  # the count is the sum of fields picked (a Beast roll's split)
+        count = sum(body.get(f) or 0 for f in legal["count_of"])
     if count is None:  # the listing gives no count of dice to enter: as many as the number picked (a Pool roll's)
         count = number
-    if faces and isinstance(count, int) and choices is None and "array" in kinds(props.get("dice", {})):
-        fixed = list(fixed or []) + [None] * count
-        body["dice"] = [v if v is not None else rng.randint(1, faces) for v in fixed[:count]]  # C-7: as before
+    faces = legal.get("faces") or faces  # the listing's own faces, else the profile's (a d6)
+    if faces and isinstance(count, int) and (choices is None or legal.get("faces")) and \
+            "array" in kinds(props.get("dice", {})):
+        if legal.get("explode_on") is not None:  # each such face adds a die (a Beast roll's 10s)
+            body["dice"] = exploding(legal, count, faces, rng)
+        else:
+            fixed = list(fixed or []) + [None] * count
+            body["dice"] = [v if v is not None else rng.randint(1, faces) for v in fixed[:count]]  # C-7: as before
     for missing in required - set(body):
         if "string" in kinds(props.get(missing, {})):
             body[missing] = TEXT
     return body
+
+
+def exploding(legal: dict[str, Any], count: int, faces: int, rng: random.Random) -> list[int]:
+    """Dice entered as the listing says for a pool whose ``explode_on`` faces are rolled again: ``count`` first
+    rolls, then one re-roll for each die that showed ``explode_on`` (while its chain is under ``chain_max``),
+    wave by wave in die order; a die's results listed in ``fixed_chains`` (C-7) are entered the same again."""
+    again, most = legal["explode_on"], legal.get("chain_max") or 10**6
+    fixed = list(legal.get("fixed_chains") or [])
+    chains: list[list[int]] = [[] for _ in range(count)]
+    entered: list[int] = []
+    while True:
+        waiting = [i for i, c in enumerate(chains) if not c or (c[-1] == again and len(c) < most)]
+        if not waiting:
+            return entered
+        for i in waiting:
+            known = fixed[i] if i < len(fixed) else []
+            step = len(chains[i])
+            value = known[step] if step < len(known) else rng.randint(1, faces)
+            chains[i].append(value)
+            entered.append(value)
+
+
+def table_cards(legal: dict[str, Any], body: dict[str, Any], rng: random.Random) -> list[str]:
+    """Cards entered as the listing says (C-3): the ``required`` run a rewind fixed first (C-7), then the rest of
+    the listed ``deck`` in a random order; ``dice`` of them, or, for initiative (``dealt_to``), every card the
+    round-robin and its ties take by the listed ``points`` and the advantages in the body (PU-5, PU-9)."""
+    deck = list(legal["deck"])
+    run = list(legal.get("required") or [])
+    rest = [c for c in deck if c not in run]
+    rng.shuffle(rest)
+    order = run + rest
+    if legal.get("dealt_to") is None:
+        return order[:legal["dice"]]
+    return order[:initiative_cards(order, legal["dealt_to"], legal["points"], body.get("advantage") or {})]
+
+
+def initiative_cards(order: list[str], names: list[str], points: dict[str, int], advantage: dict[str, int]) -> int:
+    """How many cards of ``order`` an initiative deal takes, by the rule its listing states (``dealt_to``)."""
+    top = 2 * len(names)
+    totals = {n: advantage.get(n, 0) + points[order[i]] + points[order[i + len(names)]] for i, n in enumerate(names)}
+
+    def settle(group: list[str], scores: dict[str, int]) -> None:
+        nonlocal top
+        for value in sorted({scores[n] for n in group}, reverse=True):
+            tied = [n for n in group if scores[n] == value]
+            if len(tied) == 1 or len(order) - top < len(tied):
+                continue  # settled, or ordered by name
+            again = {n: points[order[top + j]] + advantage.get(n, 0) for j, n in enumerate(tied)}
+            top += len(tied)
+            settle(tied, again)
+
+    settle(list(names), totals)
+    return top

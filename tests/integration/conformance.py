@@ -68,8 +68,9 @@ class Profile:
     #: C-3: the campaign setting that has the table enter its own dice or cards, if the system has one.
     table_setting: str | None = None
     #: Whether the listed moves say what the table enters (a count and the values it may take, or a count of dice
-    #: of ``table_faces``), so that the driver plays table mode from the listing.
+    #: of ``table_faces``, or of the listing's own ``faces``), so that the driver plays table mode from the listing.
     table_listed: bool = False
+    #: The faces of a die the table enters, where the listing gives a count of dice and not their faces.
     table_faces: int | None = None
 
 
@@ -100,14 +101,16 @@ PROFILES: dict[str, Profile] = {p.system: p for p in (
                       Step("tomas", "open-conflict", {"against": "ilse"})),
             one_shots=(Step("ilse", "act", {"difficulty": 3, "humanity": 3, "beast": 2, "seed": "my lucky words"}),),
             hidden_moves=frozenset({"seed", "pass", "prepare", "house:roll"}),  # an antagonist's roll is the House's
-            table_setting="table_dice"),
+            # a roll lists d10s (faces), how many come first (its split) and that each 10 adds one (explode_on)
+            table_setting="table_dice", table_listed=True),
     Profile("pulp-cards", {},
             prepare=(),
             openings=(Step(HOUSE, "open-combat", {"combatants": ["ilse", "tomas", "Sheriff Cole"]}),),
             one_shots=(Step("ilse", "deal", {"kind": "standard", "seed": "my lucky words"}),),
             # a combat's initiative is dealt in the open from the players' seed; a deal is its dealer's until shown
             hidden_opening=Step("ilse", "deal", {"kind": "standard", "seed": "my lucky words"}),
-            hidden_moves=frozenset(), table_setting="table_cards"),
+            # a deal lists the deck and its 7 cards; initiative its round-robin, the cards' points for the ties
+            hidden_moves=frozenset(), table_setting="table_cards", table_listed=True),
     Profile("coin-flip", {},
             prepare=(),
             openings=(Step(HOUSE, "open-flip", {"players": ["ilse", "tomas"]}),),

@@ -146,7 +146,7 @@ SEEN_BEFORE = frozenset({"seen_before_rewind", "seen_before_the_rewind"})
 #: a sheet's history of changes and the times the read models saw things happen (the rewind is itself a change,
 #: logged, C-2), the marks of values seen before a rewind (C-8), and what a slot filled before a rewind must take
 #: again (C-7).
-NOT_REWOUND = frozenset({"version", "steps", "history", "at", *SEEN_BEFORE, "required", "fixed"})
+NOT_REWOUND = frozenset({"version", "steps", "history", "at", *SEEN_BEFORE, "required", "fixed", "fixed_chains"})
 
 
 def differences(want: Any, got: Any, path: str = "") -> list[str]:
@@ -232,12 +232,21 @@ def test_random_legal_play_with_random_rewinds_equals_the_replay_of_the_kept_ste
     assert rewinds.checked > rewinds.kept, f"{system}: no rewind compared whole (seeds or shown values kept by each)"
 
 
-#: The systems whose table mode the driver plays from the listing (``Profile.table_listed``: Twenty-one's deal
-#: lists the deck, a Penny Ante roll its count of d6, a Pool roll as many d6 as the count it picks, each with the
-#: values a rewind fixed). The others' listings do not say how many dice or cards the table enters (a Beast
-#: roll's follow the 10s rolled, a Pulp deal's cards go unlisted): their C-7 entries after a rewind are held by
-#: their own tests and the kernel's (tests/unit/test_table_cards_after_a_rewind.py, test_resolution_kernel.py).
+#: The systems whose table mode the driver plays from the listing (``Profile.table_listed``), each with what a
+#: rewind fixed (C-7): Twenty-one's deal lists the deck; a Penny Ante roll its count of d6; a Pool roll as many
+#: d6 as the count it picks; a Beast roll d10s (``faces``), as many first as its split picks (``count_of``), one
+#: more for each 10 (``explode_on``, BE-10), with the chains a rewind fixed (``fixed_chains``); a Pulp deal or
+#: attack the 14-card deck and its 7 cards, initiative its round-robin (``dealt_to``) and the cards' ``points``
+#: for the ties (PU-9), with the cards a rewind fixed (``required``). Every table-mode system is listed: a new
+#: one with a ``table_setting`` and no ``table_listed`` fails ``test_every_table_mode_is_played_from_its_listing``.
 TABLE_LISTED = [s for s in SYSTEMS if PROFILES[s].table_setting and PROFILES[s].table_listed]
+
+
+def test_every_table_mode_is_played_from_its_listing() -> None:
+    """C-3 (issue 30): a system whose table enters its own dice or cards says in its listing what to enter, so
+    the driver plays its table mode (and its C-7 rewinds) from the listing alone."""
+    unlisted = [s for s in SYSTEMS if PROFILES[s].table_setting and not PROFILES[s].table_listed]
+    assert not unlisted, unlisted
 
 
 @pytest.mark.parametrize("system", TABLE_LISTED)

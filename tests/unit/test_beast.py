@@ -76,6 +76,34 @@ def test_table_dice_are_entered_step_by_step_in_the_right_count(table):
         table.action(difficulty=2, humanity=1, beast=0, dice=[11])
 
 
+def test_a_table_roll_lists_d10s_as_many_first_as_its_split_and_one_more_for_each_ten(table):  # C-3, BE-10
+    """Issue 30: the listing alone says what the table enters: d10s, one first per die of the split picked, and
+    each 10 adds the re-roll of that die (up to the chain's cap); a Willpower reroll enters its one die so too."""
+    unit = table.conflict()
+    sheets = {"challenger": table.sheet("ilse"), "opponent": table.cole()}
+    roll = next(a for a in table.unit(unit).legal_actions("ilse", sheets) if a["action"] == "roll")
+    assert {k: roll[k] for k in ("faces", "explode_on", "chain_max", "count_of")} == {
+        "faces": 10, "explode_on": 10, "chain_max": rules.MAX_CHAIN, "count_of": ["humanity", "beast"]}
+    assert "dice" not in roll and "fixed_chains" not in roll  # the count follows the split picked
+    rolled = table.act(ILSE, unit, action="roll", humanity=2, beast=0, dice=[10, 4, 3])
+    reroll = next(a for a in rolled.legal_actions("ilse", sheets) if a["action"] == "reroll")
+    assert {k: reroll[k] for k in ("dice", "faces", "explode_on")} == {"dice": 1, "faces": 10, "explode_on": 10}
+
+
+def test_after_a_rewind_a_table_roll_lists_the_chain_each_die_showed_and_takes_them_again():  # C-7
+    t = BeastTable(table_dice=True)
+    unit = t.conflict()
+    t.act(ILSE, unit, action="roll", humanity=3, beast=0, dice=[10, 4, 10, 8, 10, 2])  # chains 10→8, 4, 10→10→2
+    t.run(HOUSE, Rewind(unit=unit, to_step=1, reason="wrong allocation"))
+    sheets = {"challenger": t.sheet("ilse"), "opponent": t.cole()}
+    roll = next(a for a in t.unit(unit).legal_actions("ilse", sheets) if a["action"] == "roll")
+    assert roll["fixed_chains"] == [[10, 8], [4], [10, 10, 2]]
+    with pytest.raises(RuleViolation, match="C-7"):
+        t.act(ILSE, unit, action="roll", humanity=2, beast=1, dice=[10, 5, 10, 8, 10, 2])
+    again = t.act(ILSE, unit, action="roll", humanity=1, beast=2, dice=[10, 4, 10, 8, 10, 2])  # another split
+    assert [d["chain"] for d in again.sides["challenger"]["roll"]["dice"]] == [[10, 8], [4], [10, 10, 2]]
+
+
 def test_a_chain_stops_at_its_cap():
     assert not rules.goes_on([10] * rules.MAX_CHAIN) and rules.goes_on([10] * (rules.MAX_CHAIN - 1))
 
@@ -125,7 +153,7 @@ def test_the_loser_loses_the_difference_in_willpower_never_below_zero(table):
     assert done.outcome["damage"] == {"opponent": 3} and not done.settled
     # C-5, table dice: the House confirms its antagonist's check, due or not (this one is not: no die)
     assert next(a for a in done.legal_actions("house", {"opponent": table.cole(), "challenger": table.sheet("ilse")})
-                if a["action"] == "check") == {"action": "check", "member": "opponent", "dice": 0}
+                if a["action"] == "check") == {"action": "check", "member": "opponent", "dice": 0, "faces": 10}
     done = table.act(HOUSE, unit, action="check", side="opponent")
     assert done.settled and done.sides["opponent"]["check"]["outcome"] == "none" and table.cole()["willpower"] == 0
 
@@ -380,7 +408,7 @@ def test_a_player_lost_to_the_beast_while_his_conflict_is_open_rolls_no_die_and_
     conflict = t.unit(unit)
     roll = next(a for a in conflict.legal_actions("ilse", {"challenger": t.sheet("ilse"), "opponent": t.cole()})
                 if a["action"] == "roll")
-    assert (roll["min"], roll["max"]) == (0, 0)
+    assert (roll["min"], roll["max"], roll["dice"]) == (0, 0, 0)  # the table enters no die (C-3)
     with pytest.raises(RuleViolation, match="BE-9: a character lost to the Beast cannot roll"):
         t.act(ILSE, unit, action="roll", humanity=0, beast=3, dice=[9, 9, 9])
     rolled = t.act(ILSE, unit, action="roll", humanity=0, beast=0)

@@ -13,6 +13,7 @@ from uuid import UUID
 from api.web import forms
 from api.web.systems import Move, TableView
 from api.web.systems.beast import BOARD, history
+from domain.kernel.common import Rewind
 from domain.kernel.registry import system_of_unit
 from domain.seats import Seat
 from domain.systems.beast import play
@@ -73,6 +74,26 @@ def test_the_reroll_is_picked_by_tapping_a_die_and_keeping_is_one_tap():
     assert [v for v, checked in radios if checked] == ["2"]  # the first die that scored nothing
     assert 'data-action="keep"' in html and "Keep these dice" in html
     assert 'name="dice"' in html  # table dice: the re-rolled die is entered as it fell (C-3)
+
+
+def test_after_a_rewind_the_table_dice_control_spells_out_the_chains_to_enter_again():  # C-3, C-7 (issue 30)
+    t = BeastTable(table_dice=True)
+    unit = t.conflict()
+    t.act(ILSE, unit, action="roll", humanity=2, beast=0, dice=[10, 4, 8])
+    t.run(HOUSE, Rewind(unit=unit, to_step=1, reason="wrong split"))
+    html = drawn(t, unit, ILSE)
+    assert "A rewind fixed these (C-7): enter the same again: die 1 10→8, die 2 4." in html
+    assert 'id="roll-challenger-dice"' in html
+
+
+def test_a_side_lost_to_the_beast_is_asked_for_no_table_dice():  # BE-9, C-3: its listing enters no die
+    t = BeastTable(table_dice=True, ilse_humanity=1)
+    unit = t.conflict()
+    action = t.action(difficulty=2, humanity=1, beast=9, dice=[1] + [9] * 9).id
+    t.act(ILSE, action, action="keep")
+    t.act(ILSE, action, action="check", dice=[1])  # slipped: Humanity 0, lost to the Beast
+    html = drawn(t, unit, ILSE)
+    assert "rolls no die (BE-9)" in html and 'id="roll-challenger-dice"' not in html
 
 
 def test_an_antagonists_secret_roll_and_declared_split_stay_off_a_players_board_until_shown():

@@ -82,3 +82,23 @@ def test_a_slot_reshuffled_from_pile_a_then_b_then_a_again_takes_as_order_not_a_
     with pytest.raises(RuleViolation, match="C-7"):  # and pile B keeps its order too
         unit.shuffle(slot, pile_b, ["5H", "6H", "7H"])
     assert unit.shuffle(slot, pile_a, ["4S", "2S", "3S"]) == ["4S", "2S", "3S"]
+
+
+def test_a_pulp_table_listing_says_which_cards_to_enter_and_how_many():  # C-3, PU-1, PU-5, PU-9 (issue 30)
+    unit = _combat()
+    initiative = next(a for a in unit.legal_actions("house") if a["action"] == "initiative")
+    assert initiative["deck"] == list(rules.DECK) and len(initiative["deck"]) == 14
+    assert initiative["dice"] == 4 and initiative["dealt_to"] == ["Ilse", "Sheriff Cole"]  # two each, round-robin
+    assert initiative["points"] == rules.POINTS  # the ties go by the new card's points (PU-9)
+    unit.deal_initiative("house", None, COLE_FIRST, "house")
+    attack = next(a for a in unit.legal_actions("house") if a["action"] == "attack")
+    assert attack["deck"] == list(rules.DECK) and attack["dice"] == rules.HAND and "dealt_to" not in attack
+    _rewound_to_the_start(unit)
+    again = next(a for a in unit.legal_actions("house") if a["action"] == "initiative")
+    assert again["required"] == COLE_FIRST  # C-7: the run the slot had, entered the same again
+
+
+def test_a_service_dealt_pulp_combat_lists_no_table_cards():  # C-3
+    unit = PulpCombat.open(campaign_id=uuid4(), adventure=1, secret_seed=SECRET, table=False, actor="house",
+                           combatants=[{"name": "Ilse", "seat": "ilse"}, {"name": "Sheriff Cole", "seat": "house"}])
+    assert all("deck" not in a and "dice" not in a for a in unit.legal_actions("house"))

@@ -49,7 +49,26 @@ class BeastAction(LegalAction):
     """A move in a Beast roll or conflict, with its own limits besides the shared ones (issue 30, ADR 0033)."""
 
     member: str | None = Field(None, description="The side whose move it is (`challenger`, `opponent`).")
-    dice: int | None = Field(None, description="How many dice to enter in table mode (C-3): a check's d10s (BE-12).")
+    dice: int | None = Field(None, description="How many dice to enter first in table mode (C-3): a check's d10s "
+                                               "(BE-12); a roll's when its split is fixed (declared, C-9; none for "
+                                               "a character lost to the Beast, BE-9); a reroll's one die (BE-4). "
+                                               "A roll or reroll then takes one more for each `explode_on`.")
+    count_of: list[str] | None = Field(None, description="Table mode, a roll: the body fields whose sum is how "
+                                                         "many d10s to enter first, one per Humanity and Beast "
+                                                         "die picked (BE-2, C-3).")
+    faces: int | None = Field(None, description="Table mode: the faces of each die to enter (d10, BE-3).")
+    explode_on: int | None = Field(None, description="Table mode: each result of this face adds one more die to "
+                                                     "enter, the re-roll of that die (BE-3, BE-10); the dice go "
+                                                     "in wave by wave: the first rolls, then the re-rolls of the "
+                                                     "10s in die order, and so on (C-3). Absent: none is rolled "
+                                                     "again (a check).")
+    chain_max: int | None = Field(None, description="Table mode: a die's chain holds at most this many results; "
+                                                    "a 10 that reaches it is not rolled again (BE-10).")
+    fixed_chains: list[list[int]] | None = Field(None, description="Table mode after a rewind (C-7): per die, "
+                                                                   "in die order, the results it showed before "
+                                                                   "(its first roll, then each re-roll), entered "
+                                                                   "the same again; [] for a die that showed "
+                                                                   "none (`fixed` lists the same slot by slot).")
     choices: list[Any] | None = Field(None, description="The values this move may take: of the body field named "
                                                       "by `field`; without it (`roll`, `prepare`), each field's "
                                                       "range as an object (BE-2, BE-4).")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, Field
@@ -49,6 +49,35 @@ class PulpAction(LegalAction):
     """A move in a Pulp deal or combat, with its own limits besides the shared ones (issue 30, ADR 0033)."""
 
     member: str | None = Field(None, description="The combatant whose attack it is (PU-4).")
+    deck: list[str] | None = Field(
+        None, description="Table mode (C-3): the cards the table may enter as `cards`, each at most once: the 14-card deck (PU-1)."
+    )
+    dice: int | None = Field(
+        None,
+        description="Table mode: how many cards to enter: a hand's 7, cut at the table "
+        "(PU-2, PU-7); initiative's first round-robin, 2 to each combatant "
+        "in the order `dealt_to`, then one more to each tied combatant "
+        "(PU-5, PU-9).",
+    )
+    dealt_to: list[str] | None = Field(
+        None,
+        description="Table mode, initiative: the combatants in the order the "
+        "cards go round, one at a time, from the top. Each tied "
+        "group, highest first, is then dealt one card more each, "
+        "in this order, and compared by that card's `points` "
+        "plus the same advantage among the tied alone, until "
+        "settled; a group with fewer cards left than members "
+        "goes by name (PU-9). Enter every card dealt, no more.",
+    )
+    points: dict[str, int] | None = Field(None, description="Table mode, initiative: each card's points (PU-1), which decide the ties.")
+    required: list[Any] | None = Field(
+        None,
+        description="What this move must repeat after a rewind (C-7): in "
+        "table mode the cards that slot had, entered again in the "
+        "same order as far as the deal now needs (initiative: a "
+        "longer or shorter run where new advantages need it); else "
+        "the same cut (or the kernel's `abandon`: its `reason`).",
+    )
 
 
 class PulpView(ResolutionView):

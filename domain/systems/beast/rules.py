@@ -19,6 +19,8 @@ KINDS = {"humanity": "H", "beast": "B"}
 #: (the first roll and up to 19 re-rolls). A chain that reaches the cap keeps its last 10's success and
 #: is not rolled again. The chance of reaching it is 10^-19 per die.
 MAX_CHAIN = 20
+FACES = 10  # BE-3: every die is a d10
+EXPLODE_ON = 10  # BE-3, BE-10: the face that is rolled again
 #: BE-2, BE-13: Easy (2) to Legendary (10), by the designer's names; views and the CLI show the name by the number
 DIFFICULTIES = {2: "Easy", 3: "Average", 4: "Challenging", 5: "Difficult", 6: "Hard", 7: "Extremely Hard",
                 8: "Almost Impossible", 9: "Epic", 10: "Legendary"}
@@ -76,7 +78,7 @@ def chain_successes(kind: str, chain: Sequence[int]) -> int:
 
 def goes_on(chain: Sequence[int]) -> bool:
     """Whether a chain is rolled again: its last result is a 10 and the cap is not reached (BE-3)."""
-    return bool(chain) and chain[-1] == 10 and len(chain) < MAX_CHAIN
+    return bool(chain) and chain[-1] == EXPLODE_ON and len(chain) < MAX_CHAIN
 
 
 def tally(dice: Sequence[Mapping[str, Any]], bonus: int) -> dict[str, Any]:

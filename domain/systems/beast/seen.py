@@ -18,6 +18,14 @@ from domain.kernel.resolution import HOUSE, slot_key
 from domain.systems.beast import rules
 
 
+def _chain(steps: Mapping[int, int]) -> list[int]:
+    """A die's results by step (its first roll, then each re-roll), as far as they run unbroken (C-7)."""
+    out: list[int] = []
+    while len(out) in steps:
+        out.append(steps[len(out)])
+    return out
+
+
 def _slots(roll: Mapping[str, Any] | None) -> list[list[Any]]:
     if not roll:
         return []
@@ -106,6 +114,27 @@ class Seen:
                  if slot[0] == side and slot[1] in kinds]
         return {"fixed": fixed} if fixed else {}
 
+    def _table_dice(self, side: str, kind: str, **count: Any) -> dict[str, Any]:
+        """C-3, table dice (issue 30): what the table enters for this side's ``kind`` of move (``die``: a roll,
+        ``reroll``: a Willpower reroll), for the listing alone to say: d10s (``faces``), how many come first
+        (``count``: ``dice``, or ``count_of``, the body fields whose sum it is), and that each result of
+        ``explode_on`` adds one more die to the same chain, up to ``chain_max`` results (BE-3, BE-10); they
+        are entered wave by wave (the first rolls, then the re-rolls of the 10s in die order, and so on).
+        After a rewind, ``fixed_chains``: per die (in die order), the results its slots showed before, to be
+        entered the same again (C-7); besides the slot-by-slot ``fixed``."""
+        if not self.table:  # type: ignore[attr-defined]
+            return {}
+        out: dict[str, Any] = {"faces": rules.FACES, "explode_on": rules.EXPLODE_ON, "chain_max": rules.MAX_CHAIN,
+                               **count, **self._fixed_before(side, (kind,))}
+        if "fixed" in out:
+            chains: dict[int, dict[int, int]] = {}
+            for entry in out["fixed"]:
+                slot = entry["slot"]
+                number, step = (slot[2], slot[3]) if kind == "die" else (0, slot[2])
+                chains.setdefault(number, {})[step] = entry["value"]
+            out["fixed_chains"] = [_chain(chains.get(i, {})) for i in range(max(chains) + 1)]
+        return out
+
     # -- what a seat may do now ------------------------------------------------------------------------------
     def _a_split(self, sheet: Mapping[str, int]) -> tuple[int, int, None]:
         """One split the sheet allows, to ask whether a declaration is open at all (BE-2, BE-9)."""
@@ -143,22 +172,23 @@ class Seen:
             if may_roll and sheet["humanity"] == 0:
                 # BE-9: lost to the Beast since the unit opened; its side rolls no die
                 out.append({"action": "roll", "member": side, "min": 0, "max": 0,
-                            "choices": [{"humanity": [0, 0], "beast": [0, 0], "willpower": [None]}]})
+                            "choices": [{"humanity": [0, 0], "beast": [0, 0], "willpower": [None]}],
+                            **({"dice": 0} if self.table else {})})  # type: ignore[attr-defined]
             elif may_roll and side in self.prepared:  # type: ignore[attr-defined]
                 declared = self.prepared[side]  # type: ignore[attr-defined]  # C-9: the declared split, no other
                 h, b = declared["humanity"], declared["beast"]
                 out.append({"action": "roll", "member": side, "min": h + b, "max": h + b,
                             "choices": [{"humanity": [h, h], "beast": [b, b],
                                          "willpower": ["before" if declared["willpower_before"] else None]}],
-                            **self._fixed_before(side, ("die",))})
+                            **self._table_dice(side, "die", dice=h + b, count_of=list(rules.KINDS))})
             elif may_roll:
                 choices = self._roll_choices("roll", side, sheet)
-                if choices["max"]:
-                    out.append({**choices, **self._fixed_before(side, ("die",))})
+                if choices["max"]:  # the count follows the split picked: one d10 per die of each kind (BE-2)
+                    out.append({**choices, **self._table_dice(side, "die", count_of=list(rules.KINDS))})
             if passes(self.verify_may_reroll, side, sheet):  # type: ignore[attr-defined]
                 count = len(self.sides[side]["roll"]["dice"])
                 out.append({"action": "reroll", "member": side, "choices": list(range(1, count + 1)),
-                            **self._fixed_before(side, ("reroll",))})
+                            **self._table_dice(side, "reroll", dice=1)})  # the die again, and its 10s (BE-10)
             if passes(self.verify_decide, side):  # type: ignore[attr-defined]
                 out.append({"action": "keep", "member": side})
         for side in self.sides:
@@ -171,7 +201,7 @@ class Seen:
                     entry: dict[str, Any] = {"action": "check", "member": side}
                     if self.table:  # type: ignore[attr-defined]  # C-3: one d10 per point of Humanity (BE-12)
                         slots = [[side, "check", j] for j in range(sheets[side]["humanity"] if due else 0)]
-                        entry["dice"] = len(slots)
+                        entry["dice"], entry["faces"] = len(slots), rules.FACES  # no 10 is rolled again
                         fixed = self.fixed_before(slots)  # type: ignore[attr-defined]  # C-7
                         if fixed is not None:
                             entry["fixed"] = fixed

@@ -239,6 +239,21 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         found = self.required_for(slot, seat)
         return {"required": found} if found is not None else {}
 
+    def _table_cards(self, initiative: bool = False) -> dict[str, Any]:
+        """C-3, table cards (issue 30): what the table enters for a deal, for the listing alone to say: the cards
+        it may enter (``deck``, the 14 of PU-1, each once) and how many (``dice``): a hand's seven (PU-2, PU-7:
+        cut at the table), or initiative's first round-robin, two to each combatant in the order ``dealt_to``;
+        then each tied group, highest first, is dealt one card more each in that order, its new card's
+        ``points`` plus the same advantage compared among the tied alone, until settled, a group with fewer
+        cards left than members going by name (PU-5, PU-9). After a rewind, ``required``: the cards the slot
+        had, entered the same again, as far as the deal now needs (C-7)."""
+        if not self.table:
+            return {}
+        if not initiative:
+            return {"deck": list(rules.DECK), "dice": rules.HAND}
+        names = [c["name"] for c in self.combatants]
+        return {"deck": list(rules.DECK), "dice": 2 * len(names), "dealt_to": names, "points": dict(rules.POINTS)}
+
     def legal_actions(self, seat: str) -> list[dict[str, Any]]:
         """The moves ``seat`` may make now, each found by the verify function that would refuse it."""
         out: list[dict[str, Any]] = []
@@ -248,15 +263,16 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         move: dict[str, Any]
         if passes(self.verify_surprise, seat, self.combatants[0]["name"], None):
             move = {"action": "surprise", "choices": [c["name"] for c in self.combatants]}
-            out.append({**move, **self._required(["surprise"], seat)})
+            out.append({**move, **self._table_cards(), **self._required(["surprise"], seat)})
         if passes(self.verify_initiative, seat, {}, None):  # each advantage granted
             move = {"action": "initiative", "min": 0, "max": 4, "field": "advantage"}
-            out.append({**move, **self._required(["initiative", self.cycle + 1], seat)})
+            out.append({**move, **self._table_cards(initiative=True),
+                        **self._required(["initiative", self.cycle + 1], seat)})
         if passes(self.verify_keep, seat):
             out.append({"action": "keep"})
         if passes(self.verify_attack, seat, None, 0, None, None):
             move = {"action": "attack", "member": self.up(), "min": -4, "max": 4, "field": "difficulty"}
-            out.append({**move, **self._required(self.attack_slot(self.up()), seat)})
+            out.append({**move, **self._table_cards(), **self._required(self.attack_slot(self.up()), seat)})
         shows = [a["number"] for a in self.attacks if passes(self.verify_show, seat, a["number"])]
         if shows:
             out.append({"action": "show", "choices": shows})
