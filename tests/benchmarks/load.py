@@ -200,20 +200,30 @@ def naive_server(env: dict[str, str], log: Path):
 
 
 def stakes_load(url: Served, clients: int, seconds: float) -> Run:
-    """Each client is a player of its own buying characteristics (PA-2), one command per request."""
+    """Each client plays ``COUNTERS_PER_CLIENT`` players of its own in turn, buying characteristics (PA-2), one
+    command per request. Spread as the naive peer spreads its load over its counters, so that no sheet grows
+    long over a run: a purchase answers the whole sheet, and one player buying for the whole window made each
+    answer longer than the last (a rate that fell as the run went on, as the old peer's did)."""
+    from tests.benchmarks.naive_peer import COUNTERS_PER_CLIENT
+
     with httpx.Client(base_url=url, timeout=30) as http:
         created = http.post("/campaigns", json={"name": "Load", "system": "penny-ante",
                                                 "settings": {"starting_pile": 1_000_000}}).json()
         cid, house = created["campaign"]["id"], {"Authorization": f"Bearer {created['house_token']}"}
-        headers = []
+        headers: list[list[dict[str, str]]] = []
         for k in range(clients):
-            added = http.post(f"/campaigns/{cid}/players", headers=house,
-                              json={"seat": f"p{k}", "character": f"Player {k}", "characteristic": "Grit"}).json()
-            headers.append({"Authorization": f"Bearer {seat_token(http, added)}"})
+            mine = []
+            for j in range(COUNTERS_PER_CLIENT):
+                added = http.post(f"/campaigns/{cid}/players", headers=house,
+                                  json={"seat": f"p{k}x{j}", "character": f"Player {k}.{j}",
+                                        "characteristic": "Grit"}).json()
+                mine.append({"Authorization": f"Bearer {seat_token(http, added)}"})
+            headers.append(mine)
     sessions = [httpx.Client(base_url=url, timeout=30) for _ in range(clients)]
     try:
         def buy(k: int, i: int) -> int:
-            return sessions[k].post(f"/campaigns/{cid}/characters/p{k}/characteristics", headers=headers[k],
+            j = i % COUNTERS_PER_CLIENT
+            return sessions[k].post(f"/campaigns/{cid}/characters/p{k}x{j}/characteristics", headers=headers[k][j],
                                     json={"name": f"Trick {i}"}).status_code
 
         return hammer("stakes", clients, seconds, buy, url.pid)

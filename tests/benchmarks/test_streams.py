@@ -144,7 +144,7 @@ def test_a_move_reaches_every_open_stream_and_other_seats_keep_their_pace(benchm
             other = http.post("/campaigns", json={"name": "Elsewhere", "system": "penny-ante",
                                                   "settings": {"starting_pile": 1_000_000}}).json()
             elsewhere = {"id": other["campaign"]["id"]}
-            for k in range(2):
+            for k in range(4):  # c0, c1 for the idle run, c2, c3 with the streams open: each run's sheets start empty
                 added = http.post(f"/campaigns/{elsewhere['id']}/players", json={
                     "seat": f"c{k}", "character": f"C{k}", "characteristic": "Grit"},
                     headers={"Authorization": f"Bearer {other['house_token']}"}).json()
@@ -156,9 +156,12 @@ def test_a_move_reaches_every_open_stream_and_other_seats_keep_their_pace(benchm
                                         headers={"Authorization": f"Bearer {tokens[f'c{k}']}"},
                                         json={"name": f"{tag} {i}"}).status_code
 
-            def buy_elsewhere(k: int, i: int) -> int:
-                return sessions[k].post(f"/campaigns/{elsewhere['id']}/characters/c{k}/characteristics",
-                                        headers={"Authorization": f"Bearer {elsewhere[f'c{k}']}"},
+            def buy_elsewhere(k: int, i: int, first: int = 0) -> int:
+                """A purchase answers the whole sheet: each run buys for characters of its own, so that the
+                runs compared do the same work (one character's sheet grows with every purchase)."""
+                seat = f"c{first + k}"
+                return sessions[k].post(f"/campaigns/{elsewhere['id']}/characters/{seat}/characteristics",
+                                        headers={"Authorization": f"Bearer {elsewhere[seat]}"},
                                         json={"name": f"Quiet {i}"}).status_code
 
             idle = load.hammer("idle", 2, seconds, buy_elsewhere, url.pid)
@@ -188,7 +191,7 @@ def test_a_move_reaches_every_open_stream_and_other_seats_keep_their_pace(benchm
                 got = streams.arrivals.get(last, [])
                 missed += n - len(got)
                 delivery += [t - sent for t in got]
-            quiet = load.hammer("streams open elsewhere", 2, seconds, lambda k, i: buy_elsewhere(k, i + 10**6),
+            quiet = load.hammer("streams open elsewhere", 2, seconds, lambda k, i: buy_elsewhere(k, i, first=2),
                                 url.pid)
             busy = load.hammer("streams open", 2, seconds, lambda k, i: buy(k, i, "busy"), url.pid)
             still_open = n - streams.ended
