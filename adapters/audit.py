@@ -33,11 +33,13 @@ FORMAT_VERSION = 2  # 2: every event carries its salt
 
 
 def digest(originator_id: UUID | str, version: int, topic: str, state: bytes, salt: str) -> str:
-    stream = originator_id.hex if isinstance(originator_id, UUID) else hex_id(originator_id)
-    out: list[bytes] = []  # each part prefixed with its length, so no two tuples of parts hash the same bytes
-    for part in (stream.encode(), str(version).encode(), topic.encode(), state, salt.encode()):
-        out += (len(part).to_bytes(8, "big"), part)
-    return hashlib.sha256(b"".join(out)).hexdigest()
+    stream = (originator_id.hex if isinstance(originator_id, UUID) else hex_id(originator_id)).encode()
+    number, name, salted = str(version).encode(), topic.encode(), salt.encode()
+    # each part prefixed with its length, so no two tuples of parts hash the same bytes
+    return hashlib.sha256(b"".join((
+        len(stream).to_bytes(8, "big"), stream, len(number).to_bytes(8, "big"), number,
+        len(name).to_bytes(8, "big"), name, len(state).to_bytes(8, "big"), state,
+        len(salted).to_bytes(8, "big"), salted))).hexdigest()
 
 
 def link(previous: str, event_digest: str) -> str:
@@ -96,8 +98,11 @@ def verify(stakes: Any, campaign_id: UUID, progress: Callable[[int, int], None] 
     ``read_chain``: read here unless given); name the first broken link."""
     found = found if found is not None else stakes.app.recorder.read_chain(campaign_id.hex)
     rows, first, previous = found["linked"], None, GENESIS
-    present = {(hex_id(r["e_oid"]), r["e_version"]) for r in rows if r["e_oid"] is not None}
-    present |= {(hex_id(r["originator_id"]), r["originator_version"]) for r in found["unlinked"]}
+
+    def present() -> set[tuple[str, int]]:  # every stored event's place: read only to name a broken link
+        stored = {(hex_id(r["e_oid"]), r["e_version"]) for r in rows if r["e_oid"] is not None}
+        return stored | {(hex_id(r["originator_id"]), r["originator_version"]) for r in found["unlinked"]}
+
     last_nid = 0
     for i, row in enumerate(rows, 1):
         if first is None and row["notification_id"] <= last_nid:
@@ -119,12 +124,13 @@ def verify(stakes: Any, campaign_id: UUID, progress: Callable[[int, int], None] 
                                first_broken=None if first is None else schemas.BrokenLink.model_validate(first))
 
 
-def _broken_link(row: dict[str, Any], i: int, previous: str, present: set) -> dict[str, Any] | None:
+def _broken_link(row: dict[str, Any], i: int, previous: str,
+                present: Callable[[], set[tuple[str, int]]]) -> dict[str, Any] | None:
     nid, oid, version = row["notification_id"], hex_id(row["originator_id"]), row["originator_version"]
     if row["position"] != i:
         return broken(i, None, "deleted", f"the chain has no link at position {i}")
     if row["e_oid"] is None or (hex_id(row["e_oid"]), row["e_version"]) != (oid, version):
-        kind = "reordered" if (oid, version) in present else "deleted"
+        kind = "reordered" if (oid, version) in present() else "deleted"
         return broken(i, nid, kind, f"event {UUID(oid)} v{version} is not where the chain put it")
     if digest(oid, version, row["e_topic"], bytes(row["e_state"]), row["salt"]) != row["digest"]:
         return broken(i, nid, "altered", "the stored event no longer matches its digest")
@@ -174,14 +180,14 @@ def _snapshots(stakes: Any, rows: list[dict[str, Any]], snapshots: list[dict[str
         kept_by_stream.setdefault(oid, []).append(stored)
     for oid, kept_snapshots in kept_by_stream.items():
         events = sorted(by_stream.get(oid, []), key=lambda r: r["originator_version"])
-        aggregate, applied = None, 0
+        aggregate, applied, stream = None, 0, UUID(oid)
         for stored in sorted(kept_snapshots, key=lambda k: k.originator_version):
             version = stored.originator_version
             where = f"the snapshot of {stored.originator_id} at v{version}"
             while applied < len(events) and events[applied]["originator_version"] <= version:
                 r = events[applied]
-                event = mapper.to_domain_event(StoredEvent(originator_id=UUID(oid), originator_version=r["e_version"],
-                                                           topic=r["e_topic"], state=bytes(r["e_state"])))
+                event = mapper.to_domain_event(StoredEvent(originator_id=stream, originator_version=r["e_version"],
+                                                           topic=r["e_topic"], state=r["e_state"]))
                 aggregate, applied = event.mutate(aggregate), applied + 1
             try:
                 kept = mapper.to_domain_event(stored)

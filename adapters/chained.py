@@ -155,6 +155,7 @@ class ChainMixin:
                 " e.state AS e_state FROM {chain} c LEFT JOIN {events} e ON e.{nid} = c.notification_id"
                 " WHERE c.campaign_id = ? ORDER BY c.position"), (campaign_hex,))
             linked = c.fetchall()  # decoded after the read: PostgreSQL ends a transaction left idle for 5 s
+            names = [d[0] for d in getattr(c, "sqlite_cursor", c).description]
             c.execute(self.q(
                 "SELECT e.{nid} AS nid, e.originator_id, e.originator_version, e.topic, e.state FROM {events} e"
                 " LEFT JOIN {chain} c ON c.notification_id = e.{nid} WHERE c.notification_id IS NULL"
@@ -163,7 +164,7 @@ class ChainMixin:
             kept, seals = self._snapshots(c, campaign_hex) if snapshots else (None, {})
             c.execute(self.q("SELECT * FROM {head} WHERE campaign_id = ?"), (campaign_hex,))
             head = c.fetchone()
-        return {"linked": [_hexed(r) for r in linked], "unlinked": [_as_json(dict(r), "state") for r in unlinked],
+        return {"linked": [_hexed(r, names) for r in linked], "unlinked": [_as_json(dict(r), "state") for r in unlinked],
                 "snapshots": kept, "seals": seals, "head": dict(head) if head else None}
 
     def _snapshots(self, c: Any, campaign_hex: str) -> tuple[list[dict[str, Any]], dict[tuple[str, int], str]]:
@@ -285,13 +286,18 @@ class ChainMixin:
     snapshots_table = seal_table = ""
 
 
-def _hexed(row: Any) -> dict[str, Any]:
-    """A chain row as a dict of its own (SQLite's rows are not), its salt, digest and link as hex, and its
-    event's state as JSON."""
-    row = row if type(row) is dict else dict(row)
+def _hexed(row: Any, names: list[str]) -> dict[str, Any]:
+    """A chain row as a dict of its own (SQLite's rows are not: made from their values and the statement's
+    column ``names``), its salt, digest and link as hex, and its event's state as JSON."""
+    row = row if type(row) is dict else dict(zip(names, row, strict=True))
     for key in ("salt", "digest", "chain"):
-        row[key] = audit.hexed(row[key])
-    return _as_json(row, "e_state")
+        value = row[key]
+        if type(value) is not str:  # bytes, or a memoryview: each has its hex (``audit.hexed``)
+            row[key] = value.hex()
+    state = row["e_state"]
+    if state is not None:
+        row["e_state"] = codec.plain(state)
+    return row
 
 
 def _as_json(row: dict[str, Any], key: str) -> dict[str, Any]:

@@ -165,6 +165,13 @@ def project(views: object, c: object, e: object, name: str, oid: str, campaign: 
     if abandoned:
         draws = hook.abandoned(e, unit)  # type: ignore[attr-defined]
     elif getattr(unit, "settled", False) and getattr(unit, "revealed", False):
+        # a unit counted is remembered for the rest of the batch: its later events ask the table no more (a
+        # read in PostgreSQL's pipeline waits for every write sent before it; ADR 0039)
+        found = views.__dict__.get("_batch_luck")  # type: ignore[attr-defined]
+        counted: set[str] = found[1] if found is not None and found[0] is c else set()
+        if oid in counted:
+            return
+        counted.add(oid)
         if views._one(c, "SELECT unit_id FROM {p}luck_units WHERE unit_id = ?", (oid,)) is not None:  # type: ignore[attr-defined]
             return
         views._x(c, "INSERT INTO {p}luck_units VALUES (?, ?)", (oid, campaign))  # type: ignore[attr-defined]

@@ -125,8 +125,11 @@ class NeedsRepair(StakesError):
 
 
 class ProjectionRunner:
-    def __init__(self, app: Any, views: Any) -> None:
-        self.app, self.views = app, views
+    """``analyze``: whether a large catch-up refreshes the planner's statistics (not for the audit's scratch
+    store, which is read once and dropped: ADR 0039)."""
+
+    def __init__(self, app: Any, views: Any, analyze: bool = True) -> None:
+        self.app, self.views, self.analyze = app, views, analyze
         self._lock = threading.Lock()
         self._decode = Decoder(app.mapper)
 
@@ -137,7 +140,7 @@ class ProjectionRunner:
         """Apply every event not yet projected; returns how many were applied. After a large catch-up (a
         rebuild, a server started on an empty read store) the store's planner statistics are refreshed."""
         applied = self._catch_up(progress)
-        if applied >= ANALYZE_AFTER:
+        if self.analyze and applied >= ANALYZE_AFTER:
             self.views.analyze()
         return applied
 
@@ -178,12 +181,12 @@ class ProjectionRunner:
         thread while this one is projected was measured slower on both stores: the threads contend for the
         interpreter, even while PostgreSQL's server writes.)"""
 
-        recorder = self.app.recorder
+        recorder, size = self.app.recorder, BATCH
         select = getattr(recorder, "log_page", None)  # the store's lean read of the log (ADR 0037), else the library's
 
         def read(since: int) -> tuple[list[Any], list[tuple[Any, Any]] | None]:
-            notes = select(since, BATCH) if select is not None else recorder.select_notifications(start=since,
-                                                                                               limit=BATCH)
+            notes = select(since, size) if select is not None else recorder.select_notifications(start=since,
+                                                                                               limit=size)
             try:
                 decode = self._decode.refresh()
                 return notes, [(decode(n), n) for n in notes]
@@ -193,7 +196,7 @@ class ProjectionRunner:
         notes, batch = read(start)
         while notes:
             yield notes, batch
-            if len(notes) < BATCH:
+            if len(notes) < size:
                 return
             notes, batch = read(notes[-1].id + 1)
 

@@ -24,15 +24,13 @@ import re
 import shutil
 import tempfile
 import threading
-import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from eventsourcing.persistence import Notification
-
+from adapters.chained import Note
 from adapters.projection import ProjectionRunner, StoreUnavailable
 from adapters.views import PostgresViews, ViewsMixin, ddl, projection_tables
 
@@ -79,49 +77,49 @@ def _owner_column(columns: dict[str, bool]) -> tuple[str, bool] | None:
     return (ids[0], False) if ids else None
 
 
-def campaign_rows(views: ViewsMixin, c: Any, campaign_hex: str) -> dict[str, list[dict[str, Any]]]:
-    """Every projected row of the campaign, by table, read with the cursor ``c`` (one snapshot). Each
-    statement can use the table's own index on its owner column."""
-    out: dict[str, list[dict[str, Any]]] = {}
+def campaign_rows(views: ViewsMixin, c: Any, campaign_hex: str) -> dict[str, list[Any]]:
+    """Every projected row of the campaign, by table, read with the cursor ``c`` (one snapshot), in the order
+    of the table's key (of all its columns where it has none): the live store and the scratch one hand the
+    same rows back in the same order however each wrote them, so they compare as lists, at C speed (ADR
+    0039). Each statement can use the table's own index on its owner column. The rows are the store's own
+    (SQLite's ``Row``, PostgreSQL's dict): ``differences`` makes dicts of a table's only where it differs."""
+    out: dict[str, list[Any]] = {}
     for table in projection_tables():
         columns = _columns(views, c, table)
         owner = _owner_column(columns)
+        order = " ORDER BY " + ", ".join(_key_columns(table) or columns)
         if owner is None:  # a table that names no campaign and no stream: all of it is compared
-            views._x(c, f"SELECT * FROM {{p}}{table}")
+            views._x(c, f"SELECT * FROM {{p}}{table}{order}")
         elif owner[1]:  # an id as text casts to a uuid column on PostgreSQL, and matches a text one as it is
-            views._x(c, f"SELECT * FROM {{p}}{table} WHERE campaign_id = ?", (campaign_hex,))
+            views._x(c, f"SELECT * FROM {{p}}{table} WHERE campaign_id = ?{order}", (campaign_hex,))
         else:
             stream = "originator_id"  # the campaign's streams, spelt as the owner column keeps ids
             if isinstance(views, PostgresViews) and not columns[owner[0]]:
                 stream = "replace(CAST(originator_id AS TEXT), '-', '')"
             views._x(c, f"SELECT * FROM {{p}}{table} WHERE {owner[0]} IN (SELECT {stream} FROM {{p}}streams"
-                        " WHERE campaign_id = ?)", (campaign_hex,))
-        out[table] = c.fetchall()  # made dicts after the read: PostgreSQL ends a transaction idle for 5 s
+                        f" WHERE campaign_id = ?){order}", (campaign_hex,))
+        out[table] = c.fetchall()
     return out
 
 
-def _as_dicts(rows: dict[str, list[Any]]) -> dict[str, list[dict[str, Any]]]:
-    return {table: [dict(r) for r in found] for table, found in rows.items()}
-
-
-def read_live(views: ViewsMixin, application_name: str, campaign_hex: str) -> tuple[int, dict[str, list[dict]]]:
+def read_live(views: ViewsMixin, application_name: str, campaign_hex: str) -> tuple[int, dict[str, list[Any]]]:
     """The projection's position and the campaign's live rows, in one snapshot of the read models."""
     with views.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
         if isinstance(views, PostgresViews):
             c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         position = views._max_tracking_id(application_name, c) or 0  # type: ignore[attr-defined]
         rows = campaign_rows(views, c, campaign_hex)
-    return position, _as_dicts(rows)
+    return position, rows
 
 
 class _Log:
     """The campaign's events up to a position, served to ``ProjectionRunner`` as if they were the store's
     notification log (the runner asks for pages and the log's end)."""
 
-    def __init__(self, notes: list[Notification]) -> None:
+    def __init__(self, notes: list[Note]) -> None:
         self.notes, self.ids = notes, [n.id for n in notes]
 
-    def select_notifications(self, start: int, limit: int, **_: Any) -> list[Notification]:
+    def log_page(self, start: int, limit: int) -> list[Note]:
         first = bisect.bisect_left(self.ids, start)
         return self.notes[first:first + limit]
 
@@ -130,30 +128,25 @@ class _Log:
 
 
 class _Replayed:
-    def __init__(self, app: Any, notes: list[Notification]) -> None:
+    def __init__(self, app: Any, notes: list[Note]) -> None:
         self.name, self.mapper, self.recorder = app.name, app.mapper, _Log(notes)
 
 
 @contextmanager
 def scratch_views(stakes: Any) -> Iterator[ViewsMixin]:
-    """Empty read models of the live store's kind, for one check: a temporary SQLite file, or a temporary
-    PostgreSQL schema beside the live one. Removed afterwards, also when the check fails."""
-    from adapters.store import open_views, prepare  # late: the store imports the views
+    """Empty read models of the live store's kind, for one check: a temporary SQLite file in a fresh temporary
+    folder, or PostgreSQL temporary tables of one connection (``store.open_scratch_views``). Removed
+    afterwards, also when the check fails: the folder deleted, the connection (and its tables) closed."""
+    from adapters.store import open_scratch_views  # late: the store imports the views
 
     settings = stakes.settings
     folder = None
-    if settings.store == "postgres":
-        schema = f"{settings.postgres_schema[:30]}_audit_{uuid.uuid4().hex[:16]}"
-        scratch = settings.model_copy(update={"postgres_schema": schema})
-    else:
+    if settings.store == "sqlite":
         folder = tempfile.mkdtemp(prefix="stakes-audit-")
-        scratch = settings.model_copy(update={"sqlite_path": Path(folder) / "scratch.sqlite"})
+        settings = settings.model_copy(update={"sqlite_path": Path(folder) / "scratch.sqlite"})
     views = None
     try:
-        with prepare(scratch):
-            views = open_views(scratch)
-        if isinstance(views, PostgresViews):
-            views.channel = None  # its commits wake nobody's streams
+        views = open_scratch_views(settings)
         views.transcoder = stakes.views.transcoder  # type: ignore[attr-defined]
         yield views
     finally:
@@ -161,24 +154,12 @@ def scratch_views(stakes: Any) -> Iterator[ViewsMixin]:
             views.factory.close()  # type: ignore[attr-defined]
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
-        else:
-            _drop_schema(scratch)
 
 
-def _drop_schema(settings: Any) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(host=settings.postgres_host, port=settings.postgres_port, user=settings.postgres_user,
-                         password=settings.postgres_password, dbname=settings.postgres_dbname,
-                         autocommit=True, connect_timeout=max(1, settings.store_timeout)) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(settings.postgres_schema)))
-
-
-def notifications(linked: list[dict[str, Any]], upto: int) -> list[Notification]:
-    """The campaign's chained events up to the position ``upto``, as the log hands them to the projection."""
-    notes = [Notification(id=r["notification_id"], originator_id=uuid.UUID(str(r["e_oid"])),
-                          originator_version=r["e_version"], topic=r["e_topic"], state=bytes(r["e_state"]))
+def notifications(linked: list[dict[str, Any]], upto: int) -> list[Note]:
+    """The campaign's chained events up to the position ``upto``, as the store's log hands them to the
+    projection (``Note``: the stream's id as the store's text, ``log_page``)."""
+    notes = [Note(r["notification_id"], str(r["e_oid"]), r["e_version"], r["e_topic"], bytes(r["e_state"]))
              for r in linked if r["e_oid"] is not None and r["notification_id"] <= upto]
     notes.sort(key=lambda n: n.id)
     return notes
@@ -188,14 +169,18 @@ def _frozen(row: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, repr(v)) for k, v in row.items()))
 
 
-def differences(live: dict[str, list[dict]], expected: dict[str, list[dict]]) -> list[dict[str, Any]]:
+def differences(live: dict[str, list[Any]], expected: dict[str, list[Any]]) -> list[dict[str, Any]]:
     """Every row that differs, table by table: ``altered`` (same key, other values), ``missing`` (projected
-    from the events, absent from the live table) or ``foreign`` (in the live table, not from the events)."""
+    from the events, absent from the live table) or ``foreign`` (in the live table, not from the events).
+    The rows are mappings (dicts, or SQLite's rows)."""
     found: list[dict[str, Any]] = []
     for table in projection_tables():
         have, want = live.get(table, []), expected.get(table, [])
-        # the same rows in the same order (the usual case: both were written in the log's order) compare at
-        # C speed; else as multisets, whatever the order
+        # the same rows in the same order (the usual case: both were read in the key's order) compare at C
+        # speed; else as dicts, as multisets, whatever the order
+        if have == want:
+            continue
+        have, want = [dict(r) for r in have], [dict(r) for r in want]
         if have == want or Counter(map(_frozen, have)) == Counter(map(_frozen, want)):
             continue
         key_columns = _key_columns(table)
@@ -232,7 +217,7 @@ def differences(live: dict[str, list[dict]], expected: dict[str, list[dict]]) ->
     return found
 
 
-def check(stakes: Any, campaign_hex: str, position: int, live: dict[str, list[dict]],
+def check(stakes: Any, campaign_hex: str, position: int, live: dict[str, list[Any]],
           linked: list[dict[str, Any]], progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
     """Project the campaign's events up to ``position`` into a scratch store and compare its rows with
     ``live``; returns the differences (empty: the read models are what the events say)."""
@@ -245,14 +230,14 @@ def check(stakes: Any, campaign_hex: str, position: int, live: dict[str, list[di
         _turns.release()
 
 
-def _check(stakes: Any, campaign_hex: str, live: dict[str, list[dict]], notes: list[Notification],
+def _check(stakes: Any, campaign_hex: str, live: dict[str, list[Any]], notes: list[Note],
            progress: Callable[[int, int], None] | None) -> list[dict[str, Any]]:
     with scratch_views(stakes) as scratch:
-        runner = ProjectionRunner(_Replayed(stakes.app, notes), scratch)
+        runner = ProjectionRunner(_Replayed(stakes.app, notes), scratch, analyze=False)
         runner.catch_up(progress)
         with scratch.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
             expected = campaign_rows(scratch, c, campaign_hex)
-    return differences(live, _as_dicts(expected))
+    return differences(live, expected)
 
 
 

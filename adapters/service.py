@@ -26,7 +26,7 @@ from adapters import chart as campaign_chart
 from adapters import luck as luck_report
 from adapters.fanout import Fanout
 from adapters.plugin import Page, Read
-from adapters.projection import NeedsRepair, ProjectionRunner, StoreUnavailable
+from adapters.projection import NeedsRepair, ProjectionRunner, StoreUnavailable, collector_paused
 from adapters.settings import Settings
 from adapters.store import open_application, open_signer, open_views, prepare
 from adapters.systems import edge, edges
@@ -424,13 +424,14 @@ class Stakes:
         """The chain (C-2), then every projected row of the campaign against what its events project to
         (issue 29, ``adapters/readcheck.py``): the live rows first, then the events, in that order."""
         self.viewer(campaign_id, viewer)
-        position, live = readcheck.read_live(self.views, self.app.name, campaign_id.hex)
-        found = self.app.recorder.read_chain(campaign_id.hex)  # type: ignore[attr-defined]  # ChainMixin
-        report = audit.verify(self, campaign_id, progress, found)
-        if not report.intact:
-            return report  # the events cannot vouch for any row
-        return readcheck.report(report, readcheck.check(self, campaign_id.hex, position, live, found["linked"]),
-                                viewer.is_house)
+        with collector_paused():  # as a rebuild (ADR 0037): its rows and events make no cycle (ADR 0039)
+            position, live = readcheck.read_live(self.views, self.app.name, campaign_id.hex)
+            found = self.app.recorder.read_chain(campaign_id.hex)  # type: ignore[attr-defined]  # ChainMixin
+            report = audit.verify(self, campaign_id, progress, found)
+            if not report.intact:
+                return report  # the events cannot vouch for any row
+            return readcheck.report(report, readcheck.check(self, campaign_id.hex, position, live, found["linked"]),
+                                    viewer.is_house)
 
     def checkpoint(self, campaign_id: UUID, viewer: Seat) -> schemas.Checkpoint:
         """The campaign's signed head (C-2): keep it; later heads must extend it."""

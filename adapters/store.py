@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import cast
@@ -145,6 +146,29 @@ def open_application(settings: Settings, signer: Signer | None = None) -> Stakes
     for recorder in (app.recorder, app.snapshots.recorder if app.snapshots else None):
         ping_when_idle(getattr(recorder, "datastore", None))
     return app
+
+
+def open_scratch_views(settings: Settings) -> ViewsMixin:
+    """Empty read models for one audit of the read models (ADR 0023, ADR 0039), of the live store's kind: on
+    PostgreSQL, temporary tables (``pg_temp``) of one connection, which write no WAL and go with the connection
+    when the views are closed (a schema's 47 tables and indexes took 0.6 s to create and 0.2 s to drop, a
+    temporary set 0.15 s in all); on SQLite, a file that need not survive a crash (``settings.sqlite_path``:
+    a fresh temporary folder)."""
+    if settings.store == "sqlite":
+        settings.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+        env = _sqlite_env(str(settings.views_path), settings.store_timeout)
+    else:
+        os.environ.setdefault("PGCONNECT_TIMEOUT", str(max(1, settings.store_timeout)))
+        # one connection, never replaced: its temporary tables are the scratch store
+        env = {**_postgres_env(settings), "POSTGRES_SCHEMA": "pg_temp", "POSTGRES_POOL_SIZE": "1",
+               "POSTGRES_MAX_OVERFLOW": "0", "POSTGRES_PRE_PING": "n"}
+    factory = InfrastructureFactory.construct(Environment(VIEWS_NAME, env))
+    cls = PostgresViews if settings.store == "postgres" else SQLiteViews
+    views = cast(ViewsMixin, factory.tracking_recorder(cls))  # type: ignore[arg-type]
+    views.factory = factory  # type: ignore[attr-defined]
+    if isinstance(views, PostgresViews):
+        views.lock_scope = f"audit-{uuid.uuid4().hex}"  # every session's temporary schema is called pg_temp
+    return views
 
 
 def open_views(settings: Settings) -> ViewsMixin:

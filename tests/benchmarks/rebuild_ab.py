@@ -5,9 +5,12 @@
     python tests/benchmarks/rebuild_ab.py one   STORE DIR [profile.out]   # one measure, in this tree
 
 ``ab`` runs ``one`` in a fresh process per tree and round (PYTHONPATH=<tree>), alternating which goes first,
-and prints each tree's medians: events per second of the raw decode and of the rebuild (each the best of five,
-taken in turns), the ratio of those, and the median of each turn's own ratio. STORE is ``sqlite`` (DIR holds the files)
-or ``postgres`` (schema ``ab_rebuild`` of the database ``test`` at 127.0.0.1:5432).
+and prints each tree's medians: events per second of the raw decode and of each tool (each the best of five,
+taken in turns), the ratio of those, and the median of each turn's own ratio. The tools are
+``STAKES_AB_TOOLS`` (comma-separated, of ``rebuild``, ``audit`` and ``export``; default ``rebuild``); the audit
+and the export are timed over the campaign's events, as ``make bench`` times them. STORE is ``sqlite`` (DIR
+holds the files) or ``postgres`` (schema ``STAKES_AB_SCHEMA``, default ``ab_rebuild``, of the database ``test``
+at 127.0.0.1:5432).
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ def settings(store: str, folder: Path):  # type: ignore[no-untyped-def]
     if store == "sqlite":
         return Settings(store="sqlite", sqlite_path=folder / "stakes.sqlite", config=folder / "config.json",
                         store_timeout=30)
-    return Settings(store="postgres", postgres_user="postgres", postgres_dbname="test", postgres_schema="ab_rebuild",
-                    config=folder / "config.json", signing_key=folder / "pg.signing-key.pem", store_timeout=30)
+    return Settings(store="postgres", postgres_user="postgres", postgres_dbname="test",
+                    postgres_schema=os.environ.get("STAKES_AB_SCHEMA", "ab_rebuild"), config=folder / "config.json",
+                    signing_key=folder / "pg.signing-key.pem", store_timeout=30)
 
 
 def make(store: str, events: int, folder: Path) -> None:
@@ -45,7 +49,10 @@ def make(store: str, events: int, folder: Path) -> None:
 
 
 def one(store: str, folder: Path, profile: str | None = None) -> dict[str, float]:
+    from uuid import UUID
+
     from adapters.service import Stakes
+    from tests.benchmarks.campaign import HOUSE
     from tests.benchmarks.test_load import raw_decode_rate, timed
 
     stakes = Stakes(settings(store, folder))
@@ -54,16 +61,28 @@ def one(store: str, folder: Path, profile: str | None = None) -> dict[str, float
             import cProfile
 
             cProfile.runctx("stakes.rebuild()", globals(), {"stakes": stakes}, profile)
-        # the raw decode and the rebuild in turns, five of each, so the machine's swings touch both alike;
-        # the best of each, as ``make bench`` takes them, and the median of each turn's own ratio
-        decodes, rebuilds = [], []
+        cid = UUID(str(stakes.views.query("SELECT campaign_id FROM {p}campaigns")[0]["campaign_id"]))
+        tools = {"rebuild": stakes.rebuild, "audit": lambda: stakes.audit(cid, HOUSE),
+                 "export": lambda: sum(1 for _ in stakes.export_campaign(cid, HOUSE))}
+        measured = [t for t in os.environ.get("STAKES_AB_TOOLS", "rebuild").split(",") if t]
+        audited = stakes.audit(cid, HOUSE)
+        assert audited.intact, audited
+        # the raw decode and each tool in turns, five of each, so the machine's swings touch them alike; the
+        # best of each, as ``make bench`` takes them, and the median of each turn's own ratio
+        decodes: list[float] = []
+        rates: dict[str, list[float]] = {t: [] for t in measured}
         for _ in range(5):
             count, rate = raw_decode_rate(stakes)
             decodes.append(rate)
-            rebuilds.append(count / timed(stakes.rebuild))
-        return {"events": count, "decode": max(decodes), "rebuild": max(rebuilds),
-                "ratio": max(rebuilds) / max(decodes),
-                "turns": statistics.median(r / d for r, d in zip(rebuilds, decodes, strict=True))}
+            for tool in measured:
+                events = count if tool == "rebuild" else audited.events
+                rates[tool].append(events / timed(tools[tool]))
+        out = {"events": count, "decode": max(decodes)}
+        for tool, found in rates.items():
+            out[tool] = max(found)
+            out[f"{tool} ratio"] = max(found) / max(decodes)
+            out[f"{tool} turns"] = statistics.median(r / d for r, d in zip(found, decodes, strict=True))
+        return out
     finally:
         stakes.close()
 
@@ -77,13 +96,13 @@ def ab(store: str, folder: Path, rounds: int, old: str, new: str) -> None:
                                  capture_output=True, text=True, check=True).stdout
             figures = json.loads(out.strip().splitlines()[-1])
             found[tree].append(figures)
-            print(f"round {r + 1} {tree}: decode {figures['decode']:.0f}/s rebuild {figures['rebuild']:.0f}/s "
-                  f"ratio {figures['ratio']:.3f} turns {figures['turns']:.3f}", flush=True)
+            print(f"round {r + 1} {tree}: " + " ".join(f"{k} {v:.3f}" if v < 10 else f"{k} {v:.0f}/s"
+                                                         for k, v in figures.items() if k != "events"), flush=True)
     for tree, runs in found.items():
-        med = {k: statistics.median(run[k] for run in runs) for k in ("decode", "rebuild", "ratio", "turns")}
-        print(f"MEDIAN {store} {tree}: decode {med['decode']:.0f}/s rebuild {med['rebuild']:.0f}/s "
-              f"ratio {med['ratio']:.3f} (turns {med['turns']:.3f}; {len(runs)} runs, "
-              f"{time.strftime('%H:%M UTC', time.gmtime())})")
+        med = {k: statistics.median(run[k] for run in runs) for k in runs[0] if k != "events"}
+        print(f"MEDIAN {store} {tree}: " + " ".join(f"{k} {v:.3f}" if v < 10 else f"{k} {v:.0f}/s"
+                                                    for k, v in med.items())
+              + f" ({len(runs)} runs, {time.strftime('%H:%M UTC', time.gmtime())})")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import tempfile
+import time
 from pathlib import Path
 
 import psycopg
@@ -168,7 +169,9 @@ def test_the_scratch_store_is_removed_when_the_check_fails(stakes, settings, mon
 
 
 def scratch_places(settings: Settings, monkeypatch, tmp_path) -> list[str]:
-    """Records every scratch store the check makes (a folder on SQLite, a schema on PostgreSQL)."""
+    """Records every scratch store the check makes: a folder on SQLite; on PostgreSQL, the oids of its tables,
+    which are temporary tables of the scratch store's own connection (ADR 0039), so a process killed mid-check
+    leaves nothing behind either."""
     made: list[str] = []
     if settings.store == "sqlite":
         real = tempfile.mkdtemp
@@ -179,27 +182,37 @@ def scratch_places(settings: Settings, monkeypatch, tmp_path) -> list[str]:
 
         monkeypatch.setattr(readcheck.tempfile, "mkdtemp", mkdtemp)
     else:
-        real_open = readcheck.__dict__.get("open_views")
-        assert real_open is None  # imported late, inside the check
+        assert readcheck.__dict__.get("open_scratch_views") is None  # imported late, inside the check
         import adapters.store
 
-        real_views = adapters.store.open_views
+        real_views = adapters.store.open_scratch_views
 
-        def open_views(scratch):
-            made.append(scratch.postgres_schema)
-            return real_views(scratch)
+        def open_scratch_views(scratch):
+            views = real_views(scratch)
+            with views.datastore.transaction(commit=False) as c:
+                c.execute("SELECT c.oid, n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                          " WHERE c.relname = 'event_log' AND n.oid = pg_my_temp_schema()")
+                rows = c.fetchall()
+            assert len(rows) == 1 and rows[0]["nspname"].startswith("pg_temp_")
+            made.append(str(rows[0]["oid"]))
+            return views
 
-        monkeypatch.setattr(adapters.store, "open_views", open_views)
+        monkeypatch.setattr(adapters.store, "open_scratch_views", open_scratch_views)
     return made
 
 
 def still_there(settings: Settings, place: str) -> bool:
     if settings.store == "sqlite":
         return Path(place).exists()
+    # the server drops a session's temporary tables as the session ends, just after its connection closes
+    deadline = time.monotonic() + 10
     with psycopg.connect(host=settings.postgres_host, port=settings.postgres_port, user=settings.postgres_user,
                          dbname=settings.postgres_dbname, autocommit=True) as conn:
-        return conn.execute("SELECT 1 FROM information_schema.schemata WHERE schema_name = %s",
-                            (place,)).fetchone() is not None
+        while True:
+            found = conn.execute("SELECT 1 FROM pg_class WHERE oid = %s", (int(place),)).fetchone() is not None
+            if not found or time.monotonic() > deadline:
+                return found
+            time.sleep(0.05)
 
 
 def test_an_audit_beyond_the_process_bound_answers_unavailable_until_a_turn_is_free(stakes, monkeypatch):
