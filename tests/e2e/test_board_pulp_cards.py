@@ -258,6 +258,8 @@ def test_an_evening_of_pulp_is_played_by_tapping_on_three_pages(url, browser, se
     t.in_step(fight)
     state = t.read("house", fight)["state"]
     assert state["surprise"] and re.fullmatch(r"[0-9a-f]{32}", state["seeds"]["players"])
+    for page in (h, to):  # the deal changes neither the phase nor whose turn it is (``in_step``): wait for its cards
+        page.locator(".pc-surprise [data-card]").nth(6).wait_for(timeout=WAIT)
     assert h.locator(".pc-surprise [data-card]").count() == 7 == to.locator(".pc-surprise [data-card]").count()
     if state["phase"] == "free-attack":  # the surprise worked: the sheriff's free attack (PU-5)
         attack(t, fight, "house")
