@@ -11,6 +11,7 @@ missing server fails the run instead of skipping.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import ssl
@@ -146,6 +147,51 @@ def pg_schema(pg_server: PgServer) -> Iterator[str]:
 
 
 STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+#: ``STAKES_EVERY_STORE=1`` (and ``make screenshots``) runs every end-to-end test on both stores.
+EVERY_STORE = os.environ.get("STAKES_SCREENSHOTS") == "1" or os.environ.get("STAKES_EVERY_STORE") == "1"
+#: End-to-end modules whose tests still run on both stores: what they hold differs by store (the stream
+#: notifier, the command threads, imports, the audit and checkpoints, paginated queries, outages, watch).
+E2E_ON_BOTH_STORES = frozenset({
+    "test_stream", "test_stream_delivery", "test_stream_hardening", "test_command_threads",
+    "test_web_command_threads", "test_imports_http", "test_audit_read_models_http", "test_checkpoints_http",
+    "test_lists_are_paginated", "test_redteam_http", "test_service_edges", "test_watch",
+})
+
+
+def store_of(item: pytest.Item) -> str | None:
+    """The store kind a test's ``settings`` fixture takes, where it is parametrized over ``STORES``."""
+    callspec = getattr(item, "callspec", None)
+    store = callspec.params.get("settings") if callspec is not None else None
+    return store if store in ("sqlite", "postgres") else None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """An end-to-end test (the API, the CLI, the pages over the service; a benchmark's single run in ``make
+    test``) runs on ONE of the two stores, picked by a hash of its id, so the faces are held on both stores
+    across the suite at half the cost (the suite's 20-minute budget). The store-level tests (unit, integration
+    and ``E2E_ON_BOTH_STORES``) keep both, as does a test marked ``both_stores``. ``STAKES_EVERY_STORE=1``
+    runs every test on both."""
+    if EVERY_STORE:
+        return
+    # ``make bench`` measures on both stores; in ``make test`` a benchmark runs once, as a smoke test, on one
+    split = ("tests/e2e/",) if config.getoption("benchmark_enable", False) else ("tests/e2e/", "tests/benchmarks/")
+    pairs: dict[str, dict[str, pytest.Item]] = {}
+    for item in items:
+        store, path = store_of(item), item.nodeid.split("::")[0]
+        if (store is None or not path.startswith(split) or item.get_closest_marker("both_stores")
+                or path.rsplit("/", 1)[-1].removesuffix(".py") in E2E_ON_BOTH_STORES):
+            continue
+        pairs.setdefault(item.nodeid.replace("postgres", "sqlite"), {})[store] = item
+    dropped = []
+    for key, both in pairs.items():
+        if len(both) == 2:
+            kept = "postgres" if int(hashlib.sha256(key.encode()).hexdigest(), 16) % 2 else "sqlite"
+            dropped += [item for store, item in both.items() if store != kept]
+    if dropped:
+        gone = {id(item) for item in dropped}
+        items[:] = [item for item in items if id(item) not in gone]
+        config.hook.pytest_deselected(items=dropped)
 
 
 class SharedStores:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import EVERY_STORE
 from tests.e2e.live import live_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -47,11 +48,8 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-#: ``make screenshots`` (and ``STAKES_EVERY_STORE=1``) play every evening on both stores: at phone size on
-#: PostgreSQL and at desktop size on SQLite, for the guides' pictures at both widths.
-EVERY_STORE = os.environ.get("STAKES_SCREENSHOTS") == "1" or os.environ.get("STAKES_EVERY_STORE") == "1"
-
-
+# ``make screenshots`` (and ``STAKES_EVERY_STORE=1``, ``tests.conftest.EVERY_STORE``) play every evening on both
+# stores: at phone size on PostgreSQL and at desktop size on SQLite, for the guides' pictures at both widths.
 def on_store(kind: str) -> Any:
     """Mark a browser evening to run on one store: ``make test`` plays each system's evening once, at phone
     size, and the systems share the stores out between them (the page never reads the store; the stores are

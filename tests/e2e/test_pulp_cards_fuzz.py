@@ -30,7 +30,7 @@ _TOKENS = (_created.house_token, _store.claim(_added.invite).token)
 
 
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_generated_pulp_request_gets_a_server_error(case):
     params = case.path_parameters or {}
     if "campaign_id" in params:

@@ -112,6 +112,11 @@ def test_a_player_signs_in_by_his_invite_link_plays_and_signs_out_with_no_csp_vi
     # Sign out: the browser is back at the sign-in, and the old cookie value works nowhere any more.
     i.click("header form button")
     i.wait_for_url(f"{url}/web")
+    # the browser's cookie store takes the answer's Set-Cookie on its own schedule, not with the navigation
+    for _ in range(50):
+        if not [k for k in context.cookies() if k["name"] == COOKIE]:
+            break
+        i.wait_for_timeout(100)
     assert not [k for k in context.cookies() if k["name"] == COOKIE]
     refused_everywhere(url, c, session)
     context.add_cookies([{"name": COOKIE, "value": session, "url": url}])  # the old value put back by hand

@@ -6,28 +6,21 @@ choose how many of them it rolls. Through the service, on both stores (ADR 0029'
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
 import pytest
 
-from adapters.service import Stakes
-from adapters.settings import Settings
 from domain.errors import RuleViolation
-from tests.integration.conformance import HOUSE, PROFILES, Step, Table
+from tests.integration.conformance import HOUSE, Step, Table
 
 HOUSE_CHALLENGES = Step(HOUSE, "announce-challenge", {"challenger": {"antagonist": "Lady Sen"},
                                                       "opponent": {"players": ["ilse"]}, "ante": 1})
 
 
 @pytest.fixture
-def table(settings: Settings) -> Iterator[Table]:
-    stakes = Stakes(settings)
-    try:
-        yield Table(stakes, PROFILES["penny-ante"])
-    finally:
-        stakes.close()
+def table(penny_ante_table: Table) -> Table:
+    return penny_ante_table
 
 
 def declare_listed(table: Table, unit: UUID) -> dict[str, Any] | None:

@@ -6,28 +6,21 @@ timeline instead."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from uuid import UUID
 
 import pytest
 
-from adapters.service import Stakes
-from adapters.settings import Settings
 from adapters.systems.penny_ante import reads
 from domain.errors import RuleViolation
-from tests.integration.conformance import PROFILES, Step, Table, body_for
+from tests.integration.conformance import Step, Table, body_for
 
 ONE_ON_ONE = Step("ilse", "announce-challenge", {"challenger": {"players": ["ilse"]}, "opponent": {"players": ["tomas"]},
                                                  "ante": 1})
 
 
 @pytest.fixture
-def table(settings: Settings) -> Iterator[Table]:
-    stakes = Stakes(settings)
-    try:
-        yield Table(stakes, PROFILES["penny-ante"])
-    finally:
-        stakes.close()
+def table(penny_ante_table: Table) -> Table:
+    return penny_ante_table
 
 
 def to_the_first_betting_round(table: Table, unit: UUID) -> None:
