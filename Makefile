@@ -35,8 +35,11 @@ lint: $(VENV)/.test-extras
 
 # One worker per core (pytest-xdist): every test has its own SQLite files and PostgreSQL schema (a module marked
 # shared_store: each test its own campaign in the module's store).
+# Temporary files (each test's SQLite store, the browsers' profiles) go to memory where /dev/shm is writable: the
+# same SQLite, without the disk's flushes (about a tenth of an SQLite test's time here). STAKES_TEST_TMPDIR overrides.
+TEST_TMPDIR ?= $(or $(STAKES_TEST_TMPDIR),$(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm),$(TMPDIR),/tmp)
 test: lint browser
-	$(BIN)/python -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
+	TMPDIR=$(TEST_TMPDIR) $(BIN)/python -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 # The guides' and the README's pictures, from the browser tests (tests/e2e/board.py: shoot).
 screenshots: $(VENV)/.test-extras browser

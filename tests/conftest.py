@@ -159,6 +159,39 @@ E2E_ON_BOTH_STORES = frozenset({
 })
 
 
+#: Integration modules and conformance properties that hold rules, not the store: split like the end-to-end tests.
+SPLIT_INTEGRATION = frozenset({
+    "test_luck_report", "test_campaign_chart", "test_luck_hooks", "test_penny_ante_legal_actions",
+    "test_penny_ante_rewind_loans", "test_penny_ante_house_declares_again",
+})
+SPLIT_CONFORMANCE = frozenset({
+    "test_every_draw_recomputes_from_the_commitment_published_before_the_seeds_c4",
+    "test_every_move_a_seat_lists_is_accepted_as_listed",
+    "test_an_open_unit_is_rewound_and_never_voided_c6",
+    "test_one_seats_seed_changes_nothing_a_seat_outside_the_unit_reads_while_its_draws_are_hidden_c5",
+    "test_abandoning_a_unit_after_an_input_shows_its_would_be_draw_to_every_seat_c10",
+    "test_a_settled_unit_is_voided_with_a_reason_once_c6",
+    "test_a_unit_opens_only_while_an_adventure_runs_and_holds_the_adventure_open_c1",
+})
+#: A split test runs on PostgreSQL one time in this many (by the hash of its id), on SQLite otherwise: a
+#: command costs PostgreSQL about three times the CPU here (its server shares the two cores), so each store
+#: carries about the same time.
+POSTGRES_ONE_IN = 3
+
+
+def splits(item: pytest.Item, split: tuple[str, ...]) -> bool:
+    """Whether a test runs on one store only (``pytest_collection_modifyitems``)."""
+    if item.get_closest_marker("both_stores"):
+        return False
+    path = item.nodeid.split("::")[0]
+    module = path.rsplit("/", 1)[-1].removesuffix(".py")
+    if path.startswith(split):
+        return module not in E2E_ON_BOTH_STORES
+    if module == "test_conformance":
+        return getattr(item, "originalname", "") in SPLIT_CONFORMANCE
+    return path.startswith("tests/integration/") and module in SPLIT_INTEGRATION
+
+
 def store_of(item: pytest.Item) -> str | None:
     """The store kind a test's ``settings`` fixture takes, where it is parametrized over ``STORES``."""
     callspec = getattr(item, "callspec", None)
@@ -168,25 +201,25 @@ def store_of(item: pytest.Item) -> str | None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """An end-to-end test (the API, the CLI, the pages over the service; a benchmark's single run in ``make
-    test``) runs on ONE of the two stores, picked by a hash of its id, so the faces are held on both stores
-    across the suite at half the cost (the suite's 20-minute budget). The store-level tests (unit, integration
-    and ``E2E_ON_BOTH_STORES``) keep both, as does a test marked ``both_stores``. ``STAKES_EVERY_STORE=1``
-    runs every test on both."""
+    test``), and an integration test of rules rather than the store (``SPLIT_INTEGRATION``,
+    ``SPLIT_CONFORMANCE``), runs on ONE of the two stores, picked by a hash of its id (``POSTGRES_ONE_IN``), so
+    the faces and rules are held on both stores across the suite within its 20-minute budget. The store-level
+    tests (unit, the rest of integration, ``E2E_ON_BOTH_STORES``) keep both, as does a test marked
+    ``both_stores``. ``STAKES_EVERY_STORE=1`` runs every test on both."""
     if EVERY_STORE:
         return
     # ``make bench`` measures on both stores; in ``make test`` a benchmark runs once, as a smoke test, on one
     split = ("tests/e2e/",) if config.getoption("benchmark_enable", False) else ("tests/e2e/", "tests/benchmarks/")
     pairs: dict[str, dict[str, pytest.Item]] = {}
     for item in items:
-        store, path = store_of(item), item.nodeid.split("::")[0]
-        if (store is None or not path.startswith(split) or item.get_closest_marker("both_stores")
-                or path.rsplit("/", 1)[-1].removesuffix(".py") in E2E_ON_BOTH_STORES):
+        store = store_of(item)
+        if store is None or not splits(item, split):
             continue
         pairs.setdefault(item.nodeid.replace("postgres", "sqlite"), {})[store] = item
     dropped = []
     for key, both in pairs.items():
         if len(both) == 2:
-            kept = "postgres" if int(hashlib.sha256(key.encode()).hexdigest(), 16) % 2 else "sqlite"
+            kept = "postgres" if int(hashlib.sha256(key.encode()).hexdigest(), 16) % POSTGRES_ONE_IN == 0 else "sqlite"
             dropped += [item for store, item in both.items() if store != kept]
     if dropped:
         gone = {id(item) for item in dropped}
