@@ -148,10 +148,11 @@ def pg_schema(pg_server: PgServer) -> Iterator[str]:
 
 STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
-#: ``STAKES_EVERY_STORE=1`` (and ``make screenshots``) runs every end-to-end test on both stores.
+#: ``STAKES_EVERY_STORE=1`` (and ``make screenshots``) runs every test on both stores, the split ones too.
 EVERY_STORE = os.environ.get("STAKES_SCREENSHOTS") == "1" or os.environ.get("STAKES_EVERY_STORE") == "1"
 #: End-to-end modules whose tests still run on both stores: what they hold differs by store (the stream
-#: notifier, the command threads, imports, the audit and checkpoints, paginated queries, outages, watch).
+#: notifier, the command threads, imports, the audit and checkpoints, paginated queries, outages, watch, the
+#: red-team attacks and the HTTP edges with ``/health``'s store).
 E2E_ON_BOTH_STORES = frozenset({
     "test_stream", "test_stream_delivery", "test_stream_hardening", "test_command_threads",
     "test_web_command_threads", "test_imports_http", "test_audit_read_models_http", "test_checkpoints_http",

@@ -6,7 +6,7 @@ the API and the CLI, which must call the service's own methods. Here it is wrapp
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -22,10 +22,11 @@ def stakes(stakes: Stakes) -> ServiceDriver:
 
 
 @pytest.fixture
-def penny_ante_table(settings: Settings) -> Iterator[Table]:
-    """The conformance suite's Penny Ante table on a service of its own (``tests/integration/conformance.py``)."""
+def conformance_table(settings: Settings) -> Iterator[Callable[[str], Table]]:
+    """The conformance suite's table of a system (``tests/integration/conformance.py``), on one service of the
+    test's own store, closed with the test."""
     service = Stakes(settings)
     try:
-        yield Table(service, PROFILES["penny-ante"])
+        yield lambda system: Table(service, PROFILES[system])
     finally:
         service.close()

@@ -5,42 +5,32 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
 import pytest
 from eventsourcing import application as library
 
-from adapters.service import Stakes
-from adapters.settings import Settings
 from adapters.systems import edge
 from adapters.views import ViewsMixin
 from domain.application import TakingRepository
 from domain.errors import StakesError
 from domain.seats import Seat
-from tests.integration.conformance import PROFILES, Table, body_for
+from tests.integration.conformance import Table, body_for
 
 #: Every system, Penny Ante included since its ``legal_actions`` (ADR 0034): a command builds one full view.
 SYSTEMS = ("penny-ante", "pool", "twenty-one", "beast", "pulp-cards")
 
 
 @pytest.fixture
-def table(settings: Settings) -> Iterator[Table]:
-    stakes = Stakes(settings)
-    try:
-        yield Table(stakes, PROFILES["twenty-one"])
-    finally:
-        stakes.close()
+def table(conformance_table: Callable[[str], Table]) -> Table:
+    return conformance_table("twenty-one")
 
 
 @pytest.fixture(params=SYSTEMS)
-def any_table(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Table]:
-    stakes = Stakes(settings)
-    try:
-        yield Table(stakes, PROFILES[request.param])
-    finally:
-        stakes.close()
+def any_table(request: pytest.FixtureRequest, conformance_table: Callable[[str], Table]) -> Table:
+    return conformance_table(request.param)
 
 
 class Counts:

@@ -6,6 +6,7 @@ choose how many of them it rolls. Through the service, on both stores (ADR 0029'
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -19,8 +20,8 @@ HOUSE_CHALLENGES = Step(HOUSE, "announce-challenge", {"challenger": {"antagonist
 
 
 @pytest.fixture
-def table(penny_ante_table: Table) -> Table:
-    return penny_ante_table
+def table(conformance_table: Callable[[str], Table]) -> Table:
+    return conformance_table("penny-ante")
 
 
 def declare_listed(table: Table, unit: UUID) -> dict[str, Any] | None:

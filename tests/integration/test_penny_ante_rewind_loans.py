@@ -6,6 +6,7 @@ timeline instead."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from uuid import UUID
 
 import pytest
@@ -19,8 +20,8 @@ ONE_ON_ONE = Step("ilse", "announce-challenge", {"challenger": {"players": ["ils
 
 
 @pytest.fixture
-def table(penny_ante_table: Table) -> Table:
-    return penny_ante_table
+def table(conformance_table: Callable[[str], Table]) -> Table:
+    return conformance_table("penny-ante")
 
 
 def to_the_first_betting_round(table: Table, unit: UUID) -> None:
