@@ -107,6 +107,10 @@ class Resolution:
     filled: Mapping[str, Any] = MappingProxyType({})
     shown: Mapping[str, Any] = MappingProxyType({})
     shuffles: Sequence[dict[str, Any]] = ()
+    #: C-9, C-10: fresh seeds by stage and side (``fresh_stage``), and the House's choices by stage and key
+    #: (``bound_house_choice``); both kept through rewinds. Replaced, never changed in place.
+    fresh: Mapping[str, Mapping[str, str]] = MappingProxyType({})
+    house_choices: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
 
     # The unit provides these.
     secret_seed: str
@@ -162,6 +166,8 @@ class Resolution:
         input): a side the House plays adds no seed at all, first or last. Its seed is always the empty
         text; the dice come from the secret, committed before any seed, and the players' seeds.
         """
+        if side in self.owed_fresh():
+            return  # C-9, C-10: a fresh seed after the House's choices
         if not self.seeds_open():
             raise RuleViolation(self.SEEDS_CLOSED, ruling="C-4")
         self.verify_house_declared()
@@ -250,7 +256,11 @@ class Resolution:
         self.give_input(side, None, actor)
 
     def verify_pass_seed(self, side: str) -> None:
-        """May ``side`` pass, giving no seed text (C-10)? Exactly when it may seed."""
+        """May ``side`` pass, giving no seed text (C-10)? Exactly when it may seed, but for a fresh seed: the
+        House, choosing before it, knew what a pass would draw (C-9)."""
+        if side in self.owed_fresh():
+            raise RuleViolation("a fresh seed is given, not passed: the House chose knowing what the draw would show "
+                                "without one; seed from your browser or with words of your own", ruling="C-9")
         self.verify_may_seed(side)
 
     def put_pass(self, side: str) -> None:
@@ -264,6 +274,14 @@ class Resolution:
         """C-10: ``side`` seeds (``seed`` text) or passes (None); when that was the last input owed, the
         unit's first draw (``draw_at_last_input``) is made at once, in the same write. The unit declares
         the events ``_seed_added(side, seed, actor)`` and ``_seed_passed(side, actor)``."""
+        stage = self.fresh_stage()
+        if stage is not None and side in self.owed_fresh():
+            if seed is None:
+                self.verify_pass_seed(side)
+            self._fresh_seed_added(stage=stage, side=side, seed=self.verify_seed(side, seed), actor=actor)  # type: ignore[attr-defined]
+            if not self.owed_fresh():
+                self.draw_at_fresh_input(stage, actor)
+            return
         if seed is None:
             self.verify_pass_seed(side)
             self._seed_passed(side=side, actor=actor)  # type: ignore[attr-defined]
@@ -275,6 +293,66 @@ class Resolution:
     def draw_at_last_input(self, actor: str) -> None:
         """The draw a unit makes when its last input arrives (C-10); a unit whose sides draw by their own
         moves (after ``_verify_inputs_in``) keeps this default, which draws nothing."""
+
+    # -- C-9, C-10: a fresh seed after the House's informed choices ------------------------------------------
+    def fresh_stage(self) -> str | None:
+        """The stage whose draw waits for fresh seeds now, or None (C-9, C-10; issue 30).
+
+        Once the players' seeds are in, the House can compute every later die from its secret; a choice it
+        makes then (which die to roll again, which dice go back in a cup, whether a cycle deals again) is made
+        knowing what the draw it leads to would show. So a unit names a *stage* after such choices: the draws
+        of that stage wait until every player's side (``seeders``) adds a fresh seed, and each of their slots
+        carries those seeds (``fresh_slot``), so nobody, the House included, knew them when choosing. A stage
+        is owed whether or not the House's choice asked for a draw (its choices stay its secret, C-5). By
+        default a unit has no such stage."""
+        return None
+
+    def owed_fresh(self) -> list[str]:
+        """The player sides that still owe a fresh seed for the stage owed now (C-9, C-10); none with table
+        dice or cards (physical, C-3) or when no player plays a side."""
+        stage = None if self.settled else self.fresh_stage()
+        if stage is None:
+            return []
+        given = self.fresh.get(stage, {})
+        return [side for side in self.seeders() if side not in given]
+
+    def fresh_in(self, stage: str) -> bool:
+        """Whether every player's side gave its fresh seed for ``stage`` (perhaps before a rewind, C-7)."""
+        given = self.fresh.get(stage, {})
+        return bool(self.seeders()) and all(side in given for side in self.seeders())
+
+    def fresh_slot(self, stage: str, slot: Sequence[Any]) -> list[Any]:
+        """C-9, C-7: a slot of ``stage``'s draw carries the players' fresh seeds (in seed-side order) after the
+        word ``fresh``, so its die or shuffle is derived from inputs given after the House's choices; its record
+        names the slot whole, so anyone recomputes it as any other (docs/fairness.md)."""
+        given = self.fresh.get(stage, {})
+        return [*slot, "fresh", *[given[side] for side in self.seeders()]]
+
+    def put_fresh(self, stage: str, side: str, seed: str) -> None:
+        """Mutator: a side's fresh seed for ``stage``; kept through rewinds, like the first seeds (C-7)."""
+        self.fresh = {**self.fresh, stage: {**self.fresh.get(stage, {}), side: seed}}
+
+    def draw_at_fresh_input(self, stage: str, actor: str) -> None:
+        """The draws ``stage`` waited for, made when its last fresh seed arrives (C-10), or at once when the
+        seeds were given before a rewind and the House's choices are made again. A unit with stages says."""
+
+    def put_house_choice(self, stage: str, key: str, choice: Any) -> None:
+        """Mutator: the House's choice ``key`` of ``stage`` (kept through rewinds, C-9)."""
+        self.house_choices = {**self.house_choices, stage: {**self.house_choices.get(stage, {}), key: choice}}
+
+    def bound_house_choice(self, stage: str, key: str) -> tuple[bool, Any]:
+        """C-9, C-7: after a rewind, a stage whose fresh seeds are in keeps them, so the House knows what its
+        draw shows: its choices of that stage stand as made. ``(True, choice)`` when ``key`` is so bound."""
+        made = self.house_choices.get(stage, {})
+        return (True, made[key]) if self.fresh_in(stage) and key in made else (False, None)
+
+    def verify_house_choice(self, stage: str, key: str, choice: Any, saying: str) -> None:
+        """C-9: the House makes a bound choice (``bound_house_choice``) again as it made it, nothing else;
+        ``saying`` is the choice in the table's words."""
+        bound, made = self.bound_house_choice(stage, key)
+        if bound and made != choice:
+            raise RuleViolation(f"the House chose {saying} before the players' fresh seeds, which a rewind keeps: it "
+                                "knows what they draw now, so the same choice is made again", ruling="C-9")
 
     # -- C-10: a unit ended before its draw, once an input is known ---------------------------------
     def abandons_a_draw(self) -> bool:
@@ -474,7 +552,8 @@ class Resolution:
         conformance suite checks both). A unit that keeps more (an input declared before the draw, C-9; cards
         seen, C-8) adds it."""
         return {"seeds": {side: self.seed_of(side) for side in self.SEED_SIDES}, "locked": not self.seeds_open(),
-                "shown": dict(self.shown)}
+                "shown": dict(self.shown), "fresh": {k: dict(v) for k, v in self.fresh.items()},
+                "house_choices": {k: dict(v) for k, v in self.house_choices.items()}}
 
     def rewind(self, to_step: int, past: Any, reason: object, actor: str) -> None:
         """C-6: back to ``past`` (the state after step ``to_step``), by the unit's own ``Rewound`` event (each
