@@ -117,6 +117,9 @@ class LegalAction(BaseModel):
                                                       "`reason`, C-10).")
     fixed: list[Any] | None = Field(None, description="Table entries a rewind fixed (C-7): one value or null per "
                                                     "entry to make, or the system's own shape (its schema says).")
+    fresh: bool | None = Field(None, description="A `seed` owed after the House's choices (C-9, C-10): the draw "
+                                                 "they lead to waits for it and is made with it; it has text (no "
+                                                 "pass), best drawn at random by the player's own client.")
 
 
 L = TypeVar("L", bound=LegalAction)

@@ -160,6 +160,9 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
     if s.get("seen_before_rewind"):
         parts.append("Seen by every seat before the rewind (C-8): "
                      f"{_plain([e['value'] for e in s['seen_before_rewind']])}")
+    if s.get("fresh_owed"):
+        parts.append("Every side has decided: a fresh seed from each player comes before the last dice are drawn "
+                     "(C-9): stakes conflict seed WORDS")
     parts.append(_legal(v.legal_actions, v.waiting_for))
     return Group(*parts)
 
@@ -186,9 +189,17 @@ def unit_phrase(event: str, d: dict, who: str | None) -> str | None:
         wp = ", +1 Willpower" if roll.get("willpower_before") else ""
         return f"{_side(d)} rolls {'  '.join(_die(x) for x in roll.get('dice') or [])}{wp} = " \
                f"{_score(roll.get('score') or {})}"
-    if event in ("Decided", "DecidedInSecret"):
+    if event in ("Decided", "DecidedInSecret", "RerollDrawnInSecret"):
+        if "reroll" not in d:  # hidden from this seat (C-5)
+            return f"{_side(d)} decides in secret"
         reroll = d.get("reroll")
-        return f"{_side(d)} keeps the dice" if reroll is None else f"{_side(d)} rerolls with Willpower: {_plain(reroll)}"
+        if reroll is None:
+            return f"{_side(d)} keeps the dice"
+        if isinstance(reroll, dict) and reroll.get("pending"):  # C-9: drawn with the players' fresh seeds
+            return f"{_side(d)} spends Willpower to roll die {reroll.get('die')} again, drawn with the fresh seeds"
+        return f"{_side(d)} rerolls with Willpower: {_plain(reroll)}"
+    if event == "FreshSeedAdded":
+        return f"{_side(d)} adds a fresh seed (C-9): {_plain(d.get('seed'))}"
     if event == "Resolved":
         out = d.get("outcome") or {}
         if out.get("success") is not None:

@@ -542,6 +542,11 @@ class Resolution:
             raise RuleViolation(f"step {to_step} is inside one move, where nobody could act (its events are stored "
                                 "together): rewind to the step before it or after it; the same slots then deal "
                                 "the same again (C-7)", ruling="C-6")
+        stage = past.fresh_stage()
+        if stage is not None and past.owed_fresh() and self.fresh_in(stage):
+            raise RuleViolation(f"at step {to_step} the draw waited for fresh seeds that were given since: a rewind "
+                                "keeps them (C-7), so that draw would be made at once; rewind to a step before the "
+                                "House's choices it follows, or after it", ruling="C-6")
         return text, {key: getattr(past, key) for key in self.REWOUND}
 
     def kept_through_rewind(self) -> dict[str, Any]:
@@ -553,7 +558,7 @@ class Resolution:
         seen, C-8) adds it."""
         return {"seeds": {side: self.seed_of(side) for side in self.SEED_SIDES}, "locked": not self.seeds_open(),
                 "shown": dict(self.shown), "fresh": {k: dict(v) for k, v in self.fresh.items()},
-                "house_choices": {k: dict(v) for k, v in self.house_choices.items()}}
+                "house_choices": {k: dict(v) for k, v in self.house_choices.items() if self.fresh_in(k)}}
 
     def rewind(self, to_step: int, past: Any, reason: object, actor: str) -> None:
         """C-6: back to ``past`` (the state after step ``to_step``), by the unit's own ``Rewound`` event (each

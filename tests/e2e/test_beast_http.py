@@ -292,7 +292,8 @@ def test_whether_an_antagonists_willpower_set_off_its_check_leaks_to_no_player_w
         act(client, c, unit, t["house"], "roll", humanity=4, beast=2)
         act(client, c, unit, t["house"], "keep")
         act(client, c, unit, t["ilse"], "roll", humanity=0, beast=4)
-        view = act(client, c, unit, t["ilse"], "keep")
+        act(client, c, unit, t["ilse"], "keep")
+        view = act(client, c, unit, t["ilse"], "seed", seed="fresh words")  # C-9: then the outcome
         assert view["phase"] == "check" and "ilse" in view["waiting_for"]  # her own check keeps it open
         seen.append({seat: (_reads(client, c, unit, t[seat]), _shape(client, c, unit, t[seat]))
                      for seat in ("ilse", "tomas")})
@@ -319,3 +320,35 @@ def test_with_a_check_the_house_makes_as_a_move_players_cannot_tell_whether_its_
         seen.append({seat: (_reads(client, c, unit, t[seat]), _shape(client, c, unit, t[seat]))
                      for seat in ("ilse", "tomas")})
     assert seen[0] == seen[1]
+
+
+def test_an_antagonists_reroll_waits_for_the_players_fresh_seed_and_whether_it_rerolled_leaks_to_no_player(
+        client, monkeypatch):
+    """C-9, C-10 (ADR 0041): once both sides decided, the player adds a fresh seed (listed as `seed`, `fresh`,
+    never a pass) and the antagonist's reroll is drawn with it; until then every player reads the same whether
+    the House rerolled or kept (C-5)."""
+    monkeypatch.setattr("adapters.randomness.new_secret_seed", lambda: "f1x3d" * 12)
+    seen, drawn = [], []
+    for house in ({"action": "reroll", "die": 1}, {"action": "keep"}):
+        c, t = new_table(client, cole={"humanity": 6, "willpower": 9})
+        unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
+        act(client, c, unit, t["house"], "prepare", humanity=4, beast=2)
+        act(client, c, unit, t["ilse"], "seed", seed="Ilse's words")
+        act(client, c, unit, t["house"], "roll", humanity=4, beast=2)
+        act(client, c, unit, t["ilse"], "roll", humanity=3, beast=2)
+        act(client, c, unit, t["house"], **house)
+        view = act(client, c, unit, t["ilse"], "keep")
+        assert view["phase"] == "deciding" and "ilse" in view["waiting_for"]
+        fresh = [{k: v for k, v in a.items() if v is not None} for a in view["legal_actions"]
+                 if a["action"] in ("seed", "pass")]
+        assert fresh == [{"action": "seed", "member": "challenger", "fresh": True, "required": ["seed"]}]
+        act(client, c, unit, t["ilse"], "pass", expect=422)  # C-9: a fresh seed has words
+        seen.append({seat: (_reads(client, c, unit, t[seat]), _shape(client, c, unit, t[seat]))
+                     for seat in ("ilse", "tomas")})
+        done = act(client, c, unit, t["ilse"], "seed", seed="fresh words")
+        assert done["state"]["outcome"] is not None
+        drawn.append([r for r in client.get(f"{c}/challenges/{unit}/verify", headers=t["house"]).json().get(
+            "results", []) if r["slot"][1:3] == ["reroll", "fresh"]])
+    assert seen[0] == seen[1]
+    if drawn[0]:  # settled at once: the reroll's slot carries the fresh seed (docs/fairness.md)
+        assert drawn[0][0]["slot"][:4] == ["opponent", "reroll", "fresh", "fresh words"]

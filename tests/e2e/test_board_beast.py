@@ -272,6 +272,14 @@ def test_an_evening_of_humanity_and_beast_is_played_by_tapping(url, browser, set
     assert len(readable(e.read("tomas", first))["opponent"]) >= 8
     assert declared not in i.content() and declared not in t.content()  # the declaration: once settled (C-9)
     e.tap("house", "keep")
+    # C-9: every side has decided; Ilse adds a fresh seed from her browser before Cole's last dice are drawn, and
+    # the outcome comes with it (the same wait whether the House rerolled or kept).
+    e.your_move("ilse")
+    form = e.form("ilse", "#table form[data-action='seed']")
+    assert form.locator("[data-testid=fresh-seed]").count() == 1
+    e.send("ilse", form)
+    fresh = e.read("ilse", first)["state"]["fresh_seeds"]["reroll"]["challenger"]
+    assert SEED.fullmatch(fresh), fresh  # drawn in her browser (seed.js)
     e.settle(first, "ilse")
     e.phase(first, "settled", "house", "ilse", "tomas")
     e.shows_what_it_may(first, "house", "ilse", "tomas")

@@ -374,7 +374,8 @@ def test_an_antagonists_check_made_with_the_result_is_not_shown_by_a_rewind_befo
     t.act(HOUSE, unit, action="roll", humanity=0, beast=6)
     kept = t.act(HOUSE, unit, action="keep").version
     t.act(ILSE, unit, action="roll", humanity=0, beast=3)
-    done = t.act(ILSE, unit, action="keep")
+    t.act(ILSE, unit, action="keep")
+    done = t.act(ILSE, unit, action="seed", seed="fresh words")  # C-9: the players' fresh seed, then the outcome
     assert done.sides["opponent"]["check"]["dice"] and done.phase == "check"  # its check, made in Resolved
     t.run(HOUSE, Rewind(unit=unit, to_step=kept, reason="a ruling"))
     seen = t.unit(unit).view_for("tomas")["seen_before_rewind"]
@@ -389,7 +390,8 @@ def test_a_player_opening_a_conflict_learns_nothing_of_an_antagonists_hidden_che
     t.act(HOUSE, first, action="roll", humanity=0, beast=9)
     t.act(HOUSE, first, action="keep")
     t.act(ILSE, first, action="roll", humanity=0, beast=3)
-    done = t.act(ILSE, first, action="keep")
+    t.act(ILSE, first, action="keep")
+    done = t.act(ILSE, first, action="seed", seed="fresh words")  # C-9: the players' fresh seed, then the outcome
     assert done.phase == "check" and done.sides["opponent"]["check"]["humanity"] == 0  # Cole slipped, in secret
     with pytest.raises(RuleViolation, match="BE-6: Sheriff Cole is in a conflict still open") as refused:
         t.conflict(seat=TOMAS)  # what everyone knows (the open conflict), not what only the House knows

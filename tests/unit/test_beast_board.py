@@ -118,6 +118,7 @@ def test_an_antagonists_secret_roll_and_declared_split_stay_off_a_players_board_
     assert len(faces(side_of(html, "opponent"))) >= 8 and f"Declared: {declared}" not in html
     t.act(HOUSE, unit, action="keep")
     t.act(ILSE, unit, action="keep")
+    t.act(ILSE, unit, action="seed", seed="fresh words")  # C-9: the players' fresh seed, then the outcome
     if t.unit(unit).phase == "check":
         t.act(ILSE, unit, action="check")
     html = drawn(t, unit, TOMAS)  # settled: every die and the declaration are public (C-5)

@@ -99,7 +99,11 @@ def _roll_detail(e: Any, unit: Any) -> dict[str, Any]:
 
 
 def _reroll_detail(e: Any, unit: Any) -> dict[str, Any]:
-    return {e.side: {"die": e.reroll["die"], "was": e.reroll["was"], "chain": e.reroll["chain"]}} if e.reroll else {}
+    """A reroll's line, once drawn: an antagonist's chosen reroll is drawn with the players' fresh seeds and has
+    its line then (``RerollDrawnInSecret``, C-9)."""
+    if not e.reroll or e.reroll.get("pending"):
+        return {}
+    return {e.side: {"die": e.reroll["die"], "was": e.reroll["was"], "chain": e.reroll["chain"]}}
 
 
 def _outcome_detail(e: Any, unit: Any) -> dict[str, Any]:
@@ -122,6 +126,7 @@ def _abandoned_detail(e: Any, unit: Any) -> dict[str, Any]:
 
 for _event, _what, _detail in (("Rolled", "roll", _roll_detail), ("RolledInSecret", "roll", _roll_detail),
                                ("Decided", "reroll", _reroll_detail), ("DecidedInSecret", "reroll", _reroll_detail),
+                               ("RerollDrawnInSecret", "reroll", _reroll_detail),
                                ("Resolved", "outcome", _outcome_detail), ("Checked", "check", _check_detail),
                                ("CheckedInSecret", "check", _check_detail),
                                ("Abandoned", "abandoned", _abandoned_detail)):

@@ -253,6 +253,10 @@ def _side(view: TableView, key: str, data: Mapping[str, Any], state: Mapping[str
         out["score"] = score_words(roll.get("score") or {})
         out["lost_to_beast"] = not roll.get("dice")
         out["entered"] = bool(roll.get("entered"))
+    pending = data.get("pending")
+    if isinstance(pending, Mapping):  # C-9: the House's own view only
+        out["pending"] = (f"1 Willpower spent to roll die {pending.get('die')} again: it is drawn with the players' "
+                          "fresh seed, when every side has decided (C-9).")
     check = data.get("check")
     if isinstance(check, Mapping) and check.get("hidden"):
         out["check_hidden"] = True

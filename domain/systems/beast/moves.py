@@ -164,15 +164,18 @@ class Moves:
             raise RuleViolation("no Willpower can be spent at 0", ruling="BE-11")
 
     def verify_reroll(self, side: str, sheet: Mapping[str, int], die: object,
-                      entered: Sequence[int] | None) -> dict[str, Any]:
+                      entered: Sequence[int] | None, draw: bool = True) -> dict[str, Any]:
+        """The reroll of die number ``die``; ``draw`` False: the choice alone, its die drawn later with the
+        players' fresh seeds (an antagonist's, C-9)."""
         self.verify_may_reroll(side, sheet)
         dice = self.sides[side]["roll"]["dice"]
         number = rules.whole(die, "the die to reroll", 1, len(dice), "BE-4")
         old = dice[number - 1]
+        chosen = {"die": number, "kind": old["kind"], "was": old["chain"], "was_base": old["base"]}
+        if not draw:
+            return chosen
         base = [side, "reroll"]  # C-7: whichever die is chosen, the reroll fills the same slots
-        chain = self.chains([base], entered)[0]
-        return {"die": number, "kind": old["kind"], "chain": chain, "base": base, "was": old["chain"],
-                "was_base": old["base"]}
+        return {**chosen, "chain": self.chains([base], entered)[0], "base": base}
 
     def verify_resolve(self, sheets: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
         """The outcome once every side has decided; ``sheets``: each side's values now (after any point spent)."""
@@ -295,7 +298,7 @@ class Moves:
         out = {}
         for side, data in self.sides.items():
             roll, check = data["roll"], data["check"]
-            spent = int(bool(roll and (roll["willpower_before"] or roll["reroll"])))
+            spent = int(bool(roll and (roll["willpower_before"] or roll["reroll"] or data.get("pending"))))
             damage = (self.outcome or {}).get("damage", {}).get(side, 0)
             slipped = int(bool(check and check["outcome"] == "slipped"))
             if overturned:

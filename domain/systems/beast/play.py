@@ -228,8 +228,16 @@ def _released(unit: BeastRoll, ones: dict[str, Sheet], touched: list[Any], actor
 # -- unit actions: one handler per action, registered in the order the actions are listed -----------------------
 @handles(cmd.Seed)
 def seed(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, command: cmd.Seed) -> list[Any]:
-    unit.add_seed(_acting(unit, ctx, command.side), command.seed, ctx.actor.name)
-    return [unit]
+    """A seed before the first roll; or the fresh seed after every side decided, with which the antagonist's
+    reroll is drawn and the outcome made, in the same write (C-9, C-10)."""
+    actor = ctx.actor.name
+    side = _acting(unit, ctx, command.side)
+    if side not in unit.owed_fresh():
+        unit.add_seed(side, command.seed, actor)
+        return [unit]
+    ones = sheets_of(app, unit)
+    touched = _move(unit, ones, ctx, lambda s: unit.add_seed(side, command.seed, actor))
+    return _released(unit, ones, touched, actor)
 
 
 @handles(cmd.Pass)

@@ -30,6 +30,9 @@ from domain.systems.beast.seen import Seen
 from domain.text import clean_text
 
 CHALLENGER, OPPONENT = "challenger", "opponent"
+#: C-9, C-10: the stage of a conflict against an antagonist after every side decided, before the antagonist's
+#: Willpower reroll is drawn (``BeastRoll.fresh_stage``).
+REROLL = "reroll"
 
 
 class BeastRoll(Seen, Moves, Resolution, Aggregate):
@@ -85,7 +88,53 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
 
     # -- C-4: seeds --------------------------------------------------------------------------------
     def add_seed(self, side: str, seed: object, actor: str) -> None:
-        self._seed_added(side=side, seed=self.verify_seed(side, seed), actor=actor)
+        """A seed before the first roll, or the fresh seed the antagonist's reroll waits for (C-4, C-9, C-10)."""
+        self.give_input(side, seed, actor)
+
+    @event("FreshSeedAdded")
+    def _fresh_seed_added(self, stage: str, side: str, seed: str, actor: str) -> None:
+        """C-9, C-10: a player's fresh seed, given once every side decided; public."""
+        self.put_fresh(stage, side, seed)
+
+    # -- C-9, C-10: the antagonist's reroll waits for the players' fresh seed ---------------------------------
+    def fresh_stage(self) -> str | None:
+        """C-9: once every side of a conflict against an antagonist has kept or chosen its reroll, the House's
+        reroll is drawn only with the players' fresh seeds: choosing it, the House could compute the die from
+        its secret and the first seeds. The stage is owed whether the antagonist rerolled or kept (its choice
+        stays its secret until the outcome, C-5)."""
+        if (self.phase == "deciding" and self.outcome is None and all(d["decided"] for d in self.sides.values())
+                and any(d["antagonist"] for d in self.sides.values())):
+            return REROLL
+        return None
+
+    def rerolls_fresh(self, side: str) -> bool:
+        """Whether ``side``'s Willpower reroll waits for the players' fresh seeds: an antagonist's, when the
+        service derives the dice and some player seeds (C-9; table dice are thrown at the table, C-3)."""
+        return bool(self.sides[side]["antagonist"]) and not self.table and bool(self.seeders())
+
+    def pending(self, side: str) -> dict[str, Any] | None:
+        """The reroll ``side`` chose that waits for the fresh seeds (C-9), or None."""
+        found: dict[str, Any] | None = self.sides[side].get("pending")
+        return found
+
+    def draw_at_fresh_input(self, stage: str, actor: str) -> None:
+        """C-10: the antagonists' chosen rerolls, drawn with the fresh seeds in the slot (``fresh_slot``); the
+        outcome follows in the same move (``ready``)."""
+        for side in self.sides:
+            chosen = self.pending(side)
+            if chosen is None:
+                continue
+            base = self.fresh_slot(stage, [side, "reroll"])
+            reroll = {key: value for key, value in chosen.items() if key != "pending"}
+            self._reroll_drawn_in_secret(side=side, reroll={**reroll, "chain": self.chains([base], None)[0],
+                                                            "base": base}, actor=actor)
+
+    @event("RerollDrawnInSecret")
+    def _reroll_drawn_in_secret(self, side: str, reroll: dict[str, Any], actor: str) -> None:
+        """C-9, C-10: the antagonist's reroll, drawn with the fresh seeds; the House's until the outcome, which
+        the same move records (C-5)."""
+        self.sides[side]["pending"] = None
+        self._apply_reroll(side, reroll)
 
     @event("SeedAdded")
     def _seed_added(self, side: str, seed: str, actor: str) -> None:
@@ -134,24 +183,41 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
     # -- BE-4, BE-10, BE-11: keep, or reroll one die with Willpower -----------------------------------------
     def decide(self, side: str, sheet: Mapping[str, int], die: object | None, entered: Sequence[int] | None,
                actor: str) -> None:
-        """Keep the dice (``die`` None) or reroll die number ``die`` with a Willpower point."""
+        """Keep the dice (``die`` None) or reroll die number ``die`` with a Willpower point. An antagonist's
+        reroll waits for the players' fresh seeds (C-9), drawn at once when a rewind kept them."""
+        fresh = self.rerolls_fresh(side)
         if die is None:
             self.verify_decide(side)
             if entered is not None:
                 raise RuleViolation("keeping the dice rolls nothing", ruling="C-3")
             reroll = None
+        elif fresh:
+            reroll = {**self.verify_reroll(side, sheet, die, None, draw=False), "pending": True}
         else:
             reroll = self.verify_reroll(side, sheet, die, entered)
+        if fresh:
+            self.verify_house_choice(REROLL, side, reroll and reroll["die"],
+                                     f"to reroll die {reroll['die']}" if reroll else "to keep its dice")
         if self.sides[side]["antagonist"]:
             self._decided_in_secret(side=side, reroll=reroll, actor=actor)
         else:
             self._decided(side=side, reroll=reroll, actor=actor)
+        if self.fresh_stage() is not None and self.fresh_in(REROLL) and any(map(self.pending, self.sides)):
+            self.draw_at_fresh_input(REROLL, actor)  # the fresh seeds were given before a rewind (C-7)
 
     def _record_decision(self, side: str, reroll: dict[str, Any] | None) -> None:
-        roll = self.sides[side]["roll"]
         self.sides[side]["decided"] = True
+        if self.sides[side]["antagonist"]:  # C-9: bound once the fresh seeds are in (``bound_house_choice``)
+            self.put_house_choice(REROLL, side, reroll["die"] if reroll else None)
         if reroll is None:
             return
+        if reroll.get("pending"):
+            self.sides[side]["pending"] = copy.deepcopy(reroll)
+            return
+        self._apply_reroll(side, reroll)
+
+    def _apply_reroll(self, side: str, reroll: dict[str, Any]) -> None:
+        roll = self.sides[side]["roll"]
         for step, value in enumerate(reroll["chain"]):
             self.record_result([*reroll["base"], step], value, roll["entered"], faces=10)
         roll["reroll"] = copy.deepcopy(reroll)
@@ -168,13 +234,18 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
         self._record_decision(side, reroll)
 
     def ready(self) -> bool:
-        return self.phase == "deciding" and self.outcome is None and all(d["decided"] for d in self.sides.values())
+        """Every side decided, every reroll drawn, no fresh seed owed (C-9): the outcome follows at once."""
+        return (self.phase == "deciding" and self.outcome is None and all(d["decided"] for d in self.sides.values())
+                and not self.owed_fresh() and not any(map(self.pending, self.sides)))
 
     def mid_move(self) -> bool:
         """Not a step to stop at (C-6): every side has decided and the result follows in the same move; or a
         player's side rolled and cannot reroll (no die, its Willpower point spent before, or no Willpower left
-        after the roll, BE-11), so the same move keeps its dice (issue 30: found by the conformance suite)."""
-        return self.ready() or any(self.keeps_at_once(side) for side in self.sides)
+        after the roll, BE-11), so the same move keeps its dice (issue 30: found by the conformance suite); or
+        the last fresh seed is in and the antagonist's reroll is drawn in the same move (C-10)."""
+        drawing = (self.fresh_stage() is not None and not self.owed_fresh()
+                   and any(map(self.pending, self.sides)))
+        return self.ready() or drawing or any(self.keeps_at_once(side) for side in self.sides)
 
     def keeps_at_once(self, side: str) -> bool:
         """Whether a player's ``side`` that rolled keeps its dice in the same move, whatever its sheet says."""

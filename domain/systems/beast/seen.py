@@ -71,6 +71,9 @@ class Seen:
                 for die in view["roll"]["dice"]:
                     die["text"] = rules.die_text(die)
             view.pop("seed", None)
+            view.pop("pending", None)
+            if seat == HOUSE and data.get("pending"):  # C-9: its reroll, drawn with the players' fresh seeds
+                view["pending"] = {"die": data["pending"]["die"]}
             view["seeded"] = data["seed"] is not None
             sides[side] = view
         earlier = [{"slot": ast.literal_eval(k), "value": v} for k, v in self.shown.items()  # type: ignore[attr-defined]
@@ -85,6 +88,9 @@ class Seen:
             "overturned": copy.deepcopy(getattr(self, "overturned", None)),
             "abandoned": getattr(self, "abandoned", None),  # C-10: the House's reason
             "seen_before_rewind": earlier,
+            # C-9, C-10: the players' fresh seeds (public), and the sides that still owe one
+            "fresh_seeds": {stage: dict(given) for stage, given in self.fresh.items()},  # type: ignore[attr-defined]
+            "fresh_owed": self.owed_fresh(),  # type: ignore[attr-defined]
             # C-9: which antagonists declared their split; the split itself is the House's until revealed (C-5)
             "prepared": {s: (dict(p) if show_all else True) for s, p in self.prepared.items()},  # type: ignore[attr-defined]
         }
@@ -166,7 +172,9 @@ class Seen:
             sheet = sheets[side]
             if not self.table and passes(self.verify_prepare, side, sheet, *self._a_split(sheet)):  # type: ignore[attr-defined]
                 out.append(self._roll_choices("prepare", side, sheet))  # C-9: before the players' input
-            if passes(self.verify_may_seed, side):  # type: ignore[attr-defined]
+            if side in self.owed_fresh():  # type: ignore[attr-defined]  # C-9, C-10: a fresh seed, never a pass
+                out.append({"action": "seed", "member": side, "fresh": True, "required": ["seed"]})
+            elif passes(self.verify_may_seed, side):  # type: ignore[attr-defined]
                 out += [{"action": "seed", "member": side}, {"action": "pass", "member": side}]  # C-10
             may_roll = passes(self.verify_may_roll, side, sheet)  # type: ignore[attr-defined]
             if may_roll and sheet["humanity"] == 0:
@@ -185,11 +193,14 @@ class Seen:
                 choices = self._roll_choices("roll", side, sheet)
                 if choices["max"]:  # the count follows the split picked: one d10 per die of each kind (BE-2)
                     out.append({**choices, **self._table_dice(side, "die", count_of=list(rules.KINDS))})
-            if passes(self.verify_may_reroll, side, sheet):  # type: ignore[attr-defined]
+            # C-9: after a rewind that kept the players' fresh seeds, the antagonist makes its choice again
+            bound, made = self.bound_house_choice("reroll", side) if self.sides[side]["antagonist"] else (False, None)  # type: ignore[attr-defined]
+            if passes(self.verify_may_reroll, side, sheet) and not (bound and made is None):  # type: ignore[attr-defined]
                 count = len(self.sides[side]["roll"]["dice"])
-                out.append({"action": "reroll", "member": side, "choices": list(range(1, count + 1)),
+                out.append({"action": "reroll", "member": side,
+                            "choices": [made] if bound else list(range(1, count + 1)),
                             **self._table_dice(side, "reroll", dice=1)})  # the die again, and its 10s (BE-10)
-            if passes(self.verify_decide, side):  # type: ignore[attr-defined]
+            if passes(self.verify_decide, side) and not (bound and made is not None):  # type: ignore[attr-defined]
                 out.append({"action": "keep", "member": side})
         for side in self.sides:
             mine = side in own or seat == HOUSE

@@ -47,6 +47,7 @@ class Beast(RuleSystem):
         "BeastRoll.PreparedInSecret": {"fields": {"prepared": ["house"]}, "until": "settled"},  # C-9
         "BeastRoll.RolledInSecret": {"fields": {"roll": ["house"]}},
         "BeastRoll.DecidedInSecret": {"fields": {"reroll": ["house"]}},
+        "BeastRoll.RerollDrawnInSecret": {"fields": {"reroll": ["house"]}},  # C-9: drawn with the fresh seeds
         "BeastRoll.CheckedInSecret": {"fields": {"check": ["house"]}, "until": "settled"},
         # an antagonist's damage is capped at its Willpower, its check's triggers tell of it (BE-6, BE-7)
         "BeastRoll.Resolved": {"fields": {"outcome": ["house"]}, "until": "settled"},
