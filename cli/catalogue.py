@@ -21,7 +21,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 ROOT = Path(__file__).resolve().parent.parent
 #: The sources the catalogue is read from: a change to any of them makes a new one.
 SOURCES = ("domain", "adapters/systems", "adapters/plugin.py", "adapters/answers.py", "adapters/schemas.py", "cli")
-FORMAT = 3  # 2: each system's CLI module by its dotted name (``cli_modules``, issue 30); 3: ``units``
+FORMAT = 4  # 2: each system's CLI module by its dotted name (``cli_modules``, issue 30); 3: ``units``; 4: ``random``
 
 
 def cache_dir() -> Path:
@@ -126,11 +126,16 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
         option = "--" + name.replace("_", "-")
         if name not in positional:  # the command's or its system's word for it (--characteristic), ADR 0030
             option = cls.cli_options.get(name) or options.get(cls, {}).get(name, option)
+        required = name not in cls.lookups and all(
+            name in c.model_fields and c.model_fields[name].is_required() for c in classes)
+        # C-4, C-9: a seed the move requires may be left out: the CLI draws 128 random bits on this machine, as
+        # the web page's button does in the browser (never the server, which holds the secret)
+        random = required and name == "seed" and kind == "str"
         params.append({
-            "name": name, "kind": kind, "help": info.description or "", "positional": name in positional,
-            "option": option, "parser": parser, "lookup": cls.lookups.get(name),
-            "required": name not in cls.lookups and all(
-                name in c.model_fields and c.model_fields[name].is_required() for c in classes),
+            "name": name, "kind": kind, "positional": name in positional, "option": option, "parser": parser,
+            "lookup": cls.lookups.get(name), "required": required and not random, "random": random,
+            "help": (info.description or "") + (" Left out: 128 random bits drawn on this machine (C-4)."
+                                                 if random else ""),
         })
     shared = next((c for c in SHARED if all(issubclass(k, c) for k in classes)), None)
     doc = (shared if shared is not None and len(classes) > 1 else first).__doc__ or ""

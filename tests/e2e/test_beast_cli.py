@@ -114,3 +114,27 @@ def test_every_beast_table_reads_as_text_and_not_as_python(cli):
                  ("log",)):
         readable(cli(*read, "--as", "ilse"))
     readable(cli("antagonist", "sheets"))
+
+
+def test_a_fresh_seed_left_out_is_drawn_on_the_players_machine_and_the_outcome_follows(cli):  # C-4, C-9, C-10
+    from tests.e2e.test_cli_every_unit import readable
+
+    cli("campaign", "create", "Night", "--system", "beast")
+    cli("player", "add", "ilse", "--character", "Ilse", "--humanity", "6")
+    cli("antagonist", "create", "Sheriff Cole", "--humanity", "4", "--willpower", "3")
+    cli("adventure", "start")
+    cli("conflict", "open", "--against", "Sheriff Cole", "--as", "ilse")
+    cli("conflict", "prepare", "--humanity", "2", "--beast", "2")
+    cli("conflict", "seed", "--as", "ilse")  # no words: 128 random bits from the CLI, not the server
+    first = cli.json("challenge", "show", "--as", "ilse")["state"]["side_seeds"]["challenger"]
+    assert len(first) == 32 and int(first, 16) >= 0
+    cli("conflict", "roll", "--humanity", "2", "--beast", "2")
+    cli("conflict", "roll", "--humanity", "3", "--beast", "2", "--as", "ilse")
+    cli("willpower", "reroll", "1")  # the House, for Cole: drawn later, with Ilse's fresh seed (C-9)
+    waiting = readable(cli("willpower", "keep", "--as", "ilse"))
+    assert "a fresh seed from each player comes before the last dice" in waiting
+    assert "C-9" in cli("conflict", "pass", "--as", "ilse", expect=3).stderr
+    done = cli.json("conflict", "seed", "--as", "ilse")
+    fresh = done["state"]["fresh_seeds"]["reroll"]["challenger"]
+    assert len(fresh) == 32 and fresh != first and done["state"]["outcome"] is not None
+    assert "adds a fresh seed (C-9)" in readable(cli("log", "--as", "ilse"))
