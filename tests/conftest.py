@@ -173,6 +173,7 @@ SPLIT_CONFORMANCE = frozenset({
     "test_abandoning_a_unit_after_an_input_shows_its_would_be_draw_to_every_seat_c10",
     "test_a_settled_unit_is_voided_with_a_reason_once_c6",
     "test_a_unit_opens_only_while_an_adventure_runs_and_holds_the_adventure_open_c1",
+    "test_a_fresh_seed_owed_after_the_houses_choices_is_each_players_own_and_never_passed_c9",
 })
 #: A split test runs on PostgreSQL one time in this many (by the hash of its id), on SQLite otherwise: a
 #: command costs PostgreSQL about three times the CPU here (its server shares the two cores), so each store

@@ -10,6 +10,8 @@ the kernel, checked through the service in-process on both stores, from what the
 * C-6: a settled unit is voided with a reason, once;
 * C-4: every draw recomputes, from docs/fairness.md alone, from a secret whose hash was published before any
   player's seed reached it;
+* C-9: a fresh seed owed after the House's choices is listed for each player of an owing side, never passed,
+  and every result of a fresh slot carries the fresh seeds given (ADR 0041);
 * C-10: abandoning a unit after an input and before its draw shows the would-be draw to every seat;
 * a rebuild of the read models equals what the projection built one command at a time;
 * C-5: varying one seat's seed changes nothing a seat that takes no part reads while the unit's draws are
@@ -41,6 +43,7 @@ from adapters.service import Stakes
 from adapters.settings import Settings
 from domain.errors import StakesError
 from domain.kernel.registry import supported
+from domain.kernel.resolution import Resolution
 from domain.seats import Seat
 from tests.integration.conformance import (
     HOUSE,
@@ -412,6 +415,47 @@ def test_every_draw_recomputes_from_the_commitment_published_before_the_seeds_c4
         assert checked, f"{system}: no draw to check in {len(units)} settled units"
 
     game()
+
+
+# -- C-9, C-10: fresh seeds after the House's choices (ADR 0041) -------------------------------------------------------
+@pytest.mark.parametrize("system", cases("fresh"))
+def test_a_fresh_seed_owed_after_the_houses_choices_is_each_players_own_and_never_passed_c9(service: Stakes,
+                                                                                           system: str) -> None:
+    """Where a unit's draw waits for fresh seeds after the House's choices (``fresh_stage``), every seat of an owing
+    side lists a `seed` marked `fresh` and no pass, the House lists no seed, a pass is refused naming C-9 and
+    stores nothing; and every result of a fresh slot carries the fresh seeds given for its stage, in side order
+    (docs/fairness.md). A system with such stages reaches one in random play."""
+    table = Table(service, PROFILES[system])
+    stages: list[str] = []
+
+    def after(table: Table, unit: Any) -> None:
+        found = table.unit(unit)
+        owed = found.owed_fresh()
+        if not owed:
+            return
+        stages.append(found.fresh_stage())
+        legal = table.legal(unit)
+        assert not [a for seat, a in legal if seat == HOUSE and a["action"] in ("seed", "pass")], legal
+        for side in owed:
+            for seat in found.seats_of(side):
+                mine = [a for s, a in legal if s == seat]
+                assert any(a["action"] == "seed" and a.get("fresh") for a in mine), (system, seat, mine)
+                assert not [a for a in mine if a["action"] == "pass"], (system, seat, mine)
+                refused(table, lambda seat=seat: table.act(seat, unit, {"action": "pass"}), "C-9")
+
+    played = play(table, random.Random(f"{system}/fresh"), 48, rewind=0.1, after=after)
+    for unit in {*played.settled, *played.units}:
+        found = table.unit(unit)
+        given = [[found.fresh[stage][side] for side in found.seeders()] for stage in found.fresh
+                 if found.fresh_in(stage)]
+        for record in [*found.rolls, *found.shuffles]:
+            slot = list(record["slot"])
+            if "fresh" in slot:
+                at = slot.index("fresh") + 1
+                assert any(slot[at:at + len(seeds)] == seeds for seeds in given), (system, slot, given)
+    staged = {type(table.unit(u)) for u in played.units}
+    if any(cls.fresh_stage is not Resolution.fresh_stage for cls in staged):
+        assert stages, f"{system}: random play reached no fresh stage"
 
 
 # -- C-10: an abandoned draw is shown to every seat --------------------------------------------------------------------
