@@ -62,6 +62,8 @@ def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, 
         body["cup"] = list(legal["required"])  # C-7: the same cup as before the rewind
     elif legal.get("required") is not None and "cut" in props and legal.get("deck") is None:
         body["cut"] = legal["required"][0]  # C-7: the same cut
+    if legal.get("bound"):  # C-9: the House's choice as it made it before a rewind that kept the fresh seed
+        body.update({k: v for k, v in legal["bound"].items() if k in props})
     if legal.get("deck") is not None and "cards" in props:  # table cards (C-3): the listed deck, as many as listed
         body["cards"] = table_cards(legal, body, rng)
     count, fixed = legal.get("dice"), legal.get("fixed")
