@@ -129,7 +129,8 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
         params.append({
             "name": name, "kind": kind, "help": info.description or "", "positional": name in positional,
             "option": option, "parser": parser, "lookup": cls.lookups.get(name),
-            "required": name not in cls.lookups and all(
+            "random": all(name in c.cli_random for c in classes),  # C-4: drawn on the client when left out
+            "required": name not in cls.lookups and name not in cls.cli_random and all(
                 name in c.model_fields and c.model_fields[name].is_required() for c in classes),
         })
     shared = next((c for c in SHARED if all(issubclass(k, c) for k in classes)), None)

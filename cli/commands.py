@@ -10,6 +10,7 @@ CLI module (``cli/systems/<package>.py``, optional) may add parsers for its own 
 from __future__ import annotations
 
 import inspect
+import secrets
 import sys
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
@@ -259,6 +260,7 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
     fixed = dict(spec["fixed"])
     params = [_parameter(p) for p in spec["params"]]
     kinds = {p["name"]: (p["parser"], p["lookup"]) for p in spec["params"]}
+    drawn = [p["name"] for p in spec["params"] if p.get("random")]
 
     def command(**given: Any) -> None:
         as_, campaign, fmt = given.pop("as_"), given.pop("campaign"), given.pop("fmt")
@@ -269,6 +271,9 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
 
             parse_with = parsers() if any(parser for parser, _ in kinds.values()) else PARSERS
             payload: dict[str, Any] = dict(fixed)
+            for name in drawn:  # C-4: a seed left out is 128 random bits drawn here, on the client
+                if given.get(name) is None:
+                    given[name] = secrets.token_hex(16)
             for name, (parser, lookup) in kinds.items():
                 value = given.get(name)
                 if value is None or (value == [] and name not in spec["arguments"]):
