@@ -257,6 +257,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             "seed_hash": self.seed_hash, "seeds": {s: self.seed_of(s) for s in self.SEED_SIDES},
             "called": copy.deepcopy(self.called), "owed": self.owed_inputs(),
             "chosen": copy.deepcopy(self.pending), "fresh_owed": self.owed_fresh(),
+            "fresh_seeds": {stage: dict(given) for stage, given in self.fresh.items()},
             "secret_seed": self.secret_seed if self.settled or settled else None,
             "seen_before_the_rewind": self.seen_before_rewind(self.slots),
             "overturned": copy.deepcopy(self.overturned),
