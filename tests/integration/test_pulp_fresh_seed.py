@@ -10,17 +10,20 @@ service, on the test's store."""
 from __future__ import annotations
 
 import copy
+import json
+import re
 from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
 import pytest
 
+from adapters import randomness
 from domain.errors import RuleViolation
 from domain.fairness import derive_shuffle
 from domain.seats import Seat
 from domain.systems.pulp_cards import rules
-from tests.integration.conformance import HOUSE, Step, Table
+from tests.integration.conformance import HOUSE, SEATS, Step, Table
 
 OPEN = Step(HOUSE, "open-combat", {"combatants": ["ilse", "Sheriff Cole"]})
 FRESH = {"action": "seed", "member": "players", "required": ["seed"]}
@@ -181,3 +184,42 @@ def test_verify_recomputes_every_shuffle_fresh_slots_included_c4(table: Table) -
     fresh = [r for r in report["results"] if "fresh" in r["slot"]]
     assert len(fresh) >= 4  # cycle 1's House attack and its cut; cycle 2's two attacks and cuts
     assert any(r["slot"][:2] == ["attack", "Ilse"] for r in fresh)  # a player's attack after a House choice too
+
+
+IDS = re.compile(r"(?<![0-9a-f])([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-f])")
+TIMES = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?")
+
+
+def house_attack_story(conformance_table: Callable[[str], Table], fresh: str,
+                       monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The same combat with the same secrets up to the sheriff's attack, dealt with Ilse's fresh seed ``fresh``;
+    what every seat reads then (ids, times and the public seed text made alike)."""
+    drawn = iter(f"{n:064x}" for n in range(1, 10_000))
+    monkeypatch.setattr(randomness, "new_secret_seed", lambda: next(drawn))
+    table = conformance_table("pulp-cards")
+    unit = table.send(OPEN).id
+    table.act(HOUSE, unit, {"action": "initiative"})
+    table.act("ilse", unit, {"action": "seed", "seed": "the same first seed"})
+    if table.unit(unit).up() == "Ilse":
+        table.act("ilse", unit, {"action": "attack", "target": "Sheriff Cole", "cut": 3})
+    table.act(HOUSE, unit, {"action": "attack", "target": "Ilse", "difficulty": 0})
+    table.act("ilse", unit, {"action": "seed", "seed": fresh})
+    out = {}
+    for seat in SEATS:
+        for name, text in table.reads(seat, [unit]).items():
+            text = text.replace(json.dumps(fresh)[1:-1], "<the fresh seed>")
+            text = re.sub(r'"position": \d+, "announced_at"', '"position": 0, "announced_at"', text)
+            out[f"{seat} {name}"] = TIMES.sub("<time>", IDS.sub("<id>", text))
+    return out
+
+
+def test_the_houses_hand_dealt_with_a_fresh_seed_stays_hidden_from_every_player_c5(
+        conformance_table: Callable[[str], Table], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two fresh seeds give the House's attack two hands (its secret until shown): every player reads the same
+    bytes either way, the seed text itself (public, C-4) aside; only the House reads the difference."""
+    first, second = (house_attack_story(conformance_table, fresh, monkeypatch)
+                     for fresh in ("fresh-one-qx7", "fresh-two-zj9"))
+    for key in first:
+        if not key.startswith(f"{HOUSE} "):
+            assert first[key] == second[key], f"{key} differs with the House's hand"
+    assert any(first[k] != second[k] for k in first if k.startswith(f"{HOUSE} "))  # not vacuous

@@ -296,6 +296,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             move = {"action": "surprise", "choices": [c["name"] for c in self.combatants]}
             out.append({**move, **self._table_cards(), **self._required(["surprise"], seat)})
         # C-9: after a rewind that kept a stage's fresh seed, only the House's choice as it made it is listed
+        made: Any
         bound, made = self.bound_house_choice(self.cycle_stage(), "choice") if self.stages_apply() else (False, None)
         advantages = dict(made["advantages"]) if bound and made["kind"] == "initiative" else {}
         if passes(self.verify_initiative, seat, advantages, None):  # each advantage granted
