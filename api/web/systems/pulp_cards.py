@@ -164,6 +164,8 @@ class PulpBoard(WebBoard):
             "house_attacks": seats.get(str(up)) == "house", "table": bool(s.get("table")),
             "deck": self.deck_options(), "cuts": CUTS, "ordinal": ordinal,
             "required": {m.name: m.limits.get("required") or [] for m in view.moves},
+            # C-9: after a rewind that kept a fresh seed, the House's choice as it made it (the form is set to it)
+            "bound": {m.name: m.limits.get("bound") for m in view.moves if m.limits.get("bound") is not None},
             "ambushers": [(n, n) for n in (surprise_move.limits.get("choices") or [])] if surprise_move else [],
             "about": {a["number"]: self.about(a) for a in attacks},
         }
