@@ -3,7 +3,8 @@ the conformance suite in-process (``tests/integration/conformance.py``, from a c
 HTTP client (``tests/e2e/test_random_legal_play.py``, from the OpenAPI schema of the move).
 
 A move is built from the listed entry alone (its ``choices`` for its ``field``, its ``min``/``max``/``step``, its
-``member``, the ``loan`` it answers, what it ``required`` after a rewind, C-7) and the JSON schema of the move's
+``member``, the ``loan`` it answers, what it ``required`` after a rewind, C-7, the fields a ``bound`` House choice
+sends again, C-9) and the JSON schema of the move's
 body; a text the entry cannot list (a seed, a reason) is a plain sentence.
 """
 

@@ -3,6 +3,8 @@ stores and against a running ``stakes serve`` (PU-1 … PU-9, C-3 … C-8)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e.test_cli_every_unit import Table, readable
@@ -63,7 +65,8 @@ def play_an_evening(table: Table) -> None:
             assert table.json("ilse", "combat", "seed", "my fresh words", *combat)["state"]["cycle"] == 2
         elif cycle == 2:
             assert table.json("house", "combat", "initiative", *combat)["state"]["cycle"] == 2
-            assert table.json("ilse", "combat", "seed", *combat)["state"]["cycle"] == 3
+            seeded = table.json("ilse", "combat", "seed", *combat)["state"]  # no text: 128 bits drawn by the CLI
+            assert seeded["cycle"] == 3 and re.fullmatch(r"[0-9a-f]{32}", seeded["fresh_seeds"]["cycle-3"]["players"])
     refused = table("house", "undo", opened["id"], "--to-step", "2", "--reason", "Cole was not there", expect=3)
     assert "C-9" in refused.output  # the called first deal is not chosen again, the players' pass known
     rewound = table.json("house", "undo", opened["id"], "--to-step", "4", "--reason", "Cole was not there")
