@@ -126,14 +126,14 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
         option = "--" + name.replace("_", "-")
         if name not in positional:  # the command's or its system's word for it (--characteristic), ADR 0030
             option = cls.cli_options.get(name) or options.get(cls, {}).get(name, option)
-        required = name not in cls.lookups and all(
-            name in c.model_fields and c.model_fields[name].is_required() for c in classes)
-        # C-4, C-9: a seed the move requires may be left out: the CLI draws 128 random bits on this machine, as
-        # the web page's button does in the browser (never the server, which holds the secret)
-        random = required and name == "seed" and kind == "str"
+        # C-4: a seed the move requires may be left out where its command says so (``cli_random``): the CLI draws
+        # 128 random bits on this machine, as the web page's button does in the browser (never the server)
+        random = all(name in c.cli_random for c in classes)
         params.append({
             "name": name, "kind": kind, "positional": name in positional, "option": option, "parser": parser,
-            "lookup": cls.lookups.get(name), "required": required and not random, "random": random,
+            "lookup": cls.lookups.get(name), "random": random,
+            "required": name not in cls.lookups and not random and all(
+                name in c.model_fields and c.model_fields[name].is_required() for c in classes),
             "help": (info.description or "") + (" Left out: 128 random bits drawn on this machine (C-4)."
                                                  if random else ""),
         })

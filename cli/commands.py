@@ -260,7 +260,7 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
     fixed = dict(spec["fixed"])
     params = [_parameter(p) for p in spec["params"]]
     kinds = {p["name"]: (p["parser"], p["lookup"]) for p in spec["params"]}
-    random = [p["name"] for p in spec["params"] if p.get("random")]
+    drawn = [p["name"] for p in spec["params"] if p.get("random")]
 
     def command(**given: Any) -> None:
         as_, campaign, fmt = given.pop("as_"), given.pop("campaign"), given.pop("fmt")
@@ -271,7 +271,7 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
 
             parse_with = parsers() if any(parser for parser, _ in kinds.values()) else PARSERS
             payload: dict[str, Any] = dict(fixed)
-            for name in random:  # C-4: drawn here, on the player's machine, when the player gives no words
+            for name in drawn:  # C-4: a seed left out is 128 random bits drawn here, on the client
                 if given.get(name) is None:
                     given[name] = secrets.token_hex(16)
             for name, (parser, lookup) in kinds.items():

@@ -3,7 +3,8 @@ the conformance suite in-process (``tests/integration/conformance.py``, from a c
 HTTP client (``tests/e2e/test_random_legal_play.py``, from the OpenAPI schema of the move).
 
 A move is built from the listed entry alone (its ``choices`` for its ``field``, its ``min``/``max``/``step``, its
-``member``, the ``loan`` it answers, what it ``required`` after a rewind, C-7) and the JSON schema of the move's
+``member``, the ``loan`` it answers, what it ``required`` after a rewind, C-7, the fields a ``bound`` House choice
+sends again, C-9) and the JSON schema of the move's
 body; a text the entry cannot list (a seed, a reason) is a plain sentence.
 """
 
@@ -62,6 +63,8 @@ def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, 
         body["cup"] = list(legal["required"])  # C-7: the same cup as before the rewind
     elif legal.get("required") is not None and "cut" in props and legal.get("deck") is None:
         body["cut"] = legal["required"][0]  # C-7: the same cut
+    if legal.get("bound"):  # C-9: the House's choice as it made it before a rewind that kept the fresh seed
+        body.update({k: v for k, v in legal["bound"].items() if k in props})
     if legal.get("deck") is not None and "cards" in props:  # table cards (C-3): the listed deck, as many as listed
         body["cards"] = table_cards(legal, body, rng)
     count, fixed = legal.get("dice"), legal.get("fixed")

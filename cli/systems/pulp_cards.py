@@ -97,6 +97,22 @@ def _seeds(state: dict[str, Any]) -> str:
         f"; secret seed {state['secret_seed']}" if state.get("secret_seed") else "")
 
 
+def _chosen(chosen: dict[str, Any] | None, owed: list[str]) -> list[RenderableType]:
+    """C-9: the House's choice that waits for the players' fresh seed (``stakes combat seed``)."""
+    if not chosen or not owed:
+        return []
+    if chosen.get("kind") == "keep":
+        what = "keep the order"
+    elif chosen.get("kind") == "initiative":
+        given = ", ".join(f"{name} +{value}" for name, value in (chosen.get("advantages") or {}).items() if value)
+        what = "initiative again" + (f" (advantages {given})" if given else "")
+    else:
+        target = f" on {chosen['target']}" if chosen.get("target") else ""
+        what = f"{chosen.get('attacker')}'s attack{target} at difficulty {chosen.get('difficulty') or 0:+d}"
+    return [Text(f"House chose: {what}; dealt with the players' fresh seed, owed now (combat seed; C-9)",
+                 overflow="fold")]
+
+
 def _called(called: dict[str, Any] | None) -> list[RenderableType]:
     """C-10: the first deal the House called, with its inputs, dealt with the players' seed or pass."""
     if not called:
@@ -145,7 +161,8 @@ def combat(v: ResolutionView) -> RenderableType:
     seats = {c["name"]: c["seat"] for c in s["combatants"]}
     head = styled("[bold]Combat[/] {}  cycle {}  {}", _short(v.id), s["cycle"], v.phase)
     who = "Combatants: " + ", ".join(f"{name} ({seat})" for name, seat in seats.items())
-    parts: list[RenderableType] = [head, Text(who, overflow="fold"), *_called(s.get("called"))]
+    parts: list[RenderableType] = [head, Text(who, overflow="fold"), *_called(s.get("called")),
+                                   *_chosen(s.get("chosen"), s.get("fresh_owed") or [])]
     if s.get("order"):
         parts.append(Text(f"Order: {', '.join(s['order'])}" + (f"; up: {s['up']}" if s.get("up") else ""),
                           overflow="fold"))

@@ -82,6 +82,9 @@ class Command(BaseModel):
     #: ``(bool field, ruling)``: refused under that ruling without the field, the CLI shows why and asks whether
     #: to go ahead, then sends the field true (issue 31: an undo that would show cards, C-8).
     cli_confirm: ClassVar[tuple[str, str] | None] = None
+    #: C-4: text fields the CLI fills, when not given, with 128 random bits drawn on the client
+    #: (``secrets.token_hex(16)``), never by the server: a seed the seat need not make up.
+    cli_random: ClassVar[tuple[str, ...]] = ()
     #: Fields that default to the acting seat's name when not given (``seat`` of a sheet command).
     actor_fields: ClassVar[tuple[str, ...]] = ()
     #: Id fields the CLI accepts as a prefix, and the kind of id (``"loan"``, ``"unit"``).

@@ -269,6 +269,7 @@ def test_an_evening_of_pulp_is_played_by_tapping_on_three_pages(url, browser, se
     t.pages["house"].click("#table form[data-action='initiative'] button[aria-label='One more Sheriff Cole']")
     t.move("house", "initiative")
     t.in_step(fight)
+    fresh(t, fight)  # C-9: the House chose after the players' seed: the deal waits for a fresh one
     state = t.read("house", fight)["state"]
     granted = {name: v for name, v in state["initiative"]["advantages"].items() if v}
     assert granted == advantaged and state["phase"] == "attacking"
@@ -298,6 +299,7 @@ def test_an_evening_of_pulp_is_played_by_tapping_on_three_pages(url, browser, se
         t.in_step(fight)
     t.move("house", "initiative", "Deal initiative for cycle 2")  # PU-5: the order dealt again
     t.in_step(fight)
+    fresh(t, fight, "tomas")
     assert t.read("house", fight)["state"]["cycle"] == 2
     axe_check(i, "Ilse's combat in cycle 2")
     h.locator("#table form[data-action='end'] input[name=reason]").fill("Cole ran for the hills")
@@ -331,6 +333,7 @@ def test_an_evening_of_pulp_is_played_by_tapping_on_three_pages(url, browser, se
         attack(t, second, "ilse" if up == NAMES["ilse"] else "house")
     t.move("house", "keep", "Keep this order for cycle 2")
     t.in_step(second)
+    fresh(t, second)
     assert t.read("house", second)["state"]["cycle"] == 2
     h.once("dialog", lambda dialog: dialog.accept())  # "Abandon this table for every seat? …"
     h.locator("#table details#rulings").evaluate("d => { d.open = true; }")  # the frame's rulings (House only)
@@ -382,6 +385,25 @@ def attack(t: Table, unit: str, seat: str) -> None:
         assert form.locator("select[name=cut]").count() == 0  # C-9: the House's cut is drawn
     t.move(seat, "attack")
     t.in_step(unit)
+    if seat == "house":
+        fresh(t, unit)
     last = t.read(seat, unit)["state"]["attacks"][-1]
     assert last["target"] == targets[-1] and last["difficulty"] == 1
     assert page.locator(f".pc-mine[data-attack='{last['number']}'] [data-card]").count() == 7
+
+
+def fresh(t: Table, unit: str, seat: str = "ilse") -> None:
+    """C-9, C-10: the House has chosen (a House attack, initiative again, keep); a player adds the fresh seed the
+    deal waits for, 128 bits drawn in his browser, and the deal is made at once. No pass is offered."""
+    page = t.pages[seat]
+    form = page.locator("#table .pc-fresh-seed form[data-action='seed']")
+    form.wait_for(timeout=WAIT)
+    assert "fresh seed for the next deal after the House's choices" in page.locator("#table .pc-fresh-seed").inner_text()
+    assert page.locator("#table form[data-action='pass']").count() == 0  # a fresh seed is given, never passed
+    before = t.read(seat, unit)["state"]
+    assert before["fresh_owed"] == ["players"] and before["chosen"]
+    t.move(seat, "seed", "at random")
+    t.in_step(unit)
+    state = t.read(seat, unit)["state"]
+    assert state["fresh_owed"] == [] and state["chosen"] is None
+    assert re.fullmatch(r"[0-9a-f]{32}", state["fresh_seeds"][before["chosen"]["stage"]]["players"])

@@ -163,3 +163,55 @@ def test_a_house_characters_typed_name_is_shown_as_text_everywhere_on_the_board(
         assert "<img" not in client.get("/web/campaign").text, seat
         for page in (client.get(f"/web/units/{fight}").text, client.get(f"/web/units/{deal}").text):
             assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page, seat  # inert (autoescape)
+
+
+def test_the_fresh_seed_form_follows_a_house_choice_and_a_bound_choice_is_set_in_the_form_c9(client):
+    """C-9, C-10: after the first deal, the House's initiative again is dealt only with the players' fresh seed,
+    which the page asks for in plain words with a random button (128 bits drawn in the browser, seed.js) and no
+    pass; after a rewind that kept that seed, the House's form is set to the advantages it chose, and posting it
+    as the page posts it deals at once."""
+    c, tokens = pulp_campaign(client)
+    as_seat(client, tokens, "house")
+    fight = opened(client.post("/web/commands/open-combat", data={"combatants": ["ilse", "Sheriff Cole"],
+                                                                   "combatants__multi": "1"}))
+    assert client.post(f"/web/units/{fight}/act", data={"action": "surprise", "by": "Sheriff Cole",
+                                                        "difficulty": "4"}).status_code == 200
+    as_seat(client, tokens, "ilse")
+    assert client.post(f"/web/units/{fight}/act", data={"action": "pass"}).status_code == 200
+    state = client.get(f"{c}/challenges/{fight}", headers=bearer(tokens["house"])).json()["state"]
+    if state["phase"] == "free-attack":  # the sheriff's free attack, then its fresh seed
+        as_seat(client, tokens, "house")
+        client.post(f"/web/units/{fight}/act", data={"action": "attack", "target": "Ilse Varn", "difficulty": "0"})
+        as_seat(client, tokens, "ilse")
+        assert client.post(f"/web/units/{fight}/act", data={"action": "seed", "seed": "x"}).status_code == 200
+    as_seat(client, tokens, "house")
+    steps = client.get(f"{c}/challenges/{fight}/replay", headers=bearer(tokens["house"])).json()["steps"]
+    r = client.post(f"/web/units/{fight}/act", data={"action": "initiative", "advantage.Ilse Varn": "0",
+                                                    "advantage.Sheriff Cole": "3"})
+    assert r.status_code == 200, r.text
+    assert "The House chose initiative again for the next cycle (advantage: Sheriff Cole +3)" in words(r.text)
+    as_seat(client, tokens, "ilse")
+    page = client.get(f"/web/units/{fight}/table").text
+    fresh = page[page.index('class="pc-seed pc-fresh-seed"'):]
+    fresh = fresh[:fresh.index("</div>")]
+    assert "fresh seed for the next deal after the House's choices" in words(fresh)
+    assert 'data-random-seed="pc-fresh-seed-words"' in fresh and 'id="pc-fresh-seed-words"' in fresh
+    assert 'data-action="pass"' not in page  # a fresh seed is never passed (C-9)
+    r = client.post(f"/web/units/{fight}/act", data={"action": "seed", "seed": "ilse " + "ab" * 16})
+    assert r.status_code == 200, r.text
+    dealt = client.get(f"{c}/challenges/{fight}", headers=bearer(tokens["house"])).json()["state"]
+    assert dealt["phase"] == "attacking" and dealt["initiative"]["advantages"]["Sheriff Cole"] == 3
+    as_seat(client, tokens, "house")
+    r = client.post(f"{c}/challenges/{fight}/rewind", headers=bearer(tokens["house"]),
+                    json={"to_step": steps[-1]["step"], "reason": "misread"})
+    assert r.status_code == 200, r.text
+    page = client.get(f"/web/units/{fight}/table").text
+    initiative = form_of(page, "initiative")
+    assert "Bound (C-9)" in initiative
+    assert re.search(r'name="advantage\.Sheriff Cole"[^>]*value="3"', initiative), initiative
+    r = client.post(f"/web/units/{fight}/act", data={"action": "initiative", "advantage.Ilse Varn": "0",
+                                                    "advantage.Sheriff Cole": "3"})
+    assert r.status_code == 200, r.text
+    again = client.get(f"{c}/challenges/{fight}", headers=bearer(tokens["house"])).json()["state"]
+    assert again["phase"] == "attacking" and again["order"] == dealt["order"]  # dealt at once, the same cards
+    assert again["initiative"]["dealt"] == dealt["initiative"]["dealt"]

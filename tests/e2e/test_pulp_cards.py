@@ -118,6 +118,10 @@ def test_a_two_cycle_combat_is_played_rewound_and_verified_over_http(client, pul
             token = t["ilse"] if up == "Ilse Varn" else t["house"]
             cut = {"cut": 4} if up == "Ilse Varn" else {}  # C-9: the House's cut is drawn, not chosen
             view = act(client, c, cid, token, action="attack", difficulty=1, **cut)
+            if token == t["house"]:  # the House's choice: dealt with the players' fresh seed (C-9, C-10)
+                assert view["state"]["fresh_owed"] == ["players"]
+                act(client, c, cid, t["ilse"], action="seed", seed=f"fresh for cycle {cycle}")
+                view = client.get(f"{c}/challenges/{cid}", headers=t["house"]).json()  # its hand is the House's (C-5)
             attack = view["state"]["attacks"][-1]
             assert attack["cards"] and attack["attacker"] == up
             act(client, c, cid, token, action="show")
@@ -126,6 +130,9 @@ def test_a_two_cycle_combat_is_played_rewound_and_verified_over_http(client, pul
             "phase"] == "cycle-end"
         if cycle == 1:
             act(client, c, cid, t["house"], action="keep")
+            r = client.post(f"{c}/challenges/{cid}/actions", headers=t["ilse"], json={"action": "pass"})
+            assert r.status_code == 422 and r.json()["ruling"] == "C-9", r.text  # a fresh seed is given
+            act(client, c, cid, t["ilse"], action="seed", seed="fresh for the kept order")
     before = client.get(f"{c}/challenges/{cid}", headers=t["tomas"]).json()["state"]
     for step in (1, 2, 3):  # before the first deal: its call is fixed now the players' input is known (C-9, C-10)
         r = client.post(f"{c}/challenges/{cid}/rewind", headers=t["house"], json={"to_step": step, "reason": "misread"})
@@ -139,7 +146,8 @@ def test_a_two_cycle_combat_is_played_rewound_and_verified_over_http(client, pul
     assert all(s["seen_before_the_rewind"] for s in after["seen_before_the_rewind"])
     up = after["up"]
     again = act(client, c, cid, t["ilse"] if up == "Ilse Varn" else t["house"], action="attack", difficulty=1)
-    assert again["state"]["attacks"][0]["cards"] == before["attacks"][0]["cards"]  # the same slot, the same cut
+    # the same slot, the same cut; a House attack bound to its first choice, its fresh seed kept: dealt at once (C-9)
+    assert again["state"]["attacks"][0]["cards"] == before["attacks"][0]["cards"]
     assert act(client, c, cid, t["house"], action="end", reason="Cole ran")["phase"] == "settled"
     proof = client.get(f"{c}/challenges/{cid}/verify", headers=t["tomas"]).json()
     assert proof["verifiable"] and not proof["mismatches"] and proof["checked"] >= 6

@@ -3,6 +3,8 @@ stores and against a running ``stakes serve`` (PU-1 … PU-9, C-3 … C-8)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e.test_cli_every_unit import Table, readable
@@ -48,15 +50,23 @@ def play_an_evening(table: Table) -> None:
             up = table.json("house", "challenge", "show", opened["id"])["state"]["up"]
             seat = "ilse" if up == "Ilse Varn" else "house"
             attacked = table.json(seat, "combat", "attack", "--difficulty", "1", *combat)
+            if seat == "house":  # its choice, dealt with the players' fresh seed (C-9): drawn by the CLI when left out
+                assert attacked["state"]["fresh_owed"] == ["players"]
+                assert table.json("ilse", "combat", "seed", *combat)["state"]["attacks"][-1]["cards"] is None  # C-5
+                attacked = table.json("house", "challenge", "show", opened["id"])
             assert attacked["state"]["attacks"][-1]["cards"]
             hidden = table.json("tomas", "challenge", "show", opened["id"])["state"]["attacks"][-1]
             assert hidden["cards"] is None and hidden["result"] is None  # until its dealer shows it (C-5)
             readable(table(seat, "combat", "show", *combat))
             readable(table("house", "combat", "effect", f"cycle {cycle}: a graze", *combat))
         if cycle == 1:
-            assert table.json("house", "combat", "keep", *combat)["state"]["cycle"] == 2
+            assert table.json("house", "combat", "keep", *combat)["state"]["chosen"]["kind"] == "keep"
+            assert "C-9" in table("ilse", "combat", "pass", *combat, expect=3).stderr  # a fresh seed is given
+            assert table.json("ilse", "combat", "seed", "my fresh words", *combat)["state"]["cycle"] == 2
         elif cycle == 2:
-            assert table.json("house", "combat", "initiative", *combat)["state"]["cycle"] == 3
+            assert table.json("house", "combat", "initiative", *combat)["state"]["cycle"] == 2
+            seeded = table.json("ilse", "combat", "seed", *combat)["state"]  # no text: 128 bits drawn by the CLI
+            assert seeded["cycle"] == 3 and re.fullmatch(r"[0-9a-f]{32}", seeded["fresh_seeds"]["cycle-3"]["players"])
     refused = table("house", "undo", opened["id"], "--to-step", "2", "--reason", "Cole was not there", expect=3)
     assert "C-9" in refused.output  # the called first deal is not chosen again, the players' pass known
     rewound = table.json("house", "undo", opened["id"], "--to-step", "4", "--reason", "Cole was not there")

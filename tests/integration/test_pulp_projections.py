@@ -25,13 +25,15 @@ def play(stakes):
         up = stakes.challenge(cid, HOUSE, combat).state["up"]
         seat = ILSE if up == "Ilse" else HOUSE
         stakes.act(cid, seat, combat, {"action": "attack", **({"cut": 2} if seat == ILSE else {})})  # C-9
+        if seat == HOUSE:  # the House's attack is its choice: dealt with the players' fresh seed (C-9, C-10)
+            stakes.act(cid, ILSE, combat, {"action": "seed", "seed": "fresh words"})
         stakes.act(cid, seat, combat, {"action": "show"})
     return cid, deal, combat
 
 
 def test_a_pulp_rebuild_equals_the_incremental_read_models(stakes):
     cid, deal, combat = play(stakes)
-    stakes.run(cid, HOUSE, "rewind", unit=str(combat), to_step=5, reason="misread")  # C-10: call, pass+deal
+    stakes.run(cid, HOUSE, "rewind", unit=str(combat), to_step=5, reason="misread")  # C-10: call, pass+deal (a House choice: dealt at once)
     stakes.run(cid, HOUSE, "overturn", unit=str(deal), void=True, reason="wrong skill")
     incremental = stakes.views.dump()
     stakes.rebuild()

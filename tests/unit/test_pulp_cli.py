@@ -71,3 +71,16 @@ def test_a_malformed_trait_rating_is_a_usage_error(item):
     with pytest.raises(UsageError, match="NAME=NUMBER"):
         pool.traits([item])
     assert pool.traits(["Brave=-1", "Quick=2"]) == {"Brave": -1, "Quick": 2}
+
+
+def test_a_house_choice_waiting_for_the_fresh_seed_is_shown_with_the_seed_owed_c9():
+    unit = combat()
+    unit.deal_initiative("house", None, None, "house")
+    unit.add_seed("ilse", None, "ilse")
+    if unit.up() == "Ilse":
+        unit.attack("ilse", None, 0, None, None, "ilse")
+    unit.attack("house", "Ilse", 2, None, None, "house")
+    text = drawn(unit, "ilse")
+    assert "House chose: Sheriff Cole's attack on Ilse at difficulty +2; dealt with the players' fresh seed" in text
+    unit.add_seed("ilse", "fresh", "ilse")
+    assert "House chose" not in drawn(unit, "ilse")

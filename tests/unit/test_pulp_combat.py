@@ -119,6 +119,7 @@ def test_the_houses_cut_is_drawn_for_the_slot_never_chosen_c9():
     with pytest.raises(RuleViolation, match="C-9: the House's cut is drawn"):
         unit.attack("house", None, 0, 5, None, "house")  # it knows the secret: a cut of its choosing picks the hand
     unit.attack("house", None, 0, None, None, "house")
+    unit.add_seed("ilse", "fresh words", "ilse")  # C-9: the House's attack is dealt with the players' fresh seed
     assert unit.hands[-1]["cut_by"] == "drawn" and unit.hands[-1]["dealer"] == "house"
 
 
@@ -186,23 +187,33 @@ def surprised(unit: PulpCombat) -> PulpCombat:
     unit.add_seed("ilse", None, "ilse")
     if unit.phase == "free-attack":
         unit.attack("house", "Ilse", 0, None, None, "house")
+        unit.add_seed("ilse", "fresh for the free attack", "ilse")  # C-9: a House choice, then a fresh seed
     return unit
 
 
-def test_initiative_dealt_again_after_a_rewind_deals_nobody_anothers_unshown_attack_c5_c7():
-    unit = surprised(combat(table=False))  # the first deal; the initiative after it may be dealt again
+def test_initiative_after_a_rewind_is_the_houses_bound_choice_and_deals_nobody_anothers_unshown_attack_c5_c7_c9():
+    """The attack slots are per attacker (C-5, C-7); the initiative after the first deal is the House's choice,
+    drawn with the players' fresh seed, so after a rewind that kept that seed it is the same choice (C-9)."""
+    unit = surprised(combat(table=False))  # the first deal; the initiative after it is a stage (C-9)
     before_initiative = copy.deepcopy(unit)
     unit.deal_initiative("house", {"Ilse": 4}, None, "house")
+    unit.add_seed("ilse", "fresh words", "ilse")
+    order = list(unit.order)
+    if unit.up() == "Sheriff Cole":
+        unit.attack("house", None, 0, None, None, "house")
+        unit.add_seed("ilse", "more words", "ilse")
     unit.attack("ilse", None, 0, 6, None, "ilse")  # not shown: Ilse's alone
     hidden = next(a for a in unit.attacks if a["attacker"] == "Ilse")["cards"]
-    coles = sum(1 for a in unit.attacks if a["attacker"] == "Sheriff Cole")
     unit.rewind(before_initiative.version, before_initiative, "wrong advantage", "house")
-    unit.deal_initiative("house", None, None, "house")
-    assert unit.up() == "Sheriff Cole"
-    attack = next(a for a in unit.legal_actions("house") if a["action"] == "attack")
-    assert "required" not in attack  # neither Ilse's cut nor her cards
-    unit.attack("house", None, 0, None, None, "house")
-    assert unit.attacks[-1]["cards"] != hidden and unit.attacks[-1]["slot"] == ["attack", "Sheriff Cole", coles + 1]
+    with pytest.raises(RuleViolation, match="C-9: the House chose initiative for cycle 1 with advantages Ilse 4"):
+        unit.deal_initiative("house", None, None, "house")
+    unit.deal_initiative("house", {"Ilse": 4}, None, "house")  # the same: dealt at once, the same order
+    assert unit.order == order and unit.owed_fresh() == []
+    if unit.up() == "Sheriff Cole":
+        attack = next(a for a in unit.legal_actions("house") if a["action"] == "attack")
+        assert "required" not in attack  # neither Ilse's cut nor her cards
+        unit.attack("house", None, 0, None, None, "house")  # bound, seed kept: dealt at once
+        assert unit.attacks[-1]["cards"] != hidden
     unit.attack("ilse", None, 0, None, None, "ilse")  # her first attack again: the same cards (C-7)
     assert unit.attacks[-1]["cards"] == hidden
 

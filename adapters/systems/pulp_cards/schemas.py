@@ -76,7 +76,13 @@ class PulpAction(LegalAction):
         "table mode the cards that slot had, entered again in the "
         "same order as far as the deal now needs (initiative: a "
         "longer or shorter run where new advantages need it); else "
-        "the same cut (or the kernel's `abandon`: its `reason`).",
+        "the same cut (or the kernel's `abandon`: its `reason`; a fresh `seed`, C-9).",
+    )
+    bound: dict[str, Any] | None = Field(
+        None,
+        description="C-9: after a rewind that kept the players' fresh seed of this choice's stage, the House "
+        "knows what it draws, so the choice is made again as it was made: the body fields it must send "
+        "(`advantage` for initiative, `target` and `difficulty` for an attack; none for keep).",
     )
 
 

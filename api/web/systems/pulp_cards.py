@@ -157,12 +157,15 @@ class PulpBoard(WebBoard):
             "by_name": init.get("by_name") or [], "ties": any(c["tie"] for cards in dealt.values() for c in cards),
             "kept": init.get("kept"), "init_cycle": init.get("cycle"),
             "owed": bool(s.get("owed")), "called": self.called(s.get("called")), "seeds": self.seeds(s),
+            "fresh": bool(s.get("fresh_owed")), "chosen": self.chosen(s.get("chosen")),
             "mine_unshown": mine_unshown, "settled": settled, "overturned": s.get("overturned"),
             "seen_before": [self.seen(h) for h in s.get("seen_before_the_rewind") or []],
             "targets": [(n, n) for n in seats if n != up], "default_target": self.default_target(up, seats),
             "house_attacks": seats.get(str(up)) == "house", "table": bool(s.get("table")),
             "deck": self.deck_options(), "cuts": CUTS, "ordinal": ordinal,
             "required": {m.name: m.limits.get("required") or [] for m in view.moves},
+            # C-9: after a rewind that kept a fresh seed, the House's choice as it made it (the form is set to it)
+            "bound": {m.name: m.limits.get("bound") for m in view.moves if m.limits.get("bound") is not None},
             "ambushers": [(n, n) for n in (surprise_move.limits.get("choices") or [])] if surprise_move else [],
             "about": {a["number"]: self.about(a) for a in attacks},
         }
@@ -218,6 +221,20 @@ class PulpBoard(WebBoard):
         return "initiative" + (f" (advantage: {given})" if given else "")
 
     @staticmethod
+    def chosen(chosen: dict[str, Any] | None) -> str | None:
+        """C-9: the House's choice that waits for the players' fresh seed, in words."""
+        if not chosen:
+            return None
+        if chosen.get("kind") == "keep":
+            return "to keep the order for the next cycle"
+        if chosen.get("kind") == "initiative":
+            given = ", ".join(f"{n} +{v}" for n, v in (chosen.get("advantages") or {}).items() if v)
+            return "initiative again for the next cycle" + (f" (advantage: {given})" if given else "")
+        target = f" on {chosen['target']}" if chosen.get("target") else ""
+        return (f"{chosen.get('attacker')}'s attack{target} at difficulty "
+                f"{signed(int(chosen.get('difficulty') or 0))}")
+
+    @staticmethod
     def seeds(s: dict[str, Any]) -> str:
         """The players' input in words (C-4, C-10); hashes stay on the replay page."""
         if s.get("table"):
@@ -233,6 +250,9 @@ class PulpBoard(WebBoard):
         phase, cycle, up = s.get("phase"), s.get("cycle") or 0, s.get("up")
         if phase == "settled":
             return "The combat has ended: every card is shown."
+        if s.get("chosen") and s.get("fresh_owed"):
+            return (f"The House chose {self.chosen(s.get('chosen'))}. It is dealt as soon as the players add a "
+                    "fresh seed, so nobody knew those cards when choosing (C-9, C-10).")
         if phase == "opened" and s.get("called"):
             return (f"The House called {self.called(s.get('called'))}. It is dealt as soon as the players "
                     "seed or pass (C-10).")

@@ -112,6 +112,7 @@ class Seed(_Move):
 
     ruling = "C-4"
     cli = "conflict seed"
+    cli_random = ("seed",)  # C-4: left out on the command line, 128 random bits drawn there
     cli_arguments = ("seed",)
     action: Literal["seed"] = "seed"
     seed: str = text(200, "Your seed text.")

@@ -28,7 +28,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
     UNIT_LABEL = "combat"
     SEED_SIDES = ("players", "house")
     REWOUND = ("phase", "cycle", "order", "turn", "initiative", "attacks", "surprise", "free_attack", "slots",
-               "called")
+               "called", "pending", "epoch")
     SEEDS_CLOSED = "seeds are added before the first card is dealt"
     SEED_GIVEN = "this side has added its seed already"
     SETTLED_REWIND = "an ended combat is not rewound"
@@ -89,7 +89,10 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
                                 "or initiative), which is then dealt with their input", ruling="C-10")
 
     def mid_move(self) -> bool:
-        """C-10: the first deal called and every input in is dealt in the same write: no move stops there."""
+        """C-10: the first deal called and every input in is dealt in the same write, and so is a House choice
+        whose fresh seed is in (given now, or kept by a rewind): no move stops there."""
+        if self.pending is not None and self.fresh_in(self.pending["stage"]):
+            return True
         return self.called is not None and not self.owed_inputs() and not self.seeds_locked
 
     @event("SeedAdded")
@@ -99,6 +102,18 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
     @event("SeedPassed")
     def _seed_passed(self, side: str, actor: str) -> None:
         self.put_pass(side)
+
+    @event("FreshSeedAdded")
+    def _fresh_seed_added(self, stage: str, side: str, seed: str, actor: str) -> None:
+        """C-9, C-10: the players' fresh seed for the House's choice of ``stage``, given after it."""
+        self.put_fresh(stage, side, seed)
+
+    @event("HouseChose")
+    def _house_chose(self, stage: str, choice: dict[str, Any], actor: str) -> None:
+        """C-9: the House's choice of ``stage`` (initiative again or keep, or its attack), fixed before the
+        players' fresh seed, which draws it; kept through rewinds, bound once that seed is in."""
+        self.put_house_choice(stage, "choice", copy.deepcopy(choice))
+        self.pending = {"stage": stage, **copy.deepcopy(choice)}
 
     @event("DealCalled")
     def _deal_called(self, kind: str, ambusher: str | None, difficulty: int | None,
@@ -123,7 +138,8 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
     @event("InitiativeDealt")
     def _initiative_dealt(self, cycle: int, advantages: dict[str, int], deck: list[str], dealt: list[list[Any]],
                           order: list[str], totals: dict[str, int], by_name: list[list[str]], actor: str) -> None:
-        slot = ["initiative", cycle]
+        slot = self.draw_slot(["initiative", cycle])  # with the fresh seeds of its stage (C-9)
+        self.stage_drawn()
         self.record_shuffle(slot, rules.DECK, deck, self.table)
         self.slots = [*self.slots, slot]
         self.mark_seen(slot, {"slot": slot, "dealt": dealt})
@@ -134,6 +150,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
 
     @event("OrderKept")
     def _order_kept(self, cycle: int, actor: str) -> None:
+        self.stage_drawn()
         self.cycle, self.turn, self.phase = cycle, 0, "attacking"
         if self.initiative is not None:
             self.initiative = {**self.initiative, "kept": True, "kept_for": cycle}
@@ -141,6 +158,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
     @event("Attacked")
     def _attacked(self, number: int, seat: str, attacker: str, target: str | None, free: bool, difficulty: int,
                   hand: dict[str, Any], result: dict[str, Any], actor: str) -> None:
+        self.stage_drawn()
         self.record_hand(hand)
         self.slots = [*self.slots, hand["slot"]]
         self.attacks = [*self.attacks, {
@@ -197,6 +215,15 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             raise RuleViolation(self.BEFORE_FIRST_DEAL, ruling="C-9")
         return super().verify_rewind(to_step, past, reason)
 
+    def rewind(self, to_step: int, past: Any, reason: object, actor: str) -> None:
+        """C-6, with C-9 and C-10: a rewind to a step where the House had chosen and waited for the players'
+        fresh seed, which came after it and is kept, deals that choice at once, in the same write (the choice
+        stands as made; its seed is never given again)."""
+        super().rewind(to_step, past, reason, actor)
+        stage = self.fresh_stage()
+        if stage is not None and self.fresh_in(stage):
+            self.draw_at_fresh_input(stage, actor)
+
     # -- C-6: an ended combat is overturned (voided): ``Dealing.overturn`` ------------------------------------
     OPEN_OVERTURN = "only an ended combat is overturned; rewind an open one"
     NOUN = "combat"
@@ -229,6 +256,8 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             "initiative": copy.deepcopy(self.initiative), "attacks": attacks, "table": self.table,
             "seed_hash": self.seed_hash, "seeds": {s: self.seed_of(s) for s in self.SEED_SIDES},
             "called": copy.deepcopy(self.called), "owed": self.owed_inputs(),
+            "chosen": copy.deepcopy(self.pending), "fresh_owed": self.owed_fresh(),
+            "fresh_seeds": {stage: dict(given) for stage, given in self.fresh.items()},
             "secret_seed": self.secret_seed if self.settled or settled else None,
             "seen_before_the_rewind": self.seen_before_rewind(self.slots),
             "overturned": copy.deepcopy(self.overturned),
@@ -258,21 +287,35 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         """The moves ``seat`` may make now, each found by the verify function that would refuse it."""
         out: list[dict[str, Any]] = []
         side = self.side_of(seat)
-        if side is not None and passes(self.verify_may_seed, side):
+        if side is not None and side in self.owed_fresh():  # C-9: a fresh seed is given, never passed
+            out.append({"action": "seed", "member": side, "required": ["seed"]})
+        elif side is not None and passes(self.verify_may_seed, side):
             out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input deals the called first deal
         move: dict[str, Any]
         if passes(self.verify_surprise, seat, self.combatants[0]["name"], None):
             move = {"action": "surprise", "choices": [c["name"] for c in self.combatants]}
             out.append({**move, **self._table_cards(), **self._required(["surprise"], seat)})
-        if passes(self.verify_initiative, seat, {}, None):  # each advantage granted
+        # C-9: after a rewind that kept a stage's fresh seed, only the House's choice as it made it is listed
+        made: Any
+        bound, made = self.bound_house_choice(self.cycle_stage(), "choice") if self.stages_apply() else (False, None)
+        advantages = dict(made["advantages"]) if bound and made["kind"] == "initiative" else {}
+        if passes(self.verify_initiative, seat, advantages, None):  # each advantage granted
             move = {"action": "initiative", "min": 0, "max": 4, "field": "advantage"}
+            if bound:
+                move["bound"] = {"advantage": advantages}
             out.append({**move, **self._table_cards(initiative=True),
                         **self._required(["initiative", self.cycle + 1], seat)})
         if passes(self.verify_keep, seat):
-            out.append({"action": "keep"})
-        if passes(self.verify_attack, seat, None, 0, None, None):
+            out.append({"action": "keep", **({"bound": {}} if bound else {})})
+        bound, made = self.bound_house_choice(self.attack_stage(), "choice") \
+            if seat == HOUSE and self.stages_apply() else (False, None)
+        target, difficulty = (made["target"], made["difficulty"]) if bound else (None, 0)
+        if passes(self.verify_attack, seat, target, difficulty, None, None):
             move = {"action": "attack", "member": self.up(), "min": -4, "max": 4, "field": "difficulty"}
-            out.append({**move, **self._table_cards(), **self._required(self.attack_slot(self.up()), seat)})
+            if bound:
+                move.update(min=difficulty, max=difficulty, bound={"target": target, "difficulty": difficulty})
+            out.append({**move, **self._table_cards(),
+                        **self._required(self.draw_slot(self.attack_slot(self.up())), seat)})
         shows = [a["number"] for a in self.attacks if passes(self.verify_show, seat, a["number"])]
         if shows:
             out.append({"action": "show", "choices": shows})

@@ -117,6 +117,7 @@ class CombatRules:
                           entered: Sequence[str] | None) -> dict[str, int]:
         self._house(seat, "deals initiative")
         self._verify_not_called()
+        self._verify_not_chosen()
         if self.phase not in ("opened", "cycle-end"):
             raise RuleViolation("initiative is dealt before the first cycle or when a cycle ends", ruling="PU-5")
         found: dict[str, int] = {}
@@ -126,22 +127,28 @@ class CombatRules:
                 raise RuleViolation(f"{combatant} is named twice among the advantages ({name!r} is {combatant}): "
                                     "give each combatant's advantage once", ruling="PU-9")
             found[combatant] = rules.advantage(value)
+        if self.stages_apply():
+            self.verify_same_choice(self.cycle_stage(), {"kind": "initiative", "advantages": found})
         return found
 
     def deal_initiative(self, seat: str, advantages: Mapping[str, object] | None, entered: Sequence[str] | None,
                         actor: str) -> None:
         """Two cards each, round-robin, no cut (PU-7); ties dealt again (PU-9). A new cycle begins. The first
-        is called only, while the players owe their input (C-10)."""
+        is called only, while the players owe their input (C-10); a later one is the House's choice of its
+        cycle's stage, dealt with the players' fresh seed (C-9, C-10)."""
         found = self.verify_initiative(seat, advantages, entered)
         if self.calls_first_deal(None):
             self._deal_called(kind="initiative", ambusher=None, difficulty=None,  # type: ignore[attr-defined]
                               advantages=found, actor=actor)
             return
+        if self.stages_apply():
+            self.choose(self.cycle_stage(), {"kind": "initiative", "advantages": found}, actor)
+            return
         self._deal_initiative(seat, found, entered, actor)
 
     def _deal_initiative(self, seat: str, found: dict[str, int], entered: Sequence[str] | None, actor: str) -> None:
         cycle = self.cycle + 1
-        deck = self.shuffle(["initiative", cycle], rules.DECK, entered)  # type: ignore[attr-defined]
+        deck = self.shuffle(self.draw_slot(["initiative", cycle]), rules.DECK, entered)  # type: ignore[attr-defined]
         names = [c["name"] for c in self.combatants]
         dealt = rules.deal_initiative(names, found, deck)
         if self.table and dealt["used"] != len(deck):
@@ -152,16 +159,107 @@ class CombatRules:
 
     def verify_keep(self, seat: str) -> None:
         self._house(seat, "keeps the order")
+        self._verify_not_chosen()
         if self.phase != "cycle-end":
             raise RuleViolation("the order is kept or dealt again when a cycle ends", ruling="PU-5")
+        if self.stages_apply():
+            self.verify_same_choice(self.cycle_stage(), {"kind": "keep"})
 
     def keep_order(self, seat: str, actor: str) -> None:
+        """PU-5: the same order for the next cycle; with a service deck, the House's choice of the cycle's
+        stage, which takes effect with the players' fresh seed (C-9, C-10)."""
         self.verify_keep(seat)
+        if self.stages_apply():
+            self.choose(self.cycle_stage(), {"kind": "keep"}, actor)
+            return
         self._order_kept(cycle=self.cycle + 1, actor=actor)  # type: ignore[attr-defined]
+
+    # -- C-9, C-10: the House's choices after the players' input, each followed by a fresh seed ---------------
+    #: The House's choice whose stage waits for the players' fresh seed (``{"stage", "kind", ...}``), and the
+    #: last stage whose fresh seed is in: the draws since carry it (older states: neither).
+    pending: dict[str, Any] | None = None
+    epoch: str | None = None
+
+    def stages_apply(self) -> bool:
+        """C-9: once the first deal is made from the players' input, the House can compute every later draw from
+        its secret; each choice it makes then is followed by a fresh seed of the players' before any draw. Not
+        with table cards (physical, C-3; ``seeders`` is empty) nor when no player is in the combat."""
+        return (not self.table and bool(self.seeders())  # type: ignore[attr-defined]
+                and bool(self.rolls or self.shuffles))  # type: ignore[attr-defined]
+
+    def cycle_stage(self) -> str:
+        """The stage of the House's choice that starts the next cycle (initiative again, or keep): ``cycle-N``."""
+        return f"cycle-{self.cycle + 1}"
+
+    def attack_stage(self) -> str:
+        """The stage of a House attack (its target and difficulty): ``attack-N``, N its number in the combat."""
+        return f"attack-{len(self.attacks) + 1}"
+
+    def fresh_stage(self) -> str | None:
+        """C-9, C-10: the stage of the House's choice made and not yet drawn. Every House choice after the first
+        deal (initiative again or keep, a House attack) has one, whatever it chose (C-5)."""
+        return self.pending["stage"] if self.pending is not None else None
+
+    def draw_slot(self, slot: Sequence[Any]) -> list[Any]:
+        """C-9, C-7: the slot a draw fills now: with the fresh seeds of the choice being drawn, else of the last
+        stage drawn (every draw after a House choice carries the seeds given after it), else the slot itself."""
+        stage = self.pending["stage"] if self.pending is not None else self.epoch
+        if stage is None or not self.fresh_in(stage):  # type: ignore[attr-defined]
+            return list(slot)
+        return self.fresh_slot(stage, slot)  # type: ignore[attr-defined,no-any-return]
+
+    def _verify_not_chosen(self) -> None:
+        """C-10: the House's choice waits for the players' fresh seed; it makes no other meanwhile."""
+        if self.pending is not None:
+            raise RuleViolation(f"the House chose {self.choice_words(self.pending)}; it is dealt with the players' "
+                                "fresh seed, in the same write", ruling="C-10")
+
+    def verify_same_choice(self, stage: str, choice: dict[str, Any]) -> None:
+        """C-9: after a rewind that kept ``stage``'s fresh seed, the House's choice is the one it made."""
+        bound, made = self.bound_house_choice(stage, "choice")  # type: ignore[attr-defined]
+        if bound:
+            self.verify_house_choice(stage, "choice", choice, self.choice_words(made, stage))  # type: ignore[attr-defined]
+
+    @staticmethod
+    def choice_words(choice: Mapping[str, Any], stage: str | None = None) -> str:
+        """A House choice in the table's words (``initiative again``, ``to keep the order``, ``Cole's attack``)."""
+        cycle = f" for {stage.replace('-', ' ')}" if stage else ""
+        if choice["kind"] == "keep":
+            return f"to keep the order{cycle}"
+        if choice["kind"] == "initiative":
+            given = ", ".join(f"{n} {v}" for n, v in choice["advantages"].items() if v) or "none"
+            return f"initiative{cycle} with advantages {given}"
+        words = f"{choice['attacker']}'s attack" + (f" on {choice['target']}" if choice.get("target") else "")
+        return words + (f" at difficulty {choice['difficulty']}" if stage else "")
+
+    def choose(self, stage: str, choice: dict[str, Any], actor: str) -> None:
+        """C-9, C-10: record the House's choice of ``stage``; it is drawn at the players' fresh seed, or at once
+        when a rewind kept that seed (the choice was bound to be the same, ``verify_house_choice``)."""
+        self._house_chose(stage=stage, choice=choice, actor=actor)  # type: ignore[attr-defined]
+        if self.fresh_in(stage):  # type: ignore[attr-defined]
+            self.draw_at_fresh_input(stage, actor)
+
+    def draw_at_fresh_input(self, stage: str, actor: str) -> None:
+        """C-10: the House's choice of ``stage``, drawn (or taking effect) with the players' fresh seed."""
+        choice = self.pending
+        if choice is None or choice["stage"] != stage:  # pragma: no cover - the kernel asks only for the stage owed
+            return
+        if choice["kind"] == "initiative":
+            self._deal_initiative(HOUSE, dict(choice["advantages"]), None, actor)
+        elif choice["kind"] == "keep":
+            self._order_kept(cycle=self.cycle + 1, actor=actor)  # type: ignore[attr-defined]
+        else:
+            self._deal_attack(HOUSE, choice["target"], choice["difficulty"], None, None, actor)
+
+    def stage_drawn(self) -> None:
+        """Mutator: the choice's stage is drawn; the draws that follow carry its fresh seeds (C-9)."""
+        if self.pending is not None:
+            self.epoch, self.pending = self.pending["stage"], None
 
     # -- PU-5: attacks -------------------------------------------------------------------------------------
     def verify_attack(self, seat: str, target: object, difficulty: object, cut: object,
                       entered: Sequence[str] | None) -> tuple[str | None, int]:
+        self._verify_not_chosen()
         attacker = self.up()
         if attacker is None:
             raise RuleViolation(f"nobody attacks now (the combat is at '{self.phase}')", ruling="PU-5")
@@ -174,14 +272,30 @@ class CombatRules:
                 raise RuleViolation("a combatant does not attack himself", ruling="PU-5")
         if cut is not None:
             rules.cut_value(cut)
-        return name, rules.difficulty(difficulty)
+        diff = rules.difficulty(difficulty)
+        if seat == HOUSE and self.stages_apply():
+            if cut is not None:
+                raise RuleViolation("the House's cut is drawn for the slot, not chosen: leave it out", ruling="C-9")
+            self.verify_same_choice(self.attack_stage(),
+                                    {"kind": "attack", "attacker": attacker, "target": name, "difficulty": diff})
+        return name, diff
 
     def attack(self, seat: str, target: object, difficulty: object, cut: object, entered: Sequence[str] | None,
                actor: str) -> None:
-        """A standard deal; its degree, critical or fumble are recorded (PU-5)."""
+        """A standard deal; its degree, critical or fumble are recorded (PU-5). With a service deck, a House
+        attack is its choice (target, difficulty) of a stage, dealt with the players' fresh seed (C-9, C-10)."""
         name, diff = self.verify_attack(seat, target, difficulty, cut, entered)
+        if seat == HOUSE and self.stages_apply():
+            self.choose(self.attack_stage(), {"kind": "attack", "attacker": self.up(), "target": name,
+                                              "difficulty": diff}, actor)
+            return
+        self._deal_attack(seat, name, diff, cut, entered, actor)
+
+    def _deal_attack(self, seat: str, name: str | None, diff: int, cut: object, entered: Sequence[str] | None,
+                     actor: str) -> None:
         number = len(self.attacks) + 1
-        hand = self.draw_hand(self.attack_slot(self.up()), cut, entered, seat)  # type: ignore[attr-defined]
+        hand = self.draw_hand(self.draw_slot(self.attack_slot(self.up())), cut, entered,  # type: ignore[attr-defined]
+                              seat)
         self._attacked(number=number, seat=seat, attacker=self.up(), target=name,  # type: ignore[attr-defined]
                        free=self.phase == "free-attack", difficulty=diff, hand=hand,
                        result=rules.judge(hand["cards"], diff), actor=actor)

@@ -100,13 +100,16 @@ class _CombatMove(Command):
 
 
 class CombatSeed(_CombatMove):
-    """Add your side's seed text once the House called the first deal, which it then deals (C-4, C-10)."""
+    """Add your side's seed text once the House called the first deal, which it then deals (C-4, C-10); or,
+    after each House choice later in the combat, the fresh seed the deal it leads to waits for (C-9). Left out
+    on the command line, 128 random bits drawn on your machine."""
 
     ruling = "C-4"
     cli = "combat seed"
     cli_arguments = ("seed",)
+    cli_random = ("seed",)
     action: Literal["seed"] = "seed"
-    seed: str = text(200, "Your seed text.")
+    seed: str = text(200, "Your seed text (on the command line: random when left out).")
 
 
 class CombatPass(common.Pass):
