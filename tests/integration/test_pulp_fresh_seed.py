@@ -26,7 +26,7 @@ from domain.systems.pulp_cards import rules
 from tests.integration.conformance import HOUSE, SEATS, Step, Table
 
 OPEN = Step(HOUSE, "open-combat", {"combatants": ["ilse", "Sheriff Cole"]})
-FRESH = {"action": "seed", "member": "players", "required": ["seed"]}
+FRESH = {"action": "seed", "member": "players", "fresh": True, "required": ["seed"]}
 
 
 @pytest.fixture
@@ -131,10 +131,10 @@ def test_after_a_rewind_that_kept_the_fresh_seed_the_house_chooses_the_same_and_
     chose = table.unit(unit).version
     table.act("ilse", unit, {"action": "seed", "seed": "cycle two"})
     dealt = table.unit(unit)
-    table.rewind(unit, chose)  # between the choice and the seed, which is kept: dealt in the rewind's write
-    found = table.unit(unit)
-    assert found.phase == "attacking" and found.initiative["dealt"] == dealt.initiative["dealt"]
-    assert found.mid_move() is False and found.pending is None
+    before = table.events()
+    with pytest.raises(RuleViolation, match="C-6: at step .* fresh seeds that were given since"):
+        table.rewind(unit, chose)  # between the choice and the seed, which is kept: the deal would come at once
+    assert table.events() == before
     table.rewind(unit, step)
     before = table.events()
     for other in ({"action": "keep"}, {"action": "initiative"},

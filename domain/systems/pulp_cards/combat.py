@@ -215,15 +215,6 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             raise RuleViolation(self.BEFORE_FIRST_DEAL, ruling="C-9")
         return super().verify_rewind(to_step, past, reason)
 
-    def rewind(self, to_step: int, past: Any, reason: object, actor: str) -> None:
-        """C-6, with C-9 and C-10: a rewind to a step where the House had chosen and waited for the players'
-        fresh seed, which came after it and is kept, deals that choice at once, in the same write (the choice
-        stands as made; its seed is never given again)."""
-        super().rewind(to_step, past, reason, actor)
-        stage = self.fresh_stage()
-        if stage is not None and self.fresh_in(stage):
-            self.draw_at_fresh_input(stage, actor)
-
     # -- C-6: an ended combat is overturned (voided): ``Dealing.overturn`` ------------------------------------
     OPEN_OVERTURN = "only an ended combat is overturned; rewind an open one"
     NOUN = "combat"
@@ -288,7 +279,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         out: list[dict[str, Any]] = []
         side = self.side_of(seat)
         if side is not None and side in self.owed_fresh():  # C-9: a fresh seed is given, never passed
-            out.append({"action": "seed", "member": side, "required": ["seed"]})
+            out.append({"action": "seed", "member": side, "fresh": True, "required": ["seed"]})
         elif side is not None and passes(self.verify_may_seed, side):
             out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input deals the called first deal
         move: dict[str, Any]
