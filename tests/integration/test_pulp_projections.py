@@ -33,7 +33,7 @@ def play(stakes):
 
 def test_a_pulp_rebuild_equals_the_incremental_read_models(stakes):
     cid, deal, combat = play(stakes)
-    stakes.run(cid, HOUSE, "rewind", unit=str(combat), to_step=5, reason="misread")  # C-10: call, pass+deal (a House choice: dealt at once)
+    stakes.run(cid, HOUSE, "rewind", unit=str(combat), to_step=4, reason="misread")  # C-10: call, pass+deal
     stakes.run(cid, HOUSE, "overturn", unit=str(deal), void=True, reason="wrong skill")
     incremental = stakes.views.dump()
     stakes.rebuild()
