@@ -160,9 +160,13 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
     if s.get("seen_before_rewind"):
         parts.append("Seen by every seat before the rewind (C-8): "
                      f"{_plain([e['value'] for e in s['seen_before_rewind']])}")
-    if s.get("fresh_owed"):
+    if any(a.action == "seed" and a.fresh for a in v.legal_actions):
         parts.append("Every side has decided: a fresh seed from each player comes before the last dice are drawn "
-                     "(C-9): stakes conflict seed WORDS")
+                     "(C-9): stakes conflict seed [WORDS] (no words: random bits drawn here)")
+    for data in s["sides"].values():
+        if data.get("pending"):  # the House's own view (or once it revealed its dice)
+            parts.append(f"{_plain(data['name'])} spends 1 Willpower to roll die {data['pending'].get('die')} again: "
+                         "drawn with the players' fresh seed (C-9)")
     parts.append(_legal(v.legal_actions, v.waiting_for))
     return Group(*parts)
 

@@ -496,11 +496,19 @@ class Resolution:
         seeds = self.side_seeds()
         mismatches: list[dict[str, Any]] = []
         checked = entered = 0
+        given = [[str(self.fresh[stage][side]) for side in self.seeders()] for stage in self.fresh
+                 if self.fresh_in(stage)]
         for record in [*self.rolls, *self.shuffles]:
             if record["entered"]:
                 entered += 1
                 continue
             checked += 1
+            slot = [str(part) for part in record["slot"]]
+            if "fresh" in slot:  # C-9: a fresh slot carries the fresh seeds the log shows given, none other
+                at = slot.index("fresh") + 1
+                if not any(slot[at:at + len(words)] == words for words in given):
+                    mismatches.append({"slot": record["slot"], "recorded": record["value"],
+                                       "derived": "the fresh seeds in this slot are not those given"})
             if SHUFFLED in record:
                 expected: Any = derive_shuffle(self.secret_seed, seeds, record["slot"], record[SHUFFLED])
             else:

@@ -133,6 +133,9 @@ def test_a_fresh_seed_left_out_is_drawn_on_the_players_machine_and_the_outcome_f
     cli("willpower", "reroll", "1")  # the House, for Cole: drawn later, with Ilse's fresh seed (C-9)
     waiting = readable(cli("willpower", "keep", "--as", "ilse"))
     assert "a fresh seed from each player comes before the last dice" in waiting
+    house_reads = readable(cli("challenge", "show"))
+    assert "roll die 1 again: drawn with the players' fresh seed" in " ".join(house_reads.split())
+    assert "fresh seed from each player" not in house_reads  # not the House's move
     assert "C-9" in cli("conflict", "pass", "--as", "ilse", expect=3).stderr
     done = cli.json("conflict", "seed", "--as", "ilse")
     fresh = done["state"]["fresh_seeds"]["reroll"]["challenger"]

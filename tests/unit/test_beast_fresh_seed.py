@@ -18,16 +18,16 @@ import pytest
 
 from domain.errors import RuleViolation
 from domain.fairness import derive_die
-from domain.kernel.common import Rewind
+from domain.kernel.common import Overturn, Rewind
 from domain.systems.beast import play
-from tests.unit.beast_table import HOUSE, ILSE, BeastTable
+from tests.unit.beast_table import HOUSE, ILSE, TOMAS, BeastTable
 
 
-def both_rolled(t: BeastTable, cole_willpower: str | None = None) -> UUID:
+def both_rolled(t: BeastTable, cole_willpower: str | None = None, first: str = "Ilse's first words") -> UUID:
     """A conflict of Ilse against Sheriff Cole, both sides rolled, nobody decided yet."""
     unit = t.conflict()
     t.act(HOUSE, unit, action="prepare", humanity=2, beast=2, willpower=cole_willpower)
-    t.act(ILSE, unit, action="seed", seed="Ilse's first words")
+    t.act(ILSE, unit, action="seed", seed=first)
     t.act(HOUSE, unit, action="roll", humanity=2, beast=2, willpower=cole_willpower)
     t.act(ILSE, unit, action="roll", humanity=4, beast=3)
     return unit
@@ -172,3 +172,78 @@ def test_table_dice_and_two_players_owe_no_fresh_seed():  # C-3: physical dice; 
     unit = t.conflict(against="Tomas")
     t.act(ILSE, unit, action="pass")
     assert t.unit(unit).fresh_stage() is None
+
+
+def test_the_antagonists_humanity_check_set_off_by_its_reroll_is_rolled_with_the_fresh_seed_too():  # C-9, BE-12
+    """Spending the point on a reroll can set off the antagonist's check (BE-12: Willpower after the point), so
+    the House's choice decides whether those dice are rolled: they carry the fresh seed, unknown when it chose.
+    (Found by the review: with `s374` the check dice the House could compute before choosing would slip.)"""
+    t = BeastTable(cole_willpower=2)
+    unit = both_rolled(t, first="s374")
+    before = t.unit(unit)
+    foreseen = [derive_die(before.secret_seed, before.side_seeds(), ["opponent", "check", j], 10) for j in range(4)]
+    t.act(HOUSE, unit, action="reroll", die=1)
+    t.act(ILSE, unit, action="keep")
+    done = t.act(ILSE, unit, action="seed", seed="ilse's fresh words")
+    check = [r for r in done.rolls if r["slot"][:2] == ["opponent", "check"]]
+    assert done.sides["opponent"]["check"]["triggers"] and check
+    assert all(r["slot"][2:4] == ["fresh", "ilse's fresh words"] for r in check)
+    assert [r["value"] for r in check] != foreseen
+    assert done.sides["opponent"]["check"]["dice"] == [r["value"] for r in check]
+
+
+def test_a_conflict_is_not_overturned_while_its_antagonist_is_in_another_still_open():  # C-6, C-9
+    """Its sheet would move under the open conflict, where a reroll bound by a rewind could become one it cannot
+    make (no Willpower left) with nothing else allowed: the table stuck."""
+    t = BeastTable(cole_willpower=1)
+    first = both_rolled(t)
+    t.act(HOUSE, first, action="keep")
+    t.act(ILSE, first, action="keep")
+    t.act(ILSE, first, action="seed", seed="fresh words")
+    while not t.unit(first).settled:
+        t.act(HOUSE if t.unit(first).sides["opponent"]["check"] and
+              t.unit(first).sides["opponent"]["check"]["outcome"] is None else ILSE, first, action="check")
+    second = t.conflict(seat=TOMAS)
+    with pytest.raises(RuleViolation, match="C-6: Sheriff Cole is in a conflict still open"):
+        t.run(HOUSE, Overturn(unit=first, void=True, reason="a dream"))
+    t.act(HOUSE, second, action="abandon", reason="called off")
+    t.run(HOUSE, Overturn(unit=first, void=True, reason="a dream"))
+
+
+def test_a_reroll_drawn_at_once_before_the_fresh_seed_rule_is_drawn_at_its_old_slot_after_a_rewind(monkeypatch):
+    """C-7: a unit open when the rule shipped drew the antagonist's reroll at ``[side, "reroll", 0]``; after a
+    rewind, the same choice (bound once the fresh seed is in) draws the same die there, not a new one."""
+    from domain.systems.beast.roll import BeastRoll
+
+    t = BeastTable()
+    unit = both_rolled(t)
+    before = t.unit(unit).version
+    with monkeypatch.context() as old:
+        old.setattr(BeastRoll, "rerolls_fresh", lambda self, side: False)  # the code before the rule
+        t.act(HOUSE, unit, action="reroll", die=2)
+    drawn = [(r["slot"], r["value"]) for r in reroll_records(t, unit)]
+    assert drawn and drawn[0][0] == ["opponent", "reroll", 0]
+    t.act(ILSE, unit, action="keep")
+    t.act(ILSE, unit, action="seed", seed="fresh words")
+    if t.unit(unit).settled:
+        pytest.skip("settled at once")
+    t.run(HOUSE, Rewind(unit=unit, to_step=before, reason="a ruling"))
+    t.act(HOUSE, unit, action="reroll", die=2)
+    t.act(ILSE, unit, action="keep")
+    assert [(r["slot"], r["value"]) for r in reroll_records(t, unit)][-len(drawn):] == drawn
+
+
+def test_verify_names_a_fresh_slot_whose_seeds_are_not_those_the_log_shows_given():  # C-4, C-9
+    t = BeastTable()
+    unit = both_rolled(t)
+    t.act(HOUSE, unit, action="reroll", die=1)
+    t.act(ILSE, unit, action="keep")
+    done = t.act(ILSE, unit, action="seed", seed="fresh words")
+    while not done.settled:
+        side = next(s for s, d in done.sides.items() if d["check"] and d["check"]["outcome"] is None)
+        done = t.act(HOUSE if side == "opponent" else ILSE, unit, action="check")
+    assert done.verify()["mismatches"] == []
+    record = next(r for r in done.rolls if r["slot"][:2] == ["opponent", "reroll"])
+    record["slot"][3] = "other words"  # a service that drew with a seed of its own choosing
+    record["value"] = derive_die(done.secret_seed, done.side_seeds(), record["slot"], 10)
+    assert [m["slot"] for m in done.verify()["mismatches"]] == [record["slot"]]

@@ -248,6 +248,14 @@ class Moves:
         return {"mode": self.check_mode, "dice": dice, "outcome": outcome, "humanity": humanity,
                 "lost": humanity == 0, "entered": self.table and bool(dice)}
 
+    def check_slot(self, side: str, j: int) -> list[Any]:
+        """A Humanity check die's slot: ``[side, "check", j]``; once the players' fresh seeds of the reroll
+        stage are in, it carries them (C-9): the House's reroll choice can set off its antagonist's check
+        (BE-12), so the dice that check would roll must not be known when it chooses."""
+        if self.fresh_in("reroll"):  # type: ignore[attr-defined]
+            return [*self.fresh_slot("reroll", [side, "check"]), j]  # type: ignore[attr-defined]
+        return [side, "check", j]
+
     def roll_check(self, side: str, sheet: Mapping[str, int], entered: Sequence[int] | None) -> dict[str, Any]:
         """BE-12, auto mode: one d10 per point of current Humanity; with no 7 or more, one Humanity die
         becomes a Beast die. At Humanity 0 (lost to the Beast already, a check of another unit having slipped
@@ -257,7 +265,7 @@ class Moves:
                 raise RuleViolation("a character lost to the Beast has no Humanity die to roll", ruling="BE-9")
             return {"mode": self.check_mode, "dice": [], "outcome": "lost", "humanity": 0, "lost": True,
                     "entered": False}
-        dice = self.draw_dice([[side, "check", j] for j in range(sheet["humanity"])], entered, faces=10,  # type: ignore[attr-defined]
+        dice = self.draw_dice([self.check_slot(side, j) for j in range(sheet["humanity"])], entered, faces=10,  # type: ignore[attr-defined]
                               what="d10s, one per point of Humanity")
         outcome = "held" if any(v >= rules.TARGET["H"] for v in dice) else "slipped"
         humanity = sheet["humanity"] - (outcome == "slipped")

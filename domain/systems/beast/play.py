@@ -309,6 +309,12 @@ def reveal(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Beast
 def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: BeastRoll, winner: str | None,
              void: bool, reason: str) -> list[Any]:
     ones = sheets_of(app, unit)
+    for one in ones.values():
+        if isinstance(one, BeastAntagonist) and any(u != unit.id.hex for u in one.engaged):
+            # its sheet must not move under a conflict still open: a choice there bound by a rewind (a reroll,
+            # C-9) could become one it cannot make (no Willpower left), and nothing else may be made
+            raise RuleViolation(f"{one.name} is in a conflict still open: overturn this once that settles",
+                                ruling="C-6")
     before = unit.shown_effects()
     unit.overturn(winner, void, reason, ctx.actor.name)
     return mirror(unit, ones, before, "overturned", ctx.actor.name)

@@ -23,7 +23,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation
 from domain.fairness import commitment
-from domain.kernel.resolution import Resolution
+from domain.kernel.resolution import Resolution, slot_key
 from domain.systems.beast import rules
 from domain.systems.beast.moves import Moves
 from domain.systems.beast.seen import Seen
@@ -185,7 +185,8 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
                actor: str) -> None:
         """Keep the dice (``die`` None) or reroll die number ``die`` with a Willpower point. An antagonist's
         reroll waits for the players' fresh seeds (C-9), drawn at once when a rewind kept them."""
-        fresh = self.rerolls_fresh(side)
+        # C-7: a reroll drawn at once before this rule (a unit open when it shipped) is drawn at its old slot again
+        fresh = self.rerolls_fresh(side) and slot_key([side, "reroll", 0]) not in self.filled
         if die is None:
             self.verify_decide(side)
             if entered is not None:
@@ -196,8 +197,9 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
         else:
             reroll = self.verify_reroll(side, sheet, die, entered)
         if fresh:
+            _, made = self.bound_house_choice(REROLL, side)
             self.verify_house_choice(REROLL, side, reroll and reroll["die"],
-                                     f"to reroll die {reroll['die']}" if reroll else "to keep its dice")
+                                     f"to reroll die {made}" if made else "to keep its dice")
         if self.sides[side]["antagonist"]:
             self._decided_in_secret(side=side, reroll=reroll, actor=actor)
         else:
@@ -285,7 +287,7 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
 
     def _record_check(self, side: str, check: dict[str, Any]) -> None:
         for j, value in enumerate(check["dice"]):
-            self.record_result([side, "check", j], value, check["entered"], faces=10)
+            self.record_result(self.check_slot(side, j), value, check["entered"], faces=10)
         self.sides[side]["check"].update(copy.deepcopy(check))
         if all(d["check"] is None or d["check"]["outcome"] is not None for d in self.sides.values()):
             self.phase = "settled"

@@ -72,7 +72,7 @@ class Seen:
                     die["text"] = rules.die_text(die)
             view.pop("seed", None)
             view.pop("pending", None)
-            if seat == HOUSE and data.get("pending"):  # C-9: its reroll, drawn with the players' fresh seeds
+            if show_all and data.get("pending"):  # C-9: its reroll, drawn with the players' fresh seeds
                 view["pending"] = {"die": data["pending"]["die"]}
             view["seeded"] = data["seed"] is not None
             sides[side] = view
