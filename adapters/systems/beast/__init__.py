@@ -135,8 +135,19 @@ for _event, _what, _detail in (("Rolled", "roll", _roll_detail), ("RolledInSecre
 
 @PROJECTION.on("BeastRoll.Rewound")
 def _rewound(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
-    """The lines of the steps undone go from the sheets' history (C-6); the sheets' own changes stay."""
+    """The lines of the steps undone go from the sheets' history (C-6); the sheets' own changes stay. A step
+    of a timeline an earlier rewind left has lost its lines: a Humanity check its state shows as made is
+    written again, at the step rewound to (the sheet's checks read as at that step). Its roll, reroll and
+    outcome lines are not (known limit: one line per character and position)."""
     p.execute("DELETE FROM {p}beast_history WHERE unit_id = ? AND step > ?", (oid, e.to_step))
+    unit = p.unit(oid)
+    have = {r["character_id"] for r in p.rows(
+        "SELECT character_id FROM {p}beast_history WHERE unit_id = ? AND what = 'check'", (oid,))}
+    for data in unit.sides.values():
+        check = data.get("check")
+        if check and check.get("outcome") is not None and data["character"] not in have:
+            _line(p, nid, campaign, data["character"], oid, e.to_step, at, "check",
+                  {k: v for k, v in check.items() if k != "triggers"})
 
 
 # -- reads ------------------------------------------------------------------------------------------------
