@@ -227,7 +227,8 @@ class _Move(Command):
 
 
 class Seed(_Move):
-    """Add your side's seed text before the first roll (C-4)."""
+    """Add your side's seed text before the first roll (C-4), or the fresh seed the reroll waits for once both
+    sides called it, when the House plays a side (C-9)."""
 
     ruling = "C-4"
     cli = "challenge seed"
