@@ -158,7 +158,8 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
 
     # -- C-4, C-9: side seeds ---------------------------------------------------------------
     def add_seed(self, side: str, seed: str, actor: str) -> None:
-        self._seed_added(side=side, seed=self.verify_seed(side, seed), actor=actor)
+        """A first seed, or the fresh seed the reroll waits for (C-9): the kernel's ``give_input`` says which."""
+        self.give_input(side, seed, actor)
 
     @event("SeedAdded")
     def _seed_added(self, side: str, seed: str, actor: str) -> None:
