@@ -129,7 +129,7 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
         params.append({
             "name": name, "kind": kind, "help": info.description or "", "positional": name in positional,
             "option": option, "parser": parser, "lookup": cls.lookups.get(name),
-            "required": name not in cls.lookups and all(
+            "required": name not in cls.lookups and name not in cls.cli_random and all(
                 name in c.model_fields and c.model_fields[name].is_required() for c in classes),
         })
     shared = next((c for c in SHARED if all(issubclass(k, c) for k in classes)), None)
@@ -143,7 +143,8 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
             "action": first.action_name(), "arguments": list(first.cli_arguments),
             "listed": any(c.listed_in for c in classes),  # a unit's legal actions may list it (issue 31)
             "new_unit": first.answer == "unit" and first.draws_secret,
-            "confirm": list(first.cli_confirm) if first.cli_confirm else None}
+            "confirm": list(first.cli_confirm) if first.cli_confirm else None,
+            "random": sorted({n for c in classes for n in c.cli_random})}
 
 
 def build() -> dict[str, Any]:

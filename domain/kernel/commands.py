@@ -82,6 +82,9 @@ class Command(BaseModel):
     #: ``(bool field, ruling)``: refused under that ruling without the field, the CLI shows why and asks whether
     #: to go ahead, then sends the field true (issue 31: an undo that would show cards, C-8).
     cli_confirm: ClassVar[tuple[str, str] | None] = None
+    #: Text fields the CLI fills, when none is given, with 128 random bits drawn on the client
+    #: (``secrets.token_hex(16)``): a seed nobody at the server chose (C-4, C-9).
+    cli_random: ClassVar[tuple[str, ...]] = ()
     #: Fields that default to the acting seat's name when not given (``seat`` of a sheet command).
     actor_fields: ClassVar[tuple[str, ...]] = ()
     #: Id fields the CLI accepts as a prefix, and the kind of id (``"loan"``, ``"unit"``).

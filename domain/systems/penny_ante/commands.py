@@ -233,6 +233,7 @@ class Seed(_Move):
     ruling = "C-4"
     cli = "challenge seed"
     cli_arguments = ("seed",)
+    cli_random = ("seed",)  # C-9: ``stakes challenge seed`` alone sends 128 random bits drawn on the client
     action: Literal["seed"] = "seed"
     seed: str = text(200, "Your seed text.")
 
