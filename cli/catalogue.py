@@ -148,7 +148,8 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
             "action": first.action_name(), "arguments": list(first.cli_arguments),
             "listed": any(c.listed_in for c in classes),  # a unit's legal actions may list it (issue 31)
             "new_unit": first.answer == "unit" and first.draws_secret,
-            "confirm": list(first.cli_confirm) if first.cli_confirm else None}
+            "confirm": list(first.cli_confirm) if first.cli_confirm else None,
+            "random": sorted({n for c in classes for n in c.cli_random})}
 
 
 def build() -> dict[str, Any]:

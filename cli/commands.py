@@ -285,6 +285,8 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
                 if lookup is not None:
                     value = str((LOOKUPS if lookup in LOOKUPS else lookups())[lookup](t, value))
                 payload[name] = value
+            for name in spec.get("random") or []:  # C-4, C-9: a seed drawn here, on the client, when none is given
+                payload.setdefault(name, secrets.token_hex(16))
             for name, (_, lookup) in kinds.items():  # an id left out: the current one
                 if lookup == "unit" and name not in payload:
                     payload[name] = str(unit_id(t, None))

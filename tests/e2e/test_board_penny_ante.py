@@ -210,8 +210,13 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     tap(i, "circumstance")
     wait_for_move(h, "double-down").locator("[name=text]").fill("Ninjas on the roof")
     tap(h, "double-down")
-    tap(h, "roll")
+    tap(h, "roll")  # C-9: both call the reroll; Ilse's fresh seed, drawn in her browser, rolls both cups
     tap(i, "roll")
+    fresh = i.locator("#table form.pa-fresh-seed")
+    fresh.wait_for(timeout=WAIT)
+    assert "after its choices" in fresh.inner_text()
+    answer = submit(i, fresh.locator("button[data-random-seed='pa-fresh-seed']"), lambda r: r.url.endswith("/act"))
+    assert answer.status == 200, answer.text()[:500]
     phase_everywhere(pages, "betting-2")
     hidden_agrees(http, c, unit, tokens, pages)
     wager = i.locator("[data-testid=wager-challenger]")

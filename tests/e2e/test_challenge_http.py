@@ -62,6 +62,10 @@ def test_two_seats_play_a_challenge_over_http_and_anyone_can_verify_the_dice(cli
     act(client, c, ch, t["ilse"], "call")
     act(client, c, ch, t["house"], "roll")
     act(client, c, ch, t["ilse"], "roll")
+    listed = client.get(f"{c}/challenges/{ch}", headers=t["ilse"]).json()["legal_actions"]
+    fresh = next(a for a in listed if a["action"] == "seed")
+    assert fresh["required"] == ["seed"] and not any(a["action"] == "pass" for a in listed)  # C-9
+    act(client, c, ch, t["ilse"], "seed", seed="fresh words for the reroll")  # rolls both cups (C-10)
     act(client, c, ch, t["house"], "check")
     done = act(client, c, ch, t["ilse"], "check")
     assert done["phase"] == "settled" and done["secret_seed"]
@@ -168,6 +172,7 @@ def test_an_offer_of_an_earlier_betting_round_is_never_advertised_once_its_round
     act(client, c, ch, t["ilse"], "check")
     act(client, c, ch, t["house"], "roll")
     act(client, c, ch, t["ilse"], "roll")
+    act(client, c, ch, t["ilse"], "seed", seed="fresh words")  # C-9: the reroll comes with it
     view = act(client, c, ch, t["tomas"], "lend", borrower="ilse", amount=5)  # round 2
     offers = client.get(f"{c}/challenges/{ch}", headers=t["ilse"]).json()["loan_offers"]
     assert [(o["amount"], o["open"]) for o in offers] == [(4, False), (5, True)]

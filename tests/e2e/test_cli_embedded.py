@@ -262,3 +262,33 @@ def test_each_seat_keeps_its_own_current_unit_and_reads_default_to_its_last_sett
     assert cli.json("challenge", "verify", "--as", "tom")["challenge_id"] == toms["id"]
     cli("choose", "house", "--as", "ana")
     assert cli.json("replay", "--as", "ana")["challenge_id"] == anas["id"]
+
+
+def test_the_fresh_seed_of_the_reroll_is_drawn_by_the_cli_when_none_is_given_c9(cli):
+    """C-9: against the House, ``challenge roll`` in new-circumstances calls the reroll; ``challenge seed`` alone
+    then sends 128 random bits drawn on the client, which roll both cups at once (C-10)."""
+    seat_the_table(cli)
+    cli("antagonist", "create", "Lady Sen", "--characteristic", "Poison")
+    cli("adventure", "start")
+    cli("antagonist", "fund", "Lady Sen", "40")
+    cli("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "2")
+    cli("challenge", "declare", "Poison")
+    cli("challenge", "declare", "Whip Smart", "--as", "ilse")
+    cli("challenge", "seed", "first words", "--as", "ilse")
+    cli("challenge", "roll")
+    cli("challenge", "roll", "--as", "ilse")
+    cli("challenge", "keep", "--cup", "1")
+    cli("challenge", "keep", "--cup", "1", "--as", "ilse")
+    cli("challenge", "check")
+    cli("challenge", "check", "--as", "ilse")
+    cli("challenge", "roll")
+    cli("challenge", "roll", "--as", "ilse")
+    assert "C-9" in cli("challenge", "pass", "--as", "ilse", expect=3).stderr
+    view = cli.json("challenge", "seed", "--as", "ilse")
+    assert view["phase"] == "betting-2"
+    cli("challenge", "check")
+    cli("challenge", "check", "--as", "ilse")
+    report = cli.json("challenge", "verify")
+    fresh = [r["slot"] for r in report["results"] if "fresh" in r["slot"]]
+    assert len(fresh) == 2 and all(len(s[-1]) == 32 and int(s[-1], 16) >= 0 for s in fresh)  # token_hex(16)
+    assert report["mismatches"] == []

@@ -107,6 +107,7 @@ def test_two_seats_play_a_full_challenge_from_the_cli_against_a_running_server(c
     ilse("challenge", "call")
     house("challenge", "roll")
     ilse("challenge", "roll")
+    ilse("challenge", "seed")  # C-9: a fresh seed, 128 random bits drawn by the CLI, rolls both cups
     house("challenge", "check")
     done = ilse.json("challenge", "check")
     assert done["phase"] == "settled" and done["secret_seed"]

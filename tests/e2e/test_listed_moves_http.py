@@ -65,6 +65,7 @@ def test_every_listed_loan_move_is_accepted_through_the_action_endpoint_built_fr
     act(client, c, ch, t["ilse"], "check")
     act(client, c, ch, t["house"], "roll")
     act(client, c, ch, t["ilse"], "roll")
+    act(client, c, ch, t["ilse"], "seed", seed="fresh words")  # C-9: the reroll comes with the fresh seed
     act(client, c, ch, t["tomas"], "lend", borrower="ilse", amount=2)  # round 2
     no = listed(client, c, ch, t["ilse"], "decline-loan")[0]
     r = client.post(f"{c}/challenges/{ch}/actions", headers=t["ilse"], json=body_from(no, schemas["decline-loan"]))

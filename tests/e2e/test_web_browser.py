@@ -133,13 +133,14 @@ def test_three_seats_watch_one_penny_ante_challenge_played_from_their_pages(url,
     if os.environ.get("STAKES_SCREENSHOTS") == "1":  # the README's pictures, only when asked (make screenshots)
         t.screenshot(path=str(DOCS / "web-table.png"), full_page=True)
 
-    # Play it out from the pages: whoever the table waits for takes the first of check / call / roll, once
+    # Play it out from the pages: whoever the table waits for takes the first of check / call / roll / seed (the
+    # fresh seed after both reroll calls, drawn in the browser, C-9), once
     # his page (updated by the stream) offers it.
     for _ in range(20):
         # each seat learns its own moves only (C-5): another seat's are not named
         waiting = {seat: http.get(f"{c}/challenges/{unit}/waiting", headers=bearer(tokens[seat])).json()["seats"]
                    for seat in ("house", "ilse")}
-        moves = [(seat, name) for seat in ("house", "ilse") for name in ("check", "call", "roll")
+        moves = [(seat, name) for seat in ("house", "ilse") for name in ("check", "call", "roll", "seed")
                  if name in waiting[seat].get(seat, [])]
         if not moves:
             break

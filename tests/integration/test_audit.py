@@ -270,7 +270,7 @@ def test_replay_reads_only_that_challenges_events(stakes, monkeypatch):
 
     monkeypatch.setattr(stakes.app.recorder, "log_page", counting_notes)
     replay = stakes.replay(cid, TOMAS, challenge)
-    assert read == [replay.total] and replay.total == len(replay.steps) == 16  # 15 moves and the player's pass (C-10)
+    assert read == [replay.total] and replay.total == len(replay.steps) == 19  # 15 moves, the pass, 2 calls, the fresh seed (C-9)
     assert sum(scanned) == 0  # the projection was up to date: not one other event was read
 
 

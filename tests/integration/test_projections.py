@@ -181,7 +181,8 @@ def play_a_challenge(stakes: Stakes, cid):
         (HOUSE, "declare", {"characteristics": ["Poison"]}), (ILSE, "declare", {"characteristics": []}),
         (ILSE, "pass", {}), (HOUSE, "roll", {}), (ILSE, "roll", {}), (HOUSE, "keep", {"cup": [0]}), (ILSE, "keep", {"cup": []}),
         (HOUSE, "raise", {"amount": 2}), (TOMAS, "lend", {"borrower": "ilse", "amount": 3}), (ILSE, "call", {}),
-        (HOUSE, "roll", {}), (ILSE, "roll", {}), (HOUSE, "check", {}), (ILSE, "check", {}),
+        (HOUSE, "roll", {}), (ILSE, "roll", {}), (ILSE, "seed", {"seed": "fresh words"}),  # C-9: the reroll
+        (HOUSE, "check", {}), (ILSE, "check", {}),
     ):
         stakes.challenge_action(cid, seat, ch, action, args)
     return ch

@@ -24,9 +24,11 @@ SCRIPT = [
     ("ilse", "call", {}),
     ("house", "circumstance", {"text": "Rooftops"}),
     ("house", "roll", {}),
-    ("ilse", "roll", {}),
+    ("ilse", "roll", {}),  # both called the reroll: its dice wait for Ilse's fresh seed (C-9)
+    FRESH := ("ilse", "seed", {"seed": "fresh clover"}),
     ("house", "raise", {"amount": 2}),
 ]
+
 
 
 def play(game: Game, actions) -> list[int]:
@@ -49,6 +51,11 @@ def test_rewinding_to_every_step_and_playing_on_gives_the_same_dice():
         game = Game(new_app())
         game.announce("house", SEN, {"players": ["ilse"]}, 2)
         play(game, SCRIPT)
+        if SCRIPT[index] == FRESH:
+            # the step that waited for the fresh seed lies inside one move once it is kept (C-6, C-9)
+            with pytest.raises(RuleViolation, match="C-6: step .* waited for the fresh seed"):
+                game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, step, "the ninjas were not there")
+            continue
         game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, step, "the ninjas were not there")
         assert game.state.version == versions[-1] + 1  # the rewind is itself a step of the history (C-6)
         play(game, [a for a in SCRIPT[index:] if a[1] not in ("seed", "lend")])

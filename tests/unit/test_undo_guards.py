@@ -104,6 +104,7 @@ def test_rewinding_past_two_loans_from_one_lender_reverses_both():
     game.act("ilse", "check")
     game.act("house", "roll")
     game.act("ilse", "roll")
+    game.act("ilse", "seed", seed="fresh words")  # C-9: the reroll comes with Ilse's fresh seed
     game.act("mara", "lend", borrower="ilse", amount=3)
     game.app.accept_loan(game.cid, ILSE, UUID(game.state.loans[-1]))
     game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, step, "no loans")

@@ -37,6 +37,7 @@ from domain.systems.penny_ante.moves import (
     MAX_DICE,
     NEW_CIRCUMSTANCES,
     OPPONENT,
+    REROLL,
     ROLL,
     SETTLED,
     SHOWDOWN,
@@ -157,7 +158,8 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
 
     # -- C-4, C-9: side seeds ---------------------------------------------------------------
     def add_seed(self, side: str, seed: str, actor: str) -> None:
-        self._seed_added(side=side, seed=self.verify_seed(side, seed), actor=actor)
+        """A first seed, or the fresh seed the reroll waits for (C-9): the kernel's ``give_input`` says which."""
+        self.give_input(side, seed, actor)
 
     @event("SeedAdded")
     def _seed_added(self, side: str, seed: str, actor: str) -> None:
@@ -205,8 +207,36 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         effects = self.verify_roll(side, piles, entered)
         if self.phase == ROLL:
             self._dice_rolled(side=side, entered=self.table, actor=actor, **effects)
+        elif self.fresh_reroll:
+            self._reroll_called(side=side, actor=actor)  # C-9: the dice wait for the players' fresh seed
+            stage = self.fresh_stage()
+            if stage is not None and self.fresh_in(stage):
+                self.draw_at_fresh_input(stage, actor)  # C-7, C-9: the fresh seed was kept through a rewind
         else:
             self._cup_rerolled(side=side, entered=self.table, actor=actor, **effects)
+
+    @event("RerollCalled")
+    def _reroll_called(self, side: str, actor: str) -> None:
+        """C-9: the side's step-2 choices are made; its reroll comes with the players' fresh seed. The House's
+        second circumstance is recorded as its choice of the stage (kept through rewinds)."""
+        self.sides[side]["called"] = True
+        if HOUSE in self.sides[side]["seats"]:
+            self.put_house_choice(REROLL, "circumstance", self.second_circumstance(side))
+
+    @event("FreshSeedAdded")
+    def _fresh_seed_added(self, stage: str, side: str, seed: str, actor: str) -> None:
+        """C-9, C-10: a player's fresh seed for ``stage``, given after the House's choices."""
+        self.put_fresh(stage, side, seed)
+
+    def draw_at_fresh_input(self, stage: str, actor: str) -> None:
+        """C-10: every die of step 2 (each side's cup and second circumstance die, PA-7, PA-8), from slots
+        carrying the fresh seed, in the write of the last fresh seed (or of the last call after a rewind)."""
+        for side in SIDES:
+            own, circumstance = self.roll_slots(side)
+            values = self.draw_dice(own + circumstance, None)
+            self._cup_rerolled(side=side, dice=values[: len(own)],
+                               circumstance_die=values[len(own)] if circumstance else None, entered=False,
+                               actor=actor)
 
     def _record_rolls(self, side: str, dice: list[int], circumstance_die: int | None, entered: bool) -> None:
         own, circumstance = self.roll_slots(side)
@@ -275,6 +305,8 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
     @event("DiceKept")
     def _dice_kept(self, side: str, cup: list[int], revealed: list[int], actor: str) -> None:
         self.locked_cups.setdefault(side, list(cup))
+        if HOUSE in self.sides[side]["seats"] and self.fresh_reroll:
+            self.put_house_choice(REROLL, "cup", list(cup))  # C-9: bound once the fresh seed is in
         self.sides[side]["cup"] = list(cup)
         self.sides[side]["kept"] = True
         self.show([["roll", side, i] for i in range(len(self.sides[side]["dice"])) if i not in cup])  # C-8
@@ -571,7 +603,27 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
 
     def mid_move(self) -> bool:
         """A showdown or a fold is settled in the same move (``settle_if_due``): not a step to stop at (C-6)."""
-        return self.awaiting_settlement
+        return self.awaiting_settlement or self._drawing_fresh(self)
+
+    @staticmethod
+    def _drawing_fresh(state: Challenge, fresh_in: bool | None = None) -> bool:
+        """C-9, C-10: both sides called their reroll and the fresh seed is in (``fresh_in``: as now, when a
+        rewind keeps it), the dice not yet drawn: the same move draws them."""
+        stage = state.fresh_stage()
+        if stage is None:
+            return False
+        given = state.fresh_in(stage) if fresh_in is None else fresh_in
+        return given and not all(state.sides[s]["step_done"] for s in SIDES)
+
+    def verify_rewind(self, to_step: object, past: Any, reason: object) -> tuple[str, dict[str, Any]]:
+        """C-6, C-9: a step where both sides had called their reroll and the fresh seed was owed lies inside one
+        move once the fresh seed is kept (the last call draws at once now)."""
+        out = super().verify_rewind(to_step, past, reason)
+        if self._drawing_fresh(past, self.fresh_in(REROLL)):
+            raise refuse("C-6", f"step {to_step} waited for the fresh seed, which a rewind keeps: the dice would be "
+                                "drawn in the same move; rewind to the step before it (the last call then draws "
+                                "the same dice at once, C-7) or after it")
+        return out
 
     def kept_through_rewind(self) -> dict[str, Any]:
         """C-9: the characteristics a side the House plays first declared, besides the kernel's seeds and shown

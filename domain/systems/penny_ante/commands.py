@@ -227,11 +227,13 @@ class _Move(Command):
 
 
 class Seed(_Move):
-    """Add your side's seed text before the first roll (C-4)."""
+    """Add your side's seed text before the first roll (C-4), or the fresh seed the reroll waits for once both
+    sides called it, when the House plays a side (C-9)."""
 
     ruling = "C-4"
     cli = "challenge seed"
     cli_arguments = ("seed",)
+    cli_random = ("seed",)  # C-9: ``stakes challenge seed`` alone sends 128 random bits drawn on the client
     action: Literal["seed"] = "seed"
     seed: str = text(200, "Your seed text.")
 

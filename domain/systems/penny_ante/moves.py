@@ -32,6 +32,7 @@ BETTING = (BET1, BET2)
 BETS = ("check", "call", "raise", "fold", "all-in")
 MAX_CHARACTERISTICS = 5  # PA-8
 MAX_DICE = 6  # PA-8
+REROLL = "reroll"  # C-9: the stage whose dice wait for the players' fresh seed (``fresh_stage``)
 
 
 def other(side: str) -> str:
@@ -151,6 +152,9 @@ class ChallengeRules:
             own = [["reroll", side, i] for i in self.sides[side]["cup"]]
             step = 2
         circumstance = [["circumstance", step, side]] if self.circumstances_of(side, step) else []
+        if step == 2 and self.fresh_reroll:  # C-9: the slots carry the players' fresh seed (docs/fairness.md)
+            fresh = self.fresh_slot  # type: ignore[attr-defined]
+            return [fresh(REROLL, s) for s in own], [fresh(REROLL, s) for s in circumstance]
         return own, circumstance
 
     def round_lenders(self) -> list[str]:
@@ -217,6 +221,38 @@ class ChallengeRules:
         return [f"its characteristics (the {side})" for side in SIDES
                 if HOUSE in self.sides[side]["seats"] and not self.sides[side]["declared"]]
 
+    # -- C-9, C-10: the reroll waits for a fresh seed after the House's choices --------------------------------
+    @property
+    def fresh_reroll(self) -> bool:
+        """C-9: a side the House plays, with service dice (C-3: table dice are physical). The House can compute
+        every die from its secret once the players' first seeds are in, so its cup (PA-8), its bets and its
+        second circumstance (PA-7, PA-13) would be chosen knowing the reroll and the second circumstance dice:
+        those dice wait for the players' fresh seed, given after both sides called their reroll. A challenge
+        stored with a side already rerolled the old way goes on as it was."""
+        return (not self.table and any(HOUSE in self.sides[s]["seats"] for s in SIDES)
+                and not any(self.sides[s]["step_done"] and not self.reroll_called(s) for s in SIDES))
+
+    def reroll_called(self, side: str) -> bool:
+        return bool(self.sides[side].get("called"))
+
+    def fresh_stage(self) -> str | None:
+        """C-9, C-10: the stage ``reroll`` is owed once both sides called their reroll (every House choice of the
+        round is made then: cup, bets, second circumstance) and before any die of step 2 is drawn. It is owed
+        whatever the House chose, an empty cup and no circumstance too (C-5: its cup stays its secret)."""
+        if self.phase == NEW_CIRCUMSTANCES and self.fresh_reroll and all(self.reroll_called(s) for s in SIDES):
+            return REROLL
+        return None
+
+    def house_side(self) -> str | None:
+        return next((s for s in SIDES if HOUSE in self.sides[s]["seats"]), None)
+
+    def second_circumstance(self, side: str) -> str:
+        """What a side declared at step 2: ``none``, ``circumstance`` or ``double-down`` (PA-7, PA-13)."""
+        declared = self.circumstances_of(side, 2)
+        if not declared:
+            return "none"
+        return "double-down" if declared[0]["barred"] else "circumstance"
+
     # -- PA-7, PA-13, PA-23: circumstances ----------------------------------------------------------------
     def verify_circumstance(self, side: str, double_down: bool, piles: Mapping[str, int],
                             text: object = "a circumstance") -> dict[str, Any]:
@@ -238,6 +274,12 @@ class ChallengeRules:
             # C-9: the House's first circumstance (a die of its roll) precedes the players' input; after a
             # rewind, one it declared before comes back with the same die (C-7)
             self.verify_house_input_open(side, "the House's first circumstance")  # type: ignore[attr-defined]
+        if step == 2 and HOUSE in data["seats"] and self.fresh_reroll:
+            if self.reroll_called(side):
+                raise refuse("PA-7", "this side has called its reroll; its circumstance came before")
+            # C-9: after a rewind that kept the fresh seed, the House knows the step's dice: it declares as before
+            self.verify_house_choice(REROLL, "circumstance", "double-down" if double_down else "circumstance",  # type: ignore[attr-defined]
+                                     "its second circumstance otherwise")
         draws: dict[str, int] = {}
         if double_down:
             if step != 2:
@@ -296,12 +338,23 @@ class ChallengeRules:
         elif self.phase == NEW_CIRCUMSTANCES:
             if data["step_done"]:
                 raise refuse("PA-13", "this side has already rerolled its cup")
+            if self.fresh_reroll and self.reroll_called(side):
+                raise refuse("C-9", "this side has called its reroll; the dice come with the players' fresh seed, "
+                                    "given after both sides called")
+            if self.fresh_reroll and HOUSE in data["seats"]:
+                # C-9: after a rewind that kept the fresh seed, the House's second circumstance stands as made
+                self.verify_house_choice(REROLL, "circumstance", self.second_circumstance(side),  # type: ignore[attr-defined]
+                                         "its second circumstance otherwise")
         else:
             self._require_phase(ROLL, NEW_CIRCUMSTANCES, doing="rolled", ruling="PA-8")
 
     def verify_roll(self, side: str, piles: Mapping[str, int], entered: Sequence[int] | None) -> dict[str, Any]:
         """The dice of this side's roll (C-3, C-7) and, for its first roll, the ante it pays (PA-20)."""
         self._verify_may_roll(side)
+        if self.phase == NEW_CIRCUMSTANCES and self.fresh_reroll:
+            if entered is not None:
+                raise refuse("C-3", "dice are entered by hand only in table mode")
+            return {}  # C-9: the side calls its reroll; its dice come with the players' fresh seed
         own, circumstance = self.roll_slots(side)
         values = self.draw_dice(own + circumstance, entered, what="dice (your own, then your circumstance die)")
         out: dict[str, Any] = {"dice": values[: len(own)],
@@ -322,6 +375,8 @@ class ChallengeRules:
                 isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(data["dice"]) for i in chosen):
             raise refuse("PA-8", f"the cup takes distinct dice at positions 1 to {len(data['dice'])} (in a request, indices 0 to "
                                  f"{len(data['dice']) - 1})")
+        if HOUSE in data["seats"] and self.fresh_reroll:
+            self.verify_house_choice(REROLL, "cup", chosen, "its cup")  # type: ignore[attr-defined]  # C-9
         locked = self.locked_cup(side)
         if locked is not None and locked != chosen:
             raise refuse("C-7", f"this side cupped {locked} before the rewind; it keeps the same dice again")
@@ -510,7 +565,10 @@ class ChallengeRules:
 
     def _side_actions(self, side: str, piles: Mapping[str, int], names: Sequence[str]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        if passes(self.verify_may_seed, side):
+        if side in self.owed_fresh():  # type: ignore[attr-defined]
+            # C-9, C-10: a fresh seed, after the House's choices; never a pass (the House knew what none draws)
+            out.append({"action": "seed", "member": side, "required": ["seed"]})
+        elif passes(self.verify_may_seed, side):
             out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input
         step_one = self.phase in (DECLARE, ROLL)
         kept = self.house_declared.get(side)
@@ -544,9 +602,11 @@ class ChallengeRules:
     def _roll_entry(self, side: str) -> dict[str, Any]:
         """``dice``: how many to enter in table mode (None: the service rolls); ``fixed``: the values slots
         showed before a rewind, which must be entered again (C-7)."""
+        if not self.table:
+            return {"action": "roll", "dice": None}
         own, circumstance = self.roll_slots(side)
         slots = own + circumstance
-        entry: dict[str, Any] = {"action": "roll", "dice": len(slots) if self.table else None}
+        entry: dict[str, Any] = {"action": "roll", "dice": len(slots)}
         fixed = self.fixed_before(slots) if self.table else None  # type: ignore[attr-defined]
         if fixed is not None:
             entry["fixed"] = fixed

@@ -168,8 +168,10 @@ def _played(table: Table, actor: Seat) -> list[Any]:
 
 @handles(cmd.Seed)
 def seed(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, command: cmd.Seed) -> list[Any]:
+    """C-4, C-10: a first seed, or the fresh seed after the House's choices (C-9), through the kernel's
+    ``give_input``: the last fresh seed draws the reroll, and a showdown it leads to is settled, in one write."""
     table = Table(app, campaign, unit)
-    unit.add_seed(_side(table, ctx.actor), command.seed, ctx.actor.name)
+    unit.give_input(_side(table, ctx.actor), command.seed, ctx.actor.name)
     return _played(table, ctx.actor)
 
 
