@@ -446,7 +446,7 @@ def test_a_fresh_seed_owed_after_the_houses_choices_is_each_players_own_and_neve
                 assert not [a for a in mine if a["action"] == "pass"], (system, seat, mine)
                 refused(table, lambda seat=seat: table.act(seat, unit, {"action": "pass"}), "C-9")
 
-    played = play(table, random.Random(f"{system}/fresh"), 48, rewind=0.1, after=after)
+    played = play(table, random.Random(f"{system}/fresh"), 240, rewind=0.05, after=after)
     for unit in {*played.settled, *played.units}:
         found = table.unit(unit)
         given = [[found.fresh[stage][side] for side in found.seeders()] for stage in found.fresh

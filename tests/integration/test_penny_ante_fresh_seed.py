@@ -74,7 +74,7 @@ def test_the_house_cannot_know_the_reroll_dice_when_choosing_the_same_choice_wit
 
 def test_the_fresh_seed_is_listed_for_the_player_even_when_the_house_returned_no_die_c5_c9(table: Table) -> None:
     unit = to_the_calls(table, [])
-    assert {"action": "seed", "member": "opponent", "required": ["seed"]} in listed(table, unit, "ilse")
+    assert {"action": "seed", "member": "opponent", "fresh": True, "required": ["seed"]} in listed(table, unit, "ilse")
     assert not any(a["action"] == "pass" for a in listed(table, unit, "ilse"))
     assert not any(a["action"] in ("roll", "seed", "circumstance") for a in listed(table, unit, HOUSE))
     table.act("ilse", unit, {"action": "seed", "seed": "fresh"})
@@ -145,7 +145,7 @@ def test_a_rewind_to_the_step_that_waited_for_the_fresh_seed_is_refused_once_it_
     unit = to_the_calls(table, [0])
     waiting = table.unit(unit).version
     table.act("ilse", unit, {"action": "seed", "seed": "fresh words"})
-    with pytest.raises(RuleViolation, match="C-6: step .* waited for the fresh seed"):
+    with pytest.raises(RuleViolation, match="C-6: at step .* fresh seeds that were given since"):
         table.rewind(unit, waiting)
 
 
@@ -170,7 +170,7 @@ def test_the_houses_cup_stays_hidden_from_the_player_whatever_it_chose_c5(table:
         view = table.view("ilse", unit).model_dump(mode="json")
         assert all(d["value"] is None for d in view["sides"]["challenger"]["dice"] if d["in_cup"])
         listings.append(json.dumps(listed(table, unit, "ilse"), sort_keys=True))
-        assert {"action": "seed", "member": "opponent", "required": ["seed"]} in listed(table, unit, "ilse")
+        assert {"action": "seed", "member": "opponent", "fresh": True, "required": ["seed"]} in listed(table, unit, "ilse")
         table.abandon(unit)
     assert listings[0] == listings[1]  # the player's listing is byte-identical whatever the House cupped
 

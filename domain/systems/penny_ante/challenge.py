@@ -615,16 +615,6 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         given = state.fresh_in(stage) if fresh_in is None else fresh_in
         return given and not all(state.sides[s]["step_done"] for s in SIDES)
 
-    def verify_rewind(self, to_step: object, past: Any, reason: object) -> tuple[str, dict[str, Any]]:
-        """C-6, C-9: a step where both sides had called their reroll and the fresh seed was owed lies inside one
-        move once the fresh seed is kept (the last call draws at once now)."""
-        out = super().verify_rewind(to_step, past, reason)
-        if self._drawing_fresh(past, self.fresh_in(REROLL)):
-            raise refuse("C-6", f"step {to_step} waited for the fresh seed, which a rewind keeps: the dice would be "
-                                "drawn in the same move; rewind to the step before it (the last call then draws "
-                                "the same dice at once, C-7) or after it")
-        return out
-
     def kept_through_rewind(self) -> dict[str, Any]:
         """C-9: the characteristics a side the House plays first declared, besides the kernel's seeds and shown
         values."""

@@ -567,7 +567,7 @@ class ChallengeRules:
         out: list[dict[str, Any]] = []
         if side in self.owed_fresh():  # type: ignore[attr-defined]
             # C-9, C-10: a fresh seed, after the House's choices; never a pass (the House knew what none draws)
-            out.append({"action": "seed", "member": side, "required": ["seed"]})
+            out.append({"action": "seed", "member": side, "fresh": True, "required": ["seed"]})
         elif passes(self.verify_may_seed, side):
             out += [{"action": "seed"}, {"action": "pass"}]  # C-10: either input
         step_one = self.phase in (DECLARE, ROLL)
