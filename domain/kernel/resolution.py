@@ -328,6 +328,13 @@ class Resolution:
         given = self.fresh.get(stage, {})
         return [*slot, "fresh", *[given[side] for side in self.seeders()]]
 
+    def drawing_fresh(self) -> bool:
+        """Whether the stage owed now has every fresh seed in and its draws are still to come: the move that gave
+        the last seed (or, after a rewind that kept them, made the House's choice again) draws them, so no move
+        starts from here and no rewind stops here (C-6, C-10). A unit's ``mid_move`` includes it."""
+        stage = self.fresh_stage()
+        return stage is not None and self.fresh_in(stage)
+
     def put_fresh(self, stage: str, side: str, seed: str) -> None:
         """Mutator: a side's fresh seed for ``stage``; kept through rewinds, like the first seeds (C-7)."""
         self.fresh = {**self.fresh, stage: {**self.fresh.get(stage, {}), side: seed}}

@@ -15,6 +15,16 @@ def seat_the_table(cli) -> str:
     return created["campaign"]["id"]
 
 
+def lady_sen_challenges_ilse(cli, fund: str = "20", ante: str = "1") -> dict:
+    """The table seated, Lady Sen (the House's, Poison) funded, the adventure running and her challenge to Ilse
+    announced: the challenge's answer."""
+    seat_the_table(cli)
+    cli("antagonist", "create", "Lady Sen", "--characteristic", "Poison")
+    cli("adventure", "start")
+    cli("antagonist", "fund", "Lady Sen", fund)
+    return cli.json("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", ante)
+
+
 def play_the_economy(cli) -> None:
     """Steps 2 to 6 of the foundation issue, as a table would type them."""
     cli("characteristic", "buy", "Lucky Necklace", "--as", "ilse")
@@ -164,11 +174,7 @@ def test_a_challenge_is_played_from_the_cli_with_as_picking_the_seat(cli):
 
 
 def test_replay_undo_overturn_audit_export_and_import_from_the_cli(cli, tmp_path):
-    seat_the_table(cli)
-    cli("antagonist", "create", "Lady Sen", "--characteristic", "Poison")
-    cli("adventure", "start")
-    cli("antagonist", "fund", "Lady Sen", "20")
-    cli("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "1")
+    lady_sen_challenges_ilse(cli)
     cli("challenge", "declare", "Poison")
     cli("challenge", "declare", "--as", "ilse")
     cli("challenge", "pass", "--as", "ilse")  # C-10: the House's roll waits for the player's seed or pass
@@ -211,11 +217,7 @@ def test_replay_undo_overturn_audit_export_and_import_from_the_cli(cli, tmp_path
 def test_an_export_refused_for_an_open_unit_names_it_and_leaves_no_file_and_imports_name_the_version(cli, tmp_path):
     """Issue 31: the refusal names the open unit (C-5), a refused export writes nothing, and an import of another
     version of the format says which version this release reads (C-2)."""
-    seat_the_table(cli)
-    cli("antagonist", "create", "Lady Sen", "--characteristic", "Poison")
-    cli("adventure", "start")
-    cli("antagonist", "fund", "Lady Sen", "20")
-    opened = cli.json("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "1")
+    opened = lady_sen_challenges_ilse(cli)
     target = tmp_path / "campaign.jsonl"
     refused = cli("export", "--output", str(target), expect=3)
     assert f"Challenge {opened['id'][:8]} is still open" in refused.stderr and "C-5" in refused.stderr
@@ -267,11 +269,7 @@ def test_each_seat_keeps_its_own_current_unit_and_reads_default_to_its_last_sett
 def test_the_fresh_seed_of_the_reroll_is_drawn_by_the_cli_when_none_is_given_c9(cli):
     """C-9: against the House, ``challenge roll`` in new-circumstances calls the reroll; ``challenge seed`` alone
     then sends 128 random bits drawn on the client, which roll both cups at once (C-10)."""
-    seat_the_table(cli)
-    cli("antagonist", "create", "Lady Sen", "--characteristic", "Poison")
-    cli("adventure", "start")
-    cli("antagonist", "fund", "Lady Sen", "40")
-    cli("challenge", "announce", "--challenger", "house:Lady Sen", "--opponent", "ilse", "--ante", "2")
+    lady_sen_challenges_ilse(cli, fund="40", ante="2")
     cli("challenge", "declare", "Poison")
     cli("challenge", "declare", "Whip Smart", "--as", "ilse")
     cli("challenge", "seed", "first words", "--as", "ilse")

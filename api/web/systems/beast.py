@@ -254,7 +254,7 @@ def _side(view: TableView, key: str, data: Mapping[str, Any], state: Mapping[str
         out["lost_to_beast"] = not roll.get("dice")
         out["entered"] = bool(roll.get("entered"))
     pending = data.get("pending")
-    if isinstance(pending, Mapping):  # C-9: the House's own view only
+    if isinstance(pending, Mapping):  # C-9: the House's view (every seat's once it revealed its dice)
         out["pending"] = (f"1 Willpower spent to roll die {pending.get('die')} again: it is drawn with the players' "
                           "fresh seed, when every side has decided (C-9).")
     check = data.get("check")

@@ -245,9 +245,7 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
         player's side rolled and cannot reroll (no die, its Willpower point spent before, or no Willpower left
         after the roll, BE-11), so the same move keeps its dice (issue 30: found by the conformance suite); or
         the last fresh seed is in and the antagonist's reroll is drawn in the same move (C-10)."""
-        drawing = (self.fresh_stage() is not None and not self.owed_fresh()
-                   and any(map(self.pending, self.sides)))
-        return self.ready() or drawing or any(self.keeps_at_once(side) for side in self.sides)
+        return self.ready() or self.drawing_fresh() or any(self.keeps_at_once(side) for side in self.sides)
 
     def keeps_at_once(self, side: str) -> bool:
         """Whether a player's ``side`` that rolled keeps its dice in the same move, whatever its sheet says."""

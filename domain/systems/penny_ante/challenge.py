@@ -603,17 +603,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
 
     def mid_move(self) -> bool:
         """A showdown or a fold is settled in the same move (``settle_if_due``): not a step to stop at (C-6)."""
-        return self.awaiting_settlement or self._drawing_fresh(self)
-
-    @staticmethod
-    def _drawing_fresh(state: Challenge, fresh_in: bool | None = None) -> bool:
-        """C-9, C-10: both sides called their reroll and the fresh seed is in (``fresh_in``: as now, when a
-        rewind keeps it), the dice not yet drawn: the same move draws them."""
-        stage = state.fresh_stage()
-        if stage is None:
-            return False
-        given = state.fresh_in(stage) if fresh_in is None else fresh_in
-        return given and not all(state.sides[s]["step_done"] for s in SIDES)
+        return self.awaiting_settlement or self.drawing_fresh()  # C-10: the reroll's fresh seed is in
 
     def kept_through_rewind(self) -> dict[str, Any]:
         """C-9: the characteristics a side the House plays first declared, besides the kernel's seeds and shown

@@ -243,9 +243,6 @@ class ChallengeRules:
             return REROLL
         return None
 
-    def house_side(self) -> str | None:
-        return next((s for s in SIDES if HOUSE in self.sides[s]["seats"]), None)
-
     def second_circumstance(self, side: str) -> str:
         """What a side declared at step 2: ``none``, ``circumstance`` or ``double-down`` (PA-7, PA-13)."""
         declared = self.circumstances_of(side, 2)
@@ -607,7 +604,7 @@ class ChallengeRules:
         own, circumstance = self.roll_slots(side)
         slots = own + circumstance
         entry: dict[str, Any] = {"action": "roll", "dice": len(slots)}
-        fixed = self.fixed_before(slots) if self.table else None  # type: ignore[attr-defined]
+        fixed = self.fixed_before(slots)  # type: ignore[attr-defined]
         if fixed is not None:
             entry["fixed"] = fixed
         return entry

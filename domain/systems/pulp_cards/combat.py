@@ -91,7 +91,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
     def mid_move(self) -> bool:
         """C-10: the first deal called and every input in is dealt in the same write, and so is a House choice
         whose fresh seed is in (given now, or kept by a rewind): no move stops there."""
-        if self.pending is not None and self.fresh_in(self.pending["stage"]):
+        if self.drawing_fresh():
             return True
         return self.called is not None and not self.owed_inputs() and not self.seeds_locked
 
