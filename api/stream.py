@@ -378,13 +378,14 @@ class _BadLastEventId(Exception):
     pass
 
 
-async def _still_valid(hub: Hub, sub: Subscriber) -> bool:
+async def _still_valid(hub: Hub, sub: Subscriber, recheck: bool = False) -> bool:
     """Whether ``sub``'s credential still works: checked again, as a request is, when a revocation moved the
-    generation or ``stream_recheck`` passed; an expired one ends without asking."""
+    generation, ``stream_recheck`` passed or the caller asks (``recheck``: rows just read from the store);
+    an expired one ends without asking."""
     now = time.time()
     if sub.expires_at is not None and now >= sub.expires_at:
         return False
-    moved = hub.fanout.generation != sub.generation
+    moved = recheck or hub.fanout.generation != sub.generation
     if not moved and time.monotonic() - sub.checked_at < hub.settings.stream_recheck:
         return True
     generation = hub.fanout.generation  # read before the check: a revocation during it is checked next time
@@ -394,7 +395,7 @@ async def _still_valid(hub: Hub, sub: Subscriber) -> bool:
             # than ``stream_recheck``, stands for every stream of it (one token may hold many)
             token_key = hashlib.sha256(sub.token.encode()).hexdigest()
             known = hub.checked.get(sub.credential, {}).get(token_key)
-            if known is not None and known[0] == generation and time.monotonic() - known[1] < \
+            if not recheck and known is not None and known[0] == generation and time.monotonic() - known[1] < \
                     hub.settings.stream_recheck:
                 at, caller = known[1], known[2]
             else:
@@ -509,6 +510,13 @@ async def _serve(hub: Hub, sub: Subscriber, send: Any, raw_send: Any) -> bytes:
         entries, read_to = await run_in_threadpool(ledger.entries_after, stakes, cid, seat, sub.position)
         fresh = [e for e in entries if e.position > sub.position]
         if fresh:
+            # the rows are read: a revocation committed before any of them is seen now, so nothing written
+            # after it reaches the old holder (issue 29; another process may have revoked and written while
+            # this backlog was being read: SQLite looks at the credential tables, and the credential is
+            # looked up again on either store, since a PostgreSQL notification may still be on its way)
+            await run_in_threadpool(hub.fanout.sync)
+            if not await _still_valid(hub, sub, recheck=True):
+                return _end("credential")
             head = await run_in_threadpool(stakes.checkpoint, cid, seat)
             await body(b"".join(_log_frame(e) for e in fresh)
                        + format_sse_event(data_str=head.model_dump_json(), event="head"))

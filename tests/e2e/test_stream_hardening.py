@@ -264,3 +264,39 @@ def test_a_reissue_through_one_sqlite_server_ends_the_old_holders_stream_on_anot
         assert time.monotonic() - started < 5  # the routine re-check is 30 s: this came from the watcher
         assert not on_a.ids() or max(on_a.ids()) <= revoked_at
         assert via_a.get(f"{c}/stream", headers=t["ilse"]).status_code == 401
+
+
+def test_a_revocation_and_a_write_while_a_stream_reads_its_backlog_reach_it_only_as_the_end(
+        settings, env_for, tmp_path):
+    """The backlog is read by the stream itself: a reissue on another process, then a write, both landing
+    while that read waits, must not reach the old holder (issue 29). A test-only hook holds the first backlog
+    read of server A for three seconds while server B revokes and writes."""
+    hook, marker = tmp_path / "hook", tmp_path / "hold-the-backlog"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import os, time\n"
+        "import adapters.ledger as ledger\n"
+        "_real = ledger.entries_after\n"
+        "def _held(*args, **kwargs):\n"
+        f"    if os.path.exists({str(marker)!r}):\n"
+        f"        os.remove({str(marker)!r})\n"
+        "        time.sleep(3)\n"
+        "    return _real(*args, **kwargs)\n"
+        "ledger.entries_after = _held\n")
+    import os
+    env = env_for(settings)
+    held = {**env, "PYTHONPATH": f"{hook}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    with live_server(held, tmp_path / "a.log") as a, live_server(env, tmp_path / "b.log") as b, \
+            httpx.Client(base_url=b, timeout=30) as via_b, httpx.Client(base_url=a, timeout=30) as via_a:
+        c, t = seat_table(via_b)
+        marker.write_text("")
+        on_a = Follower(via_a, f"{a}{c}/stream", t["ilse"])
+        assert on_a.status == 200
+        reissued = via_b.post(f"{c}/players/ilse/token", headers=t["house"])
+        assert reissued.status_code in (200, 201), reissued.text
+        revoked_at = log_entries(via_b, c, t["house"])[-1]["position"]
+        written = via_b.post(f"{c}/antagonists", headers=t["house"], json={"name": "Grey Fox", "characteristics": []})
+        assert written.status_code == 201, written.text
+        assert not marker.exists(), "the hook did not hold the backlog read"
+        assert on_a.ended() == "credential"
+        assert not on_a.ids() or max(on_a.ids()) <= revoked_at, on_a.ids()
