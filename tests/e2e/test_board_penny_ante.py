@@ -210,7 +210,11 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     tap(i, "circumstance")
     wait_for_move(h, "double-down").locator("[name=text]").fill("Ninjas on the roof")
     tap(h, "double-down")
-    tap(h, "roll")  # C-9: both call the reroll; Ilse's fresh seed, drawn in her browser, rolls both cups
+    # C-9: both call the reroll (the button says so: no die comes yet); Ilse's fresh seed, drawn in her browser,
+    # rolls both cups
+    for page in (h, i):
+        assert wait_for_move(page, "roll").locator("button[type=submit]").inner_text().startswith("Call the reroll")
+    tap(h, "roll")
     tap(i, "roll")
     fresh = i.locator("#table form.pa-fresh-seed")
     fresh.wait_for(timeout=WAIT)

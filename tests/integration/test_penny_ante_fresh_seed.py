@@ -178,3 +178,17 @@ def test_the_houses_cup_stays_hidden_from_the_player_whatever_it_chose_c5(table:
 def _phase_at(table: Table, unit: UUID, version: int) -> str:
     stakes = table.stakes
     return str(stakes.app.repository.get(table.unit(unit).id, version=version).phase)
+
+
+def test_the_reroll_is_listed_as_only_called_while_its_dice_wait_for_the_fresh_seed_c9(table: Table) -> None:
+    """The board's button says "Call the reroll" from this field alone: the roll draws nothing yet (C-10)."""
+    unit = table.send(HOUSE_CHALLENGES).id
+    for seat, body in [(HOUSE, {"action": "declare", "characteristics": []}),
+                       ("ilse", {"action": "declare", "characteristics": []}), ("ilse", {"action": "pass"}),
+                       (HOUSE, {"action": "roll"}), ("ilse", {"action": "roll"}),
+                       (HOUSE, {"action": "keep", "cup": [0]}), ("ilse", {"action": "keep", "cup": [0]}),
+                       (HOUSE, {"action": "check"}), ("ilse", {"action": "check"})]:
+        table.act(seat, unit, body)
+    for seat in (HOUSE, "ilse"):
+        rolls = [a for a in listed(table, unit, seat) if a["action"] == "roll"]
+        assert [a.get("drawn_with_fresh_seed") for a in rolls] == [True]

@@ -23,7 +23,7 @@ from domain.errors import RuleViolation
 from domain.fairness import derive_shuffle
 from domain.seats import Seat
 from domain.systems.pulp_cards import rules
-from tests.integration.conformance import HOUSE, SEATS, Step, Table
+from tests.integration.conformance import HOUSE, SEATS, Recipe, Step, Table
 
 OPEN = Step(HOUSE, "open-combat", {"combatants": ["ilse", "Sheriff Cole"]})
 FRESH = {"action": "seed", "member": "players", "fresh": True, "required": ["seed"]}
@@ -223,3 +223,36 @@ def test_the_houses_hand_dealt_with_a_fresh_seed_stays_hidden_from_every_player_
         if not key.startswith(f"{HOUSE} "):
             assert first[key] == second[key], f"{key} differs with the House's hand"
     assert any(first[k] != second[k] for k in first if k.startswith(f"{HOUSE} "))  # not vacuous
+
+
+def test_ending_a_combat_while_a_players_attack_is_up_records_the_deal_it_skips_c10(table: Table) -> None:
+    """Once dealt, the House can compute a player's next attack from the seeds given; ending the combat there
+    records that deal (its shuffle, the drawn cut, the 7 cards) for every seat, just before ``Ended``."""
+    unit = table.send(OPEN).id
+    table.act(HOUSE, unit, {"action": "initiative"})
+    table.act("ilse", unit, {"action": "pass"})
+    if table.unit(unit).up() != "Ilse":
+        table.act(HOUSE, unit, {"action": "attack", "target": "Ilse", "difficulty": 1})
+        table.act("ilse", unit, {"action": "seed", "seed": "ilse's fresh words"})
+    assert table.unit(unit).up() == "Ilse"
+    would = copy.deepcopy(table.unit(unit))
+    would.attack("ilse", "Sheriff Cole", 0, None, None, "ilse")  # what her attack, cut left out, deals
+    table.act(HOUSE, unit, {"action": "end", "reason": "the sheriff rides off"})
+    verified = table.stakes.verify_challenge(table.cid, Seat.house(), unit)
+    recipe = Recipe(verified.secret_seed or "", verified.side_seeds or [])
+    for seat in SEATS:
+        shown = [e for e in table.stakes.log(table.cid, Seat.parse(seat), 0, 1000).entries
+                 if unit.hex in e.stream and e.event == "DrawAbandoned"]
+        assert len(shown) == 1 and not shown[0].hidden, seat
+        [draw] = shown[0].detail["draws"]
+        assert draw["slot"] == would.attacks[-1]["slot"] and draw["cards"] == would.attacks[-1]["cards"]
+        assert recipe.mismatches(draw) == []
+
+
+def test_ending_a_combat_while_the_houses_choice_waits_for_the_fresh_seed_records_nothing_c10(table: Table) -> None:
+    """The House's own attack is a stage: its cards depend on a seed not given yet, so nothing is known."""
+    unit = to_cycle_end(table)
+    table.act(HOUSE, unit, {"action": "initiative"})
+    table.act(HOUSE, unit, {"action": "end", "reason": "dawn"})
+    entries = table.stakes.log(table.cid, Seat.house(), 0, 1000).entries
+    assert not [e for e in entries if unit.hex in e.stream and e.event == "DrawAbandoned"]

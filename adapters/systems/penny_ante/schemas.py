@@ -153,6 +153,9 @@ class ChallengeAction(LegalAction):
     amount: int | None = Field(None, description="What a call or an all-in puts in (PA-7, PA-8); a loan's amount.")
     cost: int | None = Field(None, description="What a double down costs (PA-13).")
     dice: int | None = Field(None, description="How many dice to enter in table mode (C-3).")
+    drawn_with_fresh_seed: bool | None = Field(
+        None, description="A reroll that is only called now: its dice are drawn once the players' side adds its "
+                          "fresh seed, after both sides called (C-9, C-10).")
     member: str | None = Field(None, description="The bankrupt member a bid, debt or buyout is about (PA-15).")
     borrowers: list[str] | None = Field(None, description="Whom the seat may lend to (PA-14).")
     best_bid: dict[str, Any] | None = Field(None, description="The best bid a buyout takes (PA-15).")

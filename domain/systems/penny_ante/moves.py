@@ -600,6 +600,8 @@ class ChallengeRules:
         """``dice``: how many to enter in table mode (None: the service rolls); ``fixed``: the values slots
         showed before a rewind, which must be entered again (C-7)."""
         if not self.table:
+            if self.fresh_reroll:  # C-9, C-10: the roll only calls the reroll; its dice come with the fresh seed
+                return {"action": "roll", "dice": None, "drawn_with_fresh_seed": True}
             return {"action": "roll", "dice": None}
         own, circumstance = self.roll_slots(side)
         slots = own + circumstance

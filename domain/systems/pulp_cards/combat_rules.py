@@ -367,12 +367,37 @@ class CombatRules:
 
     def end(self, seat: str, reason: object, actor: str) -> None:
         text = self.verify_end(seat, reason)
-        if self.abandons_a_draw():  # type: ignore[attr-defined]  # C-10: ended before its first card, seeds known
+        if self.abandons_a_draw():  # C-10: ended before a draw the seeds given already fix
             self._draw_abandoned(**self.would_be_draws(), actor=actor)  # type: ignore[attr-defined]
         self._ended(reason=text, actor=actor)  # type: ignore[attr-defined]
 
+    def abandons_a_draw(self) -> bool:
+        """C-10: ended (or abandoned) now, the combat skips a draw the seeds given fix: its first deal (the
+        kernel's case), or a player's attack up next (``next_known_draw``)."""
+        return bool(super().abandons_a_draw()) or self.next_known_draw() is not None  # type: ignore[misc]
+
+    def next_known_draw(self) -> dict[str, Any] | None:
+        """C-9, C-10: the deal a combat ended now would skip, when the House can already compute it. Once the
+        first deal is made, every draw until the House's next choice comes from seeds all given: a player's
+        attack that is up next is dealt from a shuffle the House knows (its next choice, a House attack or the
+        next cycle, waits for the players' fresh seed, so it does not). Ending the combat there records that
+        deal for every seat to see: its shuffle, and the cut drawn for the slot (a player who leaves the cut
+        out gets it) with the 7 cards after it. None when nothing known is skipped."""
+        attacker = self.up()
+        if not self.stages_apply() or self.pending is not None or attacker is None \
+                or self.controller(attacker) == HOUSE:
+            return None
+        slot = self.draw_slot(self.attack_slot(attacker))
+        hand = self.draw_hand(slot, None, None, self.controller(attacker))  # type: ignore[attr-defined]
+        record: dict[str, Any] = self.abandoned_draws([(slot, rules.DECK)])[0]  # type: ignore[attr-defined]
+        record.update(cut=hand["cut"], cut_by=hand["cut_by"], cards=hand["cards"])
+        return record
+
     def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
-        """C-10: the first deals the combat would have made (the surprise deal and the first initiative)."""
+        """C-10: the first deals the combat would have made (the surprise deal and the first initiative), or,
+        once dealt, the player's attack up next."""
+        if (known := self.next_known_draw()) is not None:
+            return {"draws": [known]}
         draws = self.abandoned_draws([(["surprise"], rules.DECK),  # type: ignore[attr-defined]
                                       (["initiative", 1], rules.DECK)])
         # the surprise deal's cut is the House's, drawn for the slot (C-9, PU-7)
