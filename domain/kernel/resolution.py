@@ -364,10 +364,15 @@ class Resolution:
     # -- C-10: a unit ended before its draw, once an input is known ---------------------------------
     def abandons_a_draw(self) -> bool:
         """Whether ending the unit now abandons a draw some party's input already fixed (C-10): a seed (or a
-        pass) is known, nothing was drawn yet, and the service derives the draw (table cards and dice are
-        physical)."""
-        return (not self.table and not self.rolls and not self.shuffles
+        pass) is known, a draw is still to come (``draw_to_come``), and the service derives it (table cards and
+        dice are physical)."""
+        return (not self.table and self.draw_to_come()
                 and any(self.seed_of(side) is not None for side in self.SEED_SIDES))
+
+    def draw_to_come(self) -> bool:
+        """C-10: a draw the unit's ``would_be_draws`` records is still to be made. By default: nothing was drawn
+        yet (the unit's first draw); a unit whose sides draw in turn says so while a side's is still to come."""
+        return not self.rolls and not self.shuffles
 
     def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
         """C-10: what ``DrawAbandoned`` records for this unit (its ``draws`` and whatever else the unit

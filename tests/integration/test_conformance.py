@@ -498,16 +498,64 @@ def test_abandoning_a_unit_after_an_input_shows_its_would_be_draw_to_every_seat_
             continue
         table.abandon(unit)
         assert table.unit(unit).settled
-        verified = table.stakes.verify_challenge(table.cid, Seat.house(), unit)
-        recipe = Recipe(verified.secret_seed or "", verified.side_seeds or [])
-        for seat in SEATS:
-            shown = [e for e in table.stakes.log(table.cid, Seat.parse(seat), 0, 1000).entries
-                     if unit.hex in e.stream and e.event == "DrawAbandoned"]
-            assert len(shown) == 1 and not shown[0].hidden, f"{system}: {seat} reads {shown}"
-            draws = shown[0].detail["draws"]
-            assert draws and not [m for d in draws for m in recipe.mismatches(d)], draws
+        shown_to_all(table, system, unit)
         table.run(HOUSE, "end-adventure")  # C-1: the abandoned unit holds the adventure no longer
     assert set(seen) - {"ended"}, f"{system}: every unit ended before any input"
+
+
+def shown_to_all(table: Table, system: str, unit: Any) -> list[dict[str, Any]]:
+    """The draws the unit's one ``DrawAbandoned`` recorded, which every seat reads whole and which recompute from
+    the revealed secret and the seeds (docs/fairness.md)."""
+    verified = table.stakes.verify_challenge(table.cid, Seat.house(), unit)
+    recipe = Recipe(verified.secret_seed or "", verified.side_seeds or [])
+    draws: list[dict[str, Any]] = []
+    for seat in SEATS:
+        shown = [e for e in table.stakes.log(table.cid, Seat.parse(seat), 0, 1000).entries
+                 if unit.hex in e.stream and e.event == "DrawAbandoned"]
+        assert len(shown) == 1 and not shown[0].hidden, f"{system}: {seat} reads {shown}"
+        draws = shown[0].detail["draws"]
+        assert draws and not [m for d in draws for m in recipe.mismatches(d)], draws
+    return draws
+
+
+#: The systems whose units draw in turn: a side's (or a player's attack's) draw may still be to come, fixed by the
+#: seeds given, after another's was made. Twenty-one deals every hand from its one shuffle at once; Coin Flip
+#: flips once.
+DRAW_IN_TURN = ("penny-ante", "pool", "beast", "pulp-cards")
+
+
+@pytest.mark.parametrize("system", DRAW_IN_TURN)
+def test_abandoning_a_unit_after_one_draw_shows_the_draw_still_to_come_to_every_seat_c10(service: Stakes,
+                                                                                        system: str) -> None:
+    """C-10: once the seeds fix a draw still to come (the other side's roll, the player's attack up next), the
+    House that ends the unit there, after seeing the first draw, records that draw for every seat: its would-be
+    values recompute from the commitment, and none of them is one the unit had already drawn."""
+    profile = PROFILES[system]
+    rng = random.Random(f"{system}/abandon after a draw")
+    found = 0
+    for _ in range(12):
+        table = Table(service, profile)
+        unit = table.open(rng)
+        for _ in range(40):
+            state = table.unit(unit)
+            if state.settled or ((state.rolls or state.shuffles) and state.abandons_a_draw()):
+                break
+            moving = [(s, a) for s, a in table.legal(unit) if a["action"] != "abandon"]
+            seat, legal = next(((s, a) for s, a in moving if a["action"] == "seed"), rng.choice(moving))
+            try:
+                table.act(seat, unit, body_for(table.action_class(unit, legal["action"]), legal, rng))
+            except StakesError:
+                pass  # the first property reports listed moves refused
+        state = table.unit(unit)
+        if state.settled or not (state.rolls or state.shuffles) or not state.abandons_a_draw():
+            continue
+        drawn = {json.dumps(r["slot"]) for r in [*state.rolls, *state.shuffles]}
+        table.abandon(unit)
+        draws = shown_to_all(table, system, unit)
+        assert not {json.dumps(d["slot"]) for d in draws} & drawn, f"{system}: a draw made is recorded as abandoned"
+        found += 1
+        table.run(HOUSE, "end-adventure")
+    assert found, f"{system}: no unit reached a draw still to come after another"
 
 
 # -- the read models: a rebuild equals the incremental projection --------------------------------------------------------

@@ -14,7 +14,7 @@ from domain.errors import NotFound
 from domain.seats import Seat
 
 PROJECTION = Projection(
-    tables=("beast_characters", "beast_history"),
+    tables=("beast_characters", "beast_history", "beast_history_aside", "beast_rewinds"),
     ddl=(
         "CREATE TABLE IF NOT EXISTS {p}beast_characters (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
         " seat TEXT NOT NULL, name TEXT NOT NULL, antagonist BIGINT NOT NULL, humanity BIGINT NOT NULL,"
@@ -24,6 +24,16 @@ PROJECTION = Projection(
         " character_id TEXT NOT NULL, unit_id TEXT, step BIGINT NOT NULL, at TEXT NOT NULL, what TEXT NOT NULL,"
         " detail TEXT NOT NULL, PRIMARY KEY (position, character_id))",
         "CREATE INDEX IF NOT EXISTS beast_history_by_character ON {p}beast_history (character_id, position)",
+        "CREATE INDEX IF NOT EXISTS beast_history_by_unit ON {p}beast_history (unit_id)",
+        # the lines a rewind took off the sheets, kept to come back when a later rewind returns to a step that
+        # had them (C-6, issue 30: a step of another timeline), and every rewind of a unit (its version, the
+        # step it went back to): which lines a step had follows from them
+        "CREATE TABLE IF NOT EXISTS {p}beast_history_aside (position BIGINT NOT NULL, campaign_id TEXT NOT NULL,"
+        " character_id TEXT NOT NULL, unit_id TEXT, step BIGINT NOT NULL, at TEXT NOT NULL, what TEXT NOT NULL,"
+        " detail TEXT NOT NULL, PRIMARY KEY (position, character_id))",
+        "CREATE INDEX IF NOT EXISTS beast_history_aside_by_unit ON {p}beast_history_aside (unit_id)",
+        "CREATE TABLE IF NOT EXISTS {p}beast_rewinds (unit_id TEXT NOT NULL, version BIGINT NOT NULL,"
+        " to_step BIGINT NOT NULL, PRIMARY KEY (unit_id, version))",
     ),
 )
 
@@ -135,19 +145,37 @@ for _event, _what, _detail in (("Rolled", "roll", _roll_detail), ("RolledInSecre
 
 @PROJECTION.on("BeastRoll.Rewound")
 def _rewound(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
-    """The lines of the steps undone go from the sheets' history (C-6); the sheets' own changes stay. A step
-    of a timeline an earlier rewind left has lost its lines: a Humanity check its state shows as made is
-    written again, at the step rewound to (the sheet's checks read as at that step). Its roll, reroll and
-    outcome lines are not (known limit: one line per character and position)."""
-    p.execute("DELETE FROM {p}beast_history WHERE unit_id = ? AND step > ?", (oid, e.to_step))
-    unit = p.unit(oid)
-    have = {r["character_id"] for r in p.rows(
-        "SELECT character_id FROM {p}beast_history WHERE unit_id = ? AND what = 'check'", (oid,))}
-    for data in unit.sides.values():
-        check = data.get("check")
-        if check and check.get("outcome") is not None and data["character"] not in have:
-            _line(p, nid, campaign, data["character"], oid, e.to_step, at, "check",
-                  {k: v for k, v in check.items() if k != "triggers"})
+    """The sheets' history holds the lines the step rewound to had (C-6, issue 30 item 3), whichever timeline
+    the step belongs to; the sheets' own changes (a line with no step) stay. A line's ``step`` is the unit's
+    version that wrote it. What step k had: the lines written since the last rewind at or before k, and what
+    the step that rewind went back to had, and so on back to the first version. The lines a rewind takes off
+    wait in ``beast_history_aside`` and come back when a later rewind returns to a step that had them (a store
+    whose lines an older projection deleted gets them back by a rebuild)."""
+    k = e.to_step
+    p.execute("INSERT INTO {p}beast_rewinds VALUES (?, ?, ?)", (oid, e.originator_version, k))
+    rewinds = {r["version"]: r["to_step"] for r in p.rows(
+        "SELECT version, to_step FROM {p}beast_rewinds WHERE unit_id = ? AND version <= ?", (oid, k))}
+    spans, at_step = [], k  # the versions (lo, hi] whose lines step k had
+    while True:
+        last = max((r for r in rewinds if r <= at_step), default=0)
+        spans.append((last, at_step))
+        if not last:
+            break
+        at_step = rewinds[last]
+
+    def had(step: int) -> bool:
+        return any(lo < step <= hi for lo, hi in spans)
+
+    columns = "position, campaign_id, character_id, unit_id, step, at, what, detail"
+    for here, there in (("beast_history", "beast_history_aside"), ("beast_history_aside", "beast_history")):
+        keep = here == "beast_history"
+        for row in p.rows(f"SELECT position, character_id, step FROM {{p}}{here} WHERE unit_id = ? AND step > 0",
+                          (oid,)):
+            if had(row["step"]) != keep:
+                p.execute(f"INSERT INTO {{p}}{there} SELECT {columns} FROM {{p}}{here} WHERE position = ?"
+                          " AND character_id = ?", (row["position"], row["character_id"]))
+                p.execute(f"DELETE FROM {{p}}{here} WHERE position = ? AND character_id = ?",
+                          (row["position"], row["character_id"]))
 
 
 # -- reads ------------------------------------------------------------------------------------------------

@@ -310,10 +310,15 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
         self.show()
 
     # -- C-10, C-1: the House abandons an open unit ------------------------------------------------------------
+    def draw_to_come(self) -> bool:
+        """C-10: a side's roll is still to come (its dice are fixed once a seed or pass is given)."""
+        return self.phase == "rolling" and any(d["roll"] is None for d in self.sides.values())
+
     def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
-        """C-10: a seed or pass is given and no side rolled: the d10s each side's roll would have shown, for as
+        """C-10: a seed or pass is given and a side has not rolled: the d10s its roll would have shown, for as
         many dice as a character has (BE-1), each 10 rolled again (BE-10), for every seat to see."""
-        bases = [[side, "die", i] for side in self.sides for i in range(rules.DICE)]
+        bases = [[side, "die", i] for side, data in self.sides.items() if data["roll"] is None
+                 for i in range(rules.DICE)]
         chains = self.chains(bases, None)
         return {"draws": [{"slot": [*base, step], "value": value, "faces": 10}
                           for base, chain in zip(bases, chains, strict=True) for step, value in enumerate(chain)]}
@@ -324,7 +329,7 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
 
     @event("DrawAbandoned")
     def _draw_abandoned(self, draws: list[dict[str, Any]], actor: str) -> None:
-        """C-10: recorded for every seat to see; the unit's state is unchanged (no side rolled)."""
+        """C-10: recorded for every seat to see; the unit's state is unchanged (those dice were not rolled)."""
 
     @event("Abandoned")
     def _abandoned(self, reason: str, rolls: dict[str, Any], actor: str) -> None:

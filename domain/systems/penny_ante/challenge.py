@@ -572,10 +572,14 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
             raise refuse("C-10", "a bankruptcy of this challenge was already resolved; resolve the others, then "
                                  "overturn it if need be (C-6)")
 
+    def draw_to_come(self) -> bool:
+        """C-10: a side's first roll is still to come (its dice are fixed once a seed or pass is given)."""
+        return self.phase in (DECLARE, ROLL) and not all(self.sides[s]["rolled"] for s in SIDES)
+
     def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
-        """C-10: a seed or pass is given and no side rolled: the dice each side's first roll would have shown
+        """C-10: a seed or pass is given and a side has not rolled: the dice its first roll would have shown
         (as many as a side may ever roll, PA-8, and its circumstance die), for every seat to see."""
-        slots = [slot for side in SIDES
+        slots = [slot for side in SIDES if not self.sides[side]["rolled"]
                  for slot in ([["roll", side, i] for i in range(MAX_DICE)] + [["circumstance", 1, side]])]
         return {"draws": self.abandoned_dice(slots)}
 
@@ -584,7 +588,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
 
     @event("DrawAbandoned")
     def _draw_abandoned(self, draws: list[dict[str, Any]], actor: str) -> None:
-        """C-10: recorded for every seat to see; the challenge's state is unchanged (no side rolled)."""
+        """C-10: recorded for every seat to see; the challenge's state is unchanged (those dice were not rolled)."""
 
     @event("Abandoned")
     def _abandoned(self, reason: str, payouts: dict[str, int], actor: str) -> None:

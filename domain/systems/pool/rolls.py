@@ -349,11 +349,16 @@ class PoolContest(Resolution, Aggregate):
         self.overturned = {"reason": reason, "back": dict(back)}
 
     # -- C-10, C-1: the House abandons an open contest -------------------------------------------------------
+    def draw_to_come(self) -> bool:
+        """C-10: a side has yet to roll in this round (its dice are fixed once a seed is given)."""
+        return self.phase == "rolling" and not all(d["rolled"] for d in self.sides.values())
+
     def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
-        """C-10: a seed is given and nobody rolled: the first round's dice each side would have rolled, as many
+        """C-10: a seed is given and a side has not rolled in this round: the dice it would have rolled, as many
         as its pool holds now (``pools``, by side), for every seat to see."""
         pools: dict[str, int] = inputs.get("pools") or {}
-        slots = [["round", self.round, side, i] for side in self.sides for i in range(pools.get(side, 0))]
+        slots = [["round", self.round, side, i] for side, data in self.sides.items() if not data["rolled"]
+                 for i in range(pools.get(side, 0))]
         return {"draws": self.abandoned_dice(slots)}
 
     def close_abandoned(self, reason: str, actor: str) -> None:
@@ -361,7 +366,7 @@ class PoolContest(Resolution, Aggregate):
 
     @event("DrawAbandoned")
     def _draw_abandoned(self, draws: list[dict[str, Any]], actor: str) -> None:
-        """C-10: recorded for every seat to see; the contest's state is unchanged (nobody rolled)."""
+        """C-10: recorded for every seat to see; the contest's state is unchanged (those dice were not rolled)."""
 
     @event("Abandoned")
     def _abandoned(self, reason: str, actor: str) -> None:
