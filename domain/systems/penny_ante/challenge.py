@@ -573,14 +573,26 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
                                  "overturn it if need be (C-6)")
 
     def draw_to_come(self) -> bool:
-        """C-10: a side's first roll is still to come (its dice are fixed once a seed or pass is given)."""
-        return self.phase in (DECLARE, ROLL) and not all(self.sides[s]["rolled"] for s in SIDES)
+        """C-10: a side's roll is still to come whose dice the seeds given fix: its first roll, or its step-2
+        reroll while no fresh seed is owed for it (a challenge the House plays draws step 2 from the players'
+        fresh seed, given after its choices: nothing of it is known before)."""
+        if self.phase in (DECLARE, ROLL):
+            return not all(self.sides[s]["rolled"] for s in SIDES)
+        return (self.phase in (KEEP, BET1, NEW_CIRCUMSTANCES) and not self.fresh_reroll
+                and not all(self.sides[s]["step_done"] for s in SIDES))
 
     def would_be_draws(self, **inputs: Any) -> dict[str, Any]:
-        """C-10: a seed or pass is given and a side has not rolled: the dice its first roll would have shown
-        (as many as a side may ever roll, PA-8, and its circumstance die), for every seat to see."""
-        slots = [slot for side in SIDES if not self.sides[side]["rolled"]
-                 for slot in ([["roll", side, i] for i in range(MAX_DICE)] + [["circumstance", 1, side]])]
+        """C-10: for every seat to see, the dice a side still to roll would have shown: its first roll (as many
+        dice as a side may ever roll, PA-8, and its circumstance die), or its step-2 reroll (each of its dice
+        rerolled, or those in its cup once kept, and its second circumstance die)."""
+        if self.phase in (DECLARE, ROLL):
+            slots = [slot for side in SIDES if not self.sides[side]["rolled"]
+                     for slot in ([["roll", side, i] for i in range(MAX_DICE)] + [["circumstance", 1, side]])]
+        else:
+            slots = [slot for side in SIDES if not self.sides[side]["step_done"]
+                     for slot in ([["reroll", side, i] for i in (
+                         self.sides[side]["cup"] if self.phase == NEW_CIRCUMSTANCES
+                         else range(len(self.sides[side]["dice"])))] + [["circumstance", 2, side]])]
         return {"draws": self.abandoned_dice(slots)}
 
     def close_abandoned(self, reason: str, actor: str) -> None:
