@@ -123,8 +123,11 @@ def test_after_a_rewind_with_the_fresh_seed_kept_the_house_makes_the_same_choice
         table.act(HOUSE, unit, {"action": "roll"})
     assert table.events() == before
     table.act(HOUSE, unit, {"action": "double-down", "text": "the fog again"})
+    # the House's call still only calls (Ilse has not called); Ilse's, the last, draws at once: not so listed
+    assert [a.get("drawn_with_fresh_seed") for a in listed(table, unit, HOUSE) if a["action"] == "roll"] == [True]
     table.act(HOUSE, unit, {"action": "roll"})
     assert not any(a["action"] == "seed" for a in listed(table, unit, "ilse"))
+    assert [a.get("drawn_with_fresh_seed") for a in listed(table, unit, "ilse") if a["action"] == "roll"] == [None]
     table.act("ilse", unit, {"action": "roll"})  # the last call draws at once, the same dice (C-7)
     again = step_two(table, unit)
     assert [(r["slot"], r["value"]) for r in again[-len(drawn):]] == [(r["slot"], r["value"]) for r in drawn]
@@ -192,3 +195,19 @@ def test_the_reroll_is_listed_as_only_called_while_its_dice_wait_for_the_fresh_s
     for seat in (HOUSE, "ilse"):
         rolls = [a for a in listed(table, unit, seat) if a["action"] == "roll"]
         assert [a.get("drawn_with_fresh_seed") for a in rolls] == [True]
+
+
+def test_a_side_that_called_its_reroll_declares_no_second_circumstance_after_pa7(table: Table) -> None:
+    """PA-7: the second circumstance comes before the reroll; a call fixes it, for the players' side too."""
+    unit = table.send(HOUSE_CHALLENGES).id
+    for seat, body in [(HOUSE, {"action": "declare", "characteristics": []}),
+                       ("ilse", {"action": "declare", "characteristics": []}), ("ilse", {"action": "pass"}),
+                       (HOUSE, {"action": "roll"}), ("ilse", {"action": "roll"}),
+                       (HOUSE, {"action": "keep", "cup": [0]}), ("ilse", {"action": "keep", "cup": [0]}),
+                       (HOUSE, {"action": "check"}), ("ilse", {"action": "check"}), ("ilse", {"action": "roll"})]:
+        table.act(seat, unit, body)
+    assert not any(a["action"] in ("circumstance", "double-down") for a in listed(table, unit, "ilse"))
+    before = table.events()
+    with pytest.raises(RuleViolation, match="PA-7: this side has called its reroll"):
+        table.act("ilse", unit, {"action": "circumstance", "text": "too late"})
+    assert table.events() == before

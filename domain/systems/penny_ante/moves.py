@@ -271,9 +271,9 @@ class ChallengeRules:
             # C-9: the House's first circumstance (a die of its roll) precedes the players' input; after a
             # rewind, one it declared before comes back with the same die (C-7)
             self.verify_house_input_open(side, "the House's first circumstance")  # type: ignore[attr-defined]
+        if step == 2 and self.reroll_called(side):  # PA-7: the second circumstance comes before the reroll
+            raise refuse("PA-7", "this side has called its reroll; its circumstance came before")
         if step == 2 and HOUSE in data["seats"] and self.fresh_reroll:
-            if self.reroll_called(side):
-                raise refuse("PA-7", "this side has called its reroll; its circumstance came before")
             # C-9: after a rewind that kept the fresh seed, the House knows the step's dice: it declares as before
             self.verify_house_choice(REROLL, "circumstance", "double-down" if double_down else "circumstance",  # type: ignore[attr-defined]
                                      "its second circumstance otherwise")
@@ -600,7 +600,10 @@ class ChallengeRules:
         """``dice``: how many to enter in table mode (None: the service rolls); ``fixed``: the values slots
         showed before a rewind, which must be entered again (C-7)."""
         if not self.table:
-            if self.fresh_reroll:  # C-9, C-10: the roll only calls the reroll; its dice come with the fresh seed
+            # C-9, C-10: the roll only calls the reroll; its dice come with the fresh seed, unless a rewind kept
+            # that seed and this is the last call, which draws them at once
+            drawn_now = self.fresh_in(REROLL) and all(self.reroll_called(s) for s in SIDES if s != side)  # type: ignore[attr-defined]
+            if self.fresh_reroll and not drawn_now:
                 return {"action": "roll", "dice": None, "drawn_with_fresh_seed": True}
             return {"action": "roll", "dice": None}
         own, circumstance = self.roll_slots(side)
