@@ -8,7 +8,7 @@ shows exactly what the seat's reads show (C-5).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -266,6 +266,10 @@ class Rulings:
     #: A refused undo the House may confirm (C-8): the ruling's words and the inputs to send again.
     confirm: dict[str, Any] | None = None
     open: bool = False
+    #: A refused ruling, said beside its form (not at the table's top, off a phone's screen), with the inputs
+    #: the House sent, set in the form again.
+    error: str | None = None
+    sent: dict[str, str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool((self.rewind and self.steps) or self.overturn or self.abandon)

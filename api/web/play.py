@@ -99,7 +99,9 @@ async def rule(request: Request, unit_id: UUID, verb: str, v: Seated) -> Respons
     ctx = await in_thread(lambda: table_context(v, unit_id))
     ctx["error"] = error
     if ctx["rulings"] is not None and (confirm or error):
-        ctx["rulings"] = replace(ctx["rulings"], confirm=confirm, open=True)
+        sent = {k: vals[0] for k, vals in form.items() if vals and isinstance(vals[0], str)}
+        ctx["rulings"] = replace(ctx["rulings"], confirm=confirm, open=True, error=error, sent=sent)
+        ctx["error"] = None  # said beside the ruling's form
     return templates.TemplateResponse(request, "_table.html", ctx, status_code=status)
 
 

@@ -108,7 +108,8 @@ class Command(BaseModel):
 
     @classmethod
     def summary(cls) -> str:
-        return (cls.__doc__ or cls.verb).strip().splitlines()[0]
+        """The docstring's first paragraph, on one line (a sentence cut at the line's end reads as broken)."""
+        return " ".join((cls.__doc__ or cls.verb).strip().split("\n\n")[0].split())
 
     @classmethod
     def action_name(cls) -> str | None:

@@ -170,6 +170,9 @@ def test_an_evening_of_pulp_is_played_by_tapping_on_three_pages(url, browser, se
     # The House starts the adventure; the players' pages offer a deal at once, live.
     assert i.locator("form[data-verb='deal']").count() == 0  # C-1: no unit outside an adventure
     t.command("house", "start-adventure")
+    said = h.locator(".answer[role=status]").first
+    said.wait_for(timeout=WAIT)
+    assert said.inner_text().strip() == "Adventure 1 has begun"  # in words: no ids, times or seat names
     for seat in ("ilse", "tomas"):
         pages[seat].locator("form[data-verb='deal']").wait_for(timeout=WAIT)
         assert not_reloaded(pages[seat]), seat

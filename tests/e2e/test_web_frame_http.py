@@ -140,6 +140,13 @@ def test_the_house_undoes_from_the_rulings_and_an_undo_that_would_show_cards_aga
     assert f'<option value="{laid}">Step {laid}: ' in rulings and 'name="reason"' in rulings
     assert 'data-action="abandon"' in rulings and 'data-action="abandon"' not in page[:page.index('<details class="rulings"')]
     before = steps()
+    # a refused undo is said beside its form, open, with the step and the reason sent set in it again
+    r = client.post(f"/web/units/{unit}/rulings/rewind", data={"to_step": "0", "reason": "<b>my & reason</b>"})
+    assert r.status_code == 422 and steps() == before
+    said = r.text[r.text.index('<details class="rulings"'):]
+    assert 'data-testid="ruling-refused"' in said and "C-6" in said
+    assert 'value="&lt;b&gt;my &amp; reason&lt;/b&gt;"' in said  # the House's text, inert
+    assert 'class="error"' not in r.text[:r.text.index('<details class="rulings"')]
     r = client.post(f"/web/units/{unit}/rulings/rewind", data={"to_step": str(laid), "reason": "ruled otherwise"})
     assert r.status_code == 422 and 'data-testid="undo-warning"' in r.text and steps() == before  # nothing stored
     warning = re.sub(r"\s+", " ", r.text[r.text.index('data-testid="undo-warning"'):])

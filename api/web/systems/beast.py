@@ -253,6 +253,8 @@ def _side(view: TableView, key: str, data: Mapping[str, Any], state: Mapping[str
         out["score"] = score_words(roll.get("score") or {})
         out["lost_to_beast"] = not roll.get("dice")
         out["entered"] = bool(roll.get("entered"))
+        if not mine and not settled:  # its dice are shown: their split with them, no secret left to announce
+            out["declared"] = None
     pending = data.get("pending")
     if isinstance(pending, Mapping):  # C-9: the House's view (every seat's once it revealed its dice)
         out["pending"] = (f"1 Willpower spent to roll die {pending.get('die')} again: it is drawn with the players' "

@@ -68,6 +68,7 @@ class Side:
     characteristics: list[str]
     declared: bool
     dice: list[dict[str, Any]]
+    cup_secret: bool = True  # a cup is its side's secret until the challenge ends (C-5); then every seat sees it
     stake_left: int | None = None
 
 
@@ -120,7 +121,7 @@ class PennyAnteBoard(WebBoard):
                 wager=side["wager"], betting=side.get("betting_wager", side["wager"]),
                 doubled=side["wager"] - side.get("betting_wager", side["wager"]), all_in=side["all_in"],
                 characteristics=list(side["characteristics"]), declared=side["declared"], dice=list(side["dice"]),
-                stake_left=stake_left))
+                stake_left=stake_left, cup_secret=s.get("phase") != "settled"))
         return out
 
     def offers(self, t: TableView) -> list[Offer]:
