@@ -10,7 +10,7 @@ from uuid import UUID
 
 from adapters import schemas
 from adapters.views import censor, event_detail, event_visibility, unit_kinds
-from domain.errors import NotFound
+from domain.errors import NotFound, StakesError
 from domain.seats import Seat
 
 
@@ -70,6 +70,17 @@ def fully_visible(row: dict[str, Any], viewer: Seat) -> bool:
 
 
 # -- C-2, C-6: replay and undo ---------------------------------------------------------------
+def _may_rewind(unit: Any, step: int, past: Any) -> bool:
+    """Whether the unit's own rules accept an undo to ``step`` now (``Resolution.verify_rewind``: a step inside
+    one move, a wait whose fresh seeds came since …, C-6). A sheet that can no longer bear what the step spent
+    is found only when the undo is sent."""
+    try:
+        unit.verify_rewind(step, past, "asked")
+    except StakesError:
+        return False
+    return True
+
+
 def replay(stakes: Any, campaign_id: UUID, viewer: Seat, challenge_id: UUID, step: int | None = None) -> schemas.Replay:
     """Every step of one challenge, as the viewer may see it. Reads that challenge's events only."""
     stakes.viewer(campaign_id, viewer)
@@ -93,8 +104,11 @@ def replay(stakes: Any, campaign_id: UUID, viewer: Seat, challenge_id: UUID, ste
     steps: list[schemas.ReplayStep] = []
     state: Any = None
     before: dict[str, Any] = {}
+    pasts: list[Any] = []  # the House's: each step's state, to ask the unit whether it may go back there (C-6)
     for i, e in enumerate(events):
         state = e.mutate(state)
+        if viewer.is_house and not settled:
+            pasts.append(copy.deepcopy(state))
         reveal = settled or i in shown
         view = copy.deepcopy(state.view_for(viewer.name, reveal=reveal, settled=settled))
         seen = censor(event_detail(e), event_visibility(e, state), viewer.name, reveal, settled)
@@ -104,6 +118,10 @@ def replay(stakes: Any, campaign_id: UUID, viewer: Seat, challenge_id: UUID, ste
             detail=detail, hidden=hidden, changes=sorted(k for k in view if view[k] != before.get(k)),
             state=view))
         before = view
+    if viewer.is_house:
+        for k, found in enumerate(steps[:-1], start=1):
+            found.rewindable = not settled and _may_rewind(state, k, pasts[k - 1])
+        steps[-1].rewindable = False
     if step is not None:
         if not 1 <= step <= len(steps):
             raise NotFound(f"this challenge has steps 1 to {len(steps)}, not {step}")

@@ -189,6 +189,10 @@ class ReplayStep(BaseModel):
     hidden: list[str] = Field(description="Fields withheld from this seat (C-5); ['*'] for a hidden entry.")
     changes: list[str] = Field(description="Which parts of the state this step changed.")
     state: dict[str, Any] = Field(description="The whole challenge after this step, as this seat may see it.")
+    rewindable: bool | None = Field(None, description="The House's replay only: whether an undo to this step "
+                                                      "(`rewind` with `to_step`) is accepted now by the unit's rules "
+                                                      "(C-6: not the last step, not inside one move, not a settled "
+                                                      "unit …); null for the other seats.")
 
 
 class Replay(BaseModel):

@@ -172,6 +172,7 @@ SPLIT_CONFORMANCE = frozenset({
     "test_one_seats_seed_changes_nothing_a_seat_outside_the_unit_reads_while_its_draws_are_hidden_c5",
     "test_abandoning_a_unit_after_an_input_shows_its_would_be_draw_to_every_seat_c10",
     "test_abandoning_a_unit_after_one_draw_shows_the_draw_still_to_come_to_every_seat_c10",
+    "test_the_houses_replay_lists_exactly_the_steps_an_undo_goes_back_to_c6",
     "test_a_settled_unit_is_voided_with_a_reason_once_c6",
     "test_a_unit_opens_only_while_an_adventure_runs_and_holds_the_adventure_open_c1",
     "test_a_fresh_seed_owed_after_the_houses_choices_is_each_players_own_and_never_passed_c9",

@@ -296,8 +296,11 @@ def rulings_of(v: Viewer, table: boards.TableView) -> Rulings | None:
         for s in replay.steps:
             if s.event == "Rewound" and isinstance(s.detail.get("to_step"), int):
                 undone.update(range(s.detail["to_step"] + 1, s.step))
+        last = replay.steps[-1] if replay.steps else None
+        again = last.detail.get("to_step") if last is not None and last.event == "Rewound" else None
+        # only the steps the unit's rules would take back to (C-6), not the one a last undo went back to already
         steps = [Step(s.step, f"{in_words(s.event)}, by {table.name_of(s.actor)}", s.at.isoformat(), s.step in undone)
-                 for s in replay.steps[:-1]]  # back to the last step would undo nothing
+                 for s in replay.steps[:-1] if s.rewindable and s.step != again]
         steps.reverse()  # the latest first: an undo most often takes back the last move
     sides: dict[str, str] = {}
     if settled:

@@ -374,6 +374,37 @@ def test_an_open_unit_is_rewound_and_never_voided_c6(service: Stakes, system: st
         table, lambda: table.void(unit), "C-6"))
 
 
+@pytest.mark.parametrize("system", cases("undo list"))
+def test_the_houses_replay_lists_exactly_the_steps_an_undo_goes_back_to_c6(service: Stakes, system: str) -> None:
+    """The House's replay marks each step ``rewindable`` (the web's undo list shows those alone): a step not
+    marked is refused naming a ruling and stores nothing; a marked one is accepted, unless a sheet can no longer
+    bear what the step spent (that is found when the undo is sent, naming its ruling, never "inside one move")."""
+    rng = random.Random(f"{system}/undo list")
+    table, checked = Table(service, PROFILES[system]), 0
+
+    def probe(table: Table, unit: Any) -> None:
+        nonlocal checked
+        if rng.random() > 0.5:
+            return
+        steps = table.stakes.replay(table.cid, Seat.house(), unit).steps
+        assert steps[-1].rewindable is False and all(s.rewindable is not None for s in steps)
+        for s in rng.sample(steps, min(3, len(steps))):
+            if not s.rewindable:
+                refused(table, lambda s=s: table.rewind(unit, s.step, reveal=True))
+        listed = [s.step for s in steps if s.rewindable]
+        if listed and rng.random() < 0.3:
+            try:
+                table.rewind(unit, rng.choice(listed), reveal=True)
+            except StakesError as exc:
+                assert exc.ruling and Rewinds.MID_MOVE not in str(exc), f"{system}: a listed step refused: {exc}"
+        checked += 1
+
+    play(table, rng, 24, probe=probe)
+    assert checked >= 3, checked
+    assert all(s.rewindable is None for u in table.units() for s in table.stakes.replay(
+        table.cid, Seat.parse("ilse"), u).steps), "a player's replay says what the House may undo"
+
+
 # -- C-4: every draw recomputes from the published commitment ----------------------------------------------------------
 def assert_draws_recompute(table: Table, unit: Any) -> int:
     """The unit's draws, recomputed from docs/fairness.md alone; returns how many were checked."""
