@@ -52,7 +52,10 @@ def test_the_house_undoes_with_a_warning_in_words_and_abandons_from_the_rulings(
 
     h.locator("#rulings summary").click()
     steps = h.locator("#rewind-step option")
-    assert steps.count() == laid and steps.first.inner_text().startswith(f"Step {laid}: ")  # the latest first
+    offered = [s["step"] for s in http.get(f"{u}/replay", headers=t["house"]).json()["steps"] if s["rewindable"]]
+    assert laid in offered and len(offered) < laid  # the steps inside one move are not offered (C-6)
+    assert [steps.nth(k).get_attribute("value") for k in range(steps.count())] == [str(n) for n in reversed(offered)]
+    assert steps.first.inner_text().startswith(f"Step {laid}: ")  # the latest first
     checked(h, "the rulings, unfolded")
     h.select_option("#rewind-step", str(laid))
     h.fill("#rewind-reason", "the hold was called too late")
