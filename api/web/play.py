@@ -17,7 +17,8 @@ from fastapi.responses import Response
 
 from api.web import forms
 from api.web.pages import Seated, board_of, campaign_context, table_context
-from api.web.render import plain, templates
+from api.deps import caller_or_none
+from api.web.render import SignedOut, Viewer, plain, templates
 from domain.errors import NotFound, NotPermitted, StakesError
 from domain.kernel.registry import system_of_unit
 
@@ -45,6 +46,15 @@ async def posted(request: Request) -> dict[str, list[str]]:
     return {key: [v for v in form.getlist(key) if isinstance(v, str)] for key in form}
 
 
+def still_seated(request: Request, v: Viewer) -> None:
+    """The browser's session looked up again in the command's own thread, just before the command runs: the seat
+    was resolved when the request's headers came, and a client may hold its body back past a sign-out or a
+    reissue (issue 29: a revoked credential stops working everywhere at once). ``SignedOut`` otherwise."""
+    found = caller_or_none(request)
+    if found is None or found.campaign_id != v.campaign_id or found.seat != v.seat:
+        raise SignedOut()
+
+
 @router.post("/units/{unit_id}/act")
 async def act(request: Request, unit_id: UUID, v: Seated) -> Response:
     """One move from the table's buttons; answers the table again (or the refusal above it)."""
@@ -53,6 +63,7 @@ async def act(request: Request, unit_id: UUID, v: Seated) -> Response:
     error, status = None, 200
 
     def move() -> None:
+        still_seated(request, v)
         unit = v.stakes.load_unit(v.campaign_id, unit_id)
         cls = system_of_unit(unit).move(unit, name)
         v.stakes.act(v.campaign_id, v.seat, unit_id, {"action": name, **forms.payload(cls, form)})
@@ -83,6 +94,7 @@ async def rule(request: Request, unit_id: UUID, verb: str, v: Seated) -> Respons
     cls = await in_thread(lambda: v.stakes.command_class(v.campaign_id, verb))
 
     def run() -> None:
+        still_seated(request, v)
         payload = forms.payload(cls, form, skip=("unit",))
         v.stakes.run(v.campaign_id, v.seat, verb, {**payload, "unit": str(unit_id)})
 
@@ -120,6 +132,7 @@ async def reissue(request: Request, seat: str, v: Seated) -> Response:
     the seat stop working at once (their pages are sent to the sign-in, which says so), and the new invite is
     shown as a link and a QR code, like a new player's."""
     def run() -> Any:
+        still_seated(request, v)
         return plain(v.stakes.reissue_token(v.campaign_id, v.seat, seat))
 
     try:
@@ -142,6 +155,7 @@ async def command(request: Request, verb: str, v: Seated) -> Response:
     form = await posted(request)
 
     def run() -> Any:
+        still_seated(request, v)
         cls = v.stakes.command_class(v.campaign_id, verb)
         return v.stakes.run(v.campaign_id, v.seat, verb, forms.payload(cls, form))
 

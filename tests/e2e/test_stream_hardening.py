@@ -300,3 +300,40 @@ def test_a_revocation_and_a_write_while_a_stream_reads_its_backlog_reach_it_only
         assert not marker.exists(), "the hook did not hold the backlog read"
         assert on_a.ended() == "credential"
         assert not on_a.ids() or max(on_a.ids()) <= revoked_at, on_a.ids()
+
+
+def test_a_web_move_whose_body_comes_after_the_seat_was_reissued_is_refused_and_stores_nothing(
+        settings, env_for, tmp_path):
+    """A browser's session is looked up again once the body is in, in the command's own thread: a client that
+    sends a move's headers, holds its body back past a reissue and then sends it, is sent to the sign-in and
+    nothing is stored (issue 29: a revoked credential stops working everywhere at once)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    with live_server(env_for(settings), tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
+        c, t = seat_table(http)
+        ch = http.post(f"{c}/challenges", headers=t["house"], json={
+            "challenger": {"antagonist": "Lady Sen"}, "opponent": {"players": ["ilse"]}, "ante": 1}).json()["id"]
+        assert http.post(f"{c}/challenges/{ch}/actions", headers=t["house"],
+                         json={"action": "declare", "characteristics": ["Poison"]}).status_code == 200
+        browser = signed_in(url, t["ilse"]["Authorization"].removeprefix("Bearer "))
+        cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+        before = [e["position"] for e in log_entries(http, c, t["house"])]
+        body = b"action=seed&seed=held+back+words"
+        where = urlsplit(url)
+        with socket.create_connection((where.hostname, where.port), timeout=30) as raw:
+            raw.sendall((f"POST /web/units/{ch}/act HTTP/1.1\r\nHost: {where.netloc}\r\nCookie: {cookie}\r\n"
+                         f"Origin: {url}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode())
+            time.sleep(0.5)  # the headers are in: the seat was resolved from the cookie
+            reissued = http.post(f"{c}/players/ilse/token", headers=t["house"])
+            assert reissued.status_code in (200, 201), reissued.text
+            raw.sendall(body)
+            answer = b""
+            while chunk := raw.recv(65536):
+                answer += chunk
+        status = int(answer.split(b" ", 2)[1])
+        assert status in (303, 401), answer[:300]
+        after = log_entries(http, c, t["house"])
+        assert not [e for e in after if e["position"] not in before and e["event"] == "SeedAdded"], after[-3:]
+        browser.close()
