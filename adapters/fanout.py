@@ -128,11 +128,13 @@ class Fanout:
     def _look(self, conn: sqlite3.Connection) -> None:
         """Bump the generation when the credential tables changed since the last look (either caller)."""
         found = self._credentials(conn)
-        with self._lock:
+        with self._lock:  # the new look and its generation together: a sync() in between sees both or neither
             changed = self._seen is not None and found != self._seen
             self._seen = found
+            if changed:
+                self.generation += 1
         if changed:
-            self._bump()
+            self.wake()
 
     def sync(self) -> None:
         """SQLite: look at the credentials now. The stream hub calls it after reading log rows and before

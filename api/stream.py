@@ -200,7 +200,10 @@ class Hub:
         return await asyncio.get_running_loop().run_in_executor(_READER, fn, *args)
 
     # -- subscribing ------------------------------------------------------------------------------
-    async def admit(self, campaign_id: UUID, caller: deps.Caller, token: str) -> Subscriber | Response:
+    async def admit(self, campaign_id: UUID, caller: deps.Caller, token: str,
+                    generation: int | None = None) -> Subscriber | Response:
+        """A stream of ``caller``'s, counted, or a 429. ``generation``: the revocation generation read before its
+        credential was looked up (the current one if not given)."""
         # Counted per seat, whatever token or web session opened the stream (issue 29, red team): every sign-in
         # opens a new web session, so a cap per credential let one seat hold any number of streams (three
         # sign-ins: 32 streams at a cap of 8), up to the process cap that every other seat shares.
@@ -211,8 +214,8 @@ class Hub:
         if self.per_credential[credential] >= self.settings.streams_per_credential:
             return _too_many(f"this seat already holds {self.per_credential[credential]} open streams (its token "
                              "and web sessions together), its most (STAKES_STREAMS_PER_CREDENTIAL); close one first")
-        sub = Subscriber(campaign_id, caller.seat, token, credential, caller.expires_at, self.fanout.generation,
-                         self.settings.stream_queue)
+        sub = Subscriber(campaign_id, caller.seat, token, credential, caller.expires_at,
+                         self.fanout.generation if generation is None else generation, self.settings.stream_queue)
         # routine checks spread over the interval, so streams opened together do not all check at once
         sub.checked_at -= random.uniform(0, self.settings.stream_recheck)
         self.open += 1
@@ -588,6 +591,12 @@ async def stream(
     """The campaign's log, live, censored for the caller's seat (C-5). Authenticate with the bearer token, or
     in a browser with the cookie the web view's sign-in sets."""
     token = deps._token(request, credentials)
+    hub = hub_of(request)
+    # the revocation generation before the credential is looked up: a revocation that lands between the lookup
+    # and the admission leaves the stream at an older generation, so it checks again before sending anything
+    # (red team: stamped at the admission, such a stream counted as checked and carried rows written after the
+    # revocation until the routine re-check)
+    generation = hub.fanout.generation
     caller = await run_in_threadpool(deps._caller, stakes, token)
     seat = deps._seated(caller, campaign_id)
     await run_in_threadpool(stakes.viewer, campaign_id, seat)
@@ -595,8 +604,7 @@ async def stream(
         position = _position(last_event_id, after)
     except _BadLastEventId as exc:
         return problem(request, 400, "bad-last-event-id", "Last-Event-ID is not an entry's number", str(exc))
-    hub = hub_of(request)
-    admitted = await hub.admit(campaign_id, caller, token or "")
+    admitted = await hub.admit(campaign_id, caller, token or "", generation)
     if isinstance(admitted, Response):
         return admitted
     admitted.position = position

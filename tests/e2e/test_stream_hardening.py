@@ -337,3 +337,47 @@ def test_a_web_move_whose_body_comes_after_the_seat_was_reissued_is_refused_and_
         after = log_entries(http, c, t["house"])
         assert not [e for e in after if e["position"] not in before and e["event"] == "SeedAdded"], after[-3:]
         browser.close()
+
+
+def test_a_stream_whose_credential_is_revoked_between_its_lookup_and_its_admission_ends_before_any_later_entry(
+        settings, env_for, tmp_path):
+    """The stream's revocation generation is the one before its credential was looked up: a reissue landing
+    between the lookup and the admission makes it check again before it sends anything (red team: it counted as
+    checked and carried entries written after the revocation until the routine re-check). A test-only hook
+    holds the stream's lookup two seconds while the House reissues the seat."""
+    hook, marker = tmp_path / "hook", tmp_path / "hold-the-lookup"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import os, time\n"
+        "import api.deps as deps\n"
+        "_real = deps._caller\n"
+        "def _held(*args, **kwargs):\n"
+        "    found = _real(*args, **kwargs)\n"
+        f"    if os.path.exists({str(marker)!r}):\n"
+        f"        os.remove({str(marker)!r})\n"
+        "        time.sleep(2)\n"
+        "    return found\n"
+        "deps._caller = _held\n")
+    import os
+    env = {**env_for(settings), "PYTHONPATH": f"{hook}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    with live_server(env, tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
+        c, t = seat_table(http)
+        marker.write_text("")
+        reissued: list[httpx.Response] = []
+
+        def reissue() -> None:
+            time.sleep(0.7)  # the stream's lookup is done and held
+            reissued.append(http.post(f"{c}/players/ilse/token", headers=t["house"]))
+
+        during = threading.Thread(target=reissue)
+        during.start()
+        on = Follower(httpx.Client(base_url=url), f"{url}{c}/stream?after={2**62}", t["ilse"])
+        during.join()
+        assert reissued and reissued[0].status_code in (200, 201), reissued
+        assert not marker.exists(), "the hook did not hold the lookup"
+        revoked_at = log_entries(http, c, t["house"])[-1]["position"]
+        if on.status == 200:
+            written = http.post(f"{c}/antagonists", headers=t["house"], json={"name": "Grey Fox", "characteristics": []})
+            assert written.status_code == 201, written.text
+            assert on.ended(timeout=10) == "credential"
+        assert not on.ids() or max(on.ids()) <= revoked_at, on.ids()
