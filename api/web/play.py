@@ -15,9 +15,9 @@ from anyio import to_thread
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
+from api.deps import caller_or_none
 from api.web import forms
 from api.web.pages import Seated, board_of, campaign_context, table_context
-from api.deps import caller_or_none
 from api.web.render import SignedOut, Viewer, plain, templates
 from domain.errors import NotFound, NotPermitted, StakesError
 from domain.kernel.registry import system_of_unit
