@@ -63,6 +63,16 @@ class Follower:
         return ends[0]
 
 
+def hooked(env: dict[str, str], tmp_path: Path, code: str) -> dict[str, str]:
+    """``env`` for a server that runs ``code`` at start (a test-only ``sitecustomize`` that wraps a function)."""
+    import os
+
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(code)
+    return {**env, "PYTHONPATH": f"{hook}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+
+
 def log_entries(http: httpx.Client, c: str, headers: dict[str, str]) -> list[dict[str, Any]]:
     return http.get(f"{c}/log?limit=1000", headers=headers).json()["entries"]
 
@@ -110,17 +120,13 @@ def test_a_reissued_seats_open_bearer_and_cookie_streams_end_at_once_and_get_not
 def test_a_stream_ends_when_its_credential_expires_by_itself(settings, env_for, tmp_path):
     """Caller.expires_at (a web session's expiry) ends the stream at that moment, whatever sets it: here a
     test-only hook gives every credential 2 seconds from its check."""
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(
-        "import dataclasses, time\n"
-        "import api.deps as deps\n"
-        "_real = deps._caller\n"
-        "def _short(stakes, token):\n"
-        "    return dataclasses.replace(_real(stakes, token), expires_at=time.time() + 2)\n"
-        "deps._caller = _short\n")
-    import os
-    env = {**env_for(settings), "PYTHONPATH": f"{hook}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    env = hooked(env_for(settings), tmp_path,
+                 "import dataclasses, time\n"
+                 "import api.deps as deps\n"
+                 "_real = deps._caller\n"
+                 "def _short(stakes, token):\n"
+                 "    return dataclasses.replace(_real(stakes, token), expires_at=time.time() + 2)\n"
+                 "deps._caller = _short\n")
     with live_server(env, tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
         c, t = seat_table(http)
         follower = Follower(http, f"{url}{c}/stream", t["tomas"])
@@ -271,21 +277,18 @@ def test_a_revocation_and_a_write_while_a_stream_reads_its_backlog_reach_it_only
     """The backlog is read by the stream itself: a reissue on another process, then a write, both landing
     while that read waits, must not reach the old holder (issue 29). A test-only hook holds the first backlog
     read of server A for three seconds while server B revokes and writes."""
-    hook, marker = tmp_path / "hook", tmp_path / "hold-the-backlog"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(
-        "import os, time\n"
-        "import adapters.ledger as ledger\n"
-        "_real = ledger.entries_after\n"
-        "def _held(*args, **kwargs):\n"
-        f"    if os.path.exists({str(marker)!r}):\n"
-        f"        os.remove({str(marker)!r})\n"
-        "        time.sleep(3)\n"
-        "    return _real(*args, **kwargs)\n"
-        "ledger.entries_after = _held\n")
-    import os
+    marker = tmp_path / "hold-the-backlog"
     env = env_for(settings)
-    held = {**env, "PYTHONPATH": f"{hook}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    held = hooked(env, tmp_path,
+                  "import os, time\n"
+                  "import adapters.ledger as ledger\n"
+                  "_real = ledger.entries_after\n"
+                  "def _held(*args, **kwargs):\n"
+                  f"    if os.path.exists({str(marker)!r}):\n"
+                  f"        os.remove({str(marker)!r})\n"
+                  "        time.sleep(3)\n"
+                  "    return _real(*args, **kwargs)\n"
+                  "ledger.entries_after = _held\n")
     with live_server(held, tmp_path / "a.log") as a, live_server(env, tmp_path / "b.log") as b, \
             httpx.Client(base_url=b, timeout=30) as via_b, httpx.Client(base_url=a, timeout=30) as via_a:
         c, t = seat_table(via_b)
@@ -345,21 +348,18 @@ def test_a_stream_whose_credential_is_revoked_between_its_lookup_and_its_admissi
     between the lookup and the admission makes it check again before it sends anything (red team: it counted as
     checked and carried entries written after the revocation until the routine re-check). A test-only hook
     holds the stream's lookup two seconds while the House reissues the seat."""
-    hook, marker = tmp_path / "hook", tmp_path / "hold-the-lookup"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(
-        "import os, time\n"
-        "import api.deps as deps\n"
-        "_real = deps._caller\n"
-        "def _held(*args, **kwargs):\n"
-        "    found = _real(*args, **kwargs)\n"
-        f"    if os.path.exists({str(marker)!r}):\n"
-        f"        os.remove({str(marker)!r})\n"
-        "        time.sleep(2)\n"
-        "    return found\n"
-        "deps._caller = _held\n")
-    import os
-    env = {**env_for(settings), "PYTHONPATH": f"{hook}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    marker = tmp_path / "hold-the-lookup"
+    env = hooked(env_for(settings), tmp_path,
+                 "import os, time\n"
+                 "import api.deps as deps\n"
+                 "_real = deps._caller\n"
+                 "def _held(*args, **kwargs):\n"
+                 "    found = _real(*args, **kwargs)\n"
+                 f"    if os.path.exists({str(marker)!r}):\n"
+                 f"        os.remove({str(marker)!r})\n"
+                 "        time.sleep(2)\n"
+                 "    return found\n"
+                 "deps._caller = _held\n")
     with live_server(env, tmp_path / "server.log") as url, httpx.Client(base_url=url, timeout=30) as http:
         c, t = seat_table(http)
         marker.write_text("")

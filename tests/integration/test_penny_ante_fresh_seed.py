@@ -52,6 +52,18 @@ def to_the_calls(table: Table, cup: list[int], *, house_circumstance: str | None
     return unit
 
 
+def to_the_checks(table: Table) -> UUID:
+    """Lady Sen against Ilse, nothing declared, Ilse's pass; both roll, cup one die and check: the reroll is next."""
+    unit = table.send(HOUSE_CHALLENGES).id
+    for seat, body in [(HOUSE, {"action": "declare", "characteristics": []}),
+                       ("ilse", {"action": "declare", "characteristics": []}), ("ilse", {"action": "pass"}),
+                       (HOUSE, {"action": "roll"}), ("ilse", {"action": "roll"}),
+                       (HOUSE, {"action": "keep", "cup": [0]}), ("ilse", {"action": "keep", "cup": [0]}),
+                       (HOUSE, {"action": "check"}), ("ilse", {"action": "check"})]:
+        table.act(seat, unit, body)
+    return unit
+
+
 def step_two(table: Table, unit: UUID) -> list[dict[str, Any]]:
     return [r for r in table.unit(unit).rolls if r["slot"][0] == "reroll" or r["slot"][:2] == ["circumstance", 2]]
 
@@ -90,13 +102,8 @@ def test_a_pass_of_the_fresh_seed_is_refused_c9(table: Table) -> None:
 
 
 def test_the_dice_wait_until_both_sides_called_and_the_house_seeds_nothing_c9(table: Table) -> None:
-    unit = table.send(HOUSE_CHALLENGES).id
-    for seat, body in [(HOUSE, {"action": "declare", "characteristics": []}),
-                       ("ilse", {"action": "declare", "characteristics": []}), ("ilse", {"action": "pass"}),
-                       (HOUSE, {"action": "roll"}), ("ilse", {"action": "roll"}),
-                       (HOUSE, {"action": "keep", "cup": [0]}), ("ilse", {"action": "keep", "cup": [0]}),
-                       (HOUSE, {"action": "check"}), ("ilse", {"action": "check"}), ("ilse", {"action": "roll"})]:
-        table.act(seat, unit, body)
+    unit = to_the_checks(table)
+    table.act("ilse", unit, {"action": "roll"})
     assert not any(a["action"] == "seed" for a in listed(table, unit, "ilse"))  # the House has not called
     table.act(HOUSE, unit, {"action": "roll"})
     assert step_two(table, unit) == []
@@ -185,13 +192,7 @@ def _phase_at(table: Table, unit: UUID, version: int) -> str:
 
 def test_the_reroll_is_listed_as_only_called_while_its_dice_wait_for_the_fresh_seed_c9(table: Table) -> None:
     """The board's button says "Call the reroll" from this field alone: the roll draws nothing yet (C-10)."""
-    unit = table.send(HOUSE_CHALLENGES).id
-    for seat, body in [(HOUSE, {"action": "declare", "characteristics": []}),
-                       ("ilse", {"action": "declare", "characteristics": []}), ("ilse", {"action": "pass"}),
-                       (HOUSE, {"action": "roll"}), ("ilse", {"action": "roll"}),
-                       (HOUSE, {"action": "keep", "cup": [0]}), ("ilse", {"action": "keep", "cup": [0]}),
-                       (HOUSE, {"action": "check"}), ("ilse", {"action": "check"})]:
-        table.act(seat, unit, body)
+    unit = to_the_checks(table)
     for seat in (HOUSE, "ilse"):
         rolls = [a for a in listed(table, unit, seat) if a["action"] == "roll"]
         assert [a.get("drawn_with_fresh_seed") for a in rolls] == [True]
@@ -199,13 +200,8 @@ def test_the_reroll_is_listed_as_only_called_while_its_dice_wait_for_the_fresh_s
 
 def test_a_side_that_called_its_reroll_declares_no_second_circumstance_after_pa7(table: Table) -> None:
     """PA-7: the second circumstance comes before the reroll; a call fixes it, for the players' side too."""
-    unit = table.send(HOUSE_CHALLENGES).id
-    for seat, body in [(HOUSE, {"action": "declare", "characteristics": []}),
-                       ("ilse", {"action": "declare", "characteristics": []}), ("ilse", {"action": "pass"}),
-                       (HOUSE, {"action": "roll"}), ("ilse", {"action": "roll"}),
-                       (HOUSE, {"action": "keep", "cup": [0]}), ("ilse", {"action": "keep", "cup": [0]}),
-                       (HOUSE, {"action": "check"}), ("ilse", {"action": "check"}), ("ilse", {"action": "roll"})]:
-        table.act(seat, unit, body)
+    unit = to_the_checks(table)
+    table.act("ilse", unit, {"action": "roll"})
     assert not any(a["action"] in ("circumstance", "double-down") for a in listed(table, unit, "ilse"))
     before = table.events()
     with pytest.raises(RuleViolation, match="PA-7: this side has called its reroll"):
