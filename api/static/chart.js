@@ -6,6 +6,8 @@
   /* the same colours as .chart-key.k0 … .k7 in web.css */
   var PALETTE = ["#0b4f8a", "#a4161a", "#1b5e20", "#8a5a00", "#6a3d9a", "#b0306f", "#00707a", "#4a4a4a"];
   var HEIGHT = 220;
+  var WHOLE = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000,
+               1000000];
 
   function lines(box) {
     var found = [];
@@ -53,8 +55,10 @@
     box.chart = new window.uPlot({
       width: Math.max(200, plot.clientWidth), height: HEIGHT, legend: { show: false },
       cursor: { drag: { x: false, y: false } }, scales: { x: { time: false } },
-      axes: [{ label: "Log entry", font: "12px system-ui", labelFont: "12px system-ui" },
-             { label: box.getAttribute("data-label"), font: "12px system-ui", labelFont: "12px system-ui" }],
+      // whole numbers only: log entries and pennies, dice, holds … are counted, never halved
+      axes: [{ label: "Log entry", font: "12px system-ui", labelFont: "12px system-ui", incrs: WHOLE },
+             { label: box.getAttribute("data-label"), font: "12px system-ui", labelFont: "12px system-ui",
+               incrs: WHOLE }],
       series: series
     }, data, plot);
   }
