@@ -230,7 +230,7 @@ def _rolled(d: dict[str, Any]) -> str:
     shown = [] if dice is None else [" ".join(map(str, dice)) or "no dice"]  # None: hidden from this seat (C-5)
     if d.get("circumstance_die") is not None:
         shown.append(f"circumstance die {d['circumstance_die']}")
-    return f" {', '.join(shown)}" if shown else ""
+    return f": {', '.join(shown)}" if shown else ""
 
 
 def challenge_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
