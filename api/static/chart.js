@@ -55,7 +55,7 @@
     box.chart = new window.uPlot({
       width: Math.max(200, plot.clientWidth), height: HEIGHT, legend: { show: false },
       cursor: { drag: { x: false, y: false } }, scales: { x: { time: false } },
-      // whole numbers only: log entries and pennies, dice, holds … are counted, never halved
+      // whole numbers only: log entries and every sheet's counts are whole
       axes: [{ label: "Log entry", font: "12px system-ui", labelFont: "12px system-ui", incrs: WHOLE },
              { label: box.getAttribute("data-label"), font: "12px system-ui", labelFont: "12px system-ui",
                incrs: WHOLE }],
