@@ -367,14 +367,14 @@ class CombatRules:
 
     def end(self, seat: str, reason: object, actor: str) -> None:
         text = self.verify_end(seat, reason)
-        if self.abandons_a_draw():  # C-10: ended before a draw the seeds given already fix
+        if self.abandons_a_draw():  # type: ignore[attr-defined]  # C-10: ended before a draw the seeds given already fix
             self._draw_abandoned(**self.would_be_draws(), actor=actor)  # type: ignore[attr-defined]
         self._ended(reason=text, actor=actor)  # type: ignore[attr-defined]
 
-    def abandons_a_draw(self) -> bool:
-        """C-10: ended (or abandoned) now, the combat skips a draw the seeds given fix: its first deal (the
-        kernel's case), or a player's attack up next (``next_known_draw``)."""
-        return bool(super().abandons_a_draw()) or self.next_known_draw() is not None  # type: ignore[misc]
+    def draw_to_come(self) -> bool:
+        """C-10: a draw the seeds given fix is still to come: the first deal (the kernel's case), or a player's
+        attack up next (``next_known_draw``)."""
+        return bool(super().draw_to_come()) or self.next_known_draw() is not None  # type: ignore[misc]
 
     def next_known_draw(self) -> dict[str, Any] | None:
         """C-9, C-10: the deal a combat ended now would skip, when the House can already compute it. Once the
