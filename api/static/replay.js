@@ -77,6 +77,34 @@
   const undone = new Set();
   for (const s of steps) if (s.event === "Rewound") for (let i = s.detail.to_step + 1; i < s.step; i++) undone.add(i);
 
+  // The board as it stood after a step: the system's own board, drawn by the server as this seat may see it
+  // then (C-5), fetched as the slider moves; the last one asked for is the one shown.
+  const boardBox = document.getElementById("step-state");
+  const boards = new Map();
+  let wanted = 0;
+  function board(step) {
+    wanted = step;
+    document.getElementById("step-board-step").textContent = String(step);
+    boardBox.setAttribute("aria-busy", "true");
+    let found = boards.get(step);
+    if (!found) {
+      found = fetch(`/web/units/${boardBox.dataset.unit}/replay/${step}`, { credentials: "same-origin" })
+        .then((r) => r.ok ? r.text() : Promise.reject(new Error(String(r.status))));
+      boards.set(step, found);
+      found.catch(() => boards.delete(step));
+    }
+    found.then((html) => {
+      if (wanted !== step) return;
+      boardBox.innerHTML = html;  // the server's own escaped markup (autoescaped templates)
+      boardBox.setAttribute("aria-busy", "false");
+    }, () => {
+      if (wanted !== step) return;
+      boardBox.replaceChildren(el("p", { class: "meta" }, "The table of this step could not be fetched; try again."));
+      boardBox.setAttribute("aria-busy", "false");
+    });
+  }
+
+  let timer = null;
   function render(index) {
     const s = steps[index];
     slider.value = String(index + 1);
@@ -85,11 +113,14 @@
                     ` by ${who(s.actor)} at ${new Date(s.at).toLocaleTimeString()}`);
     if (undone.has(s.step)) head.append(el("span", { class: "undone" }, " — undone by a later rewind"));
     const box = document.getElementById("step-event");
-    box.replaceChildren(head, show(s.detail));
-    if (s.hidden.length) box.append(el("p", { class: "meta" }, `Hidden from your seat: ${s.hidden.join(", ")}`));
-    const changed = s.changes.filter((k) => !SECRET.test(k)).map((k) => k.replace(/_/g, " "));
-    document.getElementById("step-state").replaceChildren(
-      el("p", { class: "meta" }, `Changed: ${changed.join(", ") || "nothing shown"}`), show(s.state));
+    box.replaceChildren(head);
+    const shown = Object.keys(s.detail || {}).filter((k) => !SECRET.test(k));
+    if (shown.length) box.append(el("details", { class: "recorded" }, el("summary", {}, "What was recorded"), show(s.detail)));
+    if (s.hidden.length) box.append(el("p", { class: "meta" }, s.hidden.includes("*")
+      ? "This step is hidden from your seat until the unit is settled."
+      : `Hidden from your seat: ${s.hidden.map((k) => k.replace(/_/g, " ")).join(", ")}`));
+    clearTimeout(timer);  // a slider dragged across many steps fetches the one it stops at
+    timer = setTimeout(() => board(s.step), boards.has(s.step) ? 0 : 120);
   }
   const go = (index) => render(Math.max(0, Math.min(steps.length - 1, index)));
   const current = () => Number(slider.value) - 1;
@@ -110,7 +141,7 @@
     list.replaceChildren();
     if (!report.verifiable) { out.textContent = `Not yet: ${report.reason}.`; return; }
     const checks = StakesFairness.verifyAll(report);
-    const hash = steps.length ? steps[steps.length - 1].state.seed_hash : null;
+    const hash = document.getElementById("verify").dataset.commitment || null;
     const committed = hash ? StakesFairness.commitment(report.secret_seed) === hash : null;
     for (const c of checks) {
       list.append(el("li", { class: c.ok ? "ok" : "bad" }, `slot ${JSON.stringify(c.slot)}: `,

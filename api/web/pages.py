@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from adapters import ledger
@@ -332,12 +332,34 @@ def unit_table(request: Request, unit_id: UUID, v: Seated) -> Response:
 
 @router.get("/units/{unit_id}/replay")
 def replay_page(request: Request, unit_id: UUID, v: Seated) -> HTMLResponse:
-    """Every step, a slider and keys to walk them, undone steps shown as branches, and the verify panel."""
+    """Every step, a slider and keys to walk them, undone steps shown as branches, the board as it stood at the
+    step (``replay_board``, fetched as the slider moves), and the verify panel."""
     replay = v.stakes.replay(v.campaign_id, v.seat, unit_id).model_dump(mode="json")
     verification = v.stakes.verify_challenge(v.campaign_id, v.seat, unit_id).model_dump(mode="json")
     names = names_of(plain(v.stakes.sheets(v.campaign_id, v.seat)))
+    commitment = next((s["state"].get("seed_hash") for s in reversed(replay["steps"])
+                       if isinstance(s["state"].get("seed_hash"), str)), None)
+    for s in replay["steps"]:  # the page draws each step's state as the system's board, not as its fields
+        del s["state"], s["changes"]
+    board = boards.of(system_of_unit(v.stakes.load_unit(v.campaign_id, unit_id)).id)
     return templates.TemplateResponse(request, "replay.html", {
-        "unit_id": str(unit_id), "seat": v.seat.name, "total": replay["total"], "replay": replay,
+        "unit_id": str(unit_id), "seat": v.seat.name, "total": replay["total"], "replay": replay, "board": board,
         "verification": verification, "names": names, "seat_name": names.get(v.seat.name, v.seat.name),
-        "commitment": next((s["state"].get("seed_hash") for s in reversed(replay["steps"])
-                            if isinstance(s["state"].get("seed_hash"), str)), None)})
+        "commitment": commitment})
+
+
+@router.get("/units/{unit_id}/replay/{step}")
+def replay_board(unit_id: UUID, step: Annotated[int, Path(ge=1, le=1_000_000)], v: Seated) -> HTMLResponse:
+    """The unit's board as it stood after ``step``, as this seat may see it then (the replay's state of that
+    step: C-5, C-8), drawn by the system's own board with no controls: what the replay page shows as the
+    slider moves."""
+    cid = v.campaign_id
+    found = v.stakes.replay(cid, v.seat, unit_id, step=step)  # refuses a unit of another campaign, a bad step
+    state = found.steps[0].state
+    unit = v.stakes.load_unit(cid, unit_id)
+    sheets = plain(v.stakes.sheets(cid, v.seat))
+    view = boards.TableView(unit_id=unit_id, campaign_id=cid, kind=found.kind, phase=str(state.get("phase")),
+                            state=plain(state), moves=[], waiting={}, seat=v.seat.name, is_house=v.seat.is_house,
+                            names=names_of(sheets), sheets=sheets, replay=True)
+    board = boards.of(system_of_unit(unit).id).table(view)
+    return HTMLResponse(str(board), headers={"Cache-Control": "no-store"})

@@ -92,6 +92,7 @@ def test_every_shared_page_passes_the_phone_and_accessibility_checks_for_every_s
                 checked(page, f"{system.id}: the table as {who}")
             p.goto(f"{url}/web/units/{unit}/replay")
             p.wait_for_selector("#step-event strong")
+            p.wait_for_selector("#step-state[aria-busy=false] > *")  # the step's board, drawn by the system's board
             checked(p, f"{system.id}: the replay")
             commitment = p.locator("[data-testid=commitment]")
             if commitment.count():  # a hash is shown in the verify panel only

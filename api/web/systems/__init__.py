@@ -87,6 +87,9 @@ class TableView:
     #: its collapsed "Rulings" section under the board (``_rulings.html``), so they are not in ``moves`` and a
     #: board never draws them. The House may always abandon an open unit: it is not "your move" for that.
     rulings: list[Move] = field(default_factory=list)
+    #: A step of the replay (``/web/units/{id}/replay/{step}``): the unit as it stood after that step, with no
+    #: moves; a board leaves out what speaks of now ("nothing for you to do", links to the replay).
+    replay: bool = False
 
     @property
     def your_turn(self) -> bool:

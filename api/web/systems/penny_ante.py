@@ -60,7 +60,9 @@ class Side:
     kind: str
     mine: bool
     turn: bool
-    members: list[tuple[str, int, int]]  # (name, pile now, put in the pot)
+    #: (name, pile now, put in the pot); the pile is None where the view has none: a step of the replay is the
+    #: unit as it stood, and the purses it read then are not part of it
+    members: list[tuple[str, int | None, int]]
     wager: int
     betting: int
     doubled: int
@@ -111,13 +113,14 @@ class PennyAnteBoard(WebBoard):
             side = (s.get("sides") or {}).get(key)
             if side is None:
                 continue
-            piles, put = side.get("piles") or {}, side.get("contributions") or {}
+            piles, put = side.get("piles"), side.get("contributions") or {}
             stake_left = s["stake"] - side["wager"] if side["kind"] == "antagonist" and s.get("stake") is not None \
                 else None
+            members = [(self.member_name(side, m, t.names), None if piles is None else piles.get(m, 0), put.get(m, 0))
+                       for m in side["members"]]
             out.append(Side(
                 key=key, label=self.side_label(side, t.names), kind=side["kind"], mine=s.get("your_side") == key,
-                turn=s.get("turn") == key, members=[(self.member_name(side, m, t.names), piles.get(m, 0), put.get(m, 0))
-                                                       for m in side["members"]],
+                turn=s.get("turn") == key, members=members,
                 wager=side["wager"], betting=side.get("betting_wager", side["wager"]),
                 doubled=side["wager"] - side.get("betting_wager", side["wager"]), all_in=side["all_in"],
                 characteristics=list(side["characteristics"]), declared=side["declared"], dice=list(side["dice"]),
