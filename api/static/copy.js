@@ -1,5 +1,6 @@
-// The invite's Copy button (api/web/templates/_invite.html): copies the link's address, says so in words, and
-// "Done" hides the invite. A file of its own: the Content-Security-Policy allows no inline script (issue 29).
+// The Copy buttons (the invite's link, _invite.html; a claimed seat's token, claimed.html): copy the source's
+// address or value and say so in words (``data-copied-words``); the invite's "Done" hides the invite. A file of
+// its own: the Content-Security-Policy allows no inline script (issue 29).
 (function () {
   function said(id, words) {
     const out = id && document.getElementById(id);
@@ -23,9 +24,10 @@
       const source = document.getElementById(copy.dataset.copy);
       if (!source) return;
       const text = source.href || source.value || source.textContent;
-      const done = () => said(copy.dataset.copied, "Copied: paste it to the player.");
-      const failed = () => said(copy.dataset.copied, fallback(text) ? "Copied: paste it to the player."
-                                                               : "Could not copy: select the link and copy it by hand.");
+      const words = copy.dataset.copiedWords || "Copied: paste it to the player.";
+      const done = () => said(copy.dataset.copied, words);
+      const failed = () => said(copy.dataset.copied, fallback(text) ? words
+                                                               : "Could not copy: select it and copy it by hand.");
       if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, failed);
       else failed();
       return;

@@ -90,7 +90,12 @@ def test_the_house_seats_a_player_by_clicking_and_the_player_follows_the_link_an
     p.goto(link)  # his own browser: the link fills the form, nothing is claimed before he sends it
     p.wait_for_function("document.getElementById('token').value !== ''", timeout=WAIT)
     p.click("button[type=submit]")
-    assert p.locator("[data-testid=seat-token]").input_value().startswith("stk_")
+    token = p.locator("[data-testid=seat-token]").input_value()
+    assert token.startswith("stk_")
+    p.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url)
+    p.click("[data-copy=seat-token]")  # shown once: he copies it to keep it
+    p.locator("#token-copied").filter(has_text="Copied").wait_for(timeout=WAIT)
+    assert p.evaluate("navigator.clipboard.readText()") == token
     p.click("#continue")
     p.wait_for_url(f"{url}/web/campaign")
     assert "Ilse Varn" in p.locator("header").inner_text()  # his character's name, not a seat handle
