@@ -304,6 +304,15 @@ class Stakes:
             raise NotFound(f"no challenge {unit_id} in this campaign")
         return unit
 
+    def overturn_winners(self, campaign_id: UUID, viewer: Seat, unit_id: UUID) -> tuple[str, ...] | None:
+        """C-6, for the House's rulings: None when the unit may not be overturned now, else the sides an overturn
+        may name as its new winner (none: it is only voided), from the unit's own checks (``RuleSystem``)."""
+        self.viewer(campaign_id, viewer)
+        if not viewer.is_house:
+            return None
+        unit = self.load_unit(campaign_id, unit_id)
+        return system_of_unit(unit).overturn_winners(unit)
+
     def unit_view(self, campaign_id: UUID, unit_id: UUID, viewer: Seat, unit: Any = None) -> BaseModel:
         """The unit as ``viewer`` sees it, with who the table waits for. Callers have checked the campaign
         (``viewer``, or ``usable`` before a command); ``unit``, when given, is the unit as the projection just

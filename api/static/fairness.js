@@ -98,10 +98,10 @@
   function verifyAll(report) {
     const checks = [];
     for (const r of report.results || []) {
-      if (r.entered) { checks.push({ slot: r.slot, recorded: r.value, entered: true, ok: true }); continue; }
+      if (r.entered) { checks.push({ slot: r.slot, recorded: r.value, faces: r.faces || 6, entered: true, ok: true }); continue; }
       const derived = r.deck ? deriveShuffle(report.secret_seed, report.side_seeds, r.slot, r.deck)
                              : deriveDie(report.secret_seed, report.side_seeds, r.slot, r.faces || 6);
-      checks.push({ slot: r.slot, recorded: r.value, derived, entered: false,
+      checks.push({ slot: r.slot, recorded: r.value, faces: r.faces || 6, derived, entered: false,
                     ok: JSON.stringify(derived) === JSON.stringify(r.value) });
     }
     return checks;

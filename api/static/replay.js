@@ -143,15 +143,22 @@
     const checks = StakesFairness.verifyAll(report);
     const hash = document.getElementById("verify").dataset.commitment || null;
     const committed = hash ? StakesFairness.commitment(report.secret_seed) === hash : null;
-    for (const c of checks) {
-      list.append(el("li", { class: c.ok ? "ok" : "bad" }, `slot ${JSON.stringify(c.slot)}: `,
-        Array.isArray(c.recorded) ? show(c.recorded, "cards") : die(c.recorded),
-        c.entered ? " entered at the table" : c.ok ? " derived the same" : ` derived ${JSON.stringify(c.derived)}`));
-    }
+    // A slot in words: its parts joined, a seed in it (a long hex text) cut to its first 8 characters.
+    const slotWords = (slot) => slot.map((p) => typeof p === "string" && /^[0-9a-f]{16,}$/.test(p) ? p.slice(0, 8) + "…" : String(p)).join(" · ");
+    const result = (c) => Array.isArray(c.recorded) ? show(c.recorded, "cards")
+      : c.faces === 6 ? die(c.recorded) : el("span", { class: "die big", role: "img", "aria-label": `d${c.faces} showing ${c.recorded}` }, c.recorded);
+    checks.forEach((c, i) => {
+      list.append(el("li", { class: c.ok ? "ok" : "bad" }, `Draw ${i + 1}: `, result(c),
+        c.entered ? " entered at the table" : c.ok ? " — the same in your browser" : ` — your browser derived ${JSON.stringify(c.derived)}`,
+        el("small", { class: "slot" }, ` (slot ${slotWords(c.slot)})`)));
+    });
     const derived = checks.filter((c) => !c.entered);
     const bad = derived.filter((c) => !c.ok).length;
-    const agrees = bad === report.mismatches.length && derived.length === report.checked;
-    out.textContent = `${derived.length} results derived in your browser, ${bad} mismatches` +
+    // The server also checks what follows from these draws (a hand dealt from a shuffled deck and its cut):
+    // it agrees when it found exactly the mismatches this browser found among the same draws.
+    const agrees = bad === report.mismatches.length && derived.length === (report.results || []).filter((r) => !r.entered).length;
+    out.textContent = `${derived.length} ${derived.length === 1 ? "result" : "results"} derived in your browser, ` +
+      `${bad} ${bad === 1 ? "mismatch" : "mismatches"}` +
       (committed === null ? "" : committed ? "; the seed matches its commitment" : "; the seed does NOT match its commitment") +
       (agrees ? ". The server agrees." : ". The server reported otherwise!");
     out.dataset.derived = String(derived.length);

@@ -263,6 +263,9 @@ class Rulings:
     abandon: boards.Move | None
     #: ``challenger``/``opponent`` -> the names of that side's seats, for the overturn's "who wins".
     sides: dict[str, str]
+    #: The sides the overturn may name as the new winner (the system's ``overturn_winners``, C-6); none: the unit
+    #: is only voided.
+    winners: tuple[str, ...] = ()
     #: A refused undo the House may confirm (C-8): the ruling's words and the inputs to send again.
     confirm: dict[str, Any] | None = None
     open: bool = False
@@ -307,9 +310,12 @@ def rulings_of(v: Viewer, table: boards.TableView) -> Rulings | None:
         unit = v.stakes.challenge_summary(v.campaign_id, v.seat, table.unit_id)
         sides = {side: " and ".join(table.name_of(s) for s in seats)
                  for side, seats in (("challenger", unit.challenger), ("opponent", unit.opponent)) if seats}
+    # C-6: overturn is offered only where the unit's own checks would take it now, with the winners they take
+    winners = v.stakes.overturn_winners(v.campaign_id, v.seat, table.unit_id) if settled else None
     return Rulings(rewind=None if settled else command_form(v, "rewind", ("unit", "to_step", "reason", "reveal")),
-                   steps=steps, overturn=command_form(v, "overturn") if settled else None,
-                   abandon=table.ruling("abandon") or next(iter(table.rulings), None), sides=sides)
+                   steps=steps, overturn=command_form(v, "overturn") if winners is not None else None,
+                   abandon=table.ruling("abandon") or next(iter(table.rulings), None), sides=sides,
+                   winners=winners or ())
 
 
 def table_context(v: Viewer, unit_id: UUID) -> dict[str, Any]:
@@ -360,6 +366,6 @@ def replay_board(unit_id: UUID, step: Annotated[int, Path(ge=1, le=1_000_000)], 
     sheets = plain(v.stakes.sheets(cid, v.seat))
     view = boards.TableView(unit_id=unit_id, campaign_id=cid, kind=found.kind, phase=str(state.get("phase")),
                             state=plain(state), moves=[], waiting={}, seat=v.seat.name, is_house=v.seat.is_house,
-                            names=names_of(sheets), sheets=sheets, replay=True)
+                            names=names_of(sheets), sheets=[], replay=True)  # the sheets are today's, not the step's
     board = boards.of(system_of_unit(unit).id).table(view)
     return HTMLResponse(str(board), headers={"Cache-Control": "no-store"})

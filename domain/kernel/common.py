@@ -96,9 +96,11 @@ class Overturn(Command):
     lookups = {"unit": "unit"}
 
     unit: UUID
-    winner: Literal["challenger", "opponent"] | None = Field(None, description="The side that wins, as ruled.")
-    void: Bool = Field(False, description="Void it: each side takes back its own wager (a JSON boolean: "
-                                          "1, \"yes\" or \"true\" are refused).")
+    winner: Literal["challenger", "opponent"] | None = Field(
+        None, description="The side that wins, as ruled, where the unit's system names a winner (C-6); a unit that "
+                          "has none is only voided, and a winner named for it is refused.")
+    void: Bool = Field(False, description="Void it: the result no longer stands, and what it moved is put back "
+                                          "(a JSON boolean: 1, \"yes\" or \"true\" are refused).")
     reason: str = text(500, "Why the result is overturned (kept in the history).")
 
 

@@ -13,7 +13,7 @@ names a system; each edge layer finds a system's thin module by the system's
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -135,6 +135,14 @@ class RuleSystem:
                  void: bool, reason: str) -> list[Any]:
         raise RuleViolation(f"{called(unit, 'a settled').capitalize()} is not overturned", ruling="C-6")
 
+    def overturn_winners(self, unit: Any) -> tuple[str, ...] | None:
+        """C-6, what an overturn of ``unit`` may rule now, from the checks that refuse one (issue 30, item 4): None
+        when it may not be overturned now; else the sides it may name as the new winner (none: it is only
+        voided). By default a unit with a ``verify_overturn(reason)`` is voided only, when that check passes; a
+        system whose units take a new winner says which."""
+        check = getattr(unit, "verify_overturn", None)
+        return () if check is not None and can(check, "a reason") else None
+
     # -- what the edges ask -------------------------------------------------------------------------
     def commands(self) -> tuple[type[Command], ...]:
         return self.handlers.split()[0]
@@ -210,6 +218,16 @@ def supported() -> list[RuleSystem]:
 def default_system() -> str:
     """The system a campaign uses when none is named: the first in the registry."""
     return supported()[0].id
+
+
+def can(check: Callable[..., Any], *inputs: Any) -> bool:
+    """Whether a ``verify_…`` check takes these inputs (pokerkit's ``can_…``: the same check that refuses a
+    move says whether it may be made)."""
+    try:
+        check(*inputs)
+    except RuleViolation:
+        return False
+    return True
 
 
 def rule_system(system_id: str) -> RuleSystem:

@@ -366,6 +366,38 @@ def test_a_settled_unit_is_voided_with_a_reason_once_c6(service: Stakes, system:
         assert dump(service.sheets(table.cid, Seat.house())) == sheets, f"{system}: a second void moved the sheets"
 
 
+@pytest.mark.parametrize("system", cases("overturn offer"))
+def test_the_house_is_offered_an_overturn_exactly_when_the_unit_takes_one_with_the_winners_it_takes_c6(
+        service: Stakes, system: str) -> None:
+    """What the House's rulings offer (``overturn_winners``: the web's overturn form) comes from the checks that
+    refuse an overturn: nothing while a unit is open; once settled, a void, and a new winner only where the
+    system names one (issue 30, item 4). A side not offered as the winner is refused naming a ruling and stores
+    nothing; an offered one is accepted; a unit no longer offered is refused."""
+    profile = PROFILES[system]
+    table = Table(service, profile)
+    rng = random.Random(f"{system}/overturn offer")
+    house = Seat.house()
+    for unit in [table.send(step).id for step in (*profile.openings[:1], *profile.one_shots)]:
+        if not table.unit(unit).settled:
+            assert service.overturn_winners(table.cid, house, unit) is None
+            refused(table, lambda unit=unit: table.void(unit), "C-6")
+        play_to_settlement(table, rng, unit)
+        assert service.overturn_winners(table.cid, Seat("ilse"), unit) is None  # the House's ruling alone
+        for _ in range(3):
+            winners = service.overturn_winners(table.cid, house, unit)
+            if winners is None:
+                refused(table, lambda unit=unit: table.void(unit), "C-6")
+                break
+            for side in ("challenger", "opponent"):
+                if side not in winners:
+                    refused(table, lambda unit=unit, side=side: table.run(  # C-6, or the system's own ruling
+                        HOUSE, "overturn", {"unit": unit, "winner": side, "reason": "as ruled"}))
+            if winners and rng.random() < 0.7:
+                table.run(HOUSE, "overturn", {"unit": unit, "winner": rng.choice(winners), "reason": "as ruled"})
+            else:
+                table.void(unit)
+
+
 @pytest.mark.parametrize("system", cases("open void"))
 def test_an_open_unit_is_rewound_and_never_voided_c6(service: Stakes, system: str) -> None:
     """An overturn undoes a settled result; an open unit is rewound instead (C-6)."""

@@ -185,7 +185,7 @@ class CoinFlip(Resolution, Aggregate):
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
         self.restore(state)
 
-    def verify_void(self, reason: object) -> str:
+    def verify_overturn(self, reason: object) -> str:
         text = clean_text(reason, "a reason", max_length=500, ruling="C-6")
         if not self.settled or self.abandoned is not None:
             raise RuleViolation("only a flip settled by its call is voided; an open one is rewound or abandoned",
@@ -195,7 +195,7 @@ class CoinFlip(Resolution, Aggregate):
         return text
 
     def void(self, reason: object, actor: str) -> None:
-        self._overturned(reason=self.verify_void(reason), caller=self.caller, won=self.won, actor=actor)
+        self._overturned(reason=self.verify_overturn(reason), caller=self.caller, won=self.won, actor=actor)
 
     @event("Overturned")
     def _overturned(self, reason: str, caller: str, won: bool, actor: str) -> None:

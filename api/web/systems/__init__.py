@@ -88,7 +88,8 @@ class TableView:
     #: board never draws them. The House may always abandon an open unit: it is not "your move" for that.
     rulings: list[Move] = field(default_factory=list)
     #: A step of the replay (``/web/units/{id}/replay/{step}``): the unit as it stood after that step, with no
-    #: moves; a board leaves out what speaks of now ("nothing for you to do", links to the replay).
+    #: moves and no sheets (today's sheets are not the step's); a board leaves out what speaks of now ("nothing
+    #: for you to do", links to the replay).
     replay: bool = False
 
     @property

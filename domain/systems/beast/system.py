@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.errors import RuleViolation
 from domain.kernel.commands import Bool, Context
-from domain.kernel.registry import RuleSystem
+from domain.kernel.registry import RuleSystem, can
 from domain.systems.beast import play
 from domain.systems.beast.character import BeastAntagonist, BeastCharacter
 from domain.systems.beast.roll import BeastRoll
@@ -98,3 +98,10 @@ class Beast(RuleSystem):
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:
         return play.overturn(app, ctx, campaign, unit, winner, void, reason)
+
+    def overturn_winners(self, unit: Any) -> tuple[str, ...] | None:
+        """C-6: a settled roll or conflict is voided; a conflict with a result may go to its other side instead
+        (``verify_overturn``, BE-6)."""
+        if not can(unit.verify_overturn, None, True):
+            return None
+        return tuple(side for side in ("challenger", "opponent") if can(unit.verify_overturn, side, False))

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.errors import RuleViolation
 from domain.kernel.commands import Bool, Context, Int
-from domain.kernel.registry import RuleSystem
+from domain.kernel.registry import RuleSystem, can
 from domain.systems.penny_ante import economy, play
 from domain.systems.penny_ante.challenge import Challenge
 from domain.systems.penny_ante.character import Character
@@ -99,3 +99,10 @@ class PennyAnte(RuleSystem):
     def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
                  void: bool, reason: str) -> list[Any]:
         return play.overturn(app, ctx, campaign, unit, winner, void, reason)
+
+    def overturn_winners(self, unit: Any) -> tuple[str, ...] | None:
+        """C-6: a settled challenge is voided, or given to either side as ruled (``verify_overturn``; an
+        abandoned one only voided, C-10; none once a buyout stands, PA-24)."""
+        if not can(unit.verify_overturn, None, "a reason"):
+            return None
+        return tuple(side for side in ("challenger", "opponent") if can(unit.verify_overturn, side, "a reason"))
