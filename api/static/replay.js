@@ -154,7 +154,7 @@
     });
     const derived = checks.filter((c) => !c.entered);
     const bad = derived.filter((c) => !c.ok).length;
-    // The server also checks what follows from these draws (a hand dealt from a shuffled deck and its cut):
+    // The server also checks what its own rules derive from these draws (what a shuffle and a cut dealt):
     // it agrees when it found exactly the mismatches this browser found among the same draws.
     const agrees = bad === report.mismatches.length && derived.length === (report.results || []).filter((r) => !r.entered).length;
     out.textContent = `${derived.length} ${derived.length === 1 ? "result" : "results"} derived in your browser, ` +

@@ -90,9 +90,11 @@ def sign_in(request: Request, token: Annotated[str, Form(max_length=200)]) -> Re
 
             return templates.TemplateResponse(request, "signin.html", {"error": str(exc)},
                                               status_code=status_of(exc))
+        seat = Seat(claimed.seat)
+        name = names_of(plain(stakes.sheets(claimed.campaign_id, seat))).get(claimed.seat, claimed.seat)  # names, not handles
         page = templates.TemplateResponse(request, "claimed.html", {"token": claimed.token, "seat": None,
-                                                                    "claimed_seat": claimed.seat})
-        return _signed_in(request, claimed.campaign_id, Seat(claimed.seat), page)
+                                                                    "claimed_seat": name})
+        return _signed_in(request, claimed.campaign_id, seat, page)
     try:  # a seat token (never a session id) becomes a seat through api.deps alone
         found = None if given.startswith(SESSION_PREFIX) else _caller(stakes, given)
     except HTTPException:
@@ -323,7 +325,9 @@ def table_context(v: Viewer, unit_id: UUID) -> dict[str, Any]:
     return {"t": table, "board": board, "unit_id": str(unit_id), "campaign_id": str(v.campaign_id),
             "seat": v.seat.name, "seat_name": table.name_of(v.seat.name), "kind": table.kind, "phase": table.phase,
             "title": board.unit_title({"kind": table.kind, **table.state}, table.names),
-            "head": ledger.last_position(v.stakes, v.campaign_id), "rulings": rulings_of(v, table)}
+            "head": ledger.last_position(v.stakes, v.campaign_id), "rulings": rulings_of(v, table),
+            # C-6: every seat is told of the House's last undo while the table is open, with its reason
+            "last_undo": v.stakes.last_rewind(v.campaign_id, v.seat, unit_id) if table.phase != "settled" else None}
 
 
 @router.get("/units/{unit_id}")

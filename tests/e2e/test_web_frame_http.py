@@ -150,7 +150,7 @@ def test_the_house_undoes_from_the_rulings_and_an_undo_that_would_show_cards_aga
     r = client.post(f"/web/units/{unit}/rulings/rewind", data={"to_step": str(laid), "reason": "ruled otherwise"})
     assert r.status_code == 422 and 'data-testid="undo-warning"' in r.text and steps() == before  # nothing stored
     warning = re.sub(r"\s+", " ", r.text[r.text.index('data-testid="undo-warning"'):])
-    assert "This undo would show things again." in warning and "C-8:" in warning and "KD" in warning
+    assert "This undo would show things again." in warning and "C-8:" in warning and "K♦" in warning
     assert "reveal=true" not in warning and "<details class=\"rulings\" data-verb=\"rulings\" id=\"rulings\" open>" in r.text
     hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', warning.split("</form>")[0]))
     assert hidden == {"to_step": str(laid), "reason": "ruled otherwise", "reveal": "true"}
@@ -187,3 +187,35 @@ def test_the_house_overturns_a_settled_result_from_a_form_built_from_the_overtur
     assert r.status_code == 200, r.text
     assert client.get(f"{c}/challenges/{unit}/replay", headers=house).json()["steps"][-1]["event"] == "Overturned"
     assert 'data-verb="overturn"' not in client.get(f"/web/units/{unit}").text  # voided once: not offered again
+
+
+def test_every_seat_reads_the_houses_undo_and_overturn_on_the_table_with_their_reasons(client):  # C-6
+    from tests.e2e.test_challenge_http import act, play_to_betting
+    from tests.e2e.test_challenge_http import table as make_table
+
+    c, t = make_table.__wrapped__(client)
+    ch = play_to_betting(client, c, t)
+    steps = client.get(f"{c}/challenges/{ch}/replay", headers=t["house"]).json()["steps"]
+    back = max(s["step"] for s in steps if s["rewindable"])
+    r = client.post(f"{c}/challenges/{ch}/rewind", headers=t["house"],
+                    json={"to_step": back, "reason": "the <b>dice</b> rolled off the table", "reveal": True})
+    assert r.status_code == 200, r.text
+    for seat in ("ilse", "mara"):  # the player in it and one looking on
+        signed_in(client, t[seat]["Authorization"].removeprefix("Bearer "))
+        page = client.get(f"/web/units/{ch}").text
+        note = page[page.index('data-testid="undo-note"'):].split("</p>")[0]
+        assert f"The House undid the table back to step {back}: “the &lt;b&gt;dice&lt;/b&gt; rolled off the table”" in note
+    for _ in range(6):  # play on to the end: a keep (the cup kept before the undo) where one is owed, then a fold
+        listed = {seat: {a["action"] for a in client.get(f"{c}/challenges/{ch}", headers=t[seat]).json()["legal_actions"]}
+                  for seat in ("house", "ilse")}
+        seat, move = next(((s, m) for m in ("fold", "keep") for s in ("house", "ilse") if m in listed[s]), (None, None))
+        if seat is None:
+            break
+        act(client, c, ch, t[seat], move, **({"cup": [0 if seat == "house" else 1]} if move == "keep" else {}))  # as before (C-7)
+    assert client.get(f"{c}/challenges/{ch}", headers=t["house"]).json()["phase"] == "settled"
+    r = client.post(f"{c}/challenges/{ch}/overturn", headers=t["house"], json={"void": True, "reason": "a misread rule"})
+    assert r.status_code == 200, r.text
+    signed_in(client, t["ilse"]["Authorization"].removeprefix("Bearer "))
+    page = client.get(f"/web/units/{ch}").text
+    assert "The House overturned the result (“a misread rule”): the challenge is void" in page
+    assert 'data-testid="undo-note"' not in page  # a settled table tells its result, not an undo of its play

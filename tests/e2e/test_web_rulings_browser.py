@@ -62,7 +62,7 @@ def test_the_house_undoes_with_a_warning_in_words_and_abandons_from_the_rulings(
     h.locator("form[data-verb='rewind'] button[type=submit]").click()
     warning = h.locator("[data-testid=undo-warning]")
     warning.wait_for(timeout=WAIT)
-    assert "This undo would show things again." in warning.inner_text() and "KD" in warning.inner_text()
+    assert "This undo would show things again." in warning.inner_text() and "K♦" in warning.inner_text()
     assert "C-8" in warning.inner_text() and "reveal=true" not in warning.inner_text()
     assert http.get(f"{u}/replay", headers=t["house"]).json()["steps"][-1]["event"] != "Rewound"  # nothing stored
     checked(h, "the undo's warning")
@@ -76,6 +76,10 @@ def test_the_house_undoes_with_a_warning_in_words_and_abandons_from_the_rulings(
     i.wait_for_function("(before) => document.querySelector('#table').innerText !== before", arg=before,
                         timeout=WAIT)  # the player's page follows the undo live
     assert not_reloaded(i)
+    # … and tells her of it, with its reason (C-6: every seat sees the ruling and why)
+    note = i.locator("[data-testid=undo-note]")
+    note.wait_for(timeout=WAIT)
+    assert f"The House undid the table back to step {laid}: “the hold was called too late”" in note.inner_text()
 
     h.locator("#rulings summary").click() if not h.locator("#rulings").evaluate("(d) => d.open") else None
     h.fill("#abandon-reason", "the evening ends")

@@ -200,6 +200,13 @@ class WebBoard:
         """The campaign page's system part: the seat's sheet, the others', the books."""
         return self.shared("_generic_campaign.html", c=view)
 
+    #: A unit's phases in a player's words, where the phase's own name does not do (``phase_words``).
+    phases: dict[str, str] = {}
+
+    def phase_words(self, phase: str) -> str:
+        """A unit's phase as the table's title and the campaign's list of tables say it."""
+        return self.phases.get(phase) or phase.replace("-", " ")
+
     def unit_title(self, unit: dict[str, Any], names: dict[str, str]) -> str:
         """A unit in a list, by the names of who takes part."""
         who = ", ".join(names.get(s, s) for s in unit.get("challenger") or [])

@@ -347,6 +347,7 @@ def _split_control(move: Move | None, own: Mapping[str, Any] | None) -> dict[str
 # -- the board -----------------------------------------------------------------------------------------------
 class BeastBoard(WebBoard):
     package = "beast"
+    phases = {"check": "Humanity checks"}
 
     def table(self, view: TableView) -> Markup:
         return self.render("table.html", t=view, b=table_model(view))

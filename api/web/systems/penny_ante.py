@@ -93,6 +93,9 @@ def words(names: list[str]) -> str:
 
 class PennyAnteBoard(WebBoard):
     package = "penny_ante"
+    phases = {"declare": "naming characteristics", "roll": "rolling", "keep": "keeping dice",
+              "betting-1": "first betting round", "new-circumstances": "second circumstances",
+              "betting-2": "second betting round"}
 
     # -- the table ------------------------------------------------------------------------------------------
     @staticmethod
@@ -150,8 +153,9 @@ class PennyAnteBoard(WebBoard):
         elif reason == "fold":
             lines.append(f"{label.get(other(winner), '')} folded: {label.get(winner, '')} takes the pot (PA-10).")
         elif reason in ("overturned", "void"):
-            lines.append("The House overturned the result: " + (f"{label.get(winner)} wins." if winner else
-                                                                 "the challenge is void (C-6)."))
+            why = ((r.get("overturned") or [{}])[-1] or {}).get("reason")  # C-6: every seat sees why
+            lines.append("The House overturned the result" + (f" (“{why}”)" if why else "") + ": " +
+                         (f"{label.get(winner)} wins." if winner else "the challenge is void (C-6)."))
         elif winner is None:
             lines.append("A draw: each side takes back its own wager (PA-11).")
         else:

@@ -99,6 +99,7 @@ def result_words(r: dict[str, Any], name: str) -> str:
 
 class TwentyOneBoard(WebBoard):
     package = "twenty_one"
+    phases = {"play": "playing", "tie": "breaking a tie", "reshuffle": "reshuffling"}
     script = True
 
     # -- the table --------------------------------------------------------------------------------------------

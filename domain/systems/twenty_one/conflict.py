@@ -88,8 +88,8 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
 
     def revealed_by_rewind(self, past: Any, to_step: object) -> list[str]:
         """C-8 (issue 31): cards every seat saw since ``to_step`` that the rewind puts back into a hand, the
-        deck, a set-aside or a face-down order card; each stays shown to all there. Only the cards are named,
-        never where they go (C-5)."""
+        deck, a set-aside or a face-down order card; each stays shown to all there. Only the cards are named (as the
+        table writes them: ``K♦``), never where they go (C-5)."""
         if self.settled or isinstance(to_step, bool) or not isinstance(to_step, int) or \
                 not 1 <= to_step < self.version:
             return []
@@ -100,7 +100,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         if then.ordering is not None and then.phase != "reshuffle":
             hidden.extend(then.ordering["laid"].values())
         keys = {x: f"{x}@{then.epochs.get(x, 0)}" for x in hidden}
-        return sorted(x for x, key in keys.items() if key in self.seen and key not in then.seen)
+        return [c.pretty(x) for x in sorted(x for x, key in keys.items() if key in self.seen and key not in then.seen)]
 
     def mid_move(self) -> bool:
         """C-6, C-7 (issue 30): the states a move passes through and never stops at. The deal and a round's
