@@ -796,7 +796,15 @@ class SQLiteViews(ViewsMixin, SQLiteTrackingRecorder):
         c.execute("UPDATE tracking SET notification_id = notification_id WHERE application_name = ? AND 0",
                   (application_name,))
 
+    def _exclusive(self, c: Any) -> None:
+        # The write lock first (waiting up to the lock timeout), as the projection takes it: a start-up's read
+        # then write of the shape in a deferred transaction would fail at once ("database is locked", the busy
+        # timeout does not apply to upgrading a stale read) while another process projects (red team, 2026-11-28).
+        self._x(c, "UPDATE {p}read_model_shape SET id = id WHERE 0")
 
+
+#: The application whose log the read models project (``StakesApplication.name``, the runner's ``app.name``).
+PROJECTED = "Stakes"
 #: Log entries a batch must hold before PostgreSQL takes them with COPY rather than an INSERT each.
 COPY_FROM = 50
 #: An INSERT of whole rows, nothing else (no ON CONFLICT): what ``COPY`` can do instead.
@@ -904,3 +912,11 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
 
     def _exclusive(self, c: Any) -> None:
         c.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"stakes-read-models:{self.prefix}",))
+
+    def _create_table(self, curs: Any) -> None:
+        # A start-up's DDL (``CREATE … IF NOT EXISTS``) takes SHARE locks table after table, while a batch of a
+        # running process holds ROW EXCLUSIVE locks on the same tables in another order: "deadlock detected",
+        # and the server failed to start (red team, 2026-11-28). The projection's own lock first: the DDL waits
+        # for the batch, and a batch begun after waits for the DDL.
+        self._lock_projection(curs, PROJECTED)
+        super()._create_table(curs)

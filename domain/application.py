@@ -23,7 +23,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError, Application, Repository, project_aggregate
 
 from domain.campaign import Campaign
-from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, RuleViolation
+from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, RuleViolation, StakesError
 from domain.kernel.commands import Command, Context
 from domain.kernel.commitments import SeatSecret, derived_secret
 from domain.kernel.common import SHARED, AddPlayer, EndAdventure, Overturn, Rewind, StartAdventure
@@ -182,10 +182,18 @@ class Once:
             token = _READS.set({})
             try:
                 return attempt()
-            except BaseException:
+            except BaseException as exc:
                 taken = _TAKEN.get()
                 if taken is not None:
                     taken.clear()  # a refused or lost attempt: what it took may hold changes never stored
+                if self.given and isinstance(exc, StakesError):
+                    # A copy of this command under the same key may have been stored while this one read (a client
+                    # retrying while its first request still runs, on this process or another): its refusal is a
+                    # second run against what the first left. The stored answer is the answer (exactly once).
+                    found = self.stored()
+                    if found is not None:
+                        self.replayed, self.at = True, found.created_on
+                        return found.answer(self.verb, self.asked)
                 raise
             finally:
                 _READS.reset(token)

@@ -219,3 +219,27 @@ def test_every_seat_reads_the_houses_undo_and_overturn_on_the_table_with_their_r
     page = client.get(f"/web/units/{ch}").text
     assert "The House overturned the result (“a misread rule”): the challenge is void" in page
     assert 'data-testid="undo-note"' not in page  # a settled table tells its result, not an undo of its play
+
+
+def test_after_an_undo_the_houses_bound_characteristics_are_shown_fixed_and_named_again_from_the_form(client):  # C-9
+    from tests.e2e.test_challenge_http import act
+    from tests.e2e.test_challenge_http import table as make_table
+
+    c, t = make_table.__wrapped__(client)
+    ch = client.post(f"{c}/challenges", headers=t["house"], json={
+        "challenger": {"antagonist": "Lady Sen"}, "opponent": {"players": ["ilse"]}, "ante": 2}).json()["id"]
+    act(client, c, ch, t["house"], "declare", characteristics=["Commands a Bunch of Ninjas", "Poison"])
+    act(client, c, ch, t["ilse"], "seed", seed="Ilse's lucky words")
+    r = client.post(f"{c}/challenges/{ch}/rewind", headers=t["house"],
+                    json={"to_step": 1, "reason": "the ninjas have no place here", "reveal": True})
+    assert r.status_code == 200, r.text
+    signed_in(client, t["house"]["Authorization"].removeprefix("Bearer "))
+    page = client.get(f"/web/units/{ch}").text
+    form = page[page.index('data-action="declare"'):].split("</form>")[0]
+    assert "This side names Commands a Bunch of Ninjas, Poison again." in form
+    assert 'type="checkbox"' not in form  # not a choice that the server would refuse (C-9)
+    r = client.post(f"/web/units/{ch}/act", data={"action": "declare",
+                                                  "characteristics": ["Commands a Bunch of Ninjas", "Poison"]})
+    assert r.status_code == 200, r.text
+    sides = client.get(f"{c}/challenges/{ch}", headers=t["house"]).json()["sides"]
+    assert sides["challenger"]["characteristics"] == ["Commands a Bunch of Ninjas", "Poison"]

@@ -3,13 +3,16 @@ Idempotency-Key are answered with the first result, never applied twice. Real st
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from eventsourcing.persistence import IntegrityError
 
 from adapters.service import Stakes
-from domain.errors import ConcurrencyConflict, NotPermitted
+from domain import application
+from domain.errors import ConcurrencyConflict, NotPermitted, StakesError
 from domain.seats import Seat
 
 HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
@@ -160,3 +163,57 @@ def test_replaying_a_player_seating_after_the_claim_seats_nobody_twice(stakes: S
     stakes.tokens.revoke(cid, "ilse")  # even with no token held at all, the spent code is not armed again
     with pytest.raises(NotPermitted):
         stakes.claim(stakes.run(cid, HOUSE, "add-player", seat, key="seat-ilse").invite)
+
+
+def test_a_copy_racing_the_first_under_one_key_answers_the_stored_result_not_a_refusal(settings) -> None:
+    """Two copies of one command under one key, on two processes (a client retrying while its first request
+    still runs): the second read before the first was stored, so running it again would be refused ("an
+    adventure is already running"). Its answer is the one stored under the key (exactly once, red team of
+    2026-11-28): the copy finds the record once refused. Deterministic: the first copy waits in its save
+    until the second has looked for the record and found none."""
+    first, second = Stakes(settings), Stakes(settings)
+    try:
+        cid = first.create_campaign("Race", "penny-ante").campaign.id
+        paused, go, done = threading.Event(), threading.Event(), threading.Event()
+
+        def hold() -> None:
+            if threading.current_thread().name == "first":
+                paused.set()
+                go.wait(10)
+
+        first.app.before_save = hold  # type: ignore[method-assign]
+        looked = application.Once.stored
+
+        def stored(self: application.Once) -> Any:
+            found = looked(self)
+            if threading.current_thread().name == "second" and found is None and not go.is_set():
+                go.set()  # the second copy found no record: now the first is stored
+                done.wait(10)
+            return found
+
+        answers: dict[str, Any] = {}
+
+        def send(name: str, service: Stakes) -> None:
+            try:
+                answers[name] = service.run(cid, HOUSE, "start-adventure", {}, key="k" * 40)
+            except StakesError as exc:
+                answers[name] = exc
+            finally:
+                if name == "first":
+                    done.set()
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(application.Once, "stored", stored)
+            one = threading.Thread(target=send, args=("first", first), name="first")
+            one.start()
+            assert paused.wait(10)
+            two = threading.Thread(target=send, args=("second", second), name="second")
+            two.start()
+            one.join(20)
+            two.join(20)
+        assert not isinstance(answers["second"], StakesError), answers["second"]
+        assert answers["second"] == answers["first"] and answers["first"].adventure == 1
+        assert sum(1 for e in first.log(cid, HOUSE, 0, 100).entries if e.event == "AdventureStarted") == 1
+    finally:
+        first.close()
+        second.close()
