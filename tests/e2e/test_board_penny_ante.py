@@ -305,7 +305,7 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     i.locator("tr.pa-loan[data-status=repaid]").wait_for(timeout=WAIT)
     t.click("a[href='/web/campaign']")
     t.locator("tr.pa-loan[data-status=repaid]").wait_for(timeout=WAIT)
-    assert t.locator("tr.pa-loan[data-status=declined]", has_text="Brother Tomas lent Ilse Varn").count() == 1
+    assert t.locator("tr.pa-loan[data-status=declined]", has_text="Brother Tomas offered Ilse Varn").count() == 1
     checks(i, "Ilse's campaign page after the evening", phone)
     if phone:
         shoot(i, "penny_ante-campaign-phone")
