@@ -164,8 +164,10 @@ def one_hop(endpoint: Callable[..., Any], seat: str = "seat", writes: bool = Fal
 
 
 async def get_key(idempotency_key: Annotated[str | None, Header(
-        max_length=200, description="Send the same key again to retry a command safely: it is applied once, "
-                                    "and a retry answers as the first attempt did.")] = None) -> str | None:
+        max_length=200, description="Send the same key again to retry a command safely: it is applied once. A "
+                                    "campaign command's retry answers the result stored with it; a move's or a "
+                                    "ruling's retry answers the unit as it stands now (the move is not made "
+                                    "again).")] = None) -> str | None:
     return idempotency_key
 
 

@@ -270,7 +270,7 @@ def test_an_unspent_invite_code_never_reaches_the_access_log(server):
     httpx.get(f"{url}/web/invite?code={code}")  # a hand-made query string: blanked as well
     unspent = log.read_text()
     claimed = httpx.post(f"{url}/web/sign-in", data={"token": code}, headers={"Origin": url})
-    assert claimed.status_code == 200 and "oskar" in claimed.text
+    assert claimed.status_code == 200 and "Oskar" in claimed.text  # the character's name, not the seat handle
     deadline = time.monotonic() + 10  # the access log is written by another process: wait for its lines
     while "/web/sign-in" not in log.read_text() and time.monotonic() < deadline:
         time.sleep(0.1)
