@@ -41,6 +41,17 @@ def last_position(stakes: Any, campaign_id: UUID) -> int:
     return int(row["last"]) if row is not None and row["last"] is not None else 0
 
 
+def last_entry(stakes: Any, campaign_id: UUID, viewer: Seat, unit_id: UUID, event: str) -> schemas.LogEntry | None:
+    """The unit's latest log entry of ``event`` as the viewer may read it (``log``'s censor, C-5), from the log's
+    index by unit: one read, however long the unit."""
+    stakes.viewer(campaign_id, viewer)
+    row = stakes.views.query_one(
+        "SELECT l.*, c.revealed, c.phase FROM {p}event_log l LEFT JOIN {p}challenges c ON c.challenge_id = l.challenge_id"
+        " WHERE l.challenge_id = ? AND l.event = ? AND l.campaign_id = ? ORDER BY l.notification_id DESC LIMIT 1",
+        (unit_id.hex, event, campaign_id.hex))
+    return None if row is None else _log_entry(row, viewer)
+
+
 def _rows(stakes: Any, campaign_id: UUID, after: int, limit: int) -> list[dict[str, Any]]:
     return stakes.views.query(
         "SELECT l.*, c.revealed, c.phase FROM {p}event_log l LEFT JOIN {p}challenges c"

@@ -304,17 +304,10 @@ class Stakes:
             raise NotFound(f"no challenge {unit_id} in this campaign")
         return unit
 
-    def last_rewind(self, campaign_id: UUID, viewer: Seat, unit_id: UUID) -> dict[str, Any] | None:
-        """The unit's latest rewind as every seat may read it (C-6: who undid it, back to which step, why, when),
-        from the log's read model (one index read), or None: what a table's frame tells every seat."""
-        self.viewer(campaign_id, viewer)
-        row = self.views.query_one(
-            "SELECT actor, at, detail FROM {p}event_log WHERE challenge_id = ? AND event = ? AND campaign_id = ?"
-            " ORDER BY notification_id DESC LIMIT 1", (unit_id.hex, "Rewound", campaign_id.hex))
-        if row is None:
-            return None
-        detail = json.loads(row["detail"])
-        return {"actor": row["actor"], "at": row["at"], "to_step": detail.get("to_step"), "reason": detail.get("reason")}
+    def last_rewind(self, campaign_id: UUID, viewer: Seat, unit_id: UUID) -> schemas.LogEntry | None:
+        """The unit's latest rewind (C-6: who undid it, back to which step, why, when), as the viewer reads the
+        log's entry (censored as ``log`` is, C-5), or None: what a table's frame tells every seat."""
+        return ledger.last_entry(self, campaign_id, viewer, unit_id, "Rewound")
 
     def overturn_winners(self, campaign_id: UUID, viewer: Seat, unit_id: UUID) -> tuple[str, ...] | None:
         """C-6, for the House's rulings: None when the unit may not be overturned now, else the sides an overturn

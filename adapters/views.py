@@ -915,7 +915,7 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
 
     def _create_table(self, curs: Any) -> None:
         # A start-up's DDL (``CREATE … IF NOT EXISTS``) takes SHARE locks table after table, while a batch of a
-        # running process holds ROW EXCLUSIVE locks on the same tables in another order: "deadlock detected",
+        # running process has ROW EXCLUSIVE locks on the same tables in another order: "deadlock detected",
         # and the server failed to start (red team, 2026-11-28). The projection's own lock first: the DDL waits
         # for the batch, and a batch begun after waits for the DDL.
         self._lock_projection(curs, PROJECTED)

@@ -27,7 +27,7 @@
       const words = copy.dataset.copiedWords || "Copied: paste it to the player.";
       const done = () => said(copy.dataset.copied, words);
       const failed = () => said(copy.dataset.copied, fallback(text) ? words
-                                                               : "Could not copy: select it and copy it by hand.");
+                                                               : "Could not copy: select it and copy it yourself.");
       if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, failed);
       else failed();
       return;

@@ -145,7 +145,7 @@
     const committed = hash ? StakesFairness.commitment(report.secret_seed) === hash : null;
     // A slot in words: its parts joined, a seed in it (a long hex text) cut to its first 8 characters.
     const slotWords = (slot) => slot.map((p) => typeof p === "string" && /^[0-9a-f]{16,}$/.test(p) ? p.slice(0, 8) + "…" : String(p)).join(" · ");
-    const result = (c) => Array.isArray(c.recorded) ? show(c.recorded, "cards")
+    const result = (c) => Array.isArray(c.recorded) ? show(c.recorded)
       : c.faces === 6 ? die(c.recorded) : el("span", { class: "die big", role: "img", "aria-label": `d${c.faces} showing ${c.recorded}` }, c.recorded);
     checks.forEach((c, i) => {
       list.append(el("li", { class: c.ok ? "ok" : "bad" }, `Draw ${i + 1}: `, result(c),
@@ -154,7 +154,7 @@
     });
     const derived = checks.filter((c) => !c.entered);
     const bad = derived.filter((c) => !c.ok).length;
-    // The server also checks what its own rules derive from these draws (what a shuffle and a cut dealt):
+    // The server also checks what its own rules derive from these draws:
     // it agrees when it found exactly the mismatches this browser found among the same draws.
     const agrees = bad === report.mismatches.length && derived.length === (report.results || []).filter((r) => !r.entered).length;
     out.textContent = `${derived.length} ${derived.length === 1 ? "result" : "results"} derived in your browser, ` +

@@ -13,6 +13,7 @@ from domain.kernel.commands import Bool, Context
 from domain.kernel.registry import RuleSystem, can
 from domain.systems.beast import play
 from domain.systems.beast.character import BeastAntagonist, BeastCharacter
+from domain.systems.beast.moves import CHALLENGER, OPPONENT
 from domain.systems.beast.roll import BeastRoll
 from domain.systems.beast.rules import beast_settings
 
@@ -104,4 +105,4 @@ class Beast(RuleSystem):
         (``verify_overturn``, BE-6)."""
         if not can(unit.verify_overturn, None, True):
             return None
-        return tuple(side for side in ("challenger", "opponent") if can(unit.verify_overturn, side, False))
+        return tuple(side for side in (CHALLENGER, OPPONENT) if can(unit.verify_overturn, side, False))

@@ -15,6 +15,7 @@ from domain.systems.penny_ante.challenge import Challenge
 from domain.systems.penny_ante.character import Character
 from domain.systems.penny_ante.house import Antagonist, House
 from domain.systems.penny_ante.loan import Debt, Loan
+from domain.systems.penny_ante.moves import SIDES
 from domain.systems.penny_ante.rules import characteristic_name, penny_ante_settings
 
 if TYPE_CHECKING:
@@ -105,4 +106,4 @@ class PennyAnte(RuleSystem):
         abandoned one only voided, C-10; none once a buyout stands, PA-24)."""
         if not can(unit.verify_overturn, None, "a reason"):
             return None
-        return tuple(side for side in ("challenger", "opponent") if can(unit.verify_overturn, side, "a reason"))
+        return tuple(side for side in SIDES if can(unit.verify_overturn, side, "a reason"))
