@@ -276,8 +276,8 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
                     given[name] = secrets.token_hex(16)
             for name, (parser, lookup) in kinds.items():
                 value = given.get(name)
-                if value is None or (value == [] and name not in spec["arguments"]):
-                    continue
+                if value is None or value is False or (value == [] and name not in spec["arguments"]):
+                    continue  # a flag not given is left out: the command's own default stands
                 if parser is not None:
                     if parser not in parse_with:
                         raise UsageError(f"no parser {parser!r} for {name}")

@@ -586,7 +586,7 @@ class StakesApplication(Application[UUID]):
     def _overturn(self, ctx: Context, command: Overturn) -> UUID:
         campaign = self.campaign(ctx.campaign_id)
         unit = self.unit(campaign, command.unit)
-        system = system_of_unit(unit)
-        self.save(*system.overturn(self, ctx, campaign, unit, command.winner, command.void, command.reason))
+        command.verify_ruling()  # C-6: a new winner or void, not both, not neither
+        self.save(*system_of_unit(unit).overturn(self, ctx, campaign, unit, command))
         return command.unit
 

@@ -131,8 +131,7 @@ class Driver:
 
     def overturn(self, campaign_id: UUID, actor: Seat, unit_id: UUID, winner: str | None, void: bool,
                  reason: str) -> None:
-        command = common.Overturn.parse(given(unit=unit_id, winner=winner, void=void, reason=reason))
-        self.run(campaign_id, actor, command)
+        self.run_verb(campaign_id, actor, "overturn", unit=unit_id, winner=winner, void=void, reason=reason)
 
     rewind_challenge = rewind
     overturn_challenge = overturn

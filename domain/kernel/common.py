@@ -14,6 +14,7 @@ from uuid import UUID
 
 from pydantic import Field
 
+from domain.errors import RuleViolation
 from domain.kernel.commands import Bool, Command, Context, Int, text
 
 if TYPE_CHECKING:
@@ -84,7 +85,9 @@ class Rewind(Command):
 
 
 class Overturn(Command):
-    """Overturn a settled result with a new winner, or void it (C-6)."""
+    """Void a settled result (C-6): it no longer stands, and what it moved is put back.
+
+    A system whose units take a new winner subclasses this with its own typed ``winner`` (issue 30, item 4)."""
 
     verb: ClassVar[str] = "overturn"
     who = "house"
@@ -96,12 +99,20 @@ class Overturn(Command):
     lookups = {"unit": "unit"}
 
     unit: UUID
-    winner: Literal["challenger", "opponent"] | None = Field(
-        None, description="The side that wins, as ruled, where the unit's system names a winner (C-6); a unit that "
-                          "has none is only voided, and a winner named for it is refused.")
-    void: Bool = Field(False, description="Void it: the result no longer stands, and what it moved is put back "
-                                          "(a JSON boolean: 1, \"yes\" or \"true\" are refused).")
+    void: Bool = Field(True, description="Void it: the result no longer stands, and what it moved is put back; "
+                                         "the only ruling where the system names no new winner, so it may be left "
+                                         "out (a JSON boolean: 1, \"yes\" or \"true\" are refused).")
     reason: str = text(500, "Why the result is overturned (kept in the history).")
+
+    def ruled_winner(self) -> str | None:
+        """The new winner this overturn names: none here; a system's subclass with a ``winner`` says it."""
+        return None
+
+    def verify_ruling(self) -> None:
+        """C-6: an overturn names a new winner or voids the result; not both, not neither."""
+        if (self.ruled_winner() is None) != self.void:
+            raise RuleViolation("an overturn names a new winner, or voids the result (void=true); not both, "
+                                "not neither", ruling="C-6")
 
 
 SHARED: tuple[type[Command], ...] = (AddPlayer, StartAdventure, EndAdventure, Rewind, Overturn)

@@ -26,6 +26,7 @@ from domain.kernel.commands import Command, Context, Handlers
 if TYPE_CHECKING:
     from domain.application import StakesApplication
     from domain.campaign import Campaign
+    from domain.kernel.common import Overturn
 
 
 def called(unit: Any, article: str = "this") -> str:
@@ -131,8 +132,11 @@ class RuleSystem:
         changed."""
         return []
 
-    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
-                 void: bool, reason: str) -> list[Any]:
+    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any,
+                 command: Overturn) -> list[Any]:
+        """C-6: overturn the settled ``unit`` as ``command`` rules (the system's own ``Overturn``, whose typed
+        ``winner`` it adds where its units take one; the kernel has checked it names a winner or voids);
+        returns the aggregates changed."""
         raise RuleViolation(f"{called(unit, 'a settled').capitalize()} is not overturned", ruling="C-6")
 
     def overturn_winners(self, unit: Any) -> tuple[str, ...] | None:

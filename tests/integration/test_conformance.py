@@ -372,11 +372,15 @@ def test_the_house_is_offered_an_overturn_exactly_when_the_unit_takes_one_with_t
     """What the House's rulings offer (``overturn_winners``: the web's overturn form) comes from the checks that
     refuse an overturn: nothing while a unit is open; once settled, a void, and a new winner only where the
     system names one (issue 30, item 4). A side not offered as the winner is refused naming a ruling and stores
-    nothing; an offered one is accepted; a unit no longer offered is refused."""
+    nothing; an offered one is accepted; a unit no longer offered is refused. A new winner is the system's own
+    typed input: the campaign's ``overturn`` class takes every side it offers, and a system whose class has no
+    ``winner`` offers none and refuses one by the request's shape, naming C-6."""
     profile = PROFILES[system]
     table = Table(service, profile)
     rng = random.Random(f"{system}/overturn offer")
     house = Seat.house()
+    overturn = service.app.command_class(table.cid, "overturn")
+    typed = "winner" in overturn.model_fields
     for unit in [table.send(step).id for step in (*profile.openings[:1], *profile.one_shots)]:
         if not table.unit(unit).settled:
             assert service.overturn_winners(table.cid, house, unit) is None
@@ -388,6 +392,12 @@ def test_the_house_is_offered_an_overturn_exactly_when_the_unit_takes_one_with_t
             if winners is None:
                 refused(table, lambda unit=unit: table.void(unit), "C-6")
                 break
+            assert typed or winners == (), f"{system}: offers a winner its overturn has no field for"
+            for side in winners:  # each offered side is a value of the system's own typed input
+                overturn.parse({"unit": str(unit), "winner": side, "reason": "as ruled"})
+            if not typed:
+                refused(table, lambda unit=unit: table.run(
+                    HOUSE, "overturn", {"unit": unit, "winner": "challenger", "reason": "as ruled"}), "C-6")
             for side in ("challenger", "opponent"):
                 if side not in winners:
                     refused(table, lambda unit=unit, side=side: table.run(  # C-6, or the system's own ruling

@@ -55,7 +55,7 @@ def test_an_ended_combat_is_overturned_its_attacks_stay_on_the_sheet_marked_void
     with pytest.raises(RuleViolation, match="C-6: only an ended combat is overturned; rewind an open one"):
         stakes.run(cid, HOUSE, "overturn", unit=str(combat), void=True, reason="too soon")
     stakes.act(cid, HOUSE, combat, {"action": "end", "reason": "Cole ran"})
-    with pytest.raises(RuleViolation, match="C-6: a combat has no winner to name"):
+    with pytest.raises(RuleViolation, match="C-6: a pulp-cards campaign has no winner to name in an overturn"):
         stakes.run(cid, HOUSE, "overturn", unit=str(combat), winner="challenger", reason="x")
     stakes.run(cid, HOUSE, "overturn", unit=str(combat), void=True, reason="the sheriff was never there")
     assert stakes.challenge(cid, ILSE, combat).state["overturned"] == {"reason": "the sheriff was never there",

@@ -383,9 +383,8 @@ class CoinFlipSystem(RuleSystem):
 
     rewinds = (CoinFlip,)  # C-6: the kernel's rewind; a flip spends nothing outside it
 
-    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
-                 void: bool, reason: str) -> list[Any]:
-        if winner is not None or not void:
-            raise RuleViolation("a flip names no new winner, the coin decides: void it (void=true)", ruling="CF-5")
-        unit.void(reason, ctx.actor.name)
+    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any,
+                 command: common.Overturn) -> list[Any]:
+        """CF-5: a flip names no new winner, the coin decides (the shared ``Overturn`` has none): it is voided."""
+        unit.void(command.reason, ctx.actor.name)
         return [unit]

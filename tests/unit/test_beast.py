@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import NotPermitted, RuleViolation
-from domain.kernel.common import Overturn, Rewind
+from domain.kernel.common import Rewind
 from domain.systems.beast import commands as cmd
 from domain.systems.beast import rules
+from domain.systems.beast.commands import Overturn
 from tests.unit.beast_table import HOUSE, ILSE, TOMAS, BeastTable
 
 

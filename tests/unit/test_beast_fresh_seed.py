@@ -18,8 +18,9 @@ import pytest
 
 from domain.errors import RuleViolation
 from domain.fairness import derive_die
-from domain.kernel.common import Overturn, Rewind
+from domain.kernel.common import Rewind
 from domain.systems.beast import play
+from domain.systems.beast.commands import Overturn
 from tests.unit.beast_table import HOUSE, ILSE, TOMAS, BeastTable
 
 

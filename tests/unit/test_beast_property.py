@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.errors import RuleViolation, StakesError
-from domain.kernel.common import Overturn, Rewind
+from domain.kernel.common import Rewind
 from domain.seats import Seat
 from domain.systems.beast import commands as cmd
 from domain.systems.beast import rules
+from domain.systems.beast.commands import Overturn
 from tests.unit.beast_table import HOUSE, BeastTable
 
 SEATS = (Seat("ilse"), Seat("tomas"), HOUSE)

@@ -39,7 +39,7 @@ def test_a_contest_is_overturned_once_only_when_settled_by_the_house_and_names_n
     assert open_one.value.ruling == "C-6" and "rewound" in str(open_one.value)
     table.app.act(table.cid, ILSE, unit, "roll", {"count": 2, "dice": [6, 6]})
     table.app.act(table.cid, TOMAS, unit, "roll", {"count": 2, "dice": [1, 2]})
-    with pytest.raises(RuleViolation, match="C-6: a contest has no winner to name"):
+    with pytest.raises(RuleViolation, match="C-6: a pool campaign has no winner to name in an overturn"):
         table.app.overturn(table.cid, HOUSE, unit, "opponent", False, "the other one")
     with pytest.raises(NotPermitted):
         table.app.overturn(table.cid, ILSE, unit, None, True, "I lost nothing")

@@ -7,7 +7,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from domain.kernel import common
-from domain.kernel.commands import Command, Int, text
+from domain.kernel.commands import Bool, Command, Int, text
 from domain.systems.beast.roll import BeastRoll
 
 Side = Literal["challenger", "opponent"]
@@ -21,6 +21,24 @@ class AddPlayer(common.AddPlayer):
 
     humanity: Int | None = Field(None, description="Humanity dice, 1 to 10; Beast is the rest (default 7, BE-9).")
     willpower: Int | None = Field(None, description="The Willpower maximum, 1 to 10 (default 6, BE-9).")
+
+
+class Overturn(common.Overturn):
+    """Overturn a settled conflict (C-6, BE-6): give it to the side the House rules won (the loser takes the
+    difference off his Willpower), or void it; a roll is only voided."""
+
+    elsewhere = "winner to name in an overturn: overturning a result voids it (void=true)"
+
+    winner: Side | None = Field(
+        None, description="The side that wins the conflict, as ruled (C-6, BE-6): 'challenger' or 'opponent'. "
+                          "Without it, void=true voids the roll or conflict; an abandoned conflict is only voided.")
+
+    void: Bool = Field(False, description="Void it instead of naming a winner: the result no longer stands, and "
+                                          "what it moved is put back (a JSON boolean: 1, \"yes\" or \"true\" are "
+                                          "refused).")
+
+    def ruled_winner(self) -> str | None:
+        return self.winner
 
 
 class CreateAntagonist(Command):

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 Sheet = BeastCharacter | BeastAntagonist
 handles = Handlers()
-handles.declare(cmd.AddPlayer)
+handles.declare(cmd.AddPlayer, cmd.Overturn)
 
 
 def character(app: StakesApplication, campaign: Campaign, seat: str) -> BeastCharacter:

@@ -20,6 +20,7 @@ from domain.systems.beast.rules import beast_settings
 if TYPE_CHECKING:
     from domain.application import StakesApplication
     from domain.campaign import Campaign
+    from domain.kernel.common import Overturn
 
 HIDDEN_SHEET = {"fields": {k: ["house"] for k in ("humanity", "willpower_max")}}
 
@@ -96,9 +97,9 @@ class Beast(RuleSystem):
         sheets: dict[str, Any] = {owner: app.repository.get(UUID(unit.sides[owner]["character"]))}
         return play.mirror(unit, sheets, {owner: now or zero}, "rewound", ctx.actor.name, {owner: then or zero})[1:]
 
-    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
-                 void: bool, reason: str) -> list[Any]:
-        return play.overturn(app, ctx, campaign, unit, winner, void, reason)
+    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any,
+                 command: Overturn) -> list[Any]:
+        return play.overturn(app, ctx, campaign, unit, command.ruled_winner(), command.void, command.reason)
 
     def overturn_winners(self, unit: Any) -> tuple[str, ...] | None:
         """C-6: a settled roll or conflict is voided; a conflict with a result may go to its other side instead

@@ -35,6 +35,24 @@ class StartAdventure(common.StartAdventure):
     note: str | None = text(500, "The table's agreement; required with an amount.", default=None)
 
 
+class Overturn(common.Overturn):
+    """Overturn a settled challenge (C-6): give it to the side the House rules won, or void it; the pot moves
+    again as ruled, and what a member can no longer pay back becomes a debt (PA-15)."""
+
+    elsewhere = "winner to name in an overturn: overturning a result voids it (void=true)"
+
+    winner: Literal["challenger", "opponent"] | None = Field(
+        None, description="The side that wins, as ruled (C-6): 'challenger' or 'opponent'. Without it, void=true "
+                          "voids the challenge; an abandoned one is only voided (C-10).")
+
+    void: Bool = Field(False, description="Void it instead of naming a winner: the result no longer stands, and "
+                                          "what it moved is put back (a JSON boolean: 1, \"yes\" or \"true\" are "
+                                          "refused).")
+
+    def ruled_winner(self) -> str | None:
+        return self.winner
+
+
 class BuyCharacteristic(Command):
     """Buy a characteristic for 5 pennies, between adventures only (PA-2)."""
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from domain.campaign import Campaign
 
 handles = Handlers()
-handles.declare(cmd.AddPlayer, cmd.StartAdventure)
+handles.declare(cmd.AddPlayer, cmd.StartAdventure, cmd.Overturn)
 
 
 def require_seat(ctx: Context, seat: str, doing: str) -> None:

@@ -401,11 +401,10 @@ def _reverse_loan(app: StakesApplication, table: Table, loan_id: UUID, reason: s
 
 
 def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Challenge, winner: str | None,
-             void: bool, reason: str) -> list[Any]:
-    """The House reverses a settled result and applies it again as ruled (C-6). What a member can no
-    longer pay back becomes a debt to whoever is owed it; no pile goes below zero."""
-    if (winner is None) != void:
-        raise RuleViolation("overturn names a winner, or voids the challenge; not both, not neither", ruling="C-6")
+             reason: str) -> list[Any]:
+    """The House reverses a settled result and applies it again as ruled (C-6): ``winner`` wins, or (None) the
+    challenge is voided. What a member can no longer pay back becomes a debt to whoever is owed it; no pile
+    goes below zero."""
     actor = ctx.actor
     table = Table(app, campaign, unit)
     ch = table.challenge

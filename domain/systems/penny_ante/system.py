@@ -21,6 +21,7 @@ from domain.systems.penny_ante.rules import characteristic_name, penny_ante_sett
 if TYPE_CHECKING:
     from domain.application import StakesApplication
     from domain.campaign import Campaign
+    from domain.kernel.common import Overturn
 
 
 class PennyAnteSettings(BaseModel):
@@ -97,9 +98,9 @@ class PennyAnte(RuleSystem):
                   now: Any, reason: str) -> list[Any]:
         return play.rewound(app, ctx, campaign, unit, now, reason)
 
-    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
-                 void: bool, reason: str) -> list[Any]:
-        return play.overturn(app, ctx, campaign, unit, winner, void, reason)
+    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any,
+                 command: Overturn) -> list[Any]:
+        return play.overturn(app, ctx, campaign, unit, command.ruled_winner(), command.reason)
 
     def overturn_winners(self, unit: Any) -> tuple[str, ...] | None:
         """C-6: a settled challenge is voided, or given to either side as ruled (``verify_overturn``; an

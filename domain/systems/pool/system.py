@@ -18,6 +18,7 @@ from domain.systems.pool.rules import pool_settings
 if TYPE_CHECKING:
     from domain.application import StakesApplication
     from domain.campaign import Campaign
+    from domain.kernel.common import Overturn
 
 
 class PoolSettings(BaseModel):
@@ -76,11 +77,9 @@ class Pool(RuleSystem):
             one.lose(unit.id.hex, -back, ctx.actor.name)
         return [one]
 
-    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
-                 void: bool, reason: str) -> list[Any]:
-        if winner is not None:
-            raise RuleViolation(f"a {'contest' if isinstance(unit, PoolContest) else 'roll'} has no winner to name "
-                                "here; overturning it voids it", ruling="C-6")
+    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any,
+                 command: Overturn) -> list[Any]:
+        """C-6: a settled roll or contest is voided (it names no winner: the shared ``Overturn`` has none)."""
         if isinstance(unit, PoolContest):
-            return play.overturn_contest(app, ctx, campaign, unit, reason)
-        return play.overturn_roll(app, ctx, campaign, unit, reason)
+            return play.overturn_contest(app, ctx, campaign, unit, command.reason)
+        return play.overturn_roll(app, ctx, campaign, unit, command.reason)

@@ -153,11 +153,8 @@ def end(app: StakesApplication, ctx: Context, campaign: Campaign, unit: PulpComb
     return [unit]
 
 
-def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None, void: bool,
-             reason: str) -> list[Any]:
-    if winner is not None:
-        raise RuleViolation(f"a {'combat' if isinstance(unit, PulpCombat) else 'deal'} has no winner to name; "
-                            "overturning it voids it", ruling="C-6")
+def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, reason: str) -> list[Any]:
+    """C-6: a settled deal or combat is voided (it names no winner: the shared ``Overturn`` has none)."""
     unit.overturn(reason, ctx.actor.name)
     return [unit]
 

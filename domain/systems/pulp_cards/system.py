@@ -18,6 +18,7 @@ from domain.systems.pulp_cards.deal import PulpDeal
 if TYPE_CHECKING:
     from domain.application import StakesApplication
     from domain.campaign import Campaign
+    from domain.kernel.common import Overturn
 
 
 class PulpSettings(BaseModel):
@@ -71,6 +72,6 @@ class PulpCards(RuleSystem):
 
     rewinds = (PulpCombat,)  # C-6: a deal is not rewound; the House overturns it once it is shown
 
-    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
-                 void: bool, reason: str) -> list[Any]:
-        return play.overturn(app, ctx, campaign, unit, winner, void, reason)
+    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any,
+                 command: Overturn) -> list[Any]:
+        return play.overturn(app, ctx, campaign, unit, command.reason)

@@ -17,6 +17,7 @@ from domain.systems.twenty_one.conflict import Conflict
 if TYPE_CHECKING:
     from domain.application import StakesApplication
     from domain.campaign import Campaign
+    from domain.kernel.common import Overturn
 
 UNTIL_ENDED = "settled"
 
@@ -86,11 +87,11 @@ class TwentyOne(RuleSystem):
             sheet.retake_holds(unit.id.hex, -back, "rewound", ctx.actor.name)
         return [sheet]
 
-    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any, winner: str | None,
-                 void: bool, reason: str) -> list[Any]:
-        """C-6 (issue 30, item 4): an ended conflict is voided with a reason; the holds spent in it come back."""
-        if winner is not None:
-            raise RuleViolation("a conflict has no winner to name; overturning it voids it", ruling="C-6")
+    def overturn(self, app: StakesApplication, ctx: Context, campaign: Campaign, unit: Any,
+                 command: Overturn) -> list[Any]:
+        """C-6 (issue 30, item 4): an ended conflict is voided with a reason (it names no winner: the shared
+        ``Overturn`` has none); the holds spent in it come back."""
+        reason = command.reason
         unit.overturn(reason, ctx.actor.name)
         touched: list[Any] = [unit]
         for seat, count in sorted(unit.holds_spent.items()):
