@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 from uuid import UUID
@@ -73,6 +74,7 @@ class Stakes:
             self.app.recorder.upgrade_chain()  # type: ignore[attr-defined]  # an older release's chain made lean: once
             self.views: ViewsMixin = open_views(self.settings)
         self.views.transcoder = self.app.mapper.transcoder  # type: ignore[attr-defined]  # unit snapshots
+        self.app.stored = self.views.hand_in  # a command's units reach its catch-up unbuilt again (issue 30)
         self.views.upgrade(self.app.name)  # rows of an older release's shape are projected anew
         self.projection = ProjectionRunner(self.app, self.views)
         self.tokens = Tokens(self.views, self.signer)
@@ -251,18 +253,28 @@ class Stakes:
             inputs[name] = inputs.get(name) or actor.name
         command = self.app.parse(campaign_id, verb, inputs)
         ctx = Context(campaign_id, actor, randomness.new_secret_seed() if cls.draws_secret else None, key)  # C-4
-        result = self.app.execute(ctx, command)
-        self.catch_up()
-        return answers.answer(self, ctx, command, result)  # some answers write (an invite): no ``reading``
+        with self._one_pass():
+            result = self.app.execute(ctx, command)
+            self.catch_up()
+            return answers.answer(self, ctx, command, result)  # some answers write (an invite): no ``reading``
 
     def act(self, campaign_id: UUID, actor: Seat, unit_id: UUID, payload: Mapping[str, Any],
             key: str | None = None) -> BaseModel:
         """One move in a unit of resolution (a challenge, a roll, a contest …), as ``{"action": …, …}``."""
         self.usable(campaign_id)
-        self.app.act(Context(campaign_id, actor, key=key), unit_id, payload)
-        self.catch_up()
-        with self.views.reading():  # the unit as this catch-up left it in memory: not decoded again (issue 30)
-            return self.unit_view(campaign_id, unit_id, actor, self.views.projected(unit_id))
+        with self._one_pass():
+            self.app.act(Context(campaign_id, actor, key=key), unit_id, payload)
+            self.catch_up()
+            with self.views.reading():  # the unit as this catch-up left it in memory: not decoded again (issue 30)
+                return self.unit_view(campaign_id, unit_id, actor, self.views.projected(unit_id))
+
+    @contextmanager
+    def _one_pass(self) -> Iterator[None]:
+        """A command, its catch-up and its answer as one scope (issue 30, item 7): the aggregates the command
+        takes stay out of the cache until its answer is built, so the projection and the answer read the
+        writer's unit itself (``ViewsMixin.handing_in``) and no other thread's command changes it meanwhile."""
+        with self.app.taking(), self.views.handing_in():
+            yield
 
     # -- sheets -------------------------------------------------------------
     def any_sheet(self, campaign_id: UUID, seat: str) -> BaseModel:

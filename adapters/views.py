@@ -15,6 +15,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -220,6 +221,8 @@ def event_visibility(e: Any, unit: Any | None) -> dict[str, Any]:
 #: At most this many units a catch-up hands off to its thread's answer (``ViewsMixin.projected``): a command
 #: touches a few; a rebuild's are not kept.
 HAND_OFF = 64
+#: The units the commands of this context stored, as their writer left them, by id (``ViewsMixin.handing_in``).
+_HANDED_IN: ContextVar[dict[str, Any] | None] = ContextVar("handed_in", default=None)
 
 
 def token_hash(token: str) -> str:
@@ -375,6 +378,30 @@ class ViewsMixin:
         else:  # a rebuild or a long catch-up: no answer waits for these; memory is not held for them
             handed.clear()
         return applied
+
+    # -- the units a command's writer left in memory (issue 30, item 7: no second build) -------------------
+    @contextmanager
+    def handing_in(self) -> Iterator[None]:
+        """A command, its catch-up and its answer, in this thread: the projection takes a unit the command stored
+        from its writer (``hand_in``) instead of decoding its row and running the event's mutator on it again.
+        The caller keeps the writer's aggregates out of the cache meanwhile (``StakesApplication.taking``), so
+        the object is this thread's alone until the answer is built."""
+        token = _HANDED_IN.set({})
+        try:
+            yield
+        finally:
+            _HANDED_IN.reset(token)
+
+    @staticmethod
+    def hand_in(added: list[tuple[Any, int]]) -> None:
+        """``StakesApplication.stored``: the aggregates a command stored, each with the events it added. A unit
+        that took one event is its state after that event, which is what the projection builds from the row; a
+        unit that took several is not (the projection's handlers read its state after each of them)."""
+        found = _HANDED_IN.get()
+        if found is not None:
+            for aggregate, events in added:
+                if events == 1:
+                    found[aggregate.id.hex] = aggregate
 
     # -- the units a catch-up left in memory (issue 30: one pass per command) ------------------------------
     def _handed(self) -> dict[str, Any]:
@@ -713,12 +740,18 @@ class ViewsMixin:
         return row["campaign_id"], row["kind"]
 
     def _on_challenge(self, c: Any, e: Any, oid: str, campaign: str, at: str, nid: int) -> Any:
-        """Apply a challenge event to its snapshot row (the same mutators the aggregate uses)."""
-        previous = self._load_state(c, "challenges", "challenge_id", oid) if e.originator_version > 1 else None
-        challenge = e.mutate(previous)
+        """Apply a challenge event to its snapshot row (the same mutators the aggregate uses), or take the unit
+        as the command that stored the event left it, when this thread stored it (``handing_in``): its state
+        after this very event, at this event's version, so the mutator is not run on a second copy."""
+        handed = (_HANDED_IN.get() or {}).get(oid)
+        if handed is not None and handed.version == e.originator_version:
+            challenge, first = handed, e.originator_version == 1
+        else:
+            previous = self._load_state(c, "challenges", "challenge_id", oid) if e.originator_version > 1 else None
+            challenge, first = e.mutate(previous), previous is None
         units, changed = self._batch(c)  # type: ignore[misc]  # projected in a batch: ``project``
         units[oid] = challenge
-        if previous is None:
+        if first:
             version, topic, state = self._dump_state(challenge)
             sides = [s.get("members") or s["seats"] for s in challenge.sides.values()]
             self._x(c, "INSERT INTO {p}challenges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -19,7 +19,8 @@ Counted:
   from the store);
 - ``copies``: aggregates deep-copied out of the cache for a command;
 - ``rows``: units decoded from their snapshot rows (the projection's and the answer's);
-- ``mutates``: unit events applied by the projection to a unit (mutators run on a second copy);
+- ``mutates``: unit events the projection applies to a unit with the unit's mutators (a second build), not
+  counting those whose unit it takes from the command that stored them (``ViewsMixin.handing_in``);
 - ``views``: a system's full unit view computed (``unit_view``), for any seat;
 - ``cpu``: this process's CPU time (ms; PostgreSQL's server time is not in it); ``wall`` its wall time.
 """
@@ -53,7 +54,7 @@ from eventsourcing import application  # noqa: E402
 from eventsourcing.application import Repository  # noqa: E402
 from eventsourcing.sqlite import SQLiteCursor  # noqa: E402
 
-from adapters import randomness  # noqa: E402
+from adapters import randomness, views  # noqa: E402
 from adapters.service import Stakes  # noqa: E402
 from adapters.settings import Settings  # noqa: E402
 from adapters.systems import edge  # noqa: E402
@@ -147,7 +148,15 @@ def instrument() -> None:
 
     application.deepcopy = copied  # type: ignore[attr-defined]
     _counting(ViewsMixin, "_from_row", "rows")
-    _counting(ViewsMixin, "_on_challenge", "mutates")
+    on_challenge = ViewsMixin._on_challenge
+
+    def mutating(self: Any, c: Any, e: Any, oid: str, *args: Any) -> Any:  # not when it takes the writer's unit
+        handed = (views._HANDED_IN.get() or {}).get(oid)
+        if handed is None or handed.version != e.originator_version:
+            METER.tick("mutates")
+        return on_challenge(self, c, e, oid, *args)
+
+    ViewsMixin._on_challenge = mutating  # type: ignore[method-assign]
     for system in supported():
         module = edge(system.id)
         original = module.unit_view

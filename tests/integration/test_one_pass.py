@@ -11,6 +11,7 @@ from uuid import UUID
 
 import pytest
 from eventsourcing import application as library
+from eventsourcing.domain import CanInitAggregate, CanMutateAggregate
 
 from adapters.systems import edge
 from adapters.views import ViewsMixin
@@ -134,3 +135,75 @@ def test_a_stored_move_gives_its_aggregates_back_and_a_refused_one_gives_back_no
         cache.get(unit)  # taken by the refused move and not given back: the next command rebuilds it
     seat, body = a_move(table, unit, rng)
     assert table.stakes.act(table.cid, Seat.parse(seat), unit, body).id == unit
+
+
+def test_the_projection_takes_a_unit_from_the_command_that_stored_its_one_event_and_builds_no_second_copy(
+        any_table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30, item 7: a command that adds one event to its unit hands the unit, as its writer left it, to its
+    own catch-up, which neither decodes the unit's row nor runs the event's mutator on a copy; a command that adds
+    several (the projection's handlers read the unit after each of them) builds it from its row once. Meanwhile
+    the unit is nobody else's: it is out of the cache until the answer is built. What the read models hold is what
+    a rebuild gives."""
+    table, system = any_table, any_table.profile.system
+    stakes, rng = table.stakes, random.Random(f"{system}/hand in")
+    counted = {"mutates": 0, "rows": 0}
+    projecting = [False]
+    catch_up, from_row, view = stakes.projection.catch_up, ViewsMixin._from_row, edge(system).unit_view
+    def counting(original: Any) -> Any:
+        def counted_mutate(event: Any, aggregate: Any) -> Any:
+            if projecting[0]:
+                counted["mutates"] += 1
+            return original(event, aggregate)
+        return counted_mutate
+
+    def counted_catch_up(*args: Any, **kwargs: Any) -> int:
+        projecting[0] = True
+        try:
+            return catch_up(*args, **kwargs)
+        finally:
+            projecting[0] = False
+
+    def counted_row(views: Any, *args: Any) -> Any:
+        counted["rows"] += projecting[0]
+        return from_row(views, *args)
+
+    acting = [False]
+
+    def out_of_the_cache(*args: Any) -> Any:  # the command's answer: the unit is still this command's alone
+        if acting[0]:
+            with pytest.raises(KeyError):
+                stakes.app.repository.cache.get(args[2].id)
+        return view(*args)
+
+    for kind in (CanMutateAggregate, CanInitAggregate):  # an event's mutator, a created event's
+        monkeypatch.setattr(kind, "mutate", counting(kind.mutate))
+    monkeypatch.setattr(stakes.projection, "catch_up", counted_catch_up)
+    monkeypatch.setattr(ViewsMixin, "_from_row", counted_row)
+    unit, handed, built = table.open(rng), 0, 0
+    monkeypatch.setattr(edge(system), "unit_view", out_of_the_cache)
+    for step in range(12):
+        if table.unit(unit).settled:
+            unit = table.open(rng)
+        before = table.unit(unit).version
+        seat, body = a_move(table, unit, rng)
+        counted.update(mutates=0, rows=0)
+        acting[0] = True
+        try:
+            table.stakes.act(table.cid, Seat.parse(seat), unit, body, key=f"{system} hand in {step}")
+        except StakesError:
+            continue
+        finally:
+            acting[0] = False
+        added = table.unit(unit).version - before
+        assert stakes.app.repository.cache.get(unit).version == before + added  # given back once answered
+        if added == 1:
+            assert counted == {"mutates": 0, "rows": 0}, f"{system}: {counted} for a command of one event"
+            handed += 1
+        else:
+            assert counted["rows"] <= 1 and counted["mutates"] <= added, f"{system}: {counted} for {added} events"
+            built += 1
+    assert handed, f"{system}: no command of one event was played"
+    monkeypatch.undo()
+    incremental = stakes.views.dump()
+    stakes.rebuild()
+    assert stakes.views.dump() == incremental
