@@ -67,10 +67,20 @@ def viewport(settings: Any) -> dict[str, int]:
     return PHONE if settings.store == "postgres" else DESKTOP
 
 
+#: Every Content-Security-Policy violation a seat's page reported (``seat_page``); the e2e suite fails a test
+#: that leaves one (``tests/e2e/conftest.py``): a blocked style or script is a page that works otherwise than
+#: written, and a new user's console full of errors.
+VIOLATIONS: list[str] = []
+REPORT_VIOLATIONS = ("document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: '"
+                     " + e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber));")
+
+
 def seat_page(browser: Any, url: str, token: str, size: dict[str, int] = PHONE) -> Any:
     """A browser context of its own for one seat, signed in through the page's form (a token or an invite)."""
     context = browser.new_context(viewport=size, is_mobile=size is PHONE, has_touch=size is PHONE)
+    context.add_init_script(REPORT_VIOLATIONS)
     page = context.new_page()
+    page.on("console", lambda m: VIOLATIONS.append(f"{page.url}: {m.text}") if "CSP violation" in m.text else None)
     page.goto(f"{url}/web")
     page.fill("#token", token)
     page.click("button[type=submit]")

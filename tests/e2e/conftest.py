@@ -22,6 +22,19 @@ VOLATILE = {"id", "campaign_id", "loan_id", "at", "created_at", "started_at", "e
             "offered_at", "updated_at", "position", "next_after", "stream", "unit"}
 
 
+@pytest.fixture(autouse=True)
+def no_page_breaks_its_content_security_policy() -> Iterator[None]:
+    """A seat's page in the browser (``tests.e2e.board.seat_page``) reports no CSP violation in any test."""
+    board = sys.modules.get("tests.e2e.board")
+    if board is not None:
+        board.VIOLATIONS.clear()
+    yield
+    board = sys.modules.get("tests.e2e.board")
+    if board is not None and board.VIOLATIONS:
+        found, board.VIOLATIONS[:] = list(board.VIOLATIONS), []
+        pytest.fail("the page broke its Content-Security-Policy:\n" + "\n".join(found[:10]))
+
+
 def normalized(value: Any) -> Any:
     """Drop ids and times so two runs of one story compare equal."""
     if isinstance(value, dict):
