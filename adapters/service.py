@@ -146,6 +146,12 @@ class Stakes:
             raise NotPermitted(f"{viewer.name!r} has no seat in this campaign")
         return campaign
 
+    def invite_claimed(self, campaign_id: UUID, viewer: Seat, seat: str) -> bool:
+        """The House asks whether the invite it handed out for ``seat`` was claimed (the web's invite card, C-1)."""
+        if not viewer.is_house:
+            raise NotPermitted("only the House hands seats out")
+        return self.tokens.invite_claimed(campaign_id, seat)
+
     def reissue_token(self, campaign_id: UUID, actor: Seat, seat: str, key: str | None = None) -> schemas.PlayerAdded:
         """Hand a seat out again (a lost token): the old token and every web session signed in with it
         (issue 29) stop working at once, the player sees a

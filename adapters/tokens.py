@@ -63,6 +63,13 @@ class Tokens:
                           (token_hash(code), campaign_id.hex, seat, now_iso()))
         return code
 
+    def invite_claimed(self, campaign_id: UUID, seat: str) -> bool:
+        """Whether the seat's last invite was claimed (its code is spent, C-1); False while it waits, or when the
+        seat has none."""
+        row = self.views.query_one("SELECT code_hash FROM {p}seat_invites WHERE campaign_id = ? AND seat = ?",
+                                   (campaign_id.hex, seat))
+        return row is not None and str(row["code_hash"]).startswith("spent:")
+
     def invite_once(self, campaign_id: UUID, seat: str, key: str) -> str:
         """The invite code of the command keyed ``key`` that seated ``seat``, derived from the key, so the
         command retried after a lost answer answers the same code. It is stored, in one statement, only while

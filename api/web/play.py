@@ -17,7 +17,7 @@ from fastapi.responses import Response
 
 from api.deps import caller_or_none
 from api.web import forms
-from api.web.pages import Seated, board_of, campaign_context, table_context
+from api.web.pages import Seated, board_of, campaign_context, names_of, table_context
 from api.web.render import SignedOut, Viewer, plain, templates
 from domain.errors import NotFound, NotPermitted, StakesError
 from domain.kernel.registry import system_of_unit
@@ -124,6 +124,21 @@ def invite_of(request: Request, seat: str, name: str, code: str) -> dict[str, An
     link = f"{str(request.base_url).rstrip('/')}/web/invite#{code}"
     qr = segno.make(link, error="m").svg_data_uri(scale=5, border=2, dark="#000000", light="#ffffff")
     return {"seat": seat, "name": name, "link": link, "qr": qr}
+
+
+@router.get("/seats/{seat}/invite")
+async def invite_status(request: Request, seat: str, v: Seated) -> Response:
+    """The House's invite card asks, every few seconds, whether the player took the seat (C-1): 204 while the
+    invite waits (htmx leaves the card), else the card says so in words and asks no more."""
+    def read() -> str | None:
+        if not v.stakes.invite_claimed(v.campaign_id, v.seat, seat):
+            return None
+        return names_of(plain(v.stakes.sheets(v.campaign_id, v.seat))).get(seat, seat)
+
+    name = await in_thread(read)
+    if name is None:
+        return Response(status_code=204)
+    return templates.TemplateResponse(request, "_invite_taken.html", {"name": name})
 
 
 @router.post("/seats/{seat}/reissue")

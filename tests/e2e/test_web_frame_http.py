@@ -54,8 +54,16 @@ def test_seating_a_player_answers_the_invite_as_a_link_with_its_code_in_the_frag
                      r.text)
     assert "Copy the link" in r.text and 'data-copy="invite-link"' in r.text
     assert parts.fragment not in client.get("/web/campaign/panel").text  # shown once, to that answer only
+    assert 'hx-get="/web/seats/ilse/invite" hx-trigger="every 4s"' in r.text  # the card asks until it is taken
+    assert client.get("/web/seats/ilse/invite").status_code == 204  # waiting: htmx leaves the card as it is
     claimed = client.post("/invites", json={"code": parts.fragment})
     assert claimed.status_code == 201 and claimed.json()["seat"] == "ilse"
+    taken = client.get("/web/seats/ilse/invite")  # C-1: the code is spent; the card says so, and asks no more
+    assert taken.status_code == 200 and "Ilse Varn took the seat" in taken.text and "hx-trigger" not in taken.text
+    assert parts.fragment not in taken.text
+    signed_in(client, claimed.json()["token"])
+    refused = client.get("/web/seats/ilse/invite")  # the House's question alone
+    assert refused.status_code == 403 and "Ilse Varn" not in refused.text
 
 
 def test_the_house_hands_a_seat_out_again_and_the_old_holders_browser_is_told_in_words(client):

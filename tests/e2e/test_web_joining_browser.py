@@ -99,6 +99,9 @@ def test_the_house_seats_a_player_by_clicking_and_the_player_follows_the_link_an
     p.click("#continue")
     p.wait_for_url(f"{url}/web/campaign")
     assert "Ilse Varn" in p.locator("header").inner_text()  # his character's name, not a seat handle
+    # the House's invite card hears that the seat was taken (C-1: the code is spent), without a reload
+    h.locator("[data-testid=invite-taken]").filter(has_text="Ilse Varn took the seat").wait_for(timeout=WAIT)
+    assert not h.locator("[data-testid=invite-link]").count() and not_reloaded(h)
 
     opened = command_form(p, found.verb, keys=True)  # he plays, by the keyboard: his first command that opens a table
     fill(opened, found.inputs)
