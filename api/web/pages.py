@@ -352,6 +352,10 @@ def replay_page(request: Request, unit_id: UUID, v: Seated) -> HTMLResponse:
     for s in replay["steps"]:  # the page draws each step's state as the system's board, not as its fields
         del s["state"], s["changes"]
     board = boards.of(system_of_unit(v.stakes.load_unit(v.campaign_id, unit_id)).id)
+    for result in verification.get("results") or []:  # a draw in the table's own words, where it has them
+        words = board.draw_words(result.get("value"))
+        if words is not None:
+            result["words"] = words
     return templates.TemplateResponse(request, "replay.html", {
         "unit_id": str(unit_id), "seat": v.seat.name, "total": replay["total"], "replay": replay, "board": board,
         "verification": verification, "names": names, "seat_name": names.get(v.seat.name, v.seat.name),

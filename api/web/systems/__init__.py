@@ -200,6 +200,11 @@ class WebBoard:
         """The campaign page's system part: the seat's sheet, the others', the books."""
         return self.shared("_generic_campaign.html", c=view)
 
+    def draw_words(self, recorded: Any) -> str | None:
+        """A recorded draw in the table's own words for the replay's verify panel, where the shared drawing (a
+        die, a number, a list) would show the system's stored codes; None: the shared drawing does."""
+        return None
+
     #: A unit's phases in a player's words, where the phase's own name does not do (``phase_words``).
     phases: dict[str, str] = {}
 

@@ -95,6 +95,12 @@ def names_list(names: list[str]) -> str:
 class PulpBoard(WebBoard):
     package = "pulp_cards"
 
+    def draw_words(self, recorded: Any) -> str | None:
+        """A shuffle as the cards print (``A♠ 2♥ ▢``, picture cards blank), not their stored codes (PU-1)."""
+        if isinstance(recorded, list) and recorded and all(isinstance(c, str) and c in rules.POINTS for c in recorded):
+            return rules.faces(recorded)
+        return None
+
     # -- the table ---------------------------------------------------------------------------------------
     def table(self, view: TableView) -> Markup:
         if view.state.get("kind") == "combat":
