@@ -132,7 +132,10 @@ def summary_json(unit: Any) -> str:
         cls.__name__: edge.PROJECTION.summary for system, edge in zip(supported(), edges(), strict=True)
         for cls in system.resolutions})
     found = summaries.get(type(unit).__name__)
-    return json.dumps(found(unit) if found is not None else {}, sort_keys=True)
+    summary = found(unit) if found is not None else {}
+    if getattr(unit, "abandoned", None) is not None:  # C-10, the kernel's: the lists say "abandoned", not settled
+        summary = {**summary, "abandoned": True}
+    return json.dumps(summary, sort_keys=True)
 
 
 def projection_tables() -> tuple[str, ...]:
@@ -144,8 +147,9 @@ def ddl() -> tuple[str, ...]:
 
 
 #: Raised when what the rows hold changes while their tables' definitions do not, so that a store projects
-#: anew: 2, the log marks the entries a rewind abandoned before every seat saw them (C-5, C-8).
-ROWS = "2"
+#: anew: 2, the log marks the entries a rewind abandoned before every seat saw them (C-5, C-8); 3, a unit's
+#: summary says it was abandoned (C-10).
+ROWS = "3"
 
 
 def shape() -> str:

@@ -103,6 +103,9 @@ class Resolution:
     SETTLED_REWIND: ClassVar[str] = "a settled challenge is not rewound"
 
     # Defaults for states restored from older snapshots (never mutated in place).
+    #: C-10: the House's reason, once it abandoned the unit (its own closing event sets it; a unit whose end and
+    #: abandon are one event, a Pulp combat's, leaves it None).
+    abandoned: str | None = None
     seeds_locked: bool = False
     filled: Mapping[str, Any] = MappingProxyType({})
     shown: Mapping[str, Any] = MappingProxyType({})

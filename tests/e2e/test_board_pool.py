@@ -295,11 +295,13 @@ def test_an_evening_of_the_pool_is_played_by_tapping(settings, url, browser):
         page.locator("#table [data-testid=result]", has_text="The House abandoned this contest: the tide turned").wait_for(
             timeout=WAIT)
     assert not_reloaded(t)
+    assert h.locator("#table h1 .phase").inner_text() == "abandoned"  # C-10: not "settled"
     checks(h, "the House at an abandoned contest", settings)
 
     # The lists read as names, never as classes, and carry no Penny Ante ante or pot.
     h.goto(f"{url}/web/campaign")
     tables = h.inner_text("#tables")
     assert "Mara Quill's roll" in tables and "Tom Reyes's roll" in tables and "Tom Reyes against Mara Quill" in tables
+    assert "abandoned" in tables  # the abandoned contest's badge (C-10)
     assert not re.search(r"PoolRoll|PoolContest|\bante\b|\bpot\b", tables)
     checks(h, "the House's campaign page at the end", settings)

@@ -91,6 +91,8 @@ class TableView:
     #: moves and no sheets (today's sheets are not the step's); a board leaves out what speaks of now ("nothing
     #: for you to do", links to the replay).
     replay: bool = False
+    #: C-10: the House abandoned the unit (the kernel's ``Resolution.abandoned``): its title says so.
+    abandoned: bool = False
 
     @property
     def your_turn(self) -> bool:
@@ -208,9 +210,10 @@ class WebBoard:
     #: A unit's phases in a player's words, where the phase's own name does not do (``phase_words``).
     phases: dict[str, str] = {}
 
-    def phase_words(self, phase: str) -> str:
-        """A unit's phase as the table's title and the campaign's list of tables say it."""
-        return self.phases.get(phase) or phase.replace("-", " ")
+    def phase_words(self, phase: str, abandoned: bool = False) -> str:
+        """A unit's phase as the table's title and the campaign's list of tables say it; an abandoned unit's
+        (C-10) is "abandoned", whatever its phase."""
+        return "abandoned" if abandoned else self.phases.get(phase) or phase.replace("-", " ")
 
     def unit_title(self, unit: dict[str, Any], names: dict[str, str]) -> str:
         """A unit in a list, by the names of who takes part."""
