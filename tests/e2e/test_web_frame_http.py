@@ -251,3 +251,23 @@ def test_after_an_undo_the_houses_bound_characteristics_are_shown_fixed_and_name
     assert r.status_code == 200, r.text
     sides = client.get(f"{c}/challenges/{ch}", headers=t["house"]).json()["sides"]
     assert sides["challenger"]["characteristics"] == ["Commands a Bunch of Ninjas", "Poison"]
+
+
+def test_a_loan_offered_to_a_player_outside_his_table_is_said_at_his_table_and_only_to_him(client):  # PA-14, C-5
+    from tests.e2e.test_challenge_http import table as make_table
+
+    c, t = make_table.__wrapped__(client)
+    ch = client.post(f"{c}/challenges", headers=t["house"], json={
+        "challenger": {"antagonist": "Lady Sen"}, "opponent": {"players": ["ilse"]}, "ante": 2}).json()["id"]
+    r = client.post(f"{c}/loans", headers=t["tomas"], json={"borrower": "ilse", "amount": 5})
+    assert r.status_code == 201, r.text
+    signed_in(client, t["ilse"]["Authorization"].removeprefix("Bearer "))
+    said = client.get(f"/web/units/{ch}").text
+    assert 'data-testid="offers-elsewhere"' in said and "offers you 5 pennies on the campaign page" in said
+    assert 'href="/web/campaign">answer on the campaign page' in said
+    for seat in ("tomas", "house"):  # the lender's and the House's tables say nothing of it
+        signed_in(client, t[seat]["Authorization"].removeprefix("Bearer "))
+        assert 'data-testid="offers-elsewhere"' not in client.get(f"/web/units/{ch}").text
+    assert client.post(f"{c}/loans/{r.json()['loan_id']}/decline", headers=t["ilse"]).status_code == 200
+    signed_in(client, t["ilse"]["Authorization"].removeprefix("Bearer "))
+    assert 'data-testid="offers-elsewhere"' not in client.get(f"/web/units/{ch}").text  # answered: no longer said

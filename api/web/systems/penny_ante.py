@@ -139,6 +139,22 @@ class PennyAnteBoard(WebBoard):
                              amount=o["amount"], open=bool(o["open"]), moves=moves))
         return out
 
+    def offers_elsewhere(self, t: TableView) -> list[str]:
+        """Loans offered to this seat outside this table (on the campaign page, or at another table) and still
+        waiting for its answer: said here, in words, with the way to them, so a borrower sitting at this table
+        does not miss them (PA-14). From the seat's own sheet (C-5: nobody else's offers)."""
+        own, here = t.own, t.unit_id.hex
+        out = []
+        for o in (own or {}).get("offers") or []:
+            if o.get("borrower") != t.seat or o.get("status") != "offered" or \
+                    str(o.get("challenge_id") or "").replace("-", "") == here:
+                continue
+            amount = o.get("amount")
+            where = "at another table" if o.get("challenge_id") else "on the campaign page"
+            out.append(f"{t.name_of(str(o.get('lender')))} offers you {amount} {'penny' if amount == 1 else 'pennies'} "
+                       f"{where}")
+        return out
+
     def result(self, t: TableView, sides: list[Side]) -> list[str]:
         """The outcome in words: who won and why, the scores, who takes what, who narrates (PA-10 … PA-15)."""
         r = t.state.get("result")
@@ -186,7 +202,8 @@ class PennyAnteBoard(WebBoard):
         return self.render(
             "table.html", t=view, s=view.state, sides=sides, mine=[x for x in sides if x.mine],
             others=[x for x in sides if not x.mine], moves=moves, bets=[moves[b] for b in BETS if b in moves],
-            offers=self.offers(view), result=self.result(view, sides), bankrupts=self.bankrupt_lines(view),
+            offers=self.offers(view), elsewhere=self.offers_elsewhere(view), result=self.result(view, sides),
+            bankrupts=self.bankrupt_lines(view),
             step=STEPS.get(view.phase, view.phase), other_moves=[m for m in view.moves if m.name not in DRAWN],
             labels={x.key: x.label for x in sides}, faces=FACES, pairs=lambda xs: [(x, x) for x in xs or []],
             lend_to=[(b, view.name_of(b)) for b in (moves["lend"].limits.get("borrowers") or [])] if "lend" in moves else [])
