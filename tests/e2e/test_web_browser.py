@@ -60,13 +60,17 @@ def click_action(page, name: str, *, may_vanish: bool = False) -> bool:
     the table from its stream between looking and clicking) is not sent, and False says so."""
     form = page.locator(f"#table form[data-action='{name}']")
     before = page.locator("#table > section").get_attribute("data-phase")
+    if form.count():  # marked: the table drawn again after the move (swapped or morphed) no longer carries the mark
+        form.first.evaluate("f => f.setAttribute('data-sent', '1')")
     try:
         form.locator("button[type=submit]").click(timeout=5_000 if may_vanish else None)
     except PlaywrightTimeout:
         if not may_vanish or form.count():
             raise
         return False
-    page.wait_for_function(f"(p) => !document.querySelector(\"#table form[data-action='{name}']\") "
+    # sent: the table is drawn again (the move's answer, or a live frame), which a form offered anew after the move
+    # (a second round of the same move) also is
+    page.wait_for_function(f"(p) => !document.querySelector(\"#table form[data-action='{name}'][data-sent]\") "
                            "|| document.querySelector('#table > section').dataset.phase !== p", arg=before, timeout=WAIT)
     return True
 
