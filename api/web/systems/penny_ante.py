@@ -139,20 +139,21 @@ class PennyAnteBoard(WebBoard):
                              amount=o["amount"], open=bool(o["open"]), moves=moves))
         return out
 
-    def offers_elsewhere(self, t: TableView) -> list[str]:
+    def offers_elsewhere(self, t: TableView) -> list[tuple[str, str, str, str]]:
         """Loans offered to this seat outside this table (on the campaign page, or at another table) and still
-        waiting for its answer: said here, in words, with the way to them, so a borrower sitting at this table
-        does not miss them (PA-14). From the seat's own sheet (C-5: nobody else's offers)."""
-        own, here = t.own, t.unit_id.hex
+        waiting for its answer: said here, in words, each with a link to where it is answered, so a borrower
+        sitting at this table does not miss them (PA-14). From the seat's own sheet (C-5: nobody else's offers).
+        Each is (what, where it is answered, the link there, the link's words)."""
+        here = t.unit_id.hex
         out = []
-        for o in (own or {}).get("offers") or []:
-            if o.get("borrower") != t.seat or o.get("status") != "offered" or \
-                    str(o.get("challenge_id") or "").replace("-", "") == here:
+        for o in (t.own or {}).get("offers") or []:
+            into = str(o.get("challenge_id") or "").replace("-", "")
+            if o.get("borrower") != t.seat or o.get("status") != "offered" or into == here:
                 continue
             amount = o.get("amount")
-            where = "at another table" if o.get("challenge_id") else "on the campaign page"
-            out.append(f"{t.name_of(str(o.get('lender')))} offers you {amount} {'penny' if amount == 1 else 'pennies'} "
-                       f"{where}")
+            what = f"{t.name_of(str(o.get('lender')))} offers you {amount} {'penny' if amount == 1 else 'pennies'}"
+            out.append((what, "at another table", f"/web/units/{into}", "answer at that table") if into else
+                       (what, "on the campaign page", "/web/campaign", "answer on the campaign page"))
         return out
 
     def result(self, t: TableView, sides: list[Side]) -> list[str]:
