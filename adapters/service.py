@@ -26,6 +26,7 @@ from adapters import answers, archive, audit, heads, imports, ledger, randomness
 from adapters import chart as campaign_chart
 from adapters import luck as luck_report
 from adapters.fanout import Fanout
+from adapters.grouped import Job, Leader
 from adapters.plugin import Page, Read
 from adapters.projection import NeedsRepair, ProjectionRunner, StoreUnavailable, collector_paused
 from adapters.settings import Settings
@@ -79,6 +80,9 @@ class Stakes:
         self.projection = ProjectionRunner(self.app, self.views)
         self.tokens = Tokens(self.views, self.signer)
         self.fanout = Fanout(self.settings)  # wakes the open streams (issue 14, ADR 0014)
+        #: Commands stored in groups (issue 32, ADR 0042); None: each alone (``Settings.group_commit``).
+        self.leader = Leader(self.app, self.catch_up, self._alone, self.views.handing_in) \
+            if self.settings.group_commit else None
         #: Whether the read models have reached the log once since this process started (``health``).
         self.ready = False
 
@@ -259,20 +263,34 @@ class Stakes:
             inputs[name] = inputs.get(name) or actor.name
         command = self.app.parse(campaign_id, verb, inputs)
         ctx = Context(campaign_id, actor, randomness.new_secret_seed() if cls.draws_secret else None, key)  # C-4
-        with self._one_pass():
-            result = self.app.execute(ctx, command)
-            self.catch_up()
-            return answers.answer(self, ctx, command, result)  # some answers write (an invite): no ``reading``
+        # some answers write (an invite): no ``reading``
+        return self._command(lambda: self.app.execute(ctx, command),
+                             lambda result: answers.answer(self, ctx, command, result))
 
     def act(self, campaign_id: UUID, actor: Seat, unit_id: UUID, payload: Mapping[str, Any],
             key: str | None = None) -> BaseModel:
         """One move in a unit of resolution (a challenge, a roll, a contest …), as ``{"action": …, …}``."""
         self.usable(campaign_id)
-        with self._one_pass():
-            self.app.act(Context(campaign_id, actor, key=key), unit_id, payload)
-            self.catch_up()
+
+        def answer(_: Any) -> BaseModel:
             with self.views.reading():  # the unit as this catch-up left it in memory: not decoded again (issue 30)
                 return self.unit_view(campaign_id, unit_id, actor, self.views.projected(unit_id))
+
+        return self._command(lambda: self.app.act(Context(campaign_id, actor, key=key), unit_id, payload), answer)
+
+    def _command(self, decide: Callable[[], Any], answer: Callable[[Any], Any]) -> Any:
+        """A command decided in the domain, then answered from the read models once stored and projected: in a
+        group with the commands arriving with it (issue 32, ``adapters/grouped.py``), or alone."""
+        job = Job(decide, answer)
+        if self.leader is not None:
+            return self.leader.submit(job)
+        return self._alone(job)
+
+    def _alone(self, job: Job) -> Any:
+        with self._one_pass():
+            decided = job.decide()
+            self.catch_up()
+            return job.answer(decided)
 
     @contextmanager
     def _one_pass(self) -> Iterator[None]:

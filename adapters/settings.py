@@ -61,6 +61,9 @@ class Settings(BaseSettings):
     log_name: str = "stakes"
     #: Worker processes of ``stakes serve``; each opens its own connections to the one store (ADR 0012).
     workers: int = 1
+    #: Commands arriving together are decided by one thread and stored in one write (issue 32, ADR 0042);
+    #: off: each command is stored alone, as before.
+    group_commit: bool = True
     #: Commands (HTTP requests that write) one worker process runs at once; the others wait their turn.
     #: Unset: the store's own (``writers``).
     command_threads: int | None = Field(default=None, ge=1)
@@ -107,10 +110,15 @@ class Settings(BaseSettings):
         SQLite takes one writer at a time: more commands at once in one process only contend for the
         interpreter (a thread that waits for the database hands the interpreter to another, which wakes, finds
         the write lock taken and waits), so two run at once, one writing while the other reads its answer.
-        PostgreSQL's round trips leave the interpreter free meanwhile: its commands use the whole pool."""
+        PostgreSQL's round trips leave the interpreter free meanwhile: its commands use the whole pool.
+
+        With group commit (ADR 0042) one thread decides and stores the commands waiting, and the others only
+        wait for their answers: eight on SQLite let a group gather what a table's clients send at once."""
         if self.command_threads is not None:
             return self.command_threads
-        return 2 if self.store == "sqlite" else None
+        if self.store != "sqlite":
+            return None
+        return 8 if self.group_commit else 2
 
     @property
     def views_path(self) -> Path:

@@ -68,6 +68,102 @@ def _replay(aggregate: Any, events: Iterable[Any]) -> Any:
 _TAKEN: ContextVar[dict[UUID, Any] | None] = ContextVar("taken", default=None)
 
 
+#: The group of commands this thread is deciding (``Group``, issue 32: group commit); None outside one.
+_GROUP: ContextVar[Group | None] = ContextVar("group", default=None)
+
+
+class Regroup(Exception):  # not an error: a signal to the group's leader
+    """A command of a group wants an aggregate (or a record) an earlier command of the same group changed and
+    has not stored yet: the leader stores the group first, then decides this command again from the store."""
+
+
+class GroupLost(Exception):
+    """A group's one write did not store (a race with another process, a read set that moved, the store
+    down): nothing of it was stored, and its commands are decided again, each alone."""
+
+
+class Group:
+    """Commands decided one after another, in one thread, on the cache's aggregates, and stored in ONE write
+    (issue 32: group commit; ADR 0042).
+
+    Each command takes its aggregates as a lone command does (``TakingRepository``); what an earlier command of
+    the group took and did not change is shared with later ones (one build), and what it changed is not: a
+    command that wants it raises ``Regroup``, so the leader stores what the group holds and decides that
+    command again from the store. So no two commands of a group change one aggregate, and each command's read
+    set holds as it would alone: an aggregate one command read and a later one changed is checked by the
+    later one's insert (its next version can only go in where the store still ends at the version read).
+    ``flush`` stores every command's events and records in one transaction, with their read sets; nothing of
+    it goes to the cache until the caller has answered (``give_back``). A write that fails stores nothing
+    (``GroupLost``): the caller decides those commands again, each alone."""
+
+    def __init__(self, app: StakesApplication) -> None:
+        self.app = app
+        #: each command's collected save: its events, its read set, what it added (``stored``), its ``Once``
+        self.writes: list[tuple[Collected, dict[UUID, int], list[tuple[Any, int]], Once]] = []
+        #: what the group's commands changed (records included) and have not stored yet
+        self.changed: set[UUID] = set()
+        #: what the group's commands took and did not change: shared with the group's later commands
+        self.held: dict[UUID, Any] = {}
+        #: each decided command's aggregates, back to the cache once answered (``give_back``)
+        self.taken: list[dict[UUID, Any]] = []
+
+    def add(self, objs: list[Any], reads: dict[UUID, int], added: list[tuple[Any, int]], once: Once) -> None:
+        collected = Collected()
+        collected.collect_events(*objs)
+        self.writes.append((collected, reads, added, once))
+        self.changed.update(collected.aggregates)
+
+    def refused(self, taken: dict[UUID, Any]) -> None:
+        """A command of the group was refused (or lost): what it changed and never stored is nobody's."""
+        for aggregate_id, aggregate in taken.items():
+            if getattr(aggregate, "pending_events", None):
+                self.held.pop(aggregate_id, None)
+
+    def flush(self) -> int:
+        """Store what the group's commands decided, in one write; answers how many commands it stored."""
+        writes, self.writes = self.writes, []
+        changed, self.changed = self.changed, set()
+        self.held = {}
+        if not writes:
+            return 0
+        merged = Collected()
+        reads: dict[UUID, int] = {}
+        for collected, read, _, _ in writes:
+            merged.events.extend(collected.events)
+            merged.aggregates.update(collected.aggregates)
+            for aggregate_id, version in read.items():
+                reads.setdefault(aggregate_id, version)
+        reads = {k: v for k, v in reads.items() if k not in changed}
+        if reads:
+            merged.saved_kwargs["reads"] = reads
+        try:
+            recordings = self.app._record(merged)
+        except Exception as exc:
+            first = writes[0][3]
+            found = first.stored()  # the library re-sent an insert whose commit acknowledgement was lost
+            if found is None or found.created_on != first.at:
+                self.drop()
+                raise GroupLost(str(exc)) from exc
+            return len(writes)  # stored after all: the projection builds each unit from its row
+        self.app._take_snapshots(merged)
+        self.app._notify(recordings)
+        self.app.notify(merged.events)
+        stored = self.app.stored
+        if stored is not None:
+            for _, _, added, _ in writes:
+                stored(added)
+        return len(writes)
+
+    def give_back(self) -> None:
+        taken, self.taken = self.taken, []
+        for each in taken:
+            self.app.repository.give_back(each)  # type: ignore[attr-defined]  # TakingRepository
+
+    def drop(self) -> None:
+        """Nothing the group decided was stored: none of what its commands took goes back to the cache."""
+        self.taken, self.held, self.writes, self.changed = [], {}, [], set()
+
+
 class TakingRepository(Repository[UUID]):
     """The library's repository, but a command takes a cached aggregate instead of copying it (issue 30, one
     pass per command: each aggregate built once).
@@ -87,6 +183,14 @@ class TakingRepository(Repository[UUID]):
         if projector_func is project_aggregate:  # a system's own ``repository.get``: the same replay, unchecked
             projector_func = _replay
         taken = _TAKEN.get()
+        group = _GROUP.get() if taken is not None else None
+        if group is not None and taken is not None:
+            if aggregate_id in group.changed:
+                raise Regroup(f"{aggregate_id} was changed by an earlier command of this group")
+            shared = group.held.get(aggregate_id) if version is None and aggregate_id not in taken else None
+            if shared is not None and not getattr(shared, "pending_events", None):
+                taken[aggregate_id] = shared  # taken and left unchanged by an earlier command of the group
+                return shared
         again = taken.get(aggregate_id) if taken is not None and version is None else None
         if again is not None and not getattr(again, "pending_events", None):
             return again  # read again in the same command, unchanged: the same object, not a second build
@@ -107,6 +211,8 @@ class TakingRepository(Repository[UUID]):
             finally:
                 self._disuse_fastforward_lock(aggregate_id)
         taken[aggregate_id] = aggregate
+        if group is not None:
+            group.held[aggregate_id] = aggregate
         return aggregate
 
     def give_back(self, taken: dict[UUID, Any]) -> None:
@@ -176,6 +282,9 @@ class Once:
     def stored(self) -> CommandRecord | None:
         """The record stored under this key, if any: read from its events alone (a record is never
         snapshotted, so the repository's look for a snapshot first would be a statement for nothing)."""
+        group = _GROUP.get()
+        if group is not None and self.record_id in group.changed:
+            raise Regroup("a command of this group stored a record under the same key")
         events = list(self.app.repository.event_store.get(self.record_id))
         found = _replay(None, events) if events else None
         return found if isinstance(found, CommandRecord) else None
@@ -195,6 +304,10 @@ class Once:
         self._mine = self.at = record.created_on
         # what each aggregate adds, counted before the save collects it (``StakesApplication.stored``)
         added = [(t, len(t.pending_events)) for t in unique if getattr(t, "pending_events", None)]
+        group = _GROUP.get()
+        if group is not None:  # stored with the group's other commands, by its leader (``Group.flush``)
+            group.add(ordered, reads, added, self)
+            return
         self.app.store(*ordered, reads=reads)
         stored = self.app.stored
         if stored is not None:
@@ -221,6 +334,9 @@ class Once:
             except BaseException as exc:
                 taken = _TAKEN.get()
                 if taken is not None:
+                    group = _GROUP.get()
+                    if group is not None:
+                        group.refused(taken)
                     taken.clear()  # a refused or lost attempt: what it took may hold changes never stored
                 if self.given and isinstance(exc, StakesError):
                     # A copy of this command under the same key may have been stored while this one read (a client
@@ -270,14 +386,34 @@ class StakesApplication(Application[UUID]):
             return
         taken: dict[UUID, Any] = {}
         token = _TAKEN.set(taken)
+        group = _GROUP.get()
         try:
             yield
         except BaseException:
+            if group is not None:
+                group.refused(taken)
             taken.clear()
             raise
         finally:
             _TAKEN.reset(token)
+        if group is not None:
+            group.taken.append(taken)  # back to the cache once the group is stored and answered
+            return
         self.repository.give_back(taken)  # type: ignore[attr-defined]  # TakingRepository
+
+    def group(self) -> Group:
+        """A new group of commands (issue 32, group commit): decided with ``in_group``, stored by its
+        ``flush``."""
+        return Group(self)
+
+    @contextmanager
+    def in_group(self, group: Group) -> Iterator[None]:
+        """The command decided in this scope goes into ``group``: it is stored when the group is."""
+        token = _GROUP.set(group)
+        try:
+            yield
+        finally:
+            _GROUP.reset(token)
 
     def before_save(self) -> None:
         """Called between a command's reads and its save: tests pause here to interleave two commands."""
@@ -406,7 +542,7 @@ class StakesApplication(Application[UUID]):
             handler = lambda app, ctx, command: method(ctx, command)  # noqa: E731
         once = Once(self, ctx.campaign_id, ctx.actor.name, ctx.key, cls.verb, command.model_dump(mode="json"))
 
-        seen: dict[str, int] = {}  # the commitment this request's first attempt met (C-10, across retries)
+        seen = ctx.met  # the commitment this request's first attempt met (C-10, across retries)
 
         def run() -> Any:
             with self._deferred() as pending:

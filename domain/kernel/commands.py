@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 from uuid import UUID
 
@@ -50,6 +50,9 @@ class Context:
     secret: str | None = None
     #: The command's key (a client's ``Idempotency-Key``): the same key is never applied twice.
     key: str | None = None
+    #: The commitment this request's first attempt met (C-10), kept across every attempt of the request: a
+    #: retry after a lost race, or a command decided again alone after its group's write failed (ADR 0042).
+    met: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
 
 
 class Command(BaseModel):

@@ -1,5 +1,6 @@
-"""A server process runs at most ``Settings.writers`` commands at once (ADR 0017, issue 15); reads are not held
-back by them, and every command queued behind the others is still answered (on both stores)."""
+"""A server process runs at most ``Settings.writers`` commands at once (ADR 0017, issue 15; with group commit,
+ADR 0042, that many wait for one group); reads are not held back by them, and every command queued behind the
+others is still answered (on both stores)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from api.app import create_app
 from tests.e2e.conftest import bearer, player_headers
 
 
-def test_sqlite_runs_two_commands_at_once_by_default_and_postgresql_its_whole_pool() -> None:
-    assert Settings(store="sqlite").writers == 2
+def test_sqlite_lets_eight_commands_gather_for_a_group_by_default_and_postgresql_its_whole_pool() -> None:
+    assert Settings(store="sqlite").writers == 8  # one thread decides and stores a group (ADR 0042)
+    assert Settings(store="sqlite", group_commit=False).writers == 2  # each command alone (ADR 0017)
     assert Settings(store="postgres").writers is None
     assert Settings(store="postgres", command_threads=3).writers == 3
 

@@ -18,7 +18,7 @@ from uuid import UUID
 from adapters.service import Stakes
 from domain.errors import ConcurrencyConflict
 from domain.seats import Seat
-from tests.integration.test_write_skew import interleave, stakes  # noqa: F401 (the service on each store)
+from tests.integration.test_write_skew import interleave, other, stakes  # noqa: F401 (the services on each store)
 
 HOUSE, ILSE = Seat.house(), Seat("ilse")
 
@@ -51,14 +51,14 @@ def test_the_house_s_own_deal_is_not_drawn_with_a_secret_the_house_could_read_in
 
 
 def test_a_seeded_roll_that_lost_the_race_for_its_seat_s_commitment_is_refused_not_drawn_with_the_next_c10(
-        stakes: Stakes) -> None:  # noqa: F811
+        stakes: Stakes, other: Stakes) -> None:  # noqa: F811
     cid = stakes.create_campaign("Race", "pool", {}).campaign.id
     stakes.run(cid, HOUSE, "add-player", {"seat": "ilse", "character": "Ilse", "description": "A brave thief"})
     stakes.run(cid, HOUSE, "start-adventure", {})
     promised = stakes.app.seat_secret(cid, "ilse")
     outcome, saves = interleave(
         stakes, lambda: stakes.run(cid, ILSE, "roll", {"count": 2, "seed": "sent first"}),
-        lambda: stakes.run(cid, ILSE, "roll", {"count": 2, "seed": "sent second"}))
+        lambda: other.run(cid, ILSE, "roll", {"count": 2, "seed": "sent second"}))  # another process
     assert isinstance(outcome.get("error"), ConcurrencyConflict) and outcome["error"].ruling == "C-10", outcome
     assert saves == 1  # refused on the retry, before saving
     now = stakes.app.seat_secret(cid, "ilse")
@@ -67,12 +67,13 @@ def test_a_seeded_roll_that_lost_the_race_for_its_seat_s_commitment_is_refused_n
     assert {e.detail.get("seed_hash") for e in rolls if e.detail.get("seed_hash")} == {promised.seed_hash}
 
 
-def test_an_unseeded_roll_that_lost_the_race_goes_on_with_the_next_commitment(stakes: Stakes) -> None:  # noqa: F811
+def test_an_unseeded_roll_that_lost_the_race_goes_on_with_the_next_commitment(
+        stakes: Stakes, other: Stakes) -> None:  # noqa: F811
     cid = stakes.create_campaign("Race", "pool", {}).campaign.id
     stakes.run(cid, HOUSE, "add-player", {"seat": "ilse", "character": "Ilse", "description": "A brave thief"})
     stakes.run(cid, HOUSE, "start-adventure", {})
     outcome, saves = interleave(stakes, lambda: stakes.run(cid, ILSE, "roll", {"count": 2}),
-                                lambda: stakes.run(cid, ILSE, "roll", {"count": 2, "seed": "mine"}))
+                                lambda: other.run(cid, ILSE, "roll", {"count": 2, "seed": "mine"}))
     assert "value" in outcome and saves == 2, outcome  # no player input to protect: the usual retry
     assert stakes.app.seat_secret(cid, "ilse").nonce == 2
 

@@ -1,9 +1,10 @@
 """No write skew (ADR 0012): a rule that reads another aggregate is part of the same optimistic check.
 
 Each test pauses one command between its reads and its save (``StakesApplication.before_save``), runs a
-second command to the end in the meantime, then lets the first save. Both orders, both stores, real
-threads. PA-2: a characteristic is bought only while no adventure runs. PA-14: an offer lapses when the next
-adventure starts, and a loan unpaid when it starts is marked defaulted.
+second command to the end in the meantime from a second service on the same store (another process: one
+process decides its own commands one after another, in groups, ADR 0042), then lets the first save. Both
+orders, both stores, real threads. PA-2: a characteristic is bought only while no adventure runs. PA-14: an
+offer lapses when the next adventure starts, and a loan unpaid when it starts is marked defaulted.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
 
 @pytest.fixture
 def stakes(settings) -> Stakes:
+    service = Stakes(settings)
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def other(settings) -> Stakes:
+    """A second process on the same store."""
     service = Stakes(settings)
     yield service
     service.close()
@@ -78,31 +87,34 @@ def event_names(stakes: Stakes, cid: UUID) -> list[str]:
     return [e.event for e in stakes.log(cid, HOUSE, limit=1000).entries]
 
 
-def test_a_purchase_read_before_an_adventure_started_is_refused_once_it_has(stakes: Stakes, table: UUID) -> None:
+def test_a_purchase_read_before_an_adventure_started_is_refused_once_it_has(
+        stakes: Stakes, other: Stakes, table: UUID) -> None:
     outcome, saves = interleave(
         stakes, lambda: stakes.run(table, ILSE, "buy-characteristic", {"name": "Lucky Necklace"}),
-        lambda: stakes.run(table, HOUSE, "start-adventure", {}))
+        lambda: other.run(table, HOUSE, "start-adventure", {}))
     assert isinstance(outcome.get("error"), RuleViolation) and outcome["error"].ruling == "PA-2", outcome
     assert saves == 1  # the retry read the running adventure and refused before saving
     ilse = sheet(stakes, table, "ilse")
     assert ilse.pile == 30 and [c.name for c in ilse.characteristics] == ["Sly"]
 
 
-def test_an_adventure_that_waits_to_start_lets_an_earlier_purchase_stand(stakes: Stakes, table: UUID) -> None:
+def test_an_adventure_that_waits_to_start_lets_an_earlier_purchase_stand(
+        stakes: Stakes, other: Stakes, table: UUID) -> None:
     outcome, saves = interleave(
         stakes, lambda: stakes.run(table, HOUSE, "start-adventure", {}),
-        lambda: stakes.run(table, ILSE, "buy-characteristic", {"name": "Lucky Necklace"}))
+        lambda: other.run(table, ILSE, "buy-characteristic", {"name": "Lucky Necklace"}))
     assert "error" not in outcome and saves == 2  # the start lost the race and ran again on fresh state
     names = event_names(stakes, table)
     assert names.index("CharacteristicBought") < names.index("AdventureStarted")
     assert sheet(stakes, table, "ilse").pile == 25
 
 
-def test_a_read_set_conflict_alone_sends_the_command_round_again(stakes: Stakes, table: UUID) -> None:
+def test_a_read_set_conflict_alone_sends_the_command_round_again(
+        stakes: Stakes, other: Stakes, table: UUID) -> None:
     """Seating a player changes only the Campaign, which the purchase read but does not change."""
     outcome, saves = interleave(
         stakes, lambda: stakes.run(table, ILSE, "buy-characteristic", {"name": "Lucky Necklace"}),
-        lambda: stakes.run(table, HOUSE, "add-player", {"seat": "vera", "character": "Vera", "characteristic": "Sly"}))
+        lambda: other.run(table, HOUSE, "add-player", {"seat": "vera", "character": "Vera", "characteristic": "Sly"}))
     assert "error" not in outcome and saves == 2
     assert sheet(stakes, table, "ilse").pile == 25
 
@@ -114,20 +126,20 @@ def offer(stakes: Stakes, cid: UUID) -> UUID:
     return UUID(str(loan))
 
 
-def test_an_offer_read_before_the_next_adventure_started_has_lapsed_once_it_has(stakes: Stakes,
-                                                                                table: UUID) -> None:
+def test_an_offer_read_before_the_next_adventure_started_has_lapsed_once_it_has(
+        stakes: Stakes, other: Stakes, table: UUID) -> None:
     loan = offer(stakes, table)
     outcome, _ = interleave(stakes, lambda: stakes.run(table, ILSE, "accept-loan", {"loan": str(loan)}),
-                            lambda: stakes.run(table, HOUSE, "start-adventure", {}))
+                            lambda: other.run(table, HOUSE, "start-adventure", {}))
     assert isinstance(outcome.get("error"), RuleViolation) and outcome["error"].ruling == "PA-14", outcome
     assert sheet(stakes, table, "ilse").pile == 30 and sheet(stakes, table, "tomas").pile == 30
 
 
 def test_a_loan_accepted_while_the_next_adventure_waits_to_start_is_defaulted_when_it_starts(
-        stakes: Stakes, table: UUID) -> None:
+        stakes: Stakes, other: Stakes, table: UUID) -> None:
     loan = offer(stakes, table)
     outcome, saves = interleave(stakes, lambda: stakes.run(table, HOUSE, "start-adventure", {}),
-                                lambda: stakes.run(table, ILSE, "accept-loan", {"loan": str(loan)}))
+                                lambda: other.run(table, ILSE, "accept-loan", {"loan": str(loan)}))
     assert "error" not in outcome and saves == 2
     assert [x.status for x in stakes.read(table, HOUSE, "debts").loans] == ["defaulted"]
     assert sheet(stakes, table, "ilse").pile + sheet(stakes, table, "tomas").pile == 60  # PA-1: conserved
