@@ -161,7 +161,7 @@ class Served(str):
 def process(args: list[str], env: dict[str, str], log: Path) -> Iterator[Served]:
     """A server process on a free port; yields its URL once ``/health`` answers."""
     port = free_port()
-    env = {**os.environ, **env, "STAKES_PORT": str(port), "STAKES_HOST": "127.0.0.1", "PYTHONPATH": os.environ.get("BENCH_PYTHONPATH", str(ROOT))}
+    env = {**os.environ, **env, "STAKES_PORT": str(port), "STAKES_HOST": "127.0.0.1", "PYTHONPATH": str(ROOT)}
     url = f"http://127.0.0.1:{port}"
     with open(log, "w") as out:
         proc = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
