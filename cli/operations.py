@@ -192,7 +192,7 @@ def serve(
     # Each worker builds its app from the same STAKES_* environment (api.app.from_environment).
     # uvicorn's own 400 (headers too large, a malformed request) carries our security headers (api/server.py)
     uvicorn.run("api.app:from_environment", factory=True, host=host, port=port, workers=workers,
-                log_config=logs, access_log=settings.access_log, http="api.server:GuardedH11Protocol",
+                log_config=logs, access_log=settings.access_log, http="api.server:GuardedHttpToolsProtocol",
                 timeout_graceful_shutdown=settings.shutdown_grace)
 
 
