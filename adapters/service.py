@@ -287,7 +287,7 @@ class Stakes:
         return self._alone(job)
 
     def _alone(self, job: Job) -> Any:
-        with self._one_pass():
+        with self.app.in_group(None), self._one_pass():
             decided = job.decide()
             self.catch_up()
             return job.answer(decided)

@@ -119,13 +119,13 @@ class Group:
             if getattr(aggregate, "pending_events", None):
                 self.held.pop(aggregate_id, None)
 
-    def flush(self) -> int:
-        """Store what the group's commands decided, in one write; answers how many commands it stored."""
+    def flush(self) -> None:
+        """Store what the group's commands decided, in one write."""
         writes, self.writes = self.writes, []
         changed, self.changed = self.changed, set()
         self.held = {}
         if not writes:
-            return 0
+            return
         merged = Collected()
         reads: dict[UUID, int] = {}
         for collected, read, _, _ in writes:
@@ -144,15 +144,12 @@ class Group:
             if found is None or found.created_on != first.at:
                 self.drop()
                 raise GroupLost(str(exc)) from exc
-            return len(writes)  # stored after all: the projection builds each unit from its row
-        self.app._take_snapshots(merged)
-        self.app._notify(recordings)
-        self.app.notify(merged.events)
+            return  # stored after all: the projection builds each unit from its row
+        self.app._recorded(merged, recordings)
         stored = self.app.stored
         if stored is not None:
             for _, _, added, _ in writes:
                 stored(added)
-        return len(writes)
 
     def give_back(self) -> None:
         taken, self.taken = self.taken, []
@@ -407,8 +404,9 @@ class StakesApplication(Application[UUID]):
         return Group(self)
 
     @contextmanager
-    def in_group(self, group: Group) -> Iterator[None]:
-        """The command decided in this scope goes into ``group``: it is stored when the group is."""
+    def in_group(self, group: Group | None) -> Iterator[None]:
+        """The command decided in this scope goes into ``group``: it is stored when the group is (None: alone,
+        stored by its own save, whatever scope it is in)."""
         token = _GROUP.set(group)
         try:
             yield
@@ -727,10 +725,14 @@ class StakesApplication(Application[UUID]):
         processing_event = Collected()
         processing_event.collect_events(*objs, **kwargs)
         recordings = self._record(processing_event)
+        self._recorded(processing_event, recordings)
+        return recordings
+
+    def _recorded(self, processing_event: Collected, recordings: Any) -> None:
+        """What the library's save does once a write is recorded (also after a group's write, ``Group.flush``)."""
         self._take_snapshots(processing_event)
         self._notify(recordings)
         self.notify(processing_event.events)  # the library's deprecated hook, as its save calls it
-        return recordings
 
     # -- shared handlers (C-1, C-6) ------------------------------------------------
     def _add_player(self, ctx: Context, command: AddPlayer) -> UUID:

@@ -5,6 +5,7 @@ alone: its own answer, its own refusal, applied once under its key, its read set
 Each test holds the group's leader in its first command (``StakesApplication.before_save``) while the other
 commands arrive from other threads, so they wait and form the next group together; both stores, real threads.
 """
+# ruff: noqa: F811
 
 from __future__ import annotations
 
@@ -18,17 +19,14 @@ import pytest
 
 from adapters.service import Stakes
 from domain.errors import RuleViolation
+from domain.kernel.commands import Context
 from domain.seats import Seat
+
+# the services on each store, and another process's (fixtures: every ``stakes`` parameter below is one)
+from tests.integration.test_write_skew import other, stakes  # noqa: F401
 
 HOUSE = Seat.house()
 PLAYERS = ("ilse", "tomas", "vera", "nils", "olga")
-
-
-@pytest.fixture
-def stakes(settings) -> Stakes:
-    service = Stakes(settings)
-    yield service
-    service.close()
 
 
 @pytest.fixture
@@ -154,34 +152,42 @@ def test_a_key_sent_twice_in_one_group_is_applied_once(stakes: Stakes, table: UU
 
 
 def test_a_group_that_loses_a_race_to_another_process_decides_its_commands_again_alone(
-        stakes: Stakes, table: UUID, settings) -> None:
-    other = Stakes(settings)  # another process on the same store
-    try:
-        writes = Writes(stakes, pytest.MonkeyPatch())
-        outcomes = together(stakes, buy(stakes, table, "ilse", "Nerve"),
-                            [buy(stakes, table, "tomas", "Grit"), buy(stakes, table, "vera", "Grit")],
-                            meanwhile=lambda: other.run(table, HOUSE, "add-player", {
-                                "seat": "ruth", "character": "Ruth", "characteristic": "Sly"}))
-        # the held purchase read the campaign before Ruth was seated: its write lost the race and stored
-        # nothing; decided again alone it read the campaign afresh and was stored
-        assert all("value" in o for o in outcomes), outcomes
-        assert writes.count == 3  # the held one lost, then alone again; the two that waited, together
-        for seat in ("ilse", "tomas", "vera"):
-            assert len(names(stakes, table, seat)) == 2 and stakes.sheet(table, HOUSE, seat).pile == 25
-        assert stakes.audit(table, HOUSE).intact
-    finally:
-        other.close()
+        stakes: Stakes, other: Stakes, table: UUID, monkeypatch: pytest.MonkeyPatch) -> None:
+    writes = Writes(stakes, monkeypatch)
+    outcomes = together(stakes, buy(stakes, table, "ilse", "Nerve"),
+                        [buy(stakes, table, "tomas", "Grit"), buy(stakes, table, "vera", "Grit")],
+                        meanwhile=lambda: other.run(table, HOUSE, "add-player", {
+                            "seat": "ruth", "character": "Ruth", "characteristic": "Sly"}))
+    # the held purchase read the campaign before Ruth was seated: its write lost the race and stored
+    # nothing; decided again alone it read the campaign afresh and was stored
+    assert all("value" in o for o in outcomes), outcomes
+    assert writes.count == 3  # the held one lost, then alone again; the two that waited, together
+    for seat in ("ilse", "tomas", "vera"):
+        assert len(names(stakes, table, seat)) == 2 and stakes.sheet(table, HOUSE, seat).pile == 25
+    assert stakes.audit(table, HOUSE).intact
 
 
 def test_a_group_whose_commands_read_what_another_process_changed_is_refused_as_each_would_be_alone(
-        stakes: Stakes, table: UUID, settings) -> None:
-    other = Stakes(settings)
-    try:
-        outcomes = together(stakes, buy(stakes, table, "ilse", "Nerve"), [buy(stakes, table, "tomas", "Grit")],
-                            meanwhile=lambda: other.run(table, HOUSE, "start-adventure", {}))
-        refused = [o.get("error") for o in outcomes]  # PA-2: no purchase once an adventure runs
-        assert all(isinstance(e, RuleViolation) and e.ruling == "PA-2" for e in refused), outcomes
-        assert names(stakes, table, "ilse") == ["Sly"] and names(stakes, table, "tomas") == ["Sly"]
-        assert stakes.audit(table, HOUSE).intact
-    finally:
-        other.close()
+        stakes: Stakes, other: Stakes, table: UUID) -> None:
+    outcomes = together(stakes, buy(stakes, table, "ilse", "Nerve"), [buy(stakes, table, "tomas", "Grit")],
+                        meanwhile=lambda: other.run(table, HOUSE, "start-adventure", {}))
+    refused = [o.get("error") for o in outcomes]  # PA-2: no purchase once an adventure runs
+    assert all(isinstance(e, RuleViolation) and e.ruling == "PA-2" for e in refused), outcomes
+    assert names(stakes, table, "ilse") == ["Sly"] and names(stakes, table, "tomas") == ["Sly"]
+    assert stakes.audit(table, HOUSE).intact
+
+
+def test_a_command_run_from_inside_another_is_stored_alone_not_waited_for(stakes: Stakes, table: UUID) -> None:
+    """The leader's own thread never waits for itself: a command it runs while deciding another (no such path
+    today) is decided, stored and answered alone, and the outer one still goes into its group."""
+    nested: list[Any] = []
+
+    def decide() -> Any:
+        nested.append(stakes.run(table, Seat("tomas"), "buy-characteristic", {"name": "Grit"}))
+        command = stakes.app.parse(table, "buy-characteristic", {"seat": "ilse", "name": "Nerve"})
+        return stakes.app.execute(Context(table, Seat("ilse")), command)
+
+    stakes._command(decide, lambda _: stakes.sheet(table, HOUSE, "ilse"))
+    assert names(stakes, table, "tomas") == ["Sly", "Grit"]
+    assert [c.name for c in nested[0].characteristics] == ["Sly", "Grit"]  # answered after its own write
+    assert names(stakes, table, "ilse") == ["Sly", "Nerve"]
