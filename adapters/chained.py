@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 from uuid import UUID
@@ -47,6 +48,8 @@ class ChainMixin:
 
     mark = "?"
     chain_table = head_table = events_table = nid = ""
+    #: Per thread: the campaigns' heads the thread's last write produced (``written``); one per recorder.
+    _written: threading.local
 
     def q(self, statement: str) -> str:
         return (statement.replace("{chain}", self.chain_table).replace("{head}", self.head_table)
@@ -101,12 +104,23 @@ class ChainMixin:
                       (nid, self.campaign_param(campaign), position + 1, self.oid_param(oid), s.originator_version,
                        self._hash_param(c, salt), self._hash_param(c, d), self._hash_param(c, link)))
             last[campaign] = (position + 1, link, frontier)
+        heads: dict[str, tuple[int, bytes]] = {}
         for campaign, (position, link, frontier) in last.items():  # the head: once per campaign and write
+            head = heads[campaign] = position, merkle.frontier_root(frontier)
             c.execute(self.q(
                 "INSERT INTO {head} VALUES (?, ?, ?, ?, ?) ON CONFLICT (campaign_id) DO UPDATE SET"
                 " position = excluded.position, chain = excluded.chain, frontier = excluded.frontier,"
                 " root = excluded.root"),
-                (campaign, position, link, audit.pack(frontier), merkle.frontier_root(frontier).hex()))
+                (campaign, position, link, audit.pack(frontier), head[1].hex()))
+        self._written.heads = heads
+
+    def written(self) -> dict[str, tuple[int, bytes]]:
+        """Taken once: each campaign's head (size, Merkle root) as this thread's last write left it, the head
+        of the transaction that stored its events. Take it (and drop it) before a write and after its commit:
+        a write that failed leaves what it computed here."""
+        heads: dict[str, tuple[int, bytes]] = getattr(self._written, "heads", None) or {}
+        self._written.heads = None
+        return heads
 
     #: Streams' campaigns this process has read from their first events (issue 15: a command on a stream
     #: begun earlier asked the store, and decoded the first event, on every write). Only a first event stored
@@ -349,6 +363,7 @@ class SQLiteChainedRecorder(ChainMixin, recorders.SQLiteEvents):
         self.stream_index = events_table_name + "_chain_by_stream"  # an older release's
         self.snapshots_table = events_table_name.replace("_events", "_snapshots")
         self.seal_table = self.snapshots_table + "_seal"
+        self._written = threading.local()
         super().__init__(datastore, events_table_name)
 
     def construct_create_table_statements(self) -> list[str]:
@@ -409,6 +424,7 @@ class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
         self.stream_index = _pg_name(self, events_table_name + "_chain_by_stream")  # an older release's
         self.snapshots_table = _pg_name(self, events_table_name.replace("_events", "_snapshots"))
         self.seal_table = _pg_name(self, events_table_name.replace("_events", "_snapshots") + "_seal")
+        self._written = threading.local()
         self.sql_create_statements.extend(SQL(s) for s in self.chain_ddl("BIGINT", "uuid", "BYTEA"))  # type: ignore[arg-type,misc]
 
     campaign_type = "uuid"

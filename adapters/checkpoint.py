@@ -65,6 +65,7 @@ class Signer:
                                         serialization.NoEncryption())
         self._seal_key = hashlib.sha256(b"stakes snapshot seal\n" + secret).digest()
         self._token_key = hashlib.sha256(b"stakes seat token\n" + secret).digest()
+        self._notes: dict[tuple[str, int, bytes], str] = {}
 
     @property
     def vkey(self) -> str:
@@ -72,9 +73,18 @@ class Signer:
         return f"{self.name}+{self.id.hex()}+{_b64(ED25519 + self.public)}"
 
     def sign(self, log_origin: str, size: int, root: bytes) -> str:
-        body = f"{log_origin}\n{size}\n{_b64(root)}\n"
-        signature = self.key.sign(body.encode())
-        return f"{body}\n{DASH} {self.name} {_b64(self.id + signature)}\n"
+        """A checkpoint note. Ed25519 is deterministic: the notes of the last few heads are kept, so the
+        commands of one group (one write, one head) share one signature."""
+        key = (log_origin, size, root)
+        note = self._notes.get(key)
+        if note is None:
+            body = f"{log_origin}\n{size}\n{_b64(root)}\n"
+            signature = self.key.sign(body.encode())
+            note = f"{body}\n{DASH} {self.name} {_b64(self.id + signature)}\n"
+            if len(self._notes) >= 256:
+                self._notes.clear()
+            self._notes[key] = note
+        return note
 
     def seal(self, data: bytes) -> str:
         """A MAC under a key derived from the signing key: what only this server can vouch for (snapshots)."""

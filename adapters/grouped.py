@@ -33,13 +33,15 @@ class Job:
     """One command: ``decide`` runs it in the domain (answers what the command returns), ``answer`` builds its
     answer from the read models once its write is stored and projected."""
 
-    __slots__ = ("answer", "decide", "decided", "error", "finished", "value", "wake")
+    __slots__ = ("answer", "decide", "decided", "error", "finished", "heads", "value", "wake")
 
     def __init__(self, decide: Callable[[], Any], answer: Callable[[Any], Any]) -> None:
         self.decide, self.answer = decide, answer
         self.decided: Any = None
         self.value: Any = None
         self.error: BaseException | None = None
+        #: The campaigns' heads as the write that stored the command left them (``ChainMixin.written``).
+        self.heads: dict[str, Any] = {}
         self.finished = False
         self.wake = threading.Event()  # set when the job is finished, or when its thread is to lead
 
@@ -58,8 +60,9 @@ class Leader:
     without group commit does (its own write, catch-up and answer)."""
 
     def __init__(self, app: StakesApplication, catch_up: Callable[[], Any], alone: Callable[[Job], Any],
-                 handing_in: Callable[[], Any]) -> None:
+                 handing_in: Callable[[], Any], written: Callable[[], dict[str, Any]]) -> None:
         self.app, self.catch_up, self.alone, self.handing_in = app, catch_up, alone, handing_in
+        self.written = written
         self._lock = threading.Lock()
         self._waiting: list[Job] = []
         self._leading = False
@@ -125,15 +128,19 @@ class Leader:
                     job.finish()
             raise
 
-    @staticmethod
-    def _write(group: Group, jobs: list[Job]) -> bool:
-        """Store what the group decided, in one write; answers whether it was lost (nothing stored)."""
+    def _write(self, group: Group, jobs: list[Job]) -> bool:
+        """Store what the group decided, in one write; answers whether it was lost (nothing stored). Each
+        command stored gets the heads that write left (its answer's signed head, C-2)."""
         if not jobs:
             return False
+        self.written()  # what an earlier, failed write of this thread left
         try:
             group.flush()
         except GroupLost:
             return True
+        heads = self.written()
+        for job in jobs:
+            job.heads = heads
         return False
 
     def _finish(self, group: Group, jobs: list[Job], lost: bool) -> None:

@@ -28,6 +28,13 @@ def current(stakes: Any, campaign_id: UUID) -> schemas.Checkpoint:
     return _signed(stakes, campaign_id, *stakes.app.recorder.head(campaign_id.hex))
 
 
+def after_command(stakes: Any, campaign_id: UUID) -> schemas.Checkpoint:
+    """The signed head a command answers with: the one the transaction that stored it computed (its events
+    and every earlier one; no read), else (it stored nothing in this campaign: a retry) the head now."""
+    written = stakes.written_head(campaign_id)
+    return current(stakes, campaign_id) if written is None else _signed(stakes, campaign_id, *written)
+
+
 def consistency(stakes: Any, campaign_id: UUID, first: int, second: int | None = None) -> schemas.Consistency:
     """Proof that the log of ``second`` events (today's whole log by default) extends the head of ``first``
     events a player holds: two players compare heads of any sizes this way (``stakes audit compare``). The

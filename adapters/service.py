@@ -14,6 +14,7 @@ adapter module (``adapters/systems/``).
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import timedelta
@@ -81,8 +82,11 @@ class Stakes:
         self.tokens = Tokens(self.views, self.signer)
         self.fanout = Fanout(self.settings)  # wakes the open streams (issue 14, ADR 0014)
         #: Commands stored in groups (issue 32, ADR 0042); None: each alone (``Settings.group_commit``).
-        self.leader = Leader(self.app, self.catch_up, self._alone, self.views.handing_in) \
+        #: Each campaign's head as this thread's last write left it, taken (``ChainMixin.written``).
+        self._written: Callable[[], dict[str, tuple[int, bytes]]] = self.app.recorder.written  # type: ignore[attr-defined]
+        self.leader = Leader(self.app, self.catch_up, self._alone, self.views.handing_in, self._written) \
             if self.settings.group_commit else None
+        self._answered = threading.local()  # per thread: the heads its last command's write left (``written_head``)
         #: Whether the read models have reached the log once since this process started (``health``).
         self.ready = False
 
@@ -282,15 +286,24 @@ class Stakes:
         """A command decided in the domain, then answered from the read models once stored and projected: in a
         group with the commands arriving with it (issue 32, ``adapters/grouped.py``), or alone."""
         job = Job(decide, answer)
-        if self.leader is not None:
-            return self.leader.submit(job)
-        return self._alone(job)
+        self._answered.heads = None
+        answered = self.leader.submit(job) if self.leader is not None else self._alone(job)
+        self._answered.heads = job.heads
+        return answered
 
     def _alone(self, job: Job) -> Any:
         with self.app.in_group(None), self._one_pass():
+            self._written()  # what an earlier, failed write of this thread left
             decided = job.decide()
+            job.heads = self._written()
             self.catch_up()
             return job.answer(decided)
+
+    def written_head(self, campaign_id: UUID) -> tuple[int, bytes] | None:
+        """The campaign's head (size, Merkle root) as the write that stored this thread's last command left it,
+        computed in that write's transaction (C-2); None if that write did not touch the campaign."""
+        heads = getattr(self._answered, "heads", None)
+        return heads.get(campaign_id.hex) if heads else None
 
     @contextmanager
     def _one_pass(self) -> Iterator[None]:

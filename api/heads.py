@@ -58,7 +58,7 @@ def sign_after(request: Request, stakes: Any, campaign_id: UUID) -> None:
     """Called by a command's endpoint in its worker thread once the command is stored: the signed head goes
     with the answer without a second trip to the thread pool. A failure leaves it to the middleware."""
     try:
-        request.state.checkpoint = heads.current(stakes, campaign_id)
+        request.state.checkpoint = heads.after_command(stakes, campaign_id)
     except Exception:
         return
 

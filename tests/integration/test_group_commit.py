@@ -191,3 +191,22 @@ def test_a_command_run_from_inside_another_is_stored_alone_not_waited_for(stakes
     assert names(stakes, table, "tomas") == ["Sly", "Grit"]
     assert [c.name for c in nested[0].characteristics] == ["Sly", "Grit"]  # answered after its own write
     assert names(stakes, table, "ilse") == ["Sly", "Nerve"]
+
+
+def test_each_command_answers_with_the_head_its_own_write_computed_and_a_retry_with_the_head_now(
+        stakes: Stakes, table: UUID) -> None:
+    """C-2: the signed head a command answers with is the one the transaction that stored it computed (no
+    read after it); the commands of one group share their write's head, which covers every one of them."""
+    def buying(seat: str, name: str, key: str | None = None) -> Callable[[], Any]:
+        return lambda: (buy(stakes, table, seat, name, key)(), stakes.written_head(table))
+
+    outcomes = together(stakes, buying("ilse", "Nerve"), [buying(seat, f"Luck of {seat}", key=f"k-{seat}")
+                                                          for seat in PLAYERS[1:]])
+    first, *rest = [o["value"][1] for o in outcomes]
+    assert first is not None and all(head == rest[0] for head in rest)  # one write: one head
+    assert first[0] < rest[0][0] == stakes.app.recorder.head(table.hex)[0]  # type: ignore[attr-defined]
+    assert rest[0] == stakes.app.recorder.head(table.hex)  # type: ignore[attr-defined]  # size and root as stored
+    assert stakes.audit(table, HOUSE).intact  # the chain those heads summarise
+    stakes.run(table, HOUSE, "add-player", {"seat": "ruth", "character": "Ruth", "characteristic": "Sly"})
+    buy(stakes, table, "tomas", "Luck of tomas", key="k-tomas")()  # a retry stores nothing …
+    assert stakes.written_head(table) is None  # … so its answer carries the head read now (``after_command``)
