@@ -15,6 +15,7 @@ import base64
 import hashlib
 import hmac
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,6 +67,7 @@ class Signer:
         self._seal_key = hashlib.sha256(b"stakes snapshot seal\n" + secret).digest()
         self._token_key = hashlib.sha256(b"stakes seat token\n" + secret).digest()
         self._notes: dict[tuple[str, int, bytes], str] = {}
+        self._signing = threading.Lock()
 
     @property
     def vkey(self) -> str:
@@ -77,13 +79,17 @@ class Signer:
         commands of one group (one write, one head) share one signature."""
         key = (log_origin, size, root)
         note = self._notes.get(key)
-        if note is None:
-            body = f"{log_origin}\n{size}\n{_b64(root)}\n"
-            signature = self.key.sign(body.encode())
-            note = f"{body}\n{DASH} {self.name} {_b64(self.id + signature)}\n"
-            if len(self._notes) >= 256:
-                self._notes.clear()
-            self._notes[key] = note
+        if note is not None:
+            return note
+        with self._signing:  # the commands of a group ask at once: the first signs, the others take its note
+            note = self._notes.get(key)
+            if note is None:
+                body = f"{log_origin}\n{size}\n{_b64(root)}\n"
+                signature = self.key.sign(body.encode())
+                note = f"{body}\n{DASH} {self.name} {_b64(self.id + signature)}\n"
+                if len(self._notes) >= 256:
+                    self._notes.clear()
+                self._notes[key] = note
         return note
 
     def seal(self, data: bytes) -> str:
