@@ -62,11 +62,15 @@ class Fanout:
         self._seen: tuple[Any, ...] | None = None
         #: Bumped by every revocation seen by this process (its own, or another's on PostgreSQL).
         self.generation = 0
+        #: Wake-ups so far: a notifier that read the store after seeing this count and waits with it
+        #: (``wait(…, seen)``) returns at once for a wake-up it was not waiting for (none is lost).
+        self.wakes = 0
 
     # -- waking ---------------------------------------------------------------------------------
     def wake(self) -> None:
         """Wake every stream waiting in this process (thread-safe)."""
         with self._lock:
+            self.wakes += 1
             waiters = list(self._waiters)
         for loop, event in waiters:
             try:
@@ -98,11 +102,14 @@ class Fanout:
         by the projection's own transaction (``pg_notify`` at its commit, ``adapters/views.py``)."""
         self.wake()
 
-    async def wait(self, timeout: float = POLL) -> bool:
-        """Wait until woken or ``timeout`` passes; True when woken."""
+    async def wait(self, timeout: float = POLL, seen: int | None = None) -> bool:
+        """Wait until woken or ``timeout`` passes; True when woken. ``seen``: the count of wake-ups (``wakes``)
+        the caller has acted on: one since then (while it was not waiting) returns at once."""
         event = asyncio.Event()
         entry = (asyncio.get_running_loop(), event)
         with self._lock:
+            if seen is not None and self.wakes != seen:
+                return True
             self._waiters.add(entry)
         try:
             await asyncio.wait_for(event.wait(), timeout)

@@ -176,6 +176,12 @@ class Hub:
 
     #: Streams written to between two yields to the event loop (commands are served in between).
     CHUNK = 100
+    #: At most this share of the time is spent in the notifier's passes (issue 32): after a pass that took
+    #: ``t`` seconds the next starts ``t × (1 / SHARE - 1)`` later at the earliest. A move at a quiet table,
+    #: or at a table of a few streams (a pass of a fraction of a millisecond), goes out at once; moves arriving
+    #: faster than a thousand streams' pass allows go out together, one write per stream for all of them, so
+    #: the streams cost the commands a bounded share of the process, not a write per stream for every move.
+    SHARE = 0.2
 
     def __init__(self, stakes: Any) -> None:
         self.stakes = stakes
@@ -250,20 +256,32 @@ class Hub:
 
     # -- the notifier -------------------------------------------------------------------------------
     async def _run(self) -> None:
+        seen, earliest = self.fanout.wakes, 0.0
         while self.subscribers:
-            woken = await self.fanout.wait(POLL)
+            woken = await self.fanout.wait(POLL, seen)  # a wake-up during the last pass is not lost
             try:
-                if self.fanout.generation != self.generation:  # a credential was revoked: everyone checks
-                    self.generation = self.fanout.generation
-                    for subs in list(self.subscribers.values()):
-                        for sub in subs:
-                            sub.wake.set()
+                self._revocations()
+                rest = earliest - time.monotonic()
+                if rest > 0:  # a busy table: the moves made meanwhile go out together (``SHARE``)
+                    await asyncio.sleep(rest)
+                    self._revocations()
+                seen, began = self.fanout.wakes, time.monotonic()  # what this pass reads covers those wake-ups
                 if not woken:  # another process may have written (SQLite, or LISTEN down)
                     await self._read(self.stakes.catch_up)
                 for campaign_id in list(self.subscribers):
                     await self._campaign(campaign_id)
             except Exception:  # a store outage: the streams wait, and the next wake or poll tries again
                 log.exception("the stream notifier could not read the log")
+            else:
+                ended = time.monotonic()
+                earliest = ended + (ended - began) * (1 / self.SHARE - 1)
+
+    def _revocations(self) -> None:
+        if self.fanout.generation != self.generation:  # a credential was revoked: every stream checks its own
+            self.generation = self.fanout.generation
+            for subs in list(self.subscribers.values()):
+                for sub in subs:
+                    sub.wake.set()
 
     async def _campaign(self, campaign_id: UUID) -> None:
         while campaign_id in self.read_to:

@@ -1,0 +1,65 @@
+"""The stream notifier's pace (issue 32): a move at a quiet table goes out at once, moves arriving faster than a
+pass over every stream allows go out together in the next pass, and a wake-up that comes while the notifier is
+busy is never lost (it used to wait for the next move, or the two-second poll)."""
+from __future__ import annotations
+
+import asyncio
+import time
+from types import SimpleNamespace
+from uuid import uuid4
+
+from adapters.fanout import Fanout
+from api import stream
+
+
+def test_a_wake_up_while_nobody_waits_is_not_lost() -> None:
+    fanout = Fanout(SimpleNamespace(store="sqlite"))
+    seen = fanout.wakes
+    fanout.wake()  # a move stored while the notifier was busy with the last one
+    began = time.monotonic()
+    assert asyncio.run(fanout.wait(5.0, seen)) is True
+    assert time.monotonic() - began < 0.5
+    assert asyncio.run(fanout.wait(0.05, fanout.wakes)) is False  # nothing new since: it waits
+
+
+class PacedHub(stream.Hub):
+    """A hub whose pass over a campaign takes ``PASS`` seconds and records when it ran."""
+
+    PASS = 0.02
+
+    def __init__(self) -> None:
+        super().__init__(SimpleNamespace(settings=SimpleNamespace(), fanout=Fanout(SimpleNamespace(store="sqlite"))))
+        self.passes: list[float] = []
+        self.subscribers = {uuid4(): {object()}}  # type: ignore[dict-item]
+
+    async def _campaign(self, campaign_id: object) -> None:
+        self.passes.append(time.monotonic())
+        await asyncio.sleep(self.PASS)  # a thousand streams written to
+
+    async def _read(self, fn: object, *args: object) -> None:
+        return None
+
+
+def test_moves_arriving_during_a_pass_go_out_together_in_one_later_pass_and_a_quiet_table_at_once() -> None:
+    async def story() -> PacedHub:
+        hub = PacedHub()
+        task = asyncio.get_running_loop().create_task(hub._run())
+        await asyncio.sleep(0.01)
+        woken = time.monotonic()
+        hub.fanout.wake()  # a move at a quiet table
+        await asyncio.sleep(0.005)
+        assert hub.passes and hub.passes[0] - woken < 0.01  # out at once
+        for _ in range(3):  # three more moves while that pass runs
+            hub.fanout.wake()
+            await asyncio.sleep(0.002)
+        await asyncio.sleep(0.3)
+        hub.subscribers = {}
+        hub.fanout.wake()
+        await asyncio.wait_for(task, 5)
+        return hub
+
+    hub = asyncio.run(story())
+    first, second = hub.passes[0], hub.passes[1]
+    # the three moves: one pass, not three, and not before the notifier's share of the time allows
+    assert len([p for p in hub.passes if p - first < 0.3]) == 2
+    assert second - first >= PacedHub.PASS / stream.Hub.SHARE * 0.9
