@@ -112,12 +112,22 @@ class ChainMixin:
                 " position = excluded.position, chain = excluded.chain, frontier = excluded.frontier,"
                 " root = excluded.root"),
                 (campaign, position, link, audit.pack(frontier), head[1].hex()))
-        self._written.heads = heads
+        self._written.pending = heads  # published once the transaction commits (``insert_events``)
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """The library's insert (one transaction, committed when it returns); then the heads it computed are
+        this thread's ``written``. A write that failed, at its read-set check or its commit, publishes none."""
+        self._written.pending = None
+        nids: Sequence[int] | None = super().insert_events(stored_events, **kwargs)  # type: ignore[misc]
+        pending, self._written.pending = getattr(self._written, "pending", None), None
+        if pending:
+            self._written.heads = pending
+        return nids
 
     def written(self) -> dict[str, tuple[int, bytes]]:
-        """Taken once: each campaign's head (size, Merkle root) as this thread's last write left it, the head
-        of the transaction that stored its events. Take it (and drop it) before a write and after its commit:
-        a write that failed leaves what it computed here."""
+        """Taken once: each campaign's head (size, Merkle root) as this thread's last committed write left it,
+        the head that write's transaction computed. Taken before a command's write(s), to drop what an earlier
+        one left, and after."""
         heads: dict[str, tuple[int, bytes]] = getattr(self._written, "heads", None) or {}
         self._written.heads = None
         return heads

@@ -210,3 +210,24 @@ def test_each_command_answers_with_the_head_its_own_write_computed_and_a_retry_w
     stakes.run(table, HOUSE, "add-player", {"seat": "ruth", "character": "Ruth", "characteristic": "Sly"})
     buy(stakes, table, "tomas", "Luck of tomas", key="k-tomas")()  # a retry stores nothing …
     assert stakes.written_head(table) is None  # … so its answer carries the head read now (``after_command``)
+
+
+def test_a_write_that_fails_after_computing_its_heads_publishes_none_and_the_answer_signs_no_such_head(
+        stakes: Stakes, table: UUID, monkeypatch: pytest.MonkeyPatch) -> None:
+    """C-2: a signed head is only ever of a log that was stored. A transaction that computed its links and heads
+    and then failed (a read set that moved, a commit the store refused) stores nothing and hands out no head."""
+    recorder: Any = stakes.app.recorder
+    link = recorder._link
+
+    def failing(*args: Any, **kwargs: Any) -> None:
+        link(*args, **kwargs)
+        raise RuntimeError("the store refused the commit")
+
+    monkeypatch.setattr(recorder, "_link", failing)
+    with pytest.raises(RuntimeError):
+        buy(stakes, table, "ilse", "Nerve")()
+    assert recorder.written() == {} and stakes.written_head(table) is None
+    assert names(stakes, table, "ilse") == ["Sly"]
+    monkeypatch.setattr(recorder, "_link", link)
+    buy(stakes, table, "ilse", "Nerve")()
+    assert stakes.written_head(table) == recorder.head(table.hex)  # the stored write's head, as the store keeps it
