@@ -65,12 +65,20 @@ class Fanout:
         #: Wake-ups so far: a notifier that read the store after seeing this count and waits with it
         #: (``wait(…, seen)``) returns at once for a wake-up it was not waiting for (none is lost).
         self.wakes = 0
+        #: The campaigns (hex) whose log grew in this process since the notifier last took them (``changed``);
+        #: None: any may have (another process's write, a revocation, a wake-up that named none).
+        self._changed: set[str] | None = set()
 
     # -- waking ---------------------------------------------------------------------------------
-    def wake(self) -> None:
-        """Wake every stream waiting in this process (thread-safe)."""
+    def wake(self, campaigns: set[str] | None = None) -> None:
+        """Wake every stream waiting in this process (thread-safe); ``campaigns``: the only ones whose log grew
+        (None: any may have)."""
         with self._lock:
             self.wakes += 1
+            if campaigns is None:
+                self._changed = None
+            elif self._changed is not None:
+                self._changed |= campaigns
             waiters = list(self._waiters)
         for loop, event in waiters:
             try:
@@ -97,10 +105,18 @@ class Fanout:
             self.generation += 1
         self.wake()
 
-    def published(self) -> None:
-        """The read models moved on here: wake this process. The other processes on PostgreSQL were told
-        by the projection's own transaction (``pg_notify`` at its commit, ``adapters/views.py``)."""
-        self.wake()
+    def published(self, campaigns: set[str] | None = None) -> None:
+        """The read models moved on here (for ``campaigns``, when known): wake this process. The other processes
+        on PostgreSQL were told by the projection's own transaction (``pg_notify`` at its commit,
+        ``adapters/views.py``)."""
+        self.wake(campaigns)
+
+    def changed(self) -> set[str] | None:
+        """Taken: the campaigns whose log grew since the last take (None: any may have). The notifier takes it
+        after it took ``wakes``, so what a later wake-up names is read by the pass that wake-up causes."""
+        with self._lock:
+            found, self._changed = self._changed, set()
+        return found
 
     async def wait(self, timeout: float = POLL, seen: int | None = None) -> bool:
         """Wait until woken or ``timeout`` passes; True when woken. ``seen``: the count of wake-ups (``wakes``)
@@ -214,8 +230,8 @@ class Fanout:
                         for note in conn.notifies(timeout=1.0, stop_after=1):
                             if note.payload == REVOKED:
                                 self._bump()  # before the wake of any event written after it
-                            else:
-                                self.wake()
+                            else:  # the campaigns whose log grew; none named: any may have
+                                self.wake(set(note.payload.split(",")) if note.payload else None)
             except psycopg.Error as exc:
                 self.listening.clear()
                 log.warning("LISTEN failed, streams poll until it is back: %s", exc)

@@ -100,7 +100,7 @@ class Stakes:
         applied = self.projection.catch_up(progress)
         self.ready = True
         if applied:
-            self.fanout.published()
+            self.fanout.published(self.views.touched())
         return applied
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> schemas.RebuildReport:

@@ -372,10 +372,12 @@ class ViewsMixin:
                 self._write_units(c)
             chart.flush(self, c)
             self._write_later(c)  # after the pipeline, as the log: PostgreSQL copies new rows in
+            campaigns = {row[1] for row in log_rows}
             self._write_log(c, log_rows)
             if last:
                 self._insert_tracking(c, Tracking(application_name, last))  # type: ignore[attr-defined]
-                self._published(c)
+                self._published(c, campaigns)
+        self._handed_off().touched |= campaigns  # committed: this catch-up's campaigns (``touched``)
         handed = self._handed()
         if len(handed) + len(units) <= HAND_OFF:  # committed: this thread's answer may read them (``projected``)
             handed.update(units)
@@ -408,18 +410,31 @@ class ViewsMixin:
                     found[aggregate.id.hex] = aggregate
 
     # -- the units a catch-up left in memory (issue 30: one pass per command) ------------------------------
-    def _handed(self) -> dict[str, Any]:
+    def _handed_off(self) -> Any:
+        """This thread's hand-off: ``units`` (``projected``) and ``touched`` (``touched``)."""
         local = self.__dict__.get("_hand_off")
         if local is None:
             local = self.__dict__.setdefault("_hand_off", threading.local())
-        found: dict[str, Any] | None = getattr(local, "units", None)
-        if found is None:
-            found = local.units = {}
+        if getattr(local, "units", None) is None:
+            local.units, local.touched = {}, set()
+        return local
+
+    def _handed(self) -> dict[str, Any]:
+        found: dict[str, Any] = self._handed_off().units
         return found
 
     def forget_projected(self) -> None:
         """A catch-up begins: what this thread's last one handed off is forgotten."""
         self._handed().clear()
+        self._handed_off().touched = set()
+
+    def touched(self) -> set[str]:
+        """The campaigns (hex) whose log this thread's last catch-up extended, taken: the stream notifier reads
+        only those (``Fanout.changed``)."""
+        local = self._handed_off()
+        found: set[str] = local.touched
+        local.touched = set()
+        return found
 
     def projected(self, unit_id: UUID) -> Any:
         """The unit as this thread's last catch-up wrote its row, in memory, or None (it did not touch it:
@@ -432,8 +447,9 @@ class ViewsMixin:
         """Around a batch's writes: PostgreSQL sends them without waiting for each answer."""
         return nullcontext()
 
-    def _published(self, c: Any) -> None:
-        """The read models moved on: tell the other processes, at commit (PostgreSQL ``NOTIFY``)."""
+    def _published(self, c: Any, campaigns: set[str]) -> None:
+        """The read models moved on (for ``campaigns``): tell the other processes, at commit (PostgreSQL
+        ``NOTIFY``)."""
 
     def reset(self, application_name: str) -> None:
         """Empty every read model and forget the tracking position (tokens are kept)."""
@@ -844,6 +860,8 @@ class SQLiteViews(ViewsMixin, SQLiteTrackingRecorder):
 PROJECTED = "Stakes"
 #: Log entries a batch must hold before PostgreSQL takes them with COPY rather than an INSERT each.
 COPY_FROM = 50
+#: Bytes of a NOTIFY payload that name campaigns (PostgreSQL allows 8,000): 242 campaigns of 32 hex digits.
+PAYLOAD = 7_999
 #: An INSERT of whole rows, nothing else (no ON CONFLICT): what ``COPY`` can do instead.
 _PLAIN_INSERT = re.compile(r"INSERT INTO \{p\}(\w+) VALUES \((?:\?, )*\?\)")
 
@@ -914,11 +932,14 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
         # (a unit's snapshot row) syncs first, and an error still surfaces inside this transaction.
         return c.connection.pipeline()
 
-    def _published(self, c: Any) -> None:
+    def _published(self, c: Any, campaigns: set[str]) -> None:
         # Delivered when this transaction commits, and only then: in the projection's own transaction, so
-        # it costs no connection and no round trip of its own (ADR 0014).
+        # it costs no connection and no round trip of its own (ADR 0014). The payload names the campaigns
+        # whose log grew (hex, comma-separated), so each process's notifier reads only those; empty (any may
+        # have) when they would not fit NOTIFY's payload.
         if self.channel is not None:
-            c.execute("SELECT pg_notify(%s, '')", (self.channel,))
+            named = ",".join(sorted(campaigns))
+            c.execute("SELECT pg_notify(%s, %s)", (self.channel, named if len(named) <= PAYLOAD else ""))
 
     def _delete_tracking_statement(self) -> Any:
         return SQL(f'DELETE FROM {self.prefix}"{self.tracking_table_name}" WHERE application_name = %s')  # type: ignore[arg-type]

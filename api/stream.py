@@ -256,7 +256,8 @@ class Hub:
 
     # -- the notifier -------------------------------------------------------------------------------
     async def _run(self) -> None:
-        seen, earliest = self.fanout.wakes, 0.0
+        # the first pass at once, over every campaign: what was stored while the streams were being admitted
+        seen, earliest, first = -1, 0.0, True
         while self.subscribers:
             woken = await self.fanout.wait(POLL, seen)  # a wake-up during the last pass is not lost
             try:
@@ -266,10 +267,15 @@ class Hub:
                     await asyncio.sleep(rest)
                     self._revocations()
                 seen, began = self.fanout.wakes, time.monotonic()  # what this pass reads covers those wake-ups
+                changed = self.fanout.changed()  # taken after ``seen``: a later wake-up's campaigns, a later pass
                 if not woken:  # another process may have written (SQLite, or LISTEN down)
                     await self._read(self.stakes.catch_up)
+                    changed = None
+                if first:
+                    changed, first = None, False
                 for campaign_id in list(self.subscribers):
-                    await self._campaign(campaign_id)
+                    if changed is None or campaign_id.hex in changed:  # a campaign whose log did not grow: no read
+                        await self._campaign(campaign_id)
             except Exception:  # a store outage: the streams wait, and the next wake or poll tries again
                 log.exception("the stream notifier could not read the log")
             else:
