@@ -180,8 +180,12 @@ class Hub:
     #: ``t`` seconds the next starts ``t × (1 / SHARE - 1)`` later at the earliest. A move at a quiet table,
     #: or at a table of a few streams (a pass of a fraction of a millisecond), goes out at once; moves arriving
     #: faster than a thousand streams' pass allows go out together, one write per stream for all of them, so
-    #: the streams cost the commands a bounded share of the process, not a write per stream for every move.
-    SHARE = 0.2
+    #: the streams cost the commands a bounded share of the process, not a write per stream for every move. A pass
+    #: is mostly the event loop's own work (a thousand streams: 12 ms, 10 of them its CPU), so the commands of a
+    #: busy table keep at least 1 - SHARE of the interpreter: 1.25× their idle latency at worst with a fifth
+    #: (measured 1.05–1.25× on PostgreSQL), 1.14× with an eighth (measured 0.97–1.05×; a move then reaches a
+    #: thousand streams at p50 about 100 ms, p99 140–160 ms).
+    SHARE = 0.125
 
     def __init__(self, stakes: Any) -> None:
         self.stakes = stakes
