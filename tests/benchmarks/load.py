@@ -199,13 +199,17 @@ def naive_server(env: dict[str, str], log: Path):
     return process([sys.executable, "-m", "tests.benchmarks.naive_peer"], env, log)
 
 
-def stakes_load(url: Served, clients: int, seconds: float) -> Run:
-    """Each client plays ``COUNTERS_PER_CLIENT`` players of its own in turn, buying characteristics (PA-2), one
-    command per request. Spread as the naive peer spreads its load over its counters, so that no sheet grows
-    long over a run: a purchase answers the whole sheet, and one player buying for the whole window made each
-    answer longer than the last (a rate that fell as the run went on, as the old peer's did)."""
-    from tests.benchmarks.naive_peer import COUNTERS_PER_CLIENT
+#: Players each Stakes client plays in turn (8 clients: 200). A purchase answers the whole sheet, so a sheet that
+#: grew all through the window made each answer cost more than the last: over 40 players at 452 commands a second
+#: Stakes' rate drifted to 0.87 (its second half over its first; 0.62 by the end of a 24-second run). Over 200 no
+#: sheet passes about 30 characteristics in a window.
+PLAYERS_PER_CLIENT = 25
 
+
+def stakes_load(url: Served, clients: int, seconds: float) -> Run:
+    """Each client plays ``PLAYERS_PER_CLIENT`` players of its own in turn, buying characteristics (PA-2), one
+    command per request, so that no sheet grows long over a run (a rate that fell as the run went on, as the
+    old peer's did, would measure the run's length)."""
     with httpx.Client(base_url=url, timeout=30) as http:
         created = http.post("/campaigns", json={"name": "Load", "system": "penny-ante",
                                                 "settings": {"starting_pile": 1_000_000}}).json()
@@ -213,7 +217,7 @@ def stakes_load(url: Served, clients: int, seconds: float) -> Run:
         headers: list[list[dict[str, str]]] = []
         for k in range(clients):
             mine = []
-            for j in range(COUNTERS_PER_CLIENT):
+            for j in range(PLAYERS_PER_CLIENT):
                 added = http.post(f"/campaigns/{cid}/players", headers=house,
                                   json={"seat": f"p{k}x{j}", "character": f"Player {k}.{j}",
                                         "characteristic": "Grit"}).json()
@@ -222,7 +226,7 @@ def stakes_load(url: Served, clients: int, seconds: float) -> Run:
     sessions = [httpx.Client(base_url=url, timeout=30) for _ in range(clients)]
     try:
         def buy(k: int, i: int) -> int:
-            j = i % COUNTERS_PER_CLIENT
+            j = i % PLAYERS_PER_CLIENT
             return sessions[k].post(f"/campaigns/{cid}/characters/p{k}x{j}/characteristics", headers=headers[k][j],
                                     json={"name": f"Trick {i}"}).status_code
 

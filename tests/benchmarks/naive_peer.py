@@ -57,12 +57,10 @@ def environment() -> dict[str, str]:
 
 #: Events between two snapshots of a counter: Stakes' own default (``adapters.settings.Settings``).
 SNAPSHOT_INTERVAL = 25
-#: Counters each load client spreads its increments over (8 clients: 200 aggregates); Stakes' load spreads over
-#: as many players (``load.stakes_load``). A purchase answers the whole sheet, so a sheet that grew all through
-#: the window made each answer cost more than the last: over 40 players at 452 commands a second Stakes' rate
-#: drifted to 0.87 (its second half over its first; 0.62 by the end of a 24-second run). Over 200, no sheet
-#: passes about 30 characteristics in a window, as no counter of the peer passes about 30 events.
-COUNTERS_PER_CLIENT = 25
+#: Counters each load client spreads its increments over (8 clients: 40 aggregates): each passes several of its
+#: snapshots in a window, so the peer's rate holds (drift about 1.00). Over 200 counters each passed about one in
+#: a 10-second window, the second half replaying more events than the first: drift 0.85–0.90.
+COUNTERS_PER_CLIENT = 5
 
 
 class NaivePeer(Application):
