@@ -177,15 +177,18 @@ class Hub:
     #: Streams written to between two yields to the event loop (commands are served in between).
     CHUNK = 100
     #: At most this share of the time is spent in the notifier's passes (issue 32): after a pass that took
-    #: ``t`` seconds the next starts ``t × (1 / SHARE - 1)`` later at the earliest. A move at a quiet table,
-    #: or at a table of a few streams (a pass of a fraction of a millisecond), goes out at once; moves arriving
-    #: faster than a thousand streams' pass allows go out together, one write per stream for all of them, so
-    #: the streams cost the commands a bounded share of the process, not a write per stream for every move. A pass
-    #: is mostly the event loop's own work (a thousand streams: 12 ms, 10 of them its CPU), so the commands of a
-    #: busy table keep at least 1 - SHARE of the interpreter: 1.25× their idle latency at worst with a fifth
-    #: (measured 1.05–1.25× on PostgreSQL), 1.14× with an eighth (measured 0.97–1.05×; a move then reaches a
-    #: thousand streams at p50 about 100 ms, p99 140–160 ms).
-    SHARE = 0.125
+    #: ``t`` seconds the next starts ``t × (1 / SHARE - 1)`` later at the earliest (never more than ``SPACING``
+    #: later).
+    #: A move at a quiet table, or at a table of a few streams (a pass of a fraction of a millisecond), goes out
+    #: at once; moves arriving faster than a thousand streams' pass allows go out together, one write per stream
+    #: for all of them, so the streams cost the commands a bounded share of the process, not a write per stream
+    #: for every move. A pass over a thousand streams is about 12 ms, 10 of them the event loop's CPU, and the
+    #: client reading the streams wants a share of the machine for each pass too: commands at such a table ran
+    #: at up to 1.25× their idle latency with a fifth, up to 1.22× with an eighth (PostgreSQL; the client on the
+    #: same two cores), 0.99–1.10× with a tenth. ``SPACING`` bounds what pacing adds to a move's way to every
+    #: stream when the machine is slow and a pass long (p99 140–210 ms with an eighth and no bound).
+    SHARE = 0.1
+    SPACING = 0.15
 
     def __init__(self, stakes: Any) -> None:
         self.stakes = stakes
@@ -284,7 +287,7 @@ class Hub:
                 log.exception("the stream notifier could not read the log")
             else:
                 ended = time.monotonic()
-                earliest = ended + (ended - began) * (1 / self.SHARE - 1)
+                earliest = ended + min((ended - began) * (1 / self.SHARE - 1), self.SPACING)
 
     def _revocations(self) -> None:
         if self.fanout.generation != self.generation:  # a credential was revoked: every stream checks its own
