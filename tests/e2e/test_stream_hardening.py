@@ -74,7 +74,14 @@ def hooked(env: dict[str, str], tmp_path: Path, code: str) -> dict[str, str]:
 
 
 def log_entries(http: httpx.Client, c: str, headers: dict[str, str]) -> list[dict[str, Any]]:
-    return http.get(f"{c}/log?limit=1000", headers=headers).json()["entries"]
+    """Every entry the seat may read, page after page (a page holds at most 1,000)."""
+    entries: list[dict[str, Any]] = []
+    after: int | None = 0
+    while after is not None:
+        page = http.get(f"{c}/log", params={"after": after, "limit": 1000}, headers=headers).json()
+        entries += page["entries"]
+        after = page["next_after"]
+    return entries
 
 
 def signed_in(url: str, token: str) -> httpx.Client:
