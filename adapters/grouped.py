@@ -133,7 +133,7 @@ class Leader:
         command stored gets the heads that write left (its answer's signed head, C-2)."""
         if not jobs:
             return False
-        self.written()  # what an earlier, failed write of this thread left
+        self.written()  # what an earlier write of this thread left untaken
         try:
             group.flush()
         except GroupLost:

@@ -293,7 +293,7 @@ class Stakes:
 
     def _alone(self, job: Job) -> Any:
         with self.app.in_group(None), self._one_pass():
-            self._written()  # what an earlier, failed write of this thread left
+            self._written()  # what an earlier write of this thread left untaken
             decided = job.decide()
             job.heads = self._written()
             self.catch_up()

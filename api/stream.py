@@ -264,7 +264,7 @@ class Hub:
     # -- the notifier -------------------------------------------------------------------------------
     async def _run(self) -> None:
         # the first pass at once, over every campaign: what was stored while the streams were being admitted
-        seen, earliest, first = -1, 0.0, True
+        seen, earliest, every = -1, 0.0, True
         while self.subscribers:
             woken = await self.fanout.wait(POLL, seen)  # a wake-up during the last pass is not lost
             try:
@@ -278,13 +278,14 @@ class Hub:
                 if not woken:  # another process may have written (SQLite, or LISTEN down)
                     await self._read(self.stakes.catch_up)
                     changed = None
-                if first:
-                    changed, first = None, False
+                if every:
+                    changed, every = None, False
                 for campaign_id in list(self.subscribers):
                     if changed is None or campaign_id.hex in changed:  # a campaign whose log did not grow: no read
                         await self._campaign(campaign_id)
             except Exception:  # a store outage: the streams wait, and the next wake or poll tries again
                 log.exception("the stream notifier could not read the log")
+                every = True  # over every campaign: the campaigns this pass had taken to read are not named again
             else:
                 ended = time.monotonic()
                 earliest = ended + min((ended - began) * (1 / self.SHARE - 1), self.SPACING)

@@ -35,8 +35,7 @@ class PacedHub(stream.Hub):
         self.subscribers = {uuid4(): {object()} for _ in range(campaigns)}  # type: ignore[misc]
 
     async def _campaign(self, campaign_id: object) -> None:
-        if not self.read or self.read[-1] != "pass":
-            self.passes.append(time.monotonic())
+        self.passes.append(time.monotonic())
         self.read.append(campaign_id)
         await asyncio.sleep(self.PASS)  # a thousand streams written to
 
@@ -103,3 +102,34 @@ def test_a_wake_up_names_the_campaigns_it_is_for_until_the_notifier_takes_them()
     fanout.wake()  # names none: any campaign may have grown
     fanout.published({"b"})
     assert fanout.changed() is None and fanout.changed() == set()
+
+
+def test_after_a_pass_that_failed_the_next_reads_every_campaign_so_none_waits_for_the_poll() -> None:
+    """A store outage in the middle of a pass: the campaigns it had taken to read are named by no later
+    wake-up, so the next pass reads every followed campaign (on a busy server the poll may never come)."""
+    class Failing(PacedHub):
+        failed = False
+
+        async def _campaign(self, campaign_id: object) -> None:
+            if not self.failed:
+                self.failed = True
+                raise OSError("the store went away")
+            await super()._campaign(campaign_id)
+
+    async def story() -> tuple[object, object, list[object]]:
+        hub = Failing(campaigns=2)
+        hub.PASS, hub.SHARE = 0.0, 1.0
+        busy, quiet = list(hub.subscribers)
+        task = asyncio.get_running_loop().create_task(hub._run())  # its first pass fails
+        await asyncio.sleep(0.05)
+        hub.read.clear()
+        hub.fanout.published({quiet.hex})  # a move at the other table
+        await asyncio.sleep(0.05)
+        read = list(hub.read)
+        hub.subscribers = {}
+        hub.fanout.wake()
+        await asyncio.wait_for(task, 5)
+        return busy, quiet, read
+
+    busy, quiet, read = asyncio.run(story())
+    assert sorted(read, key=str) == sorted([busy, quiet], key=str)
