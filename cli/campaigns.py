@@ -171,8 +171,12 @@ def log(
     """The campaign's event log: who did what, and when (censored for your seat)."""
     from cli import output
 
-    run(as_, campaign, lambda t: output.emit(t.backend.log(t.campaign_id(), t.seat, after, limit), fmt,
-                                             output.log), fmt)
+    def act(t: Target) -> None:
+        entries = t.backend.log(t.campaign_id(), t.seat, after, limit)
+        names = t.names() if fmt is Format.table else {}  # names, not handles (JSON keeps the seats as stored)
+        output.emit(entries, fmt, lambda found: output.log(found, names))
+
+    run(as_, campaign, act, fmt)
 
 
 

@@ -59,17 +59,20 @@ def replay(
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """Replay a challenge, roll or contest step by step as your seat may see it (everything once settled)."""
-    from cli import output
+    from cli import output, tables
 
     def act(t: Target) -> None:
         ch = settled_unit(t, challenge, "Replaying", fmt is Format.table)
+        names = t.names() if fmt is Format.table else {}  # names, not handles
         if not interactive:
-            output.emit(t.backend.replay(t.campaign_id(), t.seat, ch, step), fmt, output.replay)
+            output.emit(t.backend.replay(t.campaign_id(), t.seat, ch, step), fmt, lambda r: output.replay(r, names))
             return
         full = t.backend.replay(t.campaign_id(), t.seat, ch)
+        said = tables.said_of(names, full.steps, full.kind)  # who plays each side, whichever step comes first
         at = min(max(step or 1, 1), full.total) - 1
         while True:
-            output.show(full.steps[at], lambda s: output.replay_step(s, full.total, full.kind, full.challenge_id))  # inert (cli/inert.py)
+            output.show(full.steps[at], lambda s: output.replay_step(s, full.total, full.kind, full.challenge_id,
+                                                                     said))  # inert (cli/inert.py)
             answer = typer.prompt("n / p / step number / q", default="n").strip().lower()
             if answer in ("q", "quit"):
                 return

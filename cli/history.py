@@ -15,7 +15,7 @@ from rich.text import Text
 
 from adapters import schemas
 from cli.inert import neutralise, styled
-from cli.systems import Board, Phrase
+from cli.systems import Board, Phrase, Said
 from cli.tables import _fields, _is_die, _is_id, _plain, _systems, _table
 
 
@@ -105,11 +105,25 @@ def _hooks() -> tuple[dict[str, Phrase], dict[str, Board]]:
     return phrases, boards
 
 
-def _phrase(kind: str, event: str, detail: dict[str, Any], who: str | None) -> list[str] | None:
+def _phrase(kind: str, event: str, detail: dict[str, Any], said: Said) -> list[str] | None:
     """The system's words for one event, as lines (the first its name), or None."""
     own = _hooks()[0].get(kind)
-    shown = own(event, {k: v for k, v in detail.items() if k not in _SKIP}, who) if own else None
+    shown = own(event, {k: v for k, v in detail.items() if k not in _SKIP}, said) if own else None
     return shown.splitlines() if shown else None
+
+
+def said_of(names: dict[str, str] | None, steps: list[schemas.ReplayStep], kind: str) -> Said:
+    """What a unit's phrases know after reading ``steps`` in order (who plays each side, as it opened): for a
+    replay shown a step at a time, whichever step comes first."""
+    said = Said(names=names or {})
+    for s in steps:
+        _phrase(kind, s.event, s.detail, said)
+    return said
+
+
+def named(names: dict[str, str] | None, seat: str) -> str:
+    """Who acted, as the table knows them (names, not handles); a seat without a name as it is."""
+    return (names or {}).get(seat, seat)
 
 
 def _differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
@@ -123,10 +137,11 @@ def _differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return lines
 
 
-def log(entries: schemas.EventLog) -> RenderableType:
+def log(entries: schemas.EventLog, names: dict[str, str] | None = None) -> RenderableType:
     """One row per event, in words: what happened (as its system says it, else ``Kind event``) and its detail
-    under it, so a narrow terminal cuts nothing. Whose stream an event is on is named when the log named it."""
-    names: dict[str, str] = {}
+    under it, so a narrow terminal cuts nothing. Whose stream an event is on is named when the log named it;
+    ``names`` (seat -> the name the table knows it by) names who acted and who plays each side."""
+    streams: dict[str, Said] = {}
     table = Table(title="Event log", box=box.SIMPLE_HEAVY, title_justify="left")
     table.add_column("#", no_wrap=True)
     table.add_column("when", no_wrap=True)
@@ -135,9 +150,10 @@ def log(entries: schemas.EventLog) -> RenderableType:
     day = None
     for e in entries.entries:
         kind = e.stream.split(":")[0]
+        said = streams.setdefault(e.stream, Said(names=names or {}))
         if isinstance(e.detail.get("name"), str):
-            names[e.stream] = e.detail["name"]
-        phrased = _phrase(kind, e.event, e.detail, names.get(e.stream))
+            said.who = e.detail["name"]
+        phrased = _phrase(kind, e.event, e.detail, said)
         head, lines = (phrased[0], phrased[1:]) if phrased else (f"{words(kind)} {words(e.event).lower()}",
                                                                   ["; ".join(said_lines(e.detail))])
         what = Text(head, style="bold", overflow="fold")
@@ -149,7 +165,7 @@ def log(entries: schemas.EventLog) -> RenderableType:
             what.append(f"{' ' if detail else chr(10)}({hidden} hidden)", style="dim")
         when = f"{e.at:%H:%M}" if e.at.date() == day else f"{e.at:%d %b}\n{e.at:%H:%M}"
         day = e.at.date()
-        table.add_row(str(e.position), when, Text(e.actor), what)
+        table.add_row(str(e.position), when, Text(named(names, e.actor)), what)
     return table
 
 
@@ -171,10 +187,11 @@ def verification(v: schemas.Verification) -> RenderableType:
                  *(f"  {_fields(m) if isinstance(m, dict) else _plain(m)}" for m in v.mismatches))
 
 
-def _step_head(s: schemas.ReplayStep, total: int, kind: str) -> list[RenderableType]:
+def _step_head(s: schemas.ReplayStep, total: int, kind: str, said: Said) -> list[RenderableType]:
     lines: list[RenderableType] = [
-        styled("[bold]Step {}/{}[/] [bold]{}[/] by {} at {}", s.step, total, words(s.event), s.actor, f"{s.at:%H:%M}")]
-    said_here = _phrase(kind, s.event, s.detail, None)
+        styled("[bold]Step {}/{}[/] [bold]{}[/] by {} at {}", s.step, total, words(s.event), said.name(s.actor),
+               f"{s.at:%H:%M}")]
+    said_here = _phrase(kind, s.event, s.detail, said)
     detail = Text("; ".join(said_here) if said_here else "; ".join(said_lines(s.detail)), overflow="fold")
     if s.hidden:
         hidden = "the whole entry" if s.hidden == ["*"] else ", ".join(words(h).lower() for h in s.hidden)
@@ -193,24 +210,27 @@ def _board(s: schemas.ReplayStep, kind: str, unit: Any) -> RenderableType:
     return Padding(Text("\n".join(said_lines(s.state, ())) or "-", overflow="fold"), (0, 0, 0, 2))
 
 
-def replay_step(s: schemas.ReplayStep, total: int, kind: str = "", unit: Any = None) -> RenderableType:
-    """One step: the event, what it changed, and the whole unit after it, whatever its kind."""
-    return Group(*_step_head(s, total, kind), f"  changed: {', '.join(words(c).lower() for c in s.changes) or '-'}",
+def replay_step(s: schemas.ReplayStep, total: int, kind: str = "", unit: Any = None,
+                said: Said | None = None) -> RenderableType:
+    """One step: the event, what it changed, and the whole unit after it, whatever its kind. ``said``: what its
+    phrases know (``said_of`` the replay's steps)."""
+    return Group(*_step_head(s, total, kind, said or Said()), f"  changed: {', '.join(words(c).lower() for c in s.changes) or '-'}",
                  Text("  state after this step:", style="dim"), _board(s, kind, unit))
 
 
-def replay(r: schemas.Replay) -> RenderableType:
+def replay(r: schemas.Replay, names: dict[str, str] | None = None) -> RenderableType:
     """Every step in words; without a board of its system's, what each changed, field by field; the unit as it
-    stood at the last step drawn as ``challenge show`` draws it."""
+    stood at the last step drawn as ``challenge show`` draws it. ``names``: seat -> the name the table knows."""
     head = styled("[bold]Replay[/] of {} {}: {} steps{}", words(r.kind) if r.kind else "challenge",
                   str(r.challenge_id)[:8], r.total, "; revealed, nothing is hidden any more" if r.revealed else "")
+    said = Said(names=names or {})
     if len(r.steps) <= 1:
-        return Group(head, *(replay_step(s, r.total, r.kind, r.challenge_id) for s in r.steps))
+        return Group(head, *(replay_step(s, r.total, r.kind, r.challenge_id, said) for s in r.steps))
     parts: list[RenderableType] = [head]
     drawn = r.kind in _hooks()[1]
     before: dict[str, Any] | None = None
     for s in r.steps:
-        parts.extend(_step_head(s, r.total, r.kind))
+        parts.extend(_step_head(s, r.total, r.kind, said))
         if drawn:
             pass  # the step says what happened; the board is drawn once, at the end
         elif before is None:

@@ -111,6 +111,12 @@ class Target:
             raise UsageError("no campaign chosen: create one, pass --campaign ID, or run 'stakes campaign use ID'")
         return self.campaign
 
+    def names(self) -> dict[str, str]:
+        """Seat -> the name the table knows it by: its character's, or "the House" (names, not handles), as the
+        web page names them; one read of the campaign, which every seat may read."""
+        players = self.backend.campaign(self.campaign_id(), self.seat).players
+        return {"house": "the House", **{p.seat: p.character for p in players if p.character}}
+
 
 @dataclass
 class Options:

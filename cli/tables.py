@@ -373,10 +373,11 @@ from cli.history import (  # noqa: E402
     rebuilt,
     replay,
     replay_step,
+    said_of,
     verification,
 )
 
-__all__ = ["audit_report", "imported", "log", "rebuilt", "replay", "replay_step", "verification"]
+__all__ = ["audit_report", "imported", "log", "rebuilt", "replay", "replay_step", "said_of", "verification"]
 
 
 # -- the campaign chart (issue 31) --------------------------------------------------------------------------------

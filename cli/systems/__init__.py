@@ -15,8 +15,10 @@ a system's table looks like comes from its module's ``CLI``, a :class:`SystemCli
 - ``boards``: a unit as it stood after one step of ``stakes replay``, by unit kind, ``(unit id, state) ->
   renderable``: the board ``challenge show`` draws, without moves (issue 31);
 - ``phrases``: one event in words, for ``stakes log`` and each step of ``stakes replay``, by the kind of its
-  stream (``"BeastCharacter"``, ``"PoolRoll"``), ``(event, detail, whose name) -> text``, or None to leave it
-  to the shared words (``Kind event``, its detail as ``key: value``).
+  stream (``"BeastCharacter"``, ``"PoolRoll"``), ``(event, detail, said) -> text``, or None to leave it
+  to the shared words (``Kind event``, its detail as ``key: value``). ``said`` (:class:`Said`) gives the
+  names the table knows its seats by and the stream's own memo, so a phrase says "Ilse Varn declares", not
+  "The opponent declares" or "ilse" (names, not roles).
 - ``unit_labels``: what the table calls each of its unit kinds (``"PulpCombat": "combat"``), shown wherever a
   unit's kind is (issue 31: never a class name); a kind without one reads as its words (:func:`label`).
 
@@ -38,9 +40,46 @@ Parser = tuple[Any, Callable[[Any], Any]]
 Renderer = Callable[[Any], Any]
 #: Draws a unit as it stood after one replay step: (its id, its state as the seat may see it) -> renderable.
 Board = Callable[[Any, dict[str, Any]], Any]
-#: One logged event in words: (event name, its detail as the seat may see it, the name of whose stream it is,
-#: when the log named it) -> a phrase (lines after the first are its detail), or None for the shared words.
-Phrase = Callable[[str, dict[str, Any], str | None], str | None]
+
+
+@dataclass
+class Said:
+    """What a phrase knows beyond its one event: the names of the table, and what the stream's earlier events
+    said in this reading (a log, a replay). One per stream; its ``memo`` is the phrase's own to fill (a unit
+    notes who plays each side as it opens, so its later events say who moved). An event whose stream opened
+    before the page read says the side, as the log says it (``the challenger``)."""
+
+    #: The name of whose stream it is (a character's), when an event of the log named it.
+    who: str | None = None
+    #: Seat -> the name the table knows it by: its character's, or "the House".
+    names: Mapping[str, str] = field(default_factory=dict)
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    def name(self, seat: Any) -> str:
+        """A seat as the table knows it (its character's name); anything else (a name typed at the table, an
+        antagonist's) as it is."""
+        return self.names.get(str(seat), str(seat))
+
+    def all(self, seats: Any, joined: str = ", ") -> str:
+        """Several seats (or names) by their names; ``-`` for none."""
+        return joined.join(self.name(s) for s in seats or []) or "-"
+
+    def sides(self, named: Mapping[str, str]) -> None:
+        """Note who plays each side of the unit (side -> names), for its later events."""
+        self.memo["sides"] = dict(named)
+
+    def side(self, side: Any, capital: bool = True) -> str:
+        """Who plays ``side``, as noted when the unit opened; else the side itself (``The challenger``)."""
+        found = self.memo.get("sides", {}).get(side) if side else None
+        if found:
+            return str(found)
+        said = f"the {side}" if side else "a side"
+        return said[0].upper() + said[1:] if capital else said
+
+
+#: One logged event in words: (event name, its detail as the seat may see it, what the phrase knows beyond it) ->
+#: a phrase (lines after the first are its detail), or None for the shared words.
+Phrase = Callable[[str, dict[str, Any], Said], str | None]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 
 from adapters.systems.beast import schemas
-from cli.systems import Column, SystemCli, board
+from cli.systems import Column, Said, SystemCli, board
 from cli.tables import _legal, _table
 
 
@@ -175,53 +175,60 @@ def _die(d: dict) -> str:
     return f"{d.get('kind', '')} {'→'.join(map(str, d.get('chain') or []))}".strip()
 
 
-def _side(d: dict) -> str:
-    return f"The {d.get('side', 'side')}" if d.get("side") else "A side"
-
-
-def unit_phrase(event: str, d: dict, who: str | None) -> str | None:
-    """A roll or conflict's events as the table says them (BE-1 … BE-12)."""
+def unit_phrase(event: str, d: dict, said: Said) -> str | None:
+    """A roll or conflict's events as the table says them (BE-1 … BE-12), by who plays each side."""
+    side = said.side(d.get("side"))
     if event == "Opened":
-        sides = {k: v.get("name") or ", ".join(v.get("seats") or []) for k, v in (d.get("sides") or {}).items()}
+        sides = {k: v.get("name") or said.all(v.get("seats")) for k, v in (d.get("sides") or {}).items()}
+        said.sides(sides)
         if d.get("kind") == "action":
             return f"{sides.get('challenger', '-')} acts, difficulty {_difficulty(d.get('difficulty'), None)}"
         return f"Conflict: {sides.get('challenger', '-')} against {sides.get('opponent', '-')}"
+    if event == "SeedAdded":
+        return f"{side} gives a seed"
+    if event == "SeedPassed":
+        return f"{side} passes, giving no seed (C-10)"
+    if event == "PreparedInSecret":
+        return f"{side} prepares the roll in secret (C-9)"
     if event in ("Rolled", "RolledInSecret"):
         roll = d.get("roll")
         if not isinstance(roll, dict):
-            return f"{_side(d)} rolls in secret"
+            return f"{side} rolls in secret"
         wp = ", +1 Willpower" if roll.get("willpower_before") else ""
-        return f"{_side(d)} rolls {'  '.join(_die(x) for x in roll.get('dice') or [])}{wp} = " \
+        return f"{side} rolls {'  '.join(_die(x) for x in roll.get('dice') or [])}{wp} = " \
                f"{_score(roll.get('score') or {})}"
     if event in ("Decided", "DecidedInSecret", "RerollDrawnInSecret"):
         if "reroll" not in d:  # hidden from this seat (C-5)
-            return f"{_side(d)} decides in secret"
+            return f"{side} decides in secret"
         reroll = d.get("reroll")
         if reroll is None:
-            return f"{_side(d)} keeps the dice"
+            return f"{side} keeps the dice"
         if isinstance(reroll, dict) and reroll.get("pending"):  # C-9: drawn with the players' fresh seeds
-            return f"{_side(d)} spends Willpower to roll die {reroll.get('die')} again, drawn with the fresh seeds"
-        return f"{_side(d)} rerolls with Willpower: {_plain(reroll)}"
+            return f"{side} spends Willpower to roll die {reroll.get('die')} again, drawn with the fresh seeds"
+        return f"{side} rerolls with Willpower: {_plain(reroll)}"
     if event == "FreshSeedAdded":
-        return f"{_side(d)} adds a fresh seed (C-9): {_plain(d.get('seed'))}"
+        return f"{side} adds a fresh seed (C-9): {_plain(d.get('seed'))}"
     if event == "Resolved":
         out = d.get("outcome") or {}
         if out.get("success") is not None:
             return "Success" if out["success"] else "Failure"
         damage = out.get("damage") or {}
-        lost = "; ".join(f"the {k} loses {v} Willpower" for k, v in damage.items()) if isinstance(damage, dict) else ""
-        return (f"The {out['winner']} wins" if out.get("winner") else "A tie") + (f": {lost}" if lost else "")
+        lost = "; ".join(f"{said.side(k, capital=False)} loses {v} Willpower" for k, v in damage.items()) \
+            if isinstance(damage, dict) else ""
+        return (f"{said.side(out['winner'])} wins" if out.get("winner") else "A tie") + (f": {lost}" if lost else "")
     if event in ("Checked", "CheckedInSecret"):
         c = d.get("check")
         if not isinstance(c, dict):
-            return f"{_side(d)} makes a Humanity check in secret"
-        return f"{_side(d)}: " + _line("check", c)
+            return f"{side} makes a Humanity check in secret"
+        return f"{side}: " + _line("check", c)
+    if event == "Abandoned":
+        return f"The House abandons it: {d.get('reason', '-')}"
     return None
 
 
-def character_phrase(event: str, d: dict, who: str | None) -> str | None:
+def character_phrase(event: str, d: dict, said: Said) -> str | None:
     """A character's events: ``Ilse's Humanity was adjusted`` over its detail (BE-2 … BE-8)."""
-    name = who or d.get("name") or "A character"
+    name = said.who or d.get("name") or "A character"
     if event == "Created":
         return f"{name} joins" + (f", Humanity {d['humanity']}" if d.get("humanity") is not None else "")
     if event == "Adjusted":

@@ -14,7 +14,7 @@ from rich.text import Text
 from adapters.systems.penny_ante import schemas
 from cli.inert import styled
 from cli.session import Target, UsageError
-from cli.systems import Column, SystemCli
+from cli.systems import Column, Said, SystemCli
 from cli.tables import _fields, _legal, _plain, _short, _table, seed_hash
 
 
@@ -221,8 +221,9 @@ def board(unit: Any, state: dict[str, Any]) -> RenderableType:
     return challenge(view.model_copy(update={"waiting_for": None, "id": str(unit)[:8]}))  # shown as the list shows it
 
 
-def _members(d: Any) -> str:
-    return " + ".join(map(str, d.get("members") or [])) or "-" if isinstance(d, dict) else _plain(d)
+def _members(d: Any, said: Said) -> str:
+    """A side as announced: its players by their characters' names, or the antagonist the House plays."""
+    return said.all(d.get("members"), " + ") if isinstance(d, dict) else _plain(d)
 
 
 def _rolled(d: dict[str, Any]) -> str:
@@ -233,14 +234,31 @@ def _rolled(d: dict[str, Any]) -> str:
     return f": {', '.join(shown)}" if shown else ""
 
 
-def challenge_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
-    """A challenge's events as the table says them (PA-5 … PA-16)."""
-    the = f"The {d.get('side', 'side')}"
+def _paid(payouts: Any, said: Said) -> str:
+    return ", ".join(f"{said.name(k)} {v}" for k, v in payouts.items()) if isinstance(payouts, dict) else ""
+
+
+def challenge_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
+    """A challenge's events as the table says them (PA-5 … PA-24), by who plays each side (names, not roles)."""
+    the = said.side(d.get("side"))
     if event == "Announced":
+        sides = {side: _members(d.get(side), said) for side in ("challenger", "opponent")}
+        said.sides(sides)
         why = f": {d['circumstance']}" if d.get("circumstance") else ""
-        return f"{_members(d.get('challenger'))} challenges {_members(d.get('opponent'))}, ante {d.get('ante')}{why}"
+        return f"{sides['challenger']} challenges {sides['opponent']}, ante {d.get('ante')}{why}"
+    if event == "SeedAdded":
+        return f"{the} gives a seed"
+    if event == "SeedPassed":
+        return f"{the} passes, giving no seed (C-10)"
+    if event == "CircumstanceDeclared":
+        doubled = " and doubles down" if d.get("double_down") else ""
+        return f"{the} declares a circumstance{doubled}: {d.get('text', '-')}"
     if event == "CharacteristicsDeclared":
         return f"{the} declares {', '.join(d.get('characteristics') or []) or 'no characteristic'}"
+    if event == "RerollCalled":
+        return f"{the} calls for the reroll"
+    if event == "FreshSeedAdded":
+        return f"{the} gives a fresh seed (C-9)"
     if event == "DiceRolled":
         return f"{the} rolls{_rolled(d)}"
     if event == "CupRerolled":
@@ -250,16 +268,39 @@ def challenge_phrase(event: str, d: dict[str, Any], who: str | None) -> str | No
             f" and keeps {len(d['cup'])} in the cup" if isinstance(d.get("cup"), list) and d["cup"] else "")
     if event == "Checked":
         return f"{the} checks"
+    if event == "Called":
+        return f"{the} calls"
+    if event == "Raised":
+        return f"{the} raises {d.get('amount')}"
+    if event == "WentAllIn":
+        return f"{the} goes all in"
+    if event == "Folded":
+        return f"{the} folds"
     if event == "Decided":
-        payouts = ", ".join(f"{k} {v}" for k, v in (d.get("payouts") or {}).items())
-        return (f"The {d['winner']} wins" if d.get("winner") else "No winner") + \
+        payouts = _paid(d.get("payouts"), said)
+        return (f"{said.side(d['winner'])} wins" if d.get("winner") else "No winner") + \
             f" by {_plain(d.get('reason'))}" + (f"; paid: {payouts}" if payouts else "")
+    if event == "BidPlaced":
+        return f"{said.name(d.get('bidder'))} bids {d.get('amount')} for {said.name(d.get('member'))}"
+    if event == "DebtTaken":
+        return f"{said.name(d.get('member'))} takes on a debt of {d.get('amount')} (PA-18)"
+    if event == "BuyoutAccepted":
+        return (f"{said.name(d.get('member'))} accepts {said.name(d.get('bidder'))}'s buyout of {d.get('amount')}"
+                f" for {d.get('characteristic', '-')}")
+    if event == "LoanOffered":
+        return f"{said.name(d.get('lender'))} offers {said.name(d.get('borrower'))} a loan in round {d.get('round')}"
+    if event == "Abandoned":
+        payouts = _paid(d.get("payouts"), said)
+        return f"The House abandons the challenge: {d.get('reason', '-')}" + (f"; returned: {payouts}" if payouts else "")
+    if event == "Overturned":
+        winner = f"{said.side(d['winner'])} wins" if d.get("winner") else "no winner"
+        return f"The House overturns the result ({winner}): {d.get('reason', '-')}"
     return None
 
 
-def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+def character_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
     """A character's or an antagonist's events: ``Ilse Varn wagers 1`` (PA-1 … PA-4)."""
-    name = who or d.get("name") or "A character"
+    name = said.who or d.get("name") or "A character"
     if event == "Created":
         pile = f" with {d['pile']} pennies" if d.get("pile") is not None else ""
         owned = [d["first_characteristic"]] if d.get("first_characteristic") else list(d.get("characteristics") or [])

@@ -12,7 +12,7 @@ from adapters.schemas import ResolutionView
 from adapters.systems.pool import schemas
 from cli.inert import styled
 from cli.session import UsageError
-from cli.systems import SystemCli, board
+from cli.systems import Said, SystemCli, board
 from cli.tables import _legal, _plain, _short, _table, seed_hash
 
 
@@ -163,17 +163,23 @@ def _rolled(d: dict[str, Any], who: str) -> str:
     return f"{who} rolls {d.get('count', '')} dice{trait}: {dice}{total}{lost}".replace("  ", " ")
 
 
-def unit_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
-    """A roll's or a contest's events as the table says them (PL-2 … PL-9)."""
+def unit_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
+    """A roll's or a contest's events as the table says them (PL-2 … PL-9), by who rolls (names, not seats)."""
     if event == "Rolled":  # the seat's own seed, once revealed, is shown as typed (C-4)
         seed = f"\nseed {d['seed']}" if d.get("seed") else ""
-        return _rolled(d, d.get("roller") or f"The {d.get('side', 'side')}") + seed
+        helped = f", helped by {said.name(d['helper'])}" if d.get("helper") else ""
+        roller = said.name(d["roller"]) if d.get("roller") else said.side(d.get("side"))
+        return _rolled(d, roller) + helped + seed
     if event == "Chosen":
         return f"Chooses to {d.get('choice', '-')}" + (f"; {d['gained']} dice gained" if d.get("gained") else "")
     if event == "Opened":
-        return f"{d.get('challenger', '-')} opposes {d.get('opponent', '-')} ({d.get('mode', '-')})"
+        sides = {side: said.name(d.get(side) or "-") for side in ("challenger", "opponent")}
+        said.sides(sides)
+        return f"{sides['challenger']} opposes {sides['opponent']} ({d.get('mode', '-')})"
+    if event == "SeedAdded":
+        return f"{said.side(d.get('side'))} gives a seed"
     if event == "Answered" and d.get("answer"):
-        return f"The {d.get('side', 'side')} {ANSWERS.get(d['answer'], d['answer'])}"
+        return f"{said.side(d.get('side'))} {ANSWERS.get(d['answer'], d['answer'])}"
     return None
 
 
@@ -181,8 +187,8 @@ def _dice(count: Any) -> str:
     return f"{count} {'die' if count == 1 else 'dice'}"
 
 
-def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
-    name = who or d.get("name") or "A character"
+def character_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
+    name = said.who or d.get("name") or "A character"
     if event == "Created":
         traits = ", ".join(f"{n} +{r}" for n, r in (d.get("traits") or {}).items())
         return f"{name} joins with {d.get('pool', '?')} dice" + (f"; traits {traits}" if traits else "") + \
@@ -191,6 +197,8 @@ def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | No
         return f"{name} loses {_dice(d.get('count'))}"
     if event == "DiceGained":
         return f"{name} gains {_dice(d.get('count'))}"
+    if event == "HelpOffered":
+        return f"{name} offers {said.name(d.get('to'))} {_dice(d.get('dice'))} of help (PL-7)"
     return None
 
 

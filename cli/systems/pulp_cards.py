@@ -13,7 +13,7 @@ from adapters.schemas import ResolutionView
 from adapters.systems.pulp_cards import schemas
 from cli.inert import styled
 from cli.session import UsageError
-from cli.systems import Column, SystemCli, board
+from cli.systems import Column, Said, SystemCli, board
 from cli.tables import _legal, _plain, _short, _table, seed_hash
 
 
@@ -207,15 +207,17 @@ def _who(unit: Any) -> str:
         " vs ".join(", ".join(side) for side in (unit.challenger, unit.opponent) if side) or "-"
 
 
-def unit_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+def unit_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
     """A deal's or a combat's events as the table says them (PU-1 … PU-9)."""
     if event == "Dealt":
         hand: dict[str, Any] = d["hand"] if isinstance(d.get("hand"), dict) else {}
         shown = _faces(hand["cards"]) if hand.get("cards") else "hidden"
         result: dict[str, Any] | None = d["result"] if isinstance(d.get("result"), dict) else None
         difficulty = f"{d['difficulty']:+d}" if isinstance(d.get("difficulty"), int) else "-"
-        return (f"{d.get('seat') or d.get('dealer') or '-'} deals a {d.get('kind', '')} draw for "
-                f"{d.get('character') or '-'}, difficulty {difficulty}: {shown}"
+        dealer, character = said.name(d.get("seat") or d.get("dealer") or "-"), d.get("character") or "-"
+        kind = f"a {d['kind']} draw" if d.get("kind") else "a draw"
+        whose = f"{character} takes {kind}" if dealer == character else f"{dealer} deals {character} {kind}"
+        return (f"{whose}, difficulty {difficulty}: {shown}"
                 + (f"; {_reads(result, 'success' if result.get('success') else 'failure')}"
                    if result and isinstance(result.get("degree"), int) else "")
                 + (f"\nseed {d['seed']}" if d.get("seed") else ""))  # the seat's own seed, as typed (C-4)
@@ -237,9 +239,9 @@ def unit_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
     return None
 
 
-def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+def character_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
     if event == "Created":
-        return f"{who or d.get('name') or 'A character'} joins"
+        return f"{said.who or d.get('name') or 'A character'} joins"
     return None
 
 

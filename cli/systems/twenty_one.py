@@ -12,7 +12,7 @@ from rich.text import Text
 from adapters.systems import twenty_one as schemas
 from cli.inert import styled
 from cli.session import UsageError
-from cli.systems import SystemCli, board
+from cli.systems import Said, SystemCli, board
 from cli.tables import _legal, _table
 
 
@@ -107,25 +107,27 @@ def sheet(s: schemas.TwentyOneSheet) -> RenderableType:
     return Group(*parts)
 
 
-def conflict_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
-    """A conflict's events as the table says them: cards as ``9♠ 5♠`` (hidden ones as ``?``)."""
-    seat = d.get("seat") or "-"
+def conflict_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
+    """A conflict's events as the table says them: cards as ``9♠ 5♠`` (hidden ones as ``?``), seats by name."""
+    seat = said.name(d.get("seat") or "-")
     if event == "Opened":
-        return f"Conflict: {', '.join(d.get('seats') or []) or '-'}"
+        return f"Conflict: {said.all(d.get('seats'))}"
     if event == "Shuffled":
         return f"The deck is shuffled ({len(d['cards'])} cards)" if isinstance(d.get("cards"), list) \
             else "The deck is shuffled"
     if event == "HandDealt":
         return f"{seat} is dealt {cards(d['cards']) if 'cards' in d else 'cards'}"
     if event == "OrderCalled":
-        return f"Order cards called from {', '.join(d.get('actors') or []) or '-'}"
+        return f"Order cards called from {said.all(d.get('actors'))}"
     if event == "OrderCardLaid":
         return f"{seat} lays {show(d['card']) if 'card' in d else 'a card'} for the order"
     if event == "OrderSettled":
-        return f"The order: {', '.join(d.get('order') or []) or '-'}"
+        return f"The order: {said.all(d.get('order'))}"
     if event == "CardsLaid":
         drawn = f", draws {cards(d['drawn'])}" if d.get("drawn") else ""
         return f"{seat} lays {cards(d.get('cards'))}{drawn}" + (" (natural 21)" if d.get("natural") else "")
+    if event == "CardDrawn":
+        return f"{seat} draws {show(d['card']) if 'card' in d else 'a card'}"
     if event == "Stood":
         return f"{seat} stands"
     if event == "ActionResolved":
@@ -137,10 +139,10 @@ def conflict_phrase(event: str, d: dict[str, Any], who: str | None) -> str | Non
     return None
 
 
-def character_phrase(event: str, d: dict[str, Any], who: str | None) -> str | None:
+def character_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
     if event == "Created":
         skills = ", ".join(d.get("skills") or [])
-        return f"{who or d.get('name') or 'A character'} joins" + (f", skilled in {skills}" if skills else "")
+        return f"{said.who or d.get('name') or 'A character'} joins" + (f", skilled in {skills}" if skills else "")
     return None
 
 

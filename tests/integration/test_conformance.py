@@ -15,7 +15,8 @@ the kernel, checked through the service in-process on both stores, from what the
 * C-10: abandoning a unit after an input and before its draw shows the would-be draw to every seat;
 * a rebuild of the read models equals what the projection built one command at a time;
 * C-5: varying one seat's seed changes nothing a seat that takes no part reads while the unit's draws are
-  hidden (the profile names the moves that keep them hidden).
+  hidden (the profile names the moves that keep them hidden);
+* the CLI's log and replay name who acted and who plays each side, never a seat's handle or a side's role.
 
 How a table of each system is set up and how its units open is in ``conformance.py`` (``PROFILES``); the rest
 is generic. A case a real system fails is marked ``xfail(strict=True)`` with the ruling it breaks
@@ -25,10 +26,12 @@ is generic. A case a real system fails is marked ``xfail(strict=True)`` with the
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import json
 import random
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -759,3 +762,53 @@ def test_a_coin_shown_to_a_seat_outside_the_flip_is_caught(service: Stakes, monk
             break
     heads, tails = stories.values()
     assert heads["mara unit 0"] != tails["mara unit 0"]
+
+
+# -- the CLI reads like the table: who acted by name, never a seat's handle or a side's role ----------------------
+#: A seat's handle where a name belongs (each is seated as its title: ``ilse`` plays "Ilse"); a side by its role.
+HANDLE = re.compile(r"\b(?:ilse|tomas|mara)\b")
+ROLE = re.compile(r"\b(?:[Tt]he (?:challenger|opponent|side)|A side)\b")
+
+
+@pytest.mark.parametrize("system", cases("named"))
+def test_the_cli_log_and_replay_name_who_acted_and_who_plays_each_side(service: Stakes, system: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``stakes log`` and ``stakes replay`` as each seat reads them: every phrase of the system's (``Phrase``)
+    names its characters, antagonists and sides by name, and the log's who column names who acted."""
+    from rich.console import Console
+
+    from cli import tables  # first: history's renderers are imported through it (cli/tables.py)
+
+    history = sys.modules[tables.log.__module__]
+
+    phrased: list[str] = []
+    original = history._phrase
+
+    def recording(*args: Any) -> list[str] | None:
+        lines = original(*args)
+        phrased.extend(lines[:1] if lines else [])
+        return lines
+
+    monkeypatch.setattr(history, "_phrase", recording)
+
+    @FEW
+    @given(GAMES)
+    def game(rng: random.Random) -> None:
+        table = Table(service, PROFILES[system])
+        played = play(table, rng, 24, abandon=0.03)
+        players = service.campaign(table.cid, Seat.house()).players
+        names = {"house": "the House", **{p.seat: p.character for p in players}}
+        console = Console(width=200, file=io.StringIO())
+        for seat in SEATS:
+            viewer = Seat.parse(seat)
+            drawn = history.log(service.log(table.cid, viewer, 0, 1000), names)
+            console.print(drawn)
+            who = {str(cell) for cell in drawn.columns[2]._cells}  # type: ignore[attr-defined]
+            assert who and not who & set(SEATS), f"{system}: the log's who column shows a seat's handle: {who}"
+            for unit in played.units:
+                console.print(history.replay(service.replay(table.cid, viewer, unit), names))
+        assert phrased or system == TOY.id, f"{system}: no phrase of its own in the log"
+        bad = [p for p in phrased if HANDLE.search(p) or ROLE.search(p)]
+        assert not bad, f"{system}: phrases by handle or role: {sorted(set(bad))[:8]}"
+
+    game()
