@@ -20,6 +20,13 @@ class SeatRef(BaseModel):
     character: str
 
 
+class Invitation(BaseModel):
+    """Whose seat an unclaimed invite opens (the sign-in page says it before the player takes the seat)."""
+
+    campaign: str
+    character: str
+
+
 class CampaignView(BaseModel):
     id: UUID
     name: str

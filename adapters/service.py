@@ -192,6 +192,17 @@ class Stakes:
         self.fanout.revoked()  # issue 29: the claim ended any web session of the seat's previous holder
         return schemas.SeatClaimed(campaign_id=campaign_id, seat=seat, token=token, system=self.system_id(campaign_id))
 
+    def invitation(self, code: str) -> schemas.Invitation:
+        """Whose seat an invite code opens, before it is claimed: the campaign's name and the character's (names,
+        not handles). Nothing is spent; the code holder learns only what claiming it would show (C-1)."""
+        found = self.tokens.invited(code) if code.startswith("inv_") else None
+        if found is None:
+            raise NotPermitted("this invite code is unknown or already claimed: ask the House for a new one "
+                               "(each code seats its player once)", ruling="C-1")
+        campaign = self.campaign_row(found[0])
+        name = next((p.character for p in campaign.players if p.seat == found[1]), found[1])
+        return schemas.Invitation(campaign=campaign.name, character=name)
+
     # -- campaigns ----------------------------------------------------------
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,
                         key: str | None = None) -> schemas.CampaignCreated:

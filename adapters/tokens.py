@@ -63,6 +63,12 @@ class Tokens:
                           (token_hash(code), campaign_id.hex, seat, now_iso()))
         return code
 
+    def invited(self, code: str) -> tuple[UUID, str] | None:
+        """The campaign and seat an unclaimed invite code opens, without spending it (None: unknown or spent)."""
+        row = self.views.query_one("SELECT campaign_id, seat FROM {p}seat_invites WHERE code_hash = ?",
+                                   (token_hash(code),))
+        return (UUID(row["campaign_id"]), row["seat"]) if row else None
+
     def invite_claimed(self, campaign_id: UUID, seat: str) -> bool:
         """Whether the seat's last invite was claimed (its code is spent, C-1); False while it waits, or when the
         seat has none."""

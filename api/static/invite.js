@@ -8,4 +8,26 @@
   history.replaceState(null, "", window.location.pathname);
   const field = document.getElementById("token");
   if (field) field.value = code.slice(0, 200);
+  // Say whose seat it opens before the player takes it: the code goes in a POST body (never a URL), nothing
+  // is spent. The names are set as text, never as markup (user text is inert).
+  const whose = document.getElementById("invite-whose");
+  if (!whose) return;
+  fetch("/web/invite/whose", {method: "POST", credentials: "same-origin",
+                              headers: {"Content-Type": "application/x-www-form-urlencoded"},
+                              body: new URLSearchParams({token: code.slice(0, 200)})})
+    .then(function (answer) { return answer.json().then(function (body) { return [answer.ok, body]; }); })
+    .then(function (found) {
+      const ok = found[0], body = found[1];
+      if (ok) {
+        document.getElementById("signin-title").textContent = "Take " + body.character + "'s seat";
+        whose.textContent = "The House invites you to play " + body.character + " in " + body.campaign + ".";
+        const button = document.getElementById("signin-button");
+        if (button) button.textContent = "Take " + body.character + "'s seat";
+      } else {
+        whose.textContent = body.detail || "This invite cannot be used.";
+        whose.classList.add("error");
+      }
+      whose.hidden = false;
+    })
+    .catch(function () { /* offline or refused: the form still works as it is */ });
 })();

@@ -59,6 +59,22 @@ def invite(request: Request) -> Response:
     return templates.TemplateResponse(request, "signin.html", {"error": None, "invite": True})
 
 
+@router.post("/invite/whose")
+def invite_whose(request: Request, token: Annotated[str, Form(max_length=200)]) -> Response:
+    """Whose seat the invite on the sign-in page opens, so the player sees "Take Ilse Varn's seat" before taking
+    it: the code comes in a POST body (never a URL: no access log keeps it) and nothing is spent (C-1). An
+    unknown or claimed code is answered as the sign-in would answer it."""
+    from fastapi.responses import JSONResponse
+
+    from api.web.play import status_of
+
+    try:
+        found = request.app.state.stakes.invitation(token.strip())
+    except StakesError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=status_of(exc))
+    return JSONResponse(found.model_dump())
+
+
 @router.get("/invite/{code}")
 def invite_of_old(code: str) -> Response:
     """A link of an earlier release (the code in the path): sent on to the fragment form. The access log's

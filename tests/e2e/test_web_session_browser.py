@@ -71,6 +71,10 @@ def test_a_player_signs_in_by_his_invite_link_plays_and_signs_out_with_no_csp_vi
     i.goto(f"{url}/web/invite#{invite}")
     i.wait_for_function("document.getElementById('token').value !== ''", timeout=WAIT)
     assert i.input_value("#token") == invite and "#" not in i.url
+    # The page says whose seat it opens, by name, before the player takes it (nothing spent yet).
+    i.locator("[data-testid=invite-whose]").wait_for(state="visible", timeout=WAIT)
+    assert i.locator("[data-testid=invite-whose]").inner_text() == "The House invites you to play Ilse in Pool night."
+    assert i.locator("h1").inner_text() == "Take Ilse's seat"
     i.click("button[type=submit]")
     token = i.locator("[data-testid=seat-token]").input_value()
     assert token.startswith("stk_") and http.get("/session", headers=bearer(token)).json()["seat"] == "ilse"

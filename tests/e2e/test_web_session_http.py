@@ -256,7 +256,7 @@ def test_every_page_fragment_and_answer_sends_the_security_headers_and_a_seats_a
         security_headers(r, seat=False)
 
 
-def test_an_unspent_invite_code_never_reaches_the_access_log(server):
+def test_an_unspent_invite_code_never_reaches_the_access_log_and_says_whose_seat_it_opens(server):
     url, log = server
     http = httpx.Client(base_url=url)
     _, _, _, invite = pool_table(http)
@@ -268,9 +268,19 @@ def test_an_unspent_invite_code_never_reaches_the_access_log(server):
     old = httpx.get(f"{url}/web/invite/{code}", follow_redirects=False)
     assert old.status_code == 303 and old.headers["location"] == f"/web/invite#{code}"
     httpx.get(f"{url}/web/invite?code={code}")  # a hand-made query string: blanked as well
+    # The sign-in page asks whose seat the code opens (in a POST body): nothing is spent, and it asks again alike.
+    for _ in range(2):
+        whose = httpx.post(f"{url}/web/invite/whose", data={"token": code}, headers={"Origin": url})
+        assert whose.status_code == 200 and whose.json() == {"campaign": "Pool night", "character": "Oskar"}
+    assert httpx.post(f"{url}/web/invite/whose", data={"token": code},
+                      headers={"Origin": "https://elsewhere.example"}).status_code == 403  # another site: refused
     unspent = log.read_text()
     claimed = httpx.post(f"{url}/web/sign-in", data={"token": code}, headers={"Origin": url})
     assert claimed.status_code == 200 and "Oskar" in claimed.text  # the character's name, not the seat handle
+    spent = httpx.post(f"{url}/web/invite/whose", data={"token": code}, headers={"Origin": url})
+    assert spent.status_code == 403 and "C-1" in spent.text and "Oskar" not in spent.text
+    unknown = httpx.post(f"{url}/web/invite/whose", data={"token": "inv_" + "x" * 22}, headers={"Origin": url})
+    assert unknown.status_code == 403 and unknown.json() == spent.json()  # unknown and spent read alike
     deadline = time.monotonic() + 10  # the access log is written by another process: wait for its lines
     while "/web/sign-in" not in log.read_text() and time.monotonic() < deadline:
         time.sleep(0.1)
