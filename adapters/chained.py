@@ -81,6 +81,7 @@ class ChainMixin:
         """Append each new event to its campaign's chain, inside the transaction that stores it."""
         streams: dict[str, str] = {}
         last: dict[str, tuple[int, str, list[bytes]]] = {}
+        links: list[tuple[Any, ...]] = []
         for i, (s, nid) in enumerate(zip(events, nids, strict=True)):
             oid = UUID(str(s.originator_id)).hex
             if oid in streams:
@@ -100,10 +101,11 @@ class ChainMixin:
             d = audit.digest(oid, s.originator_version, s.topic, codec.plain(s.state), salt)  # of the JSON
             link = audit.link(previous, d)
             frontier = merkle.extend(frontier, position, audit.leaves([d])[0])
-            c.execute(self.q("INSERT INTO {chain} VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-                      (nid, self.campaign_param(campaign), position + 1, self.oid_param(oid), s.originator_version,
-                       self._hash_param(c, salt), self._hash_param(c, d), self._hash_param(c, link)))
+            links.append((nid, self.campaign_param(campaign), position + 1, self.oid_param(oid), s.originator_version,
+                          self._hash_param(c, salt), self._hash_param(c, d), self._hash_param(c, link)))
             last[campaign] = (position + 1, link, frontier)
+        if links:  # one statement for the write's links (PostgreSQL: one round trip, not one a link)
+            c.executemany(self.q("INSERT INTO {chain} VALUES (?, ?, ?, ?, ?, ?, ?, ?)"), links)
         heads: dict[str, tuple[int, bytes]] = {}
         for campaign, (position, link, frontier) in last.items():  # the head: once per campaign and write
             head = heads[campaign] = position, merkle.frontier_root(frontier)
@@ -453,6 +455,10 @@ class PostgresChainedRecorder(ChainMixin, recorders.PostgresEvents):
 
     def begin_snapshot(self, c: Any) -> None:
         c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+
+    def _notify_channel(self, curs: Any) -> None:
+        """The library's own NOTIFY on every write is for its subscriptions, which nothing here uses: the read
+        models' transaction tells every process (``adapters/fanout.py``). Not sent, a statement less a write."""
 
     def lock_for_linking(self, c: Any) -> None:
         c.execute(self.q("LOCK TABLE {events} IN EXCLUSIVE MODE"))

@@ -357,10 +357,7 @@ class ViewsMixin:
         units: dict[str, Any] = {}
         with self.datastore.transaction(commit=True) as c, self._units_in_batch(c):  # type: ignore[attr-defined]
             units = self._batch(c)[0]  # type: ignore[index]  # the batch's units, handed off once committed
-            self._lock_projection(c, application_name)
-            position = self._max_tracking_id(application_name, c) or 0  # type: ignore[attr-defined]
-            self._x(c, "SELECT campaign_id FROM {p}repairs")
-            broken = {dict(r)["campaign_id"] for r in c.fetchall()}
+            position, broken = self._begin_projection(c, application_name)
             log_rows: list[tuple[Any, ...]] = []  # the batch's log entries, written together
             with self._pipelined(c):
                 for domain_event, notification in batch:
@@ -467,6 +464,14 @@ class ViewsMixin:
     def _lock_projection(self, c: Any, application_name: str) -> None:
         """Held until the transaction ends: no other projector, in any process, writes meanwhile."""
         raise NotImplementedError
+
+    def _begin_projection(self, c: Any, application_name: str) -> tuple[int, set[str]]:
+        """A batch's transaction begins: the projection's lock, then (read after it) the position and the
+        campaigns set aside for repair."""
+        self._lock_projection(c, application_name)
+        position = self._max_tracking_id(application_name, c) or 0  # type: ignore[attr-defined]
+        self._x(c, "SELECT campaign_id FROM {p}repairs")
+        return position, {dict(r)["campaign_id"] for r in c.fetchall()}
 
     def _empty(self, c: Any, tables: Sequence[str]) -> None:
         for table in tables:
@@ -948,10 +953,21 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
         # A transaction-scoped advisory lock, one per schema and application. The batch's commit does not wait
         # for the disk (ADR 0037), as the SQLite views file's does not (``synchronous=NORMAL``): its rows and
         # its tracking position commit together or not at all, and what a crash loses of the last commits the
-        # next catch-up projects again from the log, which keeps waiting for the disk.
-        c.execute("SET LOCAL synchronous_commit TO OFF")
-        c.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+        # next catch-up projects again from the log, which keeps waiting for the disk. One statement (SET LOCAL
+        # as ``set_config(…, true)``).
+        c.execute("SELECT set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(hashtextextended(%s, 0))",
                   (f"stakes-projection/{self.lock_scope or self.datastore.schema}/{application_name}",))
+
+    def _begin_projection(self, c: Any, application_name: str) -> tuple[int, set[str]]:
+        # Two statements, not four: the lock, then the position and the repairs in one read. The read is a
+        # statement of its own, after the lock's: under READ COMMITTED its snapshot is taken once the lock is
+        # held, so it sees what the lock's last holder committed.
+        self._lock_projection(c, application_name)
+        c.execute(f'SELECT (SELECT MAX(notification_id) FROM {self.prefix}"{self.tracking_table_name}"'  # type: ignore[attr-defined]
+                  f" WHERE application_name = %s) AS position, ARRAY(SELECT campaign_id FROM {self.prefix}repairs)"
+                  " AS broken", (application_name,))
+        row = c.fetchone()
+        return row["position"] or 0, set(row["broken"] or ())
 
     def analyze(self) -> None:
         with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
