@@ -114,8 +114,10 @@ class Target:
     def names(self) -> dict[str, str]:
         """Seat -> the name the table knows it by: its character's, or "the House" (names, not handles), as the
         web page names them; one read of the campaign, which every seat may read."""
+        from cli.inert import inert
+
         players = self.backend.campaign(self.campaign_id(), self.seat).players
-        return {"house": "the House", **{p.seat: p.character for p in players if p.character}}
+        return inert({"house": "the House", **{p.seat: p.character for p in players if p.character}})  # type: ignore[no-any-return]  # shown as typed (cli/inert.py)
 
 
 @dataclass
