@@ -69,6 +69,8 @@ TARGETS = (
     Target("1,000 streams: a move reaches every stream, p99", "streams p99 ms", 250, False, " ms"),
     Target("1,000 streams: other commands' median against idle (the worse of another campaign's and the "
            "streamed campaign's)", "streams x idle", 1.2, False, "×"),
+    Target("every read and command at 1,000,000 events against its latency at 10,000 (the worst; "
+           "STAKES_BENCH_SCALE_EVENTS=1000000)", "scale 1M worst x", 1.2, False, "×"),
 )
 
 
