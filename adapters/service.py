@@ -35,7 +35,7 @@ from adapters.store import open_application, open_signer, open_views, prepare
 from adapters.systems import edge, edges
 from adapters.tokens import Tokens
 from adapters.views import ViewsMixin, now
-from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, RuleViolation
+from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, RuleViolation, StakesError
 from domain.kernel.commands import Command, Context
 from domain.kernel.registry import system_of_unit
 from domain.seats import Seat
@@ -195,11 +195,15 @@ class Stakes:
     def invitation(self, code: str) -> schemas.Invitation:
         """Whose seat an invite code opens, before it is claimed: the campaign's name and the character's (names,
         not handles). Nothing is spent; the code holder learns only what claiming it would show (C-1)."""
+        refused = NotPermitted("this invite code is unknown or already claimed: ask the House for a new one "
+                               "(each code seats its player once)", ruling="C-1")
         found = self.tokens.invited(code) if code.startswith("inv_") else None
         if found is None:
-            raise NotPermitted("this invite code is unknown or already claimed: ask the House for a new one "
-                               "(each code seats its player once)", ruling="C-1")
-        campaign = self.campaign_row(found[0])
+            raise refused
+        try:
+            campaign = self.campaign_row(found[0])
+        except StakesError:  # a campaign set aside for repair: answered as any code it cannot say (C-1)
+            raise refused from None
         name = next((p.character for p in campaign.players if p.seat == found[1]), found[1])
         return schemas.Invitation(campaign=campaign.name, character=name)
 

@@ -59,16 +59,25 @@ def replay(
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """Replay a challenge, roll or contest step by step as your seat may see it (everything once settled)."""
-    from cli import output, tables
+    from cli import output
 
     def act(t: Target) -> None:
         ch = settled_unit(t, challenge, "Replaying", fmt is Format.table)
-        names = t.names() if fmt is Format.table else {}  # names, not handles
-        if not interactive:
-            output.emit(t.backend.replay(t.campaign_id(), t.seat, ch, step), fmt, lambda r: output.replay(r, names))
+        if fmt is not Format.table:
+            output.emit(t.backend.replay(t.campaign_id(), t.seat, ch, step), fmt)
             return
-        full = t.backend.replay(t.campaign_id(), t.seat, ch)
-        said = tables.said_of(names, full.steps, full.kind)  # who plays each side, whichever step comes first
+        from cli import tables
+        from cli.inert import inert
+
+        names = t.names()  # names, not handles
+        # the whole replay, neutralised as every text the CLI shows: its phrases learn who plays each side from
+        # the opening step, whichever step is shown (cli/inert.py)
+        full = inert(t.backend.replay(t.campaign_id(), t.seat, ch))
+        said = tables.said_of(names, full.steps, full.kind)
+        if not interactive:
+            output.emit(t.backend.replay(t.campaign_id(), t.seat, ch, step) if step else full, fmt,
+                        lambda r: output.replay(r, names, said))
+            return
         at = min(max(step or 1, 1), full.total) - 1
         while True:
             output.show(full.steps[at], lambda s: output.replay_step(s, full.total, full.kind, full.challenge_id,

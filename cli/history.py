@@ -218,12 +218,13 @@ def replay_step(s: schemas.ReplayStep, total: int, kind: str = "", unit: Any = N
                  Text("  state after this step:", style="dim"), _board(s, kind, unit))
 
 
-def replay(r: schemas.Replay, names: dict[str, str] | None = None) -> RenderableType:
+def replay(r: schemas.Replay, names: dict[str, str] | None = None, known: Said | None = None) -> RenderableType:
     """Every step in words; without a board of its system's, what each changed, field by field; the unit as it
-    stood at the last step drawn as ``challenge show`` draws it. ``names``: seat -> the name the table knows."""
+    stood at the last step drawn as ``challenge show`` draws it. ``names``: seat -> the name the table knows;
+    ``known``: what the phrases learnt from the whole replay (``said_of``), for a replay of one step."""
     head = styled("[bold]Replay[/] of {} {}: {} steps{}", words(r.kind) if r.kind else "challenge",
                   str(r.challenge_id)[:8], r.total, "; revealed, nothing is hidden any more" if r.revealed else "")
-    said = Said(names=names or {})
+    said = known or Said(names=names or {})
     if len(r.steps) <= 1:
         return Group(head, *(replay_step(s, r.total, r.kind, r.challenge_id, said) for s in r.steps))
     parts: list[RenderableType] = [head]

@@ -184,12 +184,13 @@ def unit_phrase(event: str, d: dict, said: Said) -> str | None:
         if d.get("kind") == "action":
             return f"{sides.get('challenger', '-')} acts, difficulty {_difficulty(d.get('difficulty'), None)}"
         return f"Conflict: {sides.get('challenger', '-')} against {sides.get('opponent', '-')}"
-    if event == "SeedAdded":
-        return f"{side} gives a seed"
+    if event == "SeedAdded":  # the seat's own words, shown as typed (C-4)
+        return f"{side} gives a seed" + (f"\nseed {d['seed']}" if d.get("seed") else "")
     if event == "SeedPassed":
         return f"{side} passes, giving no seed (C-10)"
-    if event == "PreparedInSecret":
-        return f"{side} prepares the roll in secret (C-9)"
+    if event == "PreparedInSecret":  # what it prepared: the House's own (C-5), shown to it alone
+        prepared = d.get("prepared")
+        return f"{side} prepares the roll in secret (C-9)" + (f"\n{_plain(prepared)}" if prepared else "")
     if event in ("Rolled", "RolledInSecret"):
         roll = d.get("roll")
         if not isinstance(roll, dict):
@@ -209,7 +210,9 @@ def unit_phrase(event: str, d: dict, said: Said) -> str | None:
     if event == "FreshSeedAdded":
         return f"{side} adds a fresh seed (C-9): {_plain(d.get('seed'))}"
     if event == "Resolved":
-        out = d.get("outcome") or {}
+        if not isinstance(d.get("outcome"), dict):  # hidden from this seat until the unit is settled (C-5)
+            return "Resolved (the outcome is hidden until it is settled)"
+        out = d["outcome"]
         if out.get("success") is not None:
             return "Success" if out["success"] else "Failure"
         damage = out.get("damage") or {}

@@ -222,8 +222,12 @@ def board(unit: Any, state: dict[str, Any]) -> RenderableType:
 
 
 def _members(d: Any, said: Said) -> str:
-    """A side as announced: its players by their characters' names, or the antagonist the House plays."""
-    return said.all(d.get("members"), " + ") if isinstance(d, dict) else _plain(d)
+    """A side as announced: its players by their characters' names, or the antagonist the House plays (by the
+    name the House gave it, never looked up as a seat)."""
+    if not isinstance(d, dict):
+        return _plain(d)
+    members = [str(m) for m in d.get("members") or []]
+    return " + ".join(members) or "-" if d.get("kind") == "antagonist" else said.all(members, " + ")
 
 
 def _rolled(d: dict[str, Any]) -> str:
@@ -246,8 +250,8 @@ def challenge_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
         said.sides(sides)
         why = f": {d['circumstance']}" if d.get("circumstance") else ""
         return f"{sides['challenger']} challenges {sides['opponent']}, ante {d.get('ante')}{why}"
-    if event == "SeedAdded":
-        return f"{the} gives a seed"
+    if event == "SeedAdded":  # the seat's own words, shown as typed (C-4)
+        return f"{the} gives a seed" + (f"\nseed {d['seed']}" if d.get("seed") else "")
     if event == "SeedPassed":
         return f"{the} passes, giving no seed (C-10)"
     if event == "CircumstanceDeclared":
@@ -258,7 +262,7 @@ def challenge_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
     if event == "RerollCalled":
         return f"{the} calls for the reroll"
     if event == "FreshSeedAdded":
-        return f"{the} gives a fresh seed (C-9)"
+        return f"{the} gives a fresh seed (C-9)" + (f"\nseed {d['seed']}" if d.get("seed") else "")
     if event == "DiceRolled":
         return f"{the} rolls{_rolled(d)}"
     if event == "CupRerolled":

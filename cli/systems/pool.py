@@ -176,8 +176,8 @@ def unit_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
         sides = {side: said.name(d.get(side) or "-") for side in ("challenger", "opponent")}
         said.sides(sides)
         return f"{sides['challenger']} opposes {sides['opponent']} ({d.get('mode', '-')})"
-    if event == "SeedAdded":
-        return f"{said.side(d.get('side'))} gives a seed"
+    if event == "SeedAdded":  # the seat's own words, shown as typed (C-4)
+        return f"{said.side(d.get('side'))} gives a seed" + (f"\nseed {d['seed']}" if d.get("seed") else "")
     if event == "Answered" and d.get("answer"):
         return f"{said.side(d.get('side'))} {ANSWERS.get(d['answer'], d['answer'])}"
     return None

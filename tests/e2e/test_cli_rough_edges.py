@@ -66,14 +66,16 @@ def test_no_python_repr_reaches_what_people_read(cli):
 def test_replay_steps_read_as_sentences_not_dict_dumps(cli):
     to_betting(cli)
     text = cli("replay", env={"COLUMNS": "200"}).stdout
-    assert "Step 1/" in text and "Lady Sen challenges ilse, ante 2: A dark alley" in text  # issue 31
+    assert "Step 1/" in text and "Lady Sen challenges Ilse Varn, ante 2: A dark alley" in text  # names, not handles
     assert "{" not in text and "=(" not in text and "(kind:" not in text
+    one = cli("replay", "--step", "4", env={"COLUMNS": "200"}).stdout  # one step: still by name, not by role
+    assert "Step 4/" in one and "Lady Sen rolls" in one and "The challenger" not in one
 
 
 def test_event_names_are_never_cut_in_the_log_table(cli):
     to_betting(cli)
     text = cli("log", "--limit", "1000", env={"COLUMNS": "64"}).stdout
-    assert "The challenger declares Poison" in text and "Antagonist entered challenge" in text  # words (issue 31)
+    assert "Lady Sen declares Poison" in text and "Antagonist entered challenge" in text  # words, by name
     assert "Challenge.CharacteristicsDeclared" not in text
     assert max(len(line.rstrip()) for line in text.splitlines()) <= 64
 

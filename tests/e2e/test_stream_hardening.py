@@ -303,12 +303,15 @@ def test_a_revocation_and_a_write_while_a_stream_reads_its_backlog_reach_it_only
         marker.write_text("")
         on_a = Follower(via_a, f"{a}{c}/stream", t["ilse"])
         assert on_a.status == 200
+        deadline = time.monotonic() + 10  # the stream's first backlog read has begun, and is held (a busy machine)
+        while marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not marker.exists(), "the hook did not hold the backlog read"
         reissued = via_b.post(f"{c}/players/ilse/token", headers=t["house"])
         assert reissued.status_code in (200, 201), reissued.text
         revoked_at = log_entries(via_b, c, t["house"])[-1]["position"]
         written = via_b.post(f"{c}/antagonists", headers=t["house"], json={"name": "Grey Fox", "characteristics": []})
         assert written.status_code == 201, written.text
-        assert not marker.exists(), "the hook did not hold the backlog read"
         assert on_a.ended() == "credential"
         assert not on_a.ids() or max(on_a.ids()) <= revoked_at, on_a.ids()
 
