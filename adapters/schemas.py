@@ -27,6 +27,10 @@ class Invitation(BaseModel):
     character: str
 
 
+#: What every face calls the House's seat (names, not handles).
+HOUSE_NAME = "the House"
+
+
 class CampaignView(BaseModel):
     id: UUID
     name: str
@@ -36,6 +40,10 @@ class CampaignView(BaseModel):
     adventure: int = Field(description="Number of the current or last adventure (0: none yet).")
     adventure_running: bool
     players: list[SeatRef]
+
+    def names(self) -> dict[str, str]:
+        """Seat -> the name the table knows it by: its character's, or "the House" (names, not handles)."""
+        return {"house": HOUSE_NAME, **{p.seat: p.character for p in self.players if p.character}}
 
 
 class CampaignCreated(BaseModel):

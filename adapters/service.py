@@ -197,15 +197,14 @@ class Stakes:
         not handles). Nothing is spent; the code holder learns only what claiming it would show (C-1)."""
         refused = NotPermitted("this invite code is unknown or already claimed: ask the House for a new one "
                                "(each code seats its player once)", ruling="C-1")
-        found = self.tokens.invited(code) if code.startswith("inv_") else None
+        found = self.tokens.invited(code)
         if found is None:
             raise refused
         try:
             campaign = self.campaign_row(found[0])
         except StakesError:  # a campaign set aside for repair: answered as any code it cannot say (C-1)
             raise refused from None
-        name = next((p.character for p in campaign.players if p.seat == found[1]), found[1])
-        return schemas.Invitation(campaign=campaign.name, character=name)
+        return schemas.Invitation(campaign=campaign.name, character=campaign.names().get(found[1], found[1]))
 
     # -- campaigns ----------------------------------------------------------
     def create_campaign(self, name: str, system: str, settings: Mapping[str, Any] | None = None,

@@ -121,11 +121,6 @@ def said_of(names: dict[str, str] | None, steps: list[schemas.ReplayStep], kind:
     return said
 
 
-def named(names: dict[str, str] | None, seat: str) -> str:
-    """Who acted, as the table knows them (names, not handles); a seat without a name as it is."""
-    return (names or {}).get(seat, seat)
-
-
 def _differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """What a step changed, field by field: ``sides opponent last total: - → 9``."""
     old, new = _flat(before), _flat(after)
@@ -165,7 +160,7 @@ def log(entries: schemas.EventLog, names: dict[str, str] | None = None) -> Rende
             what.append(f"{' ' if detail else chr(10)}({hidden} hidden)", style="dim")
         when = f"{e.at:%H:%M}" if e.at.date() == day else f"{e.at:%d %b}\n{e.at:%H:%M}"
         day = e.at.date()
-        table.add_row(str(e.position), when, Text(named(names, e.actor)), what)
+        table.add_row(str(e.position), when, Text(said.name(e.actor)), what)
     return table
 
 

@@ -116,8 +116,8 @@ class Target:
         web page names them; one read of the campaign, which every seat may read."""
         from cli.inert import inert
 
-        players = self.backend.campaign(self.campaign_id(), self.seat).players
-        return inert({"house": "the House", **{p.seat: p.character for p in players if p.character}})  # type: ignore[no-any-return]  # shown as typed (cli/inert.py)
+        names: dict[str, str] = inert(self.backend.campaign(self.campaign_id(), self.seat).names())  # as typed (cli/inert.py)
+        return names
 
 
 @dataclass

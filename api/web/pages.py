@@ -13,9 +13,10 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Path, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from adapters import ledger
+from adapters.schemas import HOUSE_NAME
 from api.deps import LEGACY_COOKIE, SEAT_COOKIE, SESSION_PREFIX, _caller, _token, caller_or_none
 from api.web import forms
 from api.web import systems as boards
@@ -64,8 +65,6 @@ def invite_whose(request: Request, token: Annotated[str, Form(max_length=200)]) 
     """Whose seat the invite on the sign-in page opens, so the player sees "Take Ilse Varn's seat" before taking
     it: the code comes in a POST body (never a URL: no access log keeps it) and nothing is spent (C-1). An
     unknown or claimed code is answered as the sign-in would answer it."""
-    from fastapi.responses import JSONResponse
-
     from api.web.play import status_of
 
     try:
@@ -107,7 +106,7 @@ def sign_in(request: Request, token: Annotated[str, Form(max_length=200)]) -> Re
             return templates.TemplateResponse(request, "signin.html", {"error": str(exc)},
                                               status_code=status_of(exc))
         seat = Seat(claimed.seat)
-        name = names_of(plain(stakes.sheets(claimed.campaign_id, seat))).get(claimed.seat, claimed.seat)  # names, not handles
+        name = stakes.campaign(claimed.campaign_id, seat).names().get(claimed.seat, claimed.seat)  # names, not handles
         page = templates.TemplateResponse(request, "claimed.html", {"token": claimed.token, "seat": None,
                                                                     "claimed_seat": name})
         return _signed_in(request, claimed.campaign_id, seat, page)
@@ -143,8 +142,9 @@ def board_of(v: Viewer, system_id: str | None = None) -> boards.WebBoard:
 
 
 def names_of(sheets: list[dict[str, Any]]) -> dict[str, str]:
-    """Seat -> the name a page shows for it: its character's, or "the House" (names, not roles)."""
-    names = {"house": "the House"}
+    """Seat -> the name a page shows for it, from the sheets it shows anyway (a page without them asks the
+    campaign: ``CampaignView.names``)."""
+    names = {"house": HOUSE_NAME}
     for s in sheets:
         if s.get("seat") and s.get("name"):
             names[str(s["seat"])] = str(s["name"])
@@ -363,7 +363,7 @@ def replay_page(request: Request, unit_id: UUID, v: Seated) -> HTMLResponse:
     step (``replay_board``, fetched as the slider moves), and the verify panel."""
     replay = v.stakes.replay(v.campaign_id, v.seat, unit_id).model_dump(mode="json")
     verification = v.stakes.verify_challenge(v.campaign_id, v.seat, unit_id).model_dump(mode="json")
-    names = names_of(plain(v.stakes.sheets(v.campaign_id, v.seat)))
+    names = v.stakes.campaign(v.campaign_id, v.seat).names()
     commitment = next((s["state"].get("seed_hash") for s in reversed(replay["steps"])
                        if isinstance(s["state"].get("seed_hash"), str)), None)
     for s in replay["steps"]:  # the page draws each step's state as the system's board, not as its fields
@@ -388,9 +388,8 @@ def replay_board(unit_id: UUID, step: Annotated[int, Path(ge=1, le=1_000_000)], 
     found = v.stakes.replay(cid, v.seat, unit_id, step=step)  # refuses a unit of another campaign, a bad step
     state = found.steps[0].state
     unit = v.stakes.load_unit(cid, unit_id)
-    sheets = plain(v.stakes.sheets(cid, v.seat))
     view = boards.TableView(unit_id=unit_id, campaign_id=cid, kind=found.kind, phase=str(state.get("phase")),
                             state=plain(state), moves=[], waiting={}, seat=v.seat.name, is_house=v.seat.is_house,
-                            names=names_of(sheets), sheets=[], replay=True)  # the sheets are today's, not the step's
+                            names=v.stakes.campaign(cid, v.seat).names(), sheets=[], replay=True)  # the sheets are today's, not the step's
     board = boards.of(system_of_unit(unit).id).table(view)
     return HTMLResponse(str(board), headers={"Cache-Control": "no-store"})

@@ -17,7 +17,7 @@ from fastapi.responses import Response
 
 from api.deps import caller_or_none
 from api.web import forms
-from api.web.pages import Seated, board_of, campaign_context, names_of, table_context
+from api.web.pages import Seated, board_of, campaign_context, table_context
 from api.web.render import SignedOut, Viewer, plain, templates
 from domain.errors import NotFound, NotPermitted, StakesError
 from domain.kernel.registry import system_of_unit
@@ -133,7 +133,7 @@ async def invite_status(request: Request, seat: str, v: Seated) -> Response:
     def read() -> str | None:
         if not v.stakes.invite_claimed(v.campaign_id, v.seat, seat):
             return None
-        return names_of(plain(v.stakes.sheets(v.campaign_id, v.seat))).get(seat, seat)
+        return v.stakes.campaign(v.campaign_id, v.seat).names().get(seat, seat)
 
     name = await in_thread(read)
     if name is None:

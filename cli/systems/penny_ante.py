@@ -242,9 +242,17 @@ def _paid(payouts: Any, said: Said) -> str:
     return ", ".join(f"{said.name(k)} {v}" for k, v in payouts.items()) if isinstance(payouts, dict) else ""
 
 
+#: A side's moves that say no more than who made them: betting (PA-9, PA-12), and the call for the reroll once
+#: its second circumstance is declared (PA-7, C-9).
+SIDE_DOES = {"Checked": "checks", "Called": "calls", "WentAllIn": "goes all in", "Folded": "folds",
+             "RerollCalled": "calls for the reroll"}
+
+
 def challenge_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
     """A challenge's events as the table says them (PA-5 … PA-24), by who plays each side (names, not roles)."""
     the = said.side(d.get("side"))
+    if event in SIDE_DOES:
+        return f"{the} {SIDE_DOES[event]}"
     if event == "Announced":
         sides = {side: _members(d.get(side), said) for side in ("challenger", "opponent")}
         said.sides(sides)
@@ -259,8 +267,6 @@ def challenge_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
         return f"{the} declares a circumstance{doubled}: {d.get('text', '-')}"
     if event == "CharacteristicsDeclared":
         return f"{the} declares {', '.join(d.get('characteristics') or []) or 'no characteristic'}"
-    if event == "RerollCalled":
-        return f"{the} calls for the reroll"
     if event == "FreshSeedAdded":
         return f"{the} gives a fresh seed (C-9)" + (f"\nseed {d['seed']}" if d.get("seed") else "")
     if event == "DiceRolled":
@@ -270,16 +276,8 @@ def challenge_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
     if event == "DiceKept":
         return f"{the} shows {' '.join(map(str, d.get('revealed') or [])) or 'nothing'}" + (
             f" and keeps {len(d['cup'])} in the cup" if isinstance(d.get("cup"), list) and d["cup"] else "")
-    if event == "Checked":
-        return f"{the} checks"
-    if event == "Called":
-        return f"{the} calls"
     if event == "Raised":
         return f"{the} raises {d.get('amount')}"
-    if event == "WentAllIn":
-        return f"{the} goes all in"
-    if event == "Folded":
-        return f"{the} folds"
     if event == "Decided":
         payouts = _paid(d.get("payouts"), said)
         return (f"{said.side(d['winner'])} wins" if d.get("winner") else "No winner") + \
