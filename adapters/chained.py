@@ -22,7 +22,6 @@ from typing import Any, NamedTuple
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
-from eventsourcing.postgres import PostgresFactory
 from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteFactory
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL
@@ -509,6 +508,6 @@ class SQLiteChainedFactory(SQLiteFactory):
     aggregate_recorder_class = SQLiteSealedSnapshots
 
 
-class PostgresChainedFactory(PostgresFactory):
+class PostgresChainedFactory(recorders.PostgresStore):  # its sessions at READ COMMITTED
     application_recorder_class = PostgresChainedRecorder
     aggregate_recorder_class = PostgresSealedSnapshots

@@ -19,6 +19,7 @@ and the caller answers 503 within about that long.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -116,9 +117,25 @@ class PostgresEvents(PostgresApplicationRecorder):
             return ids
 
 
+#: Every session of the store's pools reads and writes at READ COMMITTED, whatever the server's or the role's
+#: default (``default_transaction_isolation``): the projection's batch reads its position after it takes the
+#: lock (``PostgresViews._begin_projection``) and the write's read-set check sees what committed before its
+#: lock; under a stricter default both would fail as serialisation errors, or read an older snapshot. The few
+#: reads that need one snapshot of several statements (the audit, an export) ask for REPEATABLE READ themselves.
+SESSION_OPTIONS = "-c default_transaction_isolation=read\\ committed"
+
+
 class PostgresStore(PostgresFactory):
     aggregate_recorder_class = PostgresAggregates
     application_recorder_class = PostgresEvents
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        # set as the connection opens (libpq's ``options``, which would replace PGOPTIONS: kept before it, so
+        # an operator's other settings still apply and this one, given last, wins): no statement to run
+        kwargs = self.datastore.pool.kwargs
+        assert isinstance(kwargs, dict)  # the library hands the pool a dict (not a callable)
+        kwargs["options"] = f"{os.environ.get('PGOPTIONS', '')} {SESSION_OPTIONS}".strip()
 
 
 class SQLiteEvents(SQLiteApplicationRecorder):

@@ -104,3 +104,28 @@ def test_tokens_never_appear_in_stored_events_or_read_models(stakes):
     assert len(rows) == 3 and all(house_token not in repr(r) and ilse_token not in repr(r) for r in rows)
     assert stakes.authenticate(ilse_token) == (cid, ILSE)
     assert stakes.authenticate("stk_forged") is None
+
+
+@pytest.mark.postgres
+def test_every_postgres_session_reads_committed_whatever_the_servers_default(pg_server, pg_schema, tmp_path,
+                                                                             monkeypatch):
+    """The projection's lock-then-read and the write's read-set check assume READ COMMITTED: a server, role or
+    environment whose default is stricter must not change what a session of Stakes sees (ADR 0042)."""
+    from tests.conftest import postgres_settings
+    from tests.drivers import ServiceDriver
+
+    monkeypatch.setenv("PGOPTIONS", "-c default_transaction_isolation=serializable")  # the stricter default
+    service = Stakes(postgres_settings(pg_server, pg_schema, tmp_path))
+    stakes = ServiceDriver(service)
+    try:
+        cid, *_ = seat_two(stakes)
+        stakes.buy_characteristic(cid, ILSE, "ilse", "Lucky Necklace")
+        stores = {"events": service.app.recorder.datastore, "snapshots": service.app.snapshots.recorder.datastore,
+                  "read models": service.views.datastore}
+        for name, datastore in stores.items():
+            with datastore.get_connection() as conn, conn.transaction(), conn.cursor() as c:
+                c.execute("SHOW transaction_isolation")
+                assert c.fetchone()["transaction_isolation"] == "read committed", name
+        assert [c.name for c in stakes.sheet(cid, ILSE, "ilse").characteristics][-1] == "Lucky Necklace"
+    finally:
+        service.close()
