@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 class SeatRef(BaseModel):
     seat: str
     character: str
+    character_id: UUID | None = Field(default=None, description=(
+        "The character's own stream: the log names it `<kind>:<id as 32 hex digits>`."))
 
 
 class Invitation(BaseModel):
@@ -44,6 +46,10 @@ class CampaignView(BaseModel):
     def names(self) -> dict[str, str]:
         """Seat -> the name the table knows it by: its character's, or "the House" (names, not handles)."""
         return {"house": HOUSE_NAME, **{p.seat: p.character for p in self.players if p.character}}
+
+    def characters(self) -> dict[str, str]:
+        """A player character's stream id (32 hex digits, as the log's streams end) -> its name."""
+        return {p.character_id.hex: p.character for p in self.players if p.character_id and p.character}
 
 
 class CampaignCreated(BaseModel):

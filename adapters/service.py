@@ -250,7 +250,8 @@ class Stakes:
             id=UUID(row["campaign_id"]), name=row["name"], system=row["system"],
             settings=json.loads(row["settings"]), created_at=row["created_at"], adventure=row["adventure"],
             adventure_running=bool(row["adventure_running"]),
-            players=[schemas.SeatRef(seat=p["seat"], character=p["name"]) for p in players],
+            players=[schemas.SeatRef(seat=p["seat"], character=p["name"], character_id=UUID(str(p["character_id"])))
+                     for p in players],
         )
 
     def system_id(self, campaign_id: UUID) -> str:

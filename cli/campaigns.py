@@ -172,9 +172,19 @@ def log(
     from cli import output
 
     def act(t: Target) -> None:
-        entries = t.backend.log(t.campaign_id(), t.seat, after, limit)
-        names = t.names() if fmt is Format.table else {}  # names, not handles (JSON keeps the seats as stored)
-        output.emit(entries, fmt, lambda found: output.log(found, names))
+        cid = t.campaign_id()
+        entries = t.backend.log(cid, t.seat, after, limit)
+        if fmt is not Format.table:  # JSON keeps the seats and streams as stored
+            output.emit(entries, fmt)
+            return
+        from cli.inert import inert
+
+        view = inert(t.backend.campaign(cid, t.seat))  # names, not handles; as typed (cli/inert.py)
+
+        def opening(unit: str) -> list[Any]:  # a unit that opened before this page: its first step, as the seat sees it
+            return list(inert(t.backend.replay(cid, t.seat, UUID(unit), step=1)).steps)
+
+        output.emit(entries, fmt, lambda found: output.log(found, view.names(), view.characters(), opening))
 
     run(as_, campaign, act, fmt)
 

@@ -4,6 +4,7 @@ reports. Part of the one output sink (``cli/output.py``), which re-exports them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -107,9 +108,18 @@ def _hooks() -> tuple[dict[str, Phrase], dict[str, Board]]:
 
 def _phrase(kind: str, event: str, detail: dict[str, Any], said: Said) -> list[str] | None:
     """The system's words for one event, as lines (the first its name), or None."""
-    own = _hooks()[0].get(kind)
-    shown = own(event, {k: v for k, v in detail.items() if k not in _SKIP}, said) if own else None
+    shown = _phrase_of(kind, event, detail, said)
     return shown.splitlines() if shown else None
+
+
+def _phrase_of(kind: str, event: str, detail: dict[str, Any], said: Said) -> str | None:
+    own = _hooks()[0].get(kind)
+    return own(event, {k: v for k, v in detail.items() if k not in _SKIP}, said) if own else None
+
+
+def _learn(kind: str, event: str, detail: dict[str, Any], said: Said) -> None:
+    """What the system's phrase of an event notes in ``said`` (who plays each side), its words not shown."""
+    _phrase_of(kind, event, detail, said)
 
 
 def said_of(names: dict[str, str] | None, steps: list[schemas.ReplayStep], kind: str) -> Said:
@@ -132,11 +142,19 @@ def _differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return lines
 
 
-def log(entries: schemas.EventLog, names: dict[str, str] | None = None) -> RenderableType:
+#: A unit's opening steps, asked for by its id (32 hex digits): ``stakes log`` reads them for a unit that opened
+#: before the page (its replay's first step, as the seat may see it).
+Openings = Callable[[str], Sequence[schemas.ReplayStep]]
+
+
+def log(entries: schemas.EventLog, names: dict[str, str] | None = None, characters: dict[str, str] | None = None,
+        opening: Openings | None = None) -> RenderableType:
     """One row per event, in words: what happened (as its system says it, else ``Kind event``) and its detail
-    under it, so a narrow terminal cuts nothing. Whose stream an event is on is named when the log named it;
-    ``names`` (seat -> the name the table knows it by) names who acted and who plays each side."""
-    streams: dict[str, Said] = {}
+    under it, so a narrow terminal cuts nothing. ``names`` (seat -> the name the table knows it by) names who
+    acted and who plays each side; ``characters`` (a character's stream id -> its name) whose stream an event is
+    on, as does an event of the page that names it; ``opening`` gives a unit that opened before the page its
+    sides, so its moves are said by who plays them, as on the page where it opened."""
+    streams = _streams(entries, names or {}, characters or {}, opening)
     table = Table(title="Event log", box=box.SIMPLE_HEAVY, title_justify="left")
     table.add_column("#", no_wrap=True)
     table.add_column("when", no_wrap=True)
@@ -145,7 +163,7 @@ def log(entries: schemas.EventLog, names: dict[str, str] | None = None) -> Rende
     day = None
     for e in entries.entries:
         kind = e.stream.split(":")[0]
-        said = streams.setdefault(e.stream, Said(names=names or {}))
+        said = streams[e.stream]
         if isinstance(e.detail.get("name"), str):
             said.who = e.detail["name"]
         phrased = _phrase(kind, e.event, e.detail, said)
@@ -162,6 +180,30 @@ def log(entries: schemas.EventLog, names: dict[str, str] | None = None) -> Rende
         day = e.at.date()
         table.add_row(str(e.position), when, Text(said.name(e.actor)), what)
     return table
+
+
+def _streams(entries: schemas.EventLog, names: dict[str, str], characters: dict[str, str],
+             opening: Openings | None) -> dict[str, Said]:
+    """What each stream's phrases know before the page's first event of it: its character's name; for a unit
+    whose opening is not that event, what its opening said (who plays each side)."""
+    units = {k for own in _systems() for k in own.unit_kinds}
+    silent: set[str] = set()  # kinds whose opening was read and noted no sides: not read again
+    streams: dict[str, Said] = {}
+    for e in entries.entries:
+        if e.stream in streams:
+            continue
+        kind, _, oid = e.stream.partition(":")
+        said = streams[e.stream] = Said(who=characters.get(oid), names=names)
+        if opening is None or kind not in units or kind in silent:
+            continue
+        first = Said(names=names)
+        _learn(kind, e.event, e.detail, first)
+        if "sides" not in first.memo:  # the unit opened before this page: read how it opened
+            for step in opening(oid):
+                _learn(kind, step.event, step.detail, said)
+            if "sides" not in said.memo:
+                silent.add(kind)
+    return streams
 
 
 def rebuilt(report: schemas.RebuildReport) -> RenderableType:

@@ -170,7 +170,7 @@ def _overturned(p: ProjectionContext, e, oid, *_: Any) -> None:
 
 # -- reads ------------------------------------------------------------------------------------------------
 def players(views: Any, campaign_id: UUID) -> list[dict[str, Any]]:
-    return views.query("SELECT seat, name, joined_at FROM {p}twentyone_characters WHERE campaign_id = ?"
+    return views.query("SELECT seat, name, joined_at, character_id FROM {p}twentyone_characters WHERE campaign_id = ?"
                        " ORDER BY joined_at, seat", (campaign_id.hex,))
 
 

@@ -308,3 +308,16 @@ def test_a_pulp_combat_replays_and_logs_in_words_as_does_a_rewound_penny_ante_ch
     assert "Rewound by the House" in text and "Poison does not apply here" in text
     assert "The challenger rolls, circumstance die" not in text and "rolls ," not in text
     reads_as_words(cli("log", "--limit", "1000", env=NARROW).stdout)
+
+
+def test_a_log_page_that_starts_inside_a_challenge_still_names_who_plays_each_side_and_each_character(cli):
+    """``stakes log --after``: the page begins after the challenge was announced and the characters joined;
+    its moves are still said by the characters' names (the unit's opening step, the campaign's players). An
+    antagonist whose creation is on an earlier page is still "a character" on its own stream's lines."""
+    to_betting(cli)
+    entries = cli.json("log", "--limit", "1000")["entries"]
+    announced = next(e["position"] for e in entries if e["event"] == "Announced")
+    text = " ".join(reads_as_words(cli("log", "--after", str(announced), "--as", "ilse", env=NARROW).stdout).split())
+    assert "Ilse Varn" in text
+    assert "Ilse Varn rolls" in text and "Lady Sen shows" in text
+    assert not re.search(r"\b[Tt]he (?:challenger|opponent)\b", text), text

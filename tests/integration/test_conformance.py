@@ -35,6 +35,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
+from uuid import UUID
 
 import pytest
 from hypothesis import HealthCheck, Phase, given
@@ -807,6 +808,18 @@ def test_the_cli_log_and_replay_name_who_acted_and_who_plays_each_side(service: 
             assert who and not who & set(SEATS), f"{system}: the log's who column shows a seat's handle: {who}"
             for unit in played.units:
                 console.print(history.replay(service.replay(table.cid, viewer, unit), names))
+            # a page that starts after a unit opened (``stakes log --after``): its sides and its characters are
+            # still named, from the unit's opening step and the campaign's players
+            view = service.campaign(table.cid, viewer)
+
+            def opening(unit: str, viewer: Seat = viewer) -> list[Any]:
+                return list(service.replay(table.cid, viewer, UUID(unit), step=1).steps)
+
+            after = 0
+            while after is not None:
+                page = service.log(table.cid, viewer, after, 5)
+                console.print(history.log(page, names, view.characters(), opening))
+                after = page.next_after
         assert phrased or system == TOY.id, f"{system}: no phrase of its own in the log"
         bad = [p for p in phrased if HANDLE.search(p) or ROLE.search(p)]
         assert not bad, f"{system}: phrases by handle or role: {sorted(set(bad))[:8]}"

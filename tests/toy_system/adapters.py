@@ -69,7 +69,7 @@ def _overturned(p: ProjectionContext, e: Any, oid: str, campaign: str, at: str, 
 
 # -- reads ----------------------------------------------------------------------------------------------------
 def players(views: Any, campaign_id: UUID) -> list[dict[str, Any]]:
-    return views.query("SELECT seat, name, joined_at FROM {p}coinflip_characters WHERE campaign_id = ?"
+    return views.query("SELECT seat, name, joined_at, character_id FROM {p}coinflip_characters WHERE campaign_id = ?"
                        " ORDER BY joined_at, seat", (campaign_id.hex,))
 
 

@@ -180,7 +180,7 @@ def _rewound(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
 
 # -- reads ------------------------------------------------------------------------------------------------
 def players(views: Any, campaign_id: UUID) -> list[dict[str, Any]]:
-    return views.query("SELECT seat, name, joined_at FROM {p}beast_characters WHERE campaign_id = ?"
+    return views.query("SELECT seat, name, joined_at, character_id FROM {p}beast_characters WHERE campaign_id = ?"
                        " AND antagonist = 0 ORDER BY joined_at, seat", (campaign_id.hex,))
 
 

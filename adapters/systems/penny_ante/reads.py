@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the CLI parses these schemas against a server without loadi
 
 
 def players(views: Any, campaign_id: UUID) -> list[dict[str, Any]]:
-    return views.query("SELECT seat, name, joined_at FROM {p}characters WHERE campaign_id = ?"
+    return views.query("SELECT seat, name, joined_at, character_id FROM {p}characters WHERE campaign_id = ?"
                        " ORDER BY joined_at, seat", (campaign_id.hex,))
 
 

@@ -148,7 +148,7 @@ def _pool_contest_rolled(p: ProjectionContext, e, oid, campaign, at, nid) -> Non
 
 # -- reads ------------------------------------------------------------------------------------------------
 def players(views: Any, campaign_id: UUID) -> list[dict[str, Any]]:
-    return views.query("SELECT seat, name, joined_at FROM {p}pool_characters WHERE campaign_id = ?"
+    return views.query("SELECT seat, name, joined_at, character_id FROM {p}pool_characters WHERE campaign_id = ?"
                        " ORDER BY joined_at, seat", (campaign_id.hex,))
 
 

@@ -117,7 +117,7 @@ def _combat_rewound(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
 
 # -- reads ------------------------------------------------------------------------------------------------
 def players(views: Any, campaign_id: UUID) -> list[dict[str, Any]]:
-    return views.query("SELECT seat, name, joined_at FROM {p}pulp_characters WHERE campaign_id = ?"
+    return views.query("SELECT seat, name, joined_at, character_id FROM {p}pulp_characters WHERE campaign_id = ?"
                        " ORDER BY joined_at, seat", (campaign_id.hex,))
 
 
