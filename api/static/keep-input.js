@@ -18,7 +18,27 @@
 
   // ``data-key`` tells apart forms of one move or command (one per character, say)
   const formKey = (form) => form.dataset.key || form.dataset.action || form.dataset.verb || "";
-  const isRefresh = (detail) => detail.elt === detail.target;  // the hx-get container, not a form post
+  // the hx-get container refreshed, or a form posted into a container (its own inputs lost their marks as sent)
+  const isRefresh = (detail) => detail.elt === detail.target;
+
+  // A move or command the server refused (a 4xx, drawn with its reason): what the seat sent is put back into
+  // the same form, the form stays unfolded, and the reason is brought into view and focused (a phone shows
+  // little of the page: a reason drawn above the screen would look like nothing happened).
+  const sentForm = (detail) => {
+    const source = (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
+    return source && source.tagName === "FORM" ? source : null;
+  };
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    const form = sentForm(e.detail);
+    if (!form || !e.detail.xhr || e.detail.xhr.status < 400) return;
+    const kept = [];
+    for (const el of form.elements) {
+      if (!el.name || el.type === "hidden" || el.type === "submit" || el.type === "button") continue;
+      kept.push({ form: formKey(form), name: el.name, type: el.type, value: el.value, checked: el.checked });
+    }
+    e.detail.target.__sent = kept;
+    e.detail.target.__refused = true;
+  });
 
   document.addEventListener("htmx:beforeSwap", (e) => {
     if (!isRefresh(e.detail)) return;
@@ -40,7 +60,18 @@
   });
 
   document.addEventListener("htmx:afterSwap", (e) => {
-    const kept = e.detail.target.__kept;
+    if (!e.detail.target.__refused) return;
+    delete e.detail.target.__refused;
+    const reason = e.detail.target.querySelector("[role=alert]");
+    if (!reason) return;
+    if (!reason.hasAttribute("tabindex")) reason.setAttribute("tabindex", "-1");
+    reason.scrollIntoView({ block: "center" });
+    reason.focus({ preventScroll: true });
+  });
+
+  document.addEventListener("htmx:afterSwap", (e) => {
+    const kept = [...(e.detail.target.__kept || []), ...(e.detail.target.__sent || [])];
+    delete e.detail.target.__sent;
     const open = e.detail.target.__open || [];
     const answer = e.detail.target.__answer;
     delete e.detail.target.__kept;

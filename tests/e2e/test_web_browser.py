@@ -245,3 +245,35 @@ def test_the_browsers_derivation_matches_domain_fairness_for_any_seed_and_slot(u
     expected = [[derive_die(c["secret"], c["seeds"], c["slot"], c["faces"]),
                  derive_shuffle(c["secret"], c["seeds"], c["slot"], c["deck"]), commitment(c["secret"])] for c in cases]
     assert got == expected
+
+
+def test_a_refused_command_on_a_phone_keeps_what_was_sent_and_brings_the_reason_into_view(url, browser):
+    """The House announces with an ante the antagonist cannot cover (PA-17): the page answers with the reason,
+    scrolled into the phone's view and focused, and the form keeps the sides, the ante and the circumstance."""
+    http = httpx.Client(base_url=url)
+    created = http.post("/campaigns", json={"name": "Jade Court", "settings": {"starting_pile": 30}}).json()
+    c, house = f"/campaigns/{created['campaign']['id']}", bearer(created["house_token"])
+    http.post(f"{c}/players", headers=house, json={"seat": "ilse", "character": "Ilse", "characteristic": "Whip Smart"})
+    http.post(f"{c}/antagonists", headers=house, json={"name": "Lady Sen", "characteristics": ["Poison"]})
+    http.post(f"{c}/adventures", headers=house)  # Lady Sen is not funded: she holds nothing to stake
+    h = seat_page(browser, url, created["house_token"], phone=True)
+    h.locator("details[data-verb='announce-challenge']").evaluate("d => { d.open = true; }")
+    form = h.locator("form[data-verb='announce-challenge']")
+    form.locator("[name='challenger.antagonist']").fill("Lady Sen")
+    form.locator("input[name='opponent.players'][value=ilse]").check()
+    form.locator("[name=ante]").fill("2")
+    form.locator("[name=circumstance]").fill("A dark alley")
+    form.locator("button[type=submit]").click()
+    reason = h.locator("[role=alert]", has_text="PA-17")
+    reason.wait_for(timeout=WAIT)
+    h.wait_for_function("() => document.activeElement && document.activeElement.getAttribute('role') === 'alert'",
+                        timeout=WAIT)
+    box = reason.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844, box  # in the phone's view
+    form = h.locator("form[data-verb='announce-challenge']")
+    assert form.is_visible()
+    assert form.locator("[name='challenger.antagonist']").input_value() == "Lady Sen"
+    assert form.locator("input[name='opponent.players'][value=ilse]").is_checked()
+    assert form.locator("[name=ante]").input_value() == "2"
+    assert form.locator("[name=circumstance]").input_value() == "A dark alley"
+    assert not_reloaded(h)
