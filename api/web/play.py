@@ -89,6 +89,9 @@ async def rule(request: Request, unit_id: UUID, verb: str, v: Seated) -> Respons
     if verb not in RULINGS:
         raise HTTPException(404, f"no ruling {verb!r} here")
     form = await posted(request)
+    if verb == "overturn" and form.get("winner") == [""]:  # the page's "Nobody: void the result" (C-6)
+        form = {**form, "void": ["true"]}
+        del form["winner"]
     error, status, confirm = None, 200, None
     # off the event loop: the first look-up of a campaign's commands reads the campaign from the store
     cls = await in_thread(lambda: v.stakes.command_class(v.campaign_id, verb))

@@ -271,3 +271,32 @@ def test_a_loan_offered_to_a_player_outside_his_table_is_said_at_his_table_and_o
     assert client.post(f"{c}/loans/{r.json()['loan_id']}/decline", headers=t["ilse"]).status_code == 200
     signed_in(client, t["ilse"]["Authorization"].removeprefix("Bearer "))
     assert 'data-testid="offers-elsewhere"' not in client.get(f"/web/units/{ch}").text  # answered: no longer said
+
+
+def test_the_overturn_form_asks_who_wins_now_by_name_with_nobody_voiding_and_no_choice_made_for_the_house(client):
+    """C-6: an overturn names a new winner or voids, never both or neither; the page offers exactly those as one
+    choice (the sides by name, and "Nobody: void the result"), none chosen beforehand, so no default is refused."""
+    from tests.e2e.test_challenge_http import act, play_to_betting
+    from tests.e2e.test_challenge_http import table as make_table
+
+    c, t = make_table.__wrapped__(client)
+    ch = play_to_betting(client, c, t)
+    for _ in range(6):
+        listed = {seat: {a["action"] for a in client.get(f"{c}/challenges/{ch}", headers=t[seat]).json()["legal_actions"]}
+                  for seat in ("house", "ilse")}
+        seat = next((s for s in ("house", "ilse") if "fold" in listed[s]), None)
+        if seat is None:
+            break
+        act(client, c, ch, t[seat], "fold")
+    assert client.get(f"{c}/challenges/{ch}", headers=t["house"]).json()["phase"] == "settled"
+    signed_in(client, t["house"]["Authorization"].removeprefix("Bearer "))
+    page = client.get(f"/web/units/{ch}").text
+    form = page[page.index('data-verb="overturn"'):].split("</form>")[0]
+    assert "Who wins now" in form and "Nobody: void the result" in form
+    assert 'name="void"' not in form and " checked" not in form
+    assert re.search(r"required>\s*Lady Sen</label>", form) and "(challenger)" not in form  # names, not roles
+    radios = re.findall(r'<input type="radio" name="winner" value="([^"]*)"[^>]*required>', form)
+    assert len(radios) >= 2 and radios[-1] == ""
+    r = client.post(f"/web/units/{ch}/rulings/overturn", data={"winner": "", "reason": "a misread rule"})
+    assert r.status_code == 200, r.text
+    assert "the challenge is void" in client.get(f"/web/units/{ch}").text
