@@ -384,6 +384,7 @@ def test_an_evening_of_humanity_and_beast_is_played_by_tapping(url, browser, set
     # The adventure ends; the campaign pages read as the table would tell it.
     e.to_campaign("house")
     e.to_campaign("tomas")
+    h.once("dialog", lambda dialog: dialog.accept())  # "End the adventure now, for every seat?"
     e.send("house", e.command("house", "end-adventure"), "/web/commands/")
     i.locator("form[data-verb='act']").wait_for(state="detached", timeout=WAIT)
     assert not_reloaded(i)

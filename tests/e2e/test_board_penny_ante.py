@@ -235,6 +235,7 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     tap(i, "decline-loan")
     t.locator(".pa-loans").wait_for(state="detached", timeout=WAIT)
     tap(h, "check")
+    i.once("dialog", lambda dialog: dialog.accept())  # "Fold? The other side takes the whole pot at once (PA-10)."
     tap(i, "fold")  # PA-10: Ilse folds and narrates her defeat
     phase_everywhere(pages, "settled")
     for seat, page in pages.items():

@@ -364,6 +364,7 @@ def test_an_evening_of_pulp_is_played_by_tapping_on_three_pages(url, browser, se
         phone_checks(to, "Tomas's sheet")
         shoot(to, "pulp_cards-campaign-phone")
     axe_check(to, "Tomas's sheet")
+    t.pages["house"].once("dialog", lambda dialog: dialog.accept())  # "End the adventure now, for every seat?"
     t.command("house", "end-adventure")
     for seat in ("ilse", "tomas"):
         pages[seat].locator("form[data-verb='deal']").wait_for(state="detached", timeout=WAIT)

@@ -59,6 +59,7 @@ def test_the_house_undoes_with_a_warning_in_words_and_abandons_from_the_rulings(
     checked(h, "the rulings, unfolded")
     h.select_option("#rewind-step", str(laid))
     h.fill("#rewind-reason", "the hold was called too late")
+    h.once("dialog", lambda dialog: dialog.accept())  # "Undo the table back to that step, for every seat? …"
     h.locator("form[data-verb='rewind'] button[type=submit]").click()
     warning = h.locator("[data-testid=undo-warning]")
     warning.wait_for(timeout=WAIT)

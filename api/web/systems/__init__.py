@@ -170,6 +170,10 @@ KERNEL_GROUPS = {"add-player": "Seats", "start-adventure": "Adventures", "end-ad
                  "rewind": "Rulings", "overturn": "Rulings", "abandon": "Rulings"}
 
 
+#: The kernel's commands a form asks about before it sends them (``WebBoard.confirm``).
+CONFIRMS = {"end-adventure": "End the adventure now, for every seat?"}
+
+
 class WebBoard:
     """The generic board; a system's module subclasses it, overrides what it draws itself, and sets
     ``BOARD = TheBoard()``."""
@@ -234,6 +238,11 @@ class WebBoard:
     def group_of(self, command: CommandForm) -> str:
         """The heading a command is listed under; a system's board names its own."""
         return KERNEL_GROUPS.get(command.verb, "Commands")
+
+    def confirm(self, verb: str) -> str | None:
+        """The question a command's form asks before it is sent (one tap must not end what cannot be taken
+        back), or None. The kernel's own: ending an adventure. A board adds those of its own commands."""
+        return CONFIRMS.get(verb)
 
     def command_controls(self, command: CommandForm, view: CampaignView) -> Markup:
         """The controls inside a command's form in its group, or empty markup for the form built from the
