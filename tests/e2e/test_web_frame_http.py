@@ -300,3 +300,67 @@ def test_the_overturn_form_asks_who_wins_now_by_name_with_nobody_voiding_and_no_
     r = client.post(f"/web/units/{ch}/rulings/overturn", data={"winner": "", "reason": "a misread rule"})
     assert r.status_code == 200, r.text
     assert "the challenge is void" in client.get(f"/web/units/{ch}").text
+
+
+def test_an_alliance_members_page_says_its_characteristics_are_one_list_named_by_whoever_sends_it_first(client):  # PA-8
+    from tests.e2e.test_challenge_http import act
+    from tests.e2e.test_challenge_http import table as make_table
+
+    c, t = make_table.__wrapped__(client)
+    ch = client.post(f"{c}/challenges", headers=t["house"], json={
+        "challenger": {"antagonist": "Lady Sen"}, "opponent": {"players": ["ilse", "tomas"]}, "ante": 1}).json()["id"]
+    act(client, c, ch, t["house"], "declare", characteristics=["Poison"])  # C-9: the House first
+    signed_in(client, t["tomas"]["Authorization"].removeprefix("Bearer "))
+    page = client.get(f"/web/units/{ch}").text
+    form = page[page.index('data-action="declare"'):].split("</form>")[0]
+    assert "one list for the whole alliance, Ilse and Tomas; the first of you to send it names for all" in form
+    assert "Whip Smart" in form and "Love Conquers All" in form  # both members' lists (PA-8)
+
+
+def test_after_an_undo_the_cup_kept_before_is_shown_fixed_and_sent_again_and_a_finished_table_shows_no_stake(client):
+    """C-7: the same dice go back in the cup after an undo, so the page shows them as fixed, not as a choice that
+    would be refused; once the challenge is over the House's stake has nothing left to cover (PA-17)."""
+    from tests.e2e.test_challenge_http import act
+    from tests.e2e.test_challenge_http import table as make_table
+
+    c, t = make_table.__wrapped__(client)
+    ch = client.post(f"{c}/challenges", headers=t["house"], json={
+        "challenger": {"antagonist": "Lady Sen"}, "opponent": {"players": ["ilse"]}, "ante": 2, "stake": 20}).json()["id"]
+    act(client, c, ch, t["house"], "declare", characteristics=["Poison"])
+    act(client, c, ch, t["ilse"], "seed", seed="Ilse's lucky words")  # C-9, C-10: after the House's declaration
+    act(client, c, ch, t["ilse"], "declare", characteristics=["Whip Smart"])
+    act(client, c, ch, t["house"], "roll")
+    act(client, c, ch, t["ilse"], "roll")
+    act(client, c, ch, t["house"], "keep", cup=[0])
+    act(client, c, ch, t["ilse"], "keep", cup=[1])
+    signed_in(client, t["house"]["Authorization"].removeprefix("Bearer "))
+    assert "the House's stake: 18 left" in client.get(f"/web/units/{ch}").text  # betting: the stake is shown
+    first = min(s["step"] for s in client.get(f"{c}/challenges/{ch}/replay", headers=t["house"]).json()["steps"]
+                if s["rewindable"])
+    r = client.post(f"{c}/challenges/{ch}/rewind", headers=t["house"],
+                    json={"to_step": first, "reason": "start over", "reveal": True})
+    assert r.status_code == 200, r.text
+    for _ in range(8):  # play up to Ilse's keep, the House keeping as before
+        listed = {seat: {a["action"]: a for a in client.get(f"{c}/challenges/{ch}", headers=t[seat]).json()["legal_actions"]}
+                  for seat in ("house", "ilse")}
+        if "keep" in listed["ilse"]:
+            break
+        seat, move = next((s, m) for m in ("declare", "roll", "keep") for s in ("house", "ilse") if m in listed[s])
+        required = listed[seat][move].get("required")
+        args = {"characteristics": required or ["Whip Smart"]} if move == "declare" else (
+            {"cup": required} if move == "keep" else {})
+        act(client, c, ch, t[seat], move, **args)
+    signed_in(client, t["ilse"]["Authorization"].removeprefix("Bearer "))
+    page = client.get(f"/web/units/{ch}").text
+    form = page[page.index('data-action="keep"'):].split("</form>")[0]
+    assert 'data-testid="keep-bound"' in form and 'type="checkbox"' not in form
+    assert '<input type="hidden" name="cup" value="1">' in form  # Ilse cupped her second die before (C-7)
+    cup = {k: v for k, v in re.findall(r'name="(action|cup)" value="([^"]*)"', form)}
+    r = client.post(f"/web/units/{ch}/act", data={"action": "keep", "cup__multi": "1", "cup": cup["cup"]})
+    assert r.status_code == 200, r.text
+    house = {a["action"]: a for a in client.get(f"{c}/challenges/{ch}", headers=t["house"]).json()["legal_actions"]}
+    if "keep" in house:
+        act(client, c, ch, t["house"], "keep", cup=house["keep"]["required"])
+    act(client, c, ch, t["house"], "fold")
+    signed_in(client, t["house"]["Authorization"].removeprefix("Bearer "))
+    assert "the House's stake: " not in client.get(f"/web/units/{ch}").text

@@ -93,6 +93,19 @@ def test_a_rewind_never_lets_a_side_change_its_seed_after_the_dice_were_rolled()
         game.act("ilse", "seed", seed="fishing for better dice")
 
 
+def test_after_a_rewind_another_cup_is_refused_in_the_tables_words_positions_from_one_and_what_they_show():
+    game = Game(new_app())
+    game.announce("house", SEN, {"players": ["ilse"]}, 2)
+    play(game, SCRIPT[:8])  # both cups kept: the House cupped its dice at indices 0 and 2, Ilse hers at 1
+    game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, 1, "the ninjas were not there")
+    play(game, [a for a in SCRIPT[:6] if a[1] not in ("seed", "lend")])
+    shown = game.state.sides["opponent"]["dice"][1]
+    value = shown.get("value") if isinstance(shown, dict) else shown
+    with pytest.raises(RuleViolation, match=rf"C-7: this side cupped the die at position 2 \({value}\) before the "
+                                            r"rewind, and keeps the same dice again \(in a request, cup \[1\]\)"):
+        game.act("ilse", "keep", cup=[0])
+
+
 def test_only_the_house_undoes_and_only_open_challenges_are_rewound():
     game = Game(new_app())
     game.announce("house", SEN, {"players": ["ilse"]}, 2)

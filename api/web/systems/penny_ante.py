@@ -91,6 +91,10 @@ def words(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else ""
 
 
+#: The phases after the last bet (PA-10, PA-11, PA-12): the House's stake no longer has anything to cover.
+OVER = ("showdown", "folded", "bankruptcy", "settled", "abandoned")
+
+
 class PennyAnteBoard(WebBoard):
     package = "penny_ante"
     phases = {"declare": "naming characteristics", "roll": "rolling", "keep": "keeping dice",
@@ -117,8 +121,10 @@ class PennyAnteBoard(WebBoard):
             if side is None:
                 continue
             piles, put = side.get("piles"), side.get("contributions") or {}
+            # what the House's devoted stake still covers (PA-17), while there is still betting to cover: once the
+            # challenge is over, the purse alone says what the antagonist holds
             stake_left = s["stake"] - side["wager"] if side["kind"] == "antagonist" and s.get("stake") is not None \
-                else None
+                and s.get("phase") not in OVER else None
             members = [(self.member_name(side, m, t.names), None if piles is None else piles.get(m, 0), put.get(m, 0))
                        for m in side["members"]]
             out.append(Side(

@@ -376,7 +376,8 @@ class ChallengeRules:
             self.verify_house_choice(REROLL, "cup", chosen, "its cup")  # type: ignore[attr-defined]  # C-9
         locked = self.locked_cup(side)
         if locked is not None and locked != chosen:
-            raise refuse("C-7", f"this side cupped {locked} before the rewind; it keeps the same dice again")
+            raise refuse("C-7", f"this side cupped {_dice_at(data['dice'], locked)} before the rewind, and keeps the "
+                                f"same dice again (in a request, cup {locked})")
         return chosen, [v for i, v in enumerate(data["dice"]) if i not in chosen]
 
     def locked_cup(self, side: str) -> list[int] | None:
@@ -626,3 +627,14 @@ class ChallengeRules:
         listed: list[dict[str, Any]] = [entries[a] for a in BETS
                 if passes(self.verify_bet, side, a, limits["raise_max"] if a == "raise" else None, piles)]
         return listed
+
+
+def _dice_at(dice: list[Any], positions: list[int]) -> str:
+    """Dice by their positions from 1 and what they show, as the table says them: ``the dice at positions 1 and 3
+    (6 and 2)``; ``no die``."""
+    if not positions:
+        return "no die"
+    shown = [dice[i].get("value") if isinstance(dice[i], dict) else dice[i] for i in positions]
+    where = " and ".join(", ".join(str(i + 1) for i in positions).rsplit(", ", 1))
+    what = " and ".join(", ".join(str(v) for v in shown).rsplit(", ", 1))
+    return f"the die at position {where} ({what})" if len(positions) == 1 else f"the dice at positions {where} ({what})"
