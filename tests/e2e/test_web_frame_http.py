@@ -315,6 +315,19 @@ def test_an_alliance_members_page_says_its_characteristics_are_one_list_named_by
     form = page[page.index('data-action="declare"'):].split("</form>")[0]
     assert "one list for the whole alliance, Ilse and Tomas; the first of you to send it names for all" in form
     assert "Whip Smart" in form and "Love Conquers All" in form  # both members' lists (PA-8)
+    seats = ("house", "ilse", "tomas")
+    for _ in range(12):  # on to the betting, then the House folds: the alliance is said as several
+        listed = {seat: {a["action"]: a for a in client.get(f"{c}/challenges/{ch}", headers=t[seat]).json()["legal_actions"]}
+                  for seat in seats}
+        if "fold" in listed["house"] or "check" in listed["house"]:
+            break
+        seat, move = next((s, m) for m in ("pass", "declare", "roll", "keep") for s in seats if m in listed[s])
+        args = {"characteristics": ["Whip Smart"]} if move == "declare" else ({"cup": []} if move == "keep" else {})
+        act(client, c, ch, t[seat], move, **args)
+    signed_in(client, t["house"]["Authorization"].removeprefix("Bearer "))  # the House's turn to bet (PA-9)
+    assert re.search(r"Lady Sen \(the House\) bets \d+, Ilse and Tomas bet \d", client.get(f"/web/units/{ch}").text)
+    act(client, c, ch, t["house"], "fold")
+    assert "folded: Ilse and Tomas take the pot (PA-10)." in client.get(f"/web/units/{ch}").text
 
 
 def test_after_an_undo_the_cup_kept_before_is_shown_fixed_and_sent_again_and_a_finished_table_shows_no_stake(client):

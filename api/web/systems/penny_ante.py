@@ -168,21 +168,27 @@ class PennyAnteBoard(WebBoard):
         if not r:
             return []
         label = {s.key: s.label for s in sides}
+        many = {s.key for s in sides if len(s.members) > 1}  # an alliance: "Ilse Varn and Brother Tomas take the pot"
+
+        def says(key: Any, one: str, several: str) -> str:
+            return several if key in many else one
+
         lines = []
         reason, winner = r.get("reason"), r.get("winner")
         if reason == "abandoned":
             lines.append(f"The House abandoned this challenge: {r.get('abandoned') or ''}. Every penny went back to "
                          "whoever put it in (C-10, PA-19).")
         elif reason == "fold":
-            lines.append(f"{label.get(other(winner), '')} folded: {label.get(winner, '')} takes the pot (PA-10).")
+            lines.append(f"{label.get(other(winner), '')} folded: {label.get(winner, '')} "
+                         f"{says(winner, 'takes', 'take')} the pot (PA-10).")
         elif reason in ("overturned", "void"):
             why = ((r.get("overturned") or [{}])[-1] or {}).get("reason")  # C-6: every seat sees why
             lines.append("The House overturned the result" + (f" (“{why}”)" if why else "") + ": " +
-                         (f"{label.get(winner)} wins." if winner else "the challenge is void (C-6)."))
+                         (f"{label.get(winner)} {says(winner, 'wins', 'win')}." if winner else "the challenge is void (C-6)."))
         elif winner is None:
             lines.append("A draw: each side takes back its own wager (PA-11).")
         else:
-            lines.append(f"{label.get(winner, '')} wins the showdown (PA-11).")
+            lines.append(f"{label.get(winner, '')} {says(winner, 'wins', 'win')} the showdown (PA-11).")
         for key, score in (r.get("scores") or {}).items():
             if isinstance(score, dict):
                 category = CATEGORIES.get(str(score.get("category")), score.get("category"))
