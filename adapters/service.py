@@ -402,10 +402,16 @@ class Stakes:
             except RuleViolation:
                 return None
 
+        def awaited(name: str) -> bool:
+            if rules.listed_command(unit, name) is not None or name == "abandon":
+                return False
+            found = action_class(name)
+            return found is None or found.awaited
+
         def may_act(seat: str) -> bool:
             """A move of the unit: not an answer to something offered into it (a campaign command its legal
-            actions list, issue 31), nor the House's abandon (C-10), always open to it: the table waits for
-            neither."""
+            actions list, issue 31), nor the House's abandon (C-10), always open to it, nor a move its class
+            calls optional (``Command.awaited``): the table waits for none of them."""
             if seat == viewer.name:
                 names = [a.action for a in view.legal_actions]
             elif moves is not None:
@@ -413,7 +419,7 @@ class Stakes:
                          for a in moves(self, campaign_id, unit, Seat.parse(seat))]
             else:
                 names = [a.action for a in system.unit_view(self, campaign_id, unit, Seat.parse(seat)).legal_actions]
-            return any(rules.listed_command(unit, name) is None and name != "abandon" for name in names)
+            return any(awaited(name) for name in names)
 
         return view.model_copy(update={"waiting_for": unit.waiting_for(may_act),
                                        "legal_actions": schemas.with_choice_fields(view.legal_actions, action_class)})

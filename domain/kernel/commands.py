@@ -94,6 +94,9 @@ class Command(BaseModel):
     lookups: ClassVar[dict[str, str]] = {}
     #: For a unit action: the unit classes (aggregates) it is played in.
     units: ClassVar[tuple[type, ...]] = ()
+    #: For a unit action: whether the table waits for a seat that may play it (False: an optional move, which
+    #: the unit goes on without; a seat whose only moves are such is not told "your move").
+    awaited: ClassVar[bool] = True
     #: For a campaign command: the unit classes whose legal actions list it as a move (an answer to something
     #: offered into the unit). Sent to the unit's one action endpoint as ``{"action": verb, …its fields}``, it
     #: runs as this command, with the same authorization and key as on its own route (issue 31). The system

@@ -254,3 +254,22 @@ def test_a_loan_offered_into_a_round_is_not_listed_for_acceptance_once_the_lende
     assert all(a["action"] != "accept-loan" for a in view["legal_actions"])  # PA-14: 15 left, not 25
     r = client.post(f"{c}/loans/{listed[0]['loan']}/accept", headers=t["ilse"])
     assert r.status_code == 422 and r.json()["ruling"] == "PA-14"
+
+
+def test_the_table_waits_for_nobody_over_an_optional_circumstance_pa7(client, table):
+    """A circumstance (PA-7) or a double-down (PA-13) may always be added, and the challenge goes on without
+    one: a seat whose only moves are such is not waited for, nor told "your move"."""
+    c, t = table
+    ch = client.post(f"{c}/challenges", headers=t["house"], json={
+        "challenger": {"antagonist": "Lady Sen"}, "opponent": {"players": ["ilse"]}, "ante": 2}).json()["id"]
+
+    def waiting(seat: str) -> dict[str, list[str]]:
+        return client.get(f"{c}/challenges/{ch}/waiting", headers=t[seat]).json()["seats"]
+
+    ilse_moves = {a["action"] for a in client.get(f"{c}/challenges/{ch}", headers=t["ilse"]).json()["legal_actions"]}
+    assert ilse_moves == {"circumstance"}  # she may add one now; her seed comes after the House's naming (C-9)
+    assert list(waiting("ilse")) == ["house"] and "declare" in waiting("house")["house"]
+    act(client, c, ch, t["house"], "declare", characteristics=["Poison"])
+    house_moves = {a["action"] for a in client.get(f"{c}/challenges/{ch}", headers=t["house"]).json()["legal_actions"]}
+    assert "circumstance" in house_moves and "declare" not in house_moves
+    assert list(waiting("house")) == ["ilse"]  # the House may still add a circumstance; nobody waits for it

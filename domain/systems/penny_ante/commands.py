@@ -268,6 +268,7 @@ class Circumstance(_Move):
     """Declare your side's circumstance for this step (PA-7)."""
 
     ruling = "PA-7"
+    awaited = False  # optional: the challenge goes on without it, so nobody is waited for over it
     cli = "challenge circumstance"
     cli_arguments = ("text",)
     action: Literal["circumstance"] = "circumstance"
@@ -278,6 +279,7 @@ class DoubleDown(_Move):
     """Declare your second circumstance and bar the other side from its die by doubling your wager (PA-13)."""
 
     ruling = "PA-13"
+    awaited = False  # optional: the challenge goes on without it, so nobody is waited for over it
     cli = "challenge double-down"
     cli_arguments = ("text",)
     action: Literal["double-down"] = "double-down"
