@@ -222,9 +222,12 @@ def campaign(c: schemas.CampaignView) -> RenderableType:
     settings = _fields({k: v for k, v in c.settings.items() if v is not None})
     state = f"adventure {c.adventure} running" if c.adventure_running else (
         f"between adventures (last: {c.adventure})" if c.adventure else "no adventure yet")
-    players = _table("Players", "seat", "character")
-    for p in c.players:
-        players.add_row(p.seat, p.character)
+    players: RenderableType = Text("No player seated yet: 'stakes player add' seats one.", style="dim")
+    if c.players:
+        seated = _table("Players", "seat", "character")
+        for p in c.players:
+            seated.add_row(p.seat, p.character)
+        players = seated
     return Group(styled("[bold]{}[/] ({}) [dim]{}[/]", c.name, c.system, c.id), f"settings: {settings}", state,
                  players)
 
@@ -321,7 +324,8 @@ def adventure(value: Any) -> RenderableType:
 
 def player_added(p: schemas.PlayerAdded) -> RenderableType:
     return Group(sheet(p.sheet), f"Invite code for {p.sheet.seat} (works once): {p.invite}\n"
-                 f"Hand it to {p.sheet.seat}; he runs 'stakes claim {p.invite}' and alone receives his token.")
+                 f"Hand it to the player of {p.sheet.seat}: 'stakes claim {p.invite}' gives that player alone the "
+                 "seat's token.")
 
 
 def claimed(c: schemas.SeatClaimed) -> RenderableType:
