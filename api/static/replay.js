@@ -9,6 +9,9 @@
   const steps = replay.steps;
   // Hashes, commitments and seeds are for the verify panel below, not for the story of the table (issue 31).
   const SECRET = /(^|_)(hash|hashes|nonce|commitment|commitments)$|^(secret_seed|side_seeds|seed_hash)$/;
+  // Ids are the program's, not the table's: "What was recorded" leaves them out. Seats are said by their names.
+  const ID = /(^|_)id$/;
+  const SEATS = /^(seat|seats|players|actor|helper|roller)$/;
   const slider = document.getElementById("step");
   const FACES = "⚀⚁⚂⚃⚄⚅";
 
@@ -32,6 +35,8 @@
 
   function show(value, key = "") {
     const dicey = key.includes("dice") || ["cup", "revealed", "kept", "rolled", "value"].includes(key);
+    if (SEATS.test(key) && (typeof value === "string" || (Array.isArray(value) && value.every((v) => typeof v === "string"))))
+      return document.createTextNode([].concat(value).map(who).join(", ") || "—");
     if (Array.isArray(value)) {
       if (!value.length) return el("span", { class: "none" }, "—");
       if (value.every(isDie) || (dicey && value.every((v) => Number.isInteger(v) || v === null)))
@@ -51,9 +56,9 @@
         if (flags.length) span.append(el("small", { class: "flag" }, flags.join(", ")));
         return span;
       }
-      const entries = Object.entries(value).filter(([k]) => !SECRET.test(k));
+      const entries = Object.entries(value).filter(([k]) => !SECRET.test(k) && !ID.test(k));
       if (!entries.length) return el("span", { class: "none" }, "—");
-      return el("dl", { class: "kv" }, ...entries.map(([k, v]) => el("div", {}, el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, show(v, k)))));
+      return el("dl", { class: "kv" }, ...entries.map(([k, v]) => el("div", {}, el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, show(v, k === "members" && value.kind === "character" ? "seats" : k)))));
     }
     if (value === null || value === undefined) return el("span", { class: "none" }, "—");
     if (typeof value === "boolean") return document.createTextNode(value ? "yes" : "no");
@@ -114,7 +119,7 @@
     if (undone.has(s.step)) head.append(el("span", { class: "undone" }, " — undone by a later rewind"));
     const box = document.getElementById("step-event");
     box.replaceChildren(head);
-    const shown = Object.keys(s.detail || {}).filter((k) => !SECRET.test(k));
+    const shown = Object.keys(s.detail || {}).filter((k) => !SECRET.test(k) && !ID.test(k));
     if (shown.length) box.append(el("details", { class: "recorded" }, el("summary", {}, "What was recorded"), show(s.detail)));
     if (s.hidden.length) box.append(el("p", { class: "meta" }, s.hidden.includes("*")
       ? "This step is hidden from your seat until the unit is settled."
