@@ -250,7 +250,8 @@ class Stakes:
             id=UUID(row["campaign_id"]), name=row["name"], system=row["system"],
             settings=json.loads(row["settings"]), created_at=row["created_at"], adventure=row["adventure"],
             adventure_running=bool(row["adventure_running"]),
-            players=[schemas.SeatRef(seat=p["seat"], character=p["name"], character_id=UUID(str(p["character_id"])))
+            players=[schemas.SeatRef(seat=p["seat"], character=p["name"],
+                                     character_id=UUID(str(p["character_id"])) if p.get("character_id") else None)
                      for p in players],
         )
 
@@ -402,26 +403,38 @@ class Stakes:
             except RuleViolation:
                 return None
 
-        def awaited(name: str) -> bool:
+        seen: dict[str, list[str]] = {}
+
+        def names_of(seat: str) -> list[str]:
+            if seat not in seen:
+                if seat == viewer.name:
+                    seen[seat] = [a.action for a in view.legal_actions]
+                elif moves is not None:
+                    seen[seat] = [a["action"] if isinstance(a, Mapping) else a.action
+                                  for a in moves(self, campaign_id, unit, Seat.parse(seat))]
+                else:
+                    seen[seat] = [a.action for a in system.unit_view(self, campaign_id, unit,
+                                                                     Seat.parse(seat)).legal_actions]
+            return seen[seat]
+
+        def moving(name: str, optional: bool) -> bool:
             if rules.listed_command(unit, name) is not None or name == "abandon":
                 return False
             found = action_class(name)
-            return found is None or found.awaited
+            return optional or found is None or found.awaited
 
-        def may_act(seat: str) -> bool:
+        def may_act(seat: str, optional: bool = False) -> bool:
             """A move of the unit: not an answer to something offered into it (a campaign command its legal
-            actions list, issue 31), nor the House's abandon (C-10), always open to it, nor a move its class
-            calls optional (``Command.awaited``): the table waits for none of them."""
-            if seat == viewer.name:
-                names = [a.action for a in view.legal_actions]
-            elif moves is not None:
-                names = [a["action"] if isinstance(a, Mapping) else a.action
-                         for a in moves(self, campaign_id, unit, Seat.parse(seat))]
-            else:
-                names = [a.action for a in system.unit_view(self, campaign_id, unit, Seat.parse(seat)).legal_actions]
-            return any(awaited(name) for name in names)
+            actions list, issue 31), nor the House's abandon (C-10), always open to it, nor (``optional`` False)
+            a move its class calls optional (``Command.awaited``): the table waits for none of them."""
+            return any(moving(name, optional) for name in names_of(seat))
 
-        return view.model_copy(update={"waiting_for": unit.waiting_for(may_act),
+        waiting = unit.waiting_for(may_act)
+        if not waiting:
+            # only optional moves are left, so one of them is how the unit goes on (a choice a rewind binds the
+            # House to make again, C-9): the seats that may make one are waited for; never a dead end
+            waiting = unit.waiting_for(lambda seat: may_act(seat, optional=True))
+        return view.model_copy(update={"waiting_for": waiting,
                                        "legal_actions": schemas.with_choice_fields(view.legal_actions, action_class)})
 
     def challenge(self, campaign_id: UUID, viewer: Seat, challenge_id: UUID) -> BaseModel:

@@ -13,7 +13,7 @@ from cli import catalogue, config
 from cli.commands import KINDS
 from cli.options import As, CampaignOpt, Fmt, Format, group
 from cli.session import Target, UsageError, run
-from domain.errors import ConcurrencyConflict
+from domain.errors import ConcurrencyConflict, StakesError
 
 campaign_app = group(help="Create, show and choose campaigns.")
 player_app = group(help="Seat players (House only) and list them.")
@@ -182,7 +182,10 @@ def log(
         view = inert(t.backend.campaign(cid, t.seat))  # names, not handles; as typed (cli/inert.py)
 
         def opening(unit: str) -> list[Any]:  # a unit that opened before this page: its first step, as the seat sees it
-            return list(inert(t.backend.replay(cid, t.seat, UUID(unit), step=1)).steps)
+            try:
+                return list(inert(t.backend.replay(cid, t.seat, UUID(unit), step=1)).steps)
+            except StakesError:  # not to be read: its sides are said by their roles, the log is still shown
+                return []
 
         output.emit(entries, fmt, lambda found: output.log(found, view.names(), view.characters(), opening))
 

@@ -10,6 +10,8 @@
 
   // a form the seat sends is no longer being filled in: a refresh that lands before its answer leaves it be
   document.addEventListener("htmx:beforeRequest", (e) => {
+    // what an earlier refusal left for a swap that never came is not this request's
+    if (e.detail.target) { delete e.detail.target.__sent; delete e.detail.target.__refused; }
     const form = e.detail.elt;
     if (form && form.tagName === "FORM") {
       for (const el of form.elements) { if (el.dataset) delete el.dataset.touched; }
@@ -30,7 +32,8 @@
   };
   document.addEventListener("htmx:beforeSwap", (e) => {
     const form = sentForm(e.detail);
-    if (!form || !e.detail.xhr || e.detail.xhr.status < 400) return;
+    // a refusal the page draws (4xx); a 5xx is not swapped (base.html's responseHandling), so nothing is kept
+    if (!form || !e.detail.xhr || e.detail.xhr.status < 400 || e.detail.xhr.status >= 500 || !e.detail.shouldSwap) return;
     const kept = [];
     for (const el of form.elements) {
       if (!el.name || el.type === "hidden" || el.type === "submit" || el.type === "button") continue;

@@ -9,9 +9,10 @@
   const steps = replay.steps;
   // Hashes, commitments and seeds are for the verify panel below, not for the story of the table (issue 31).
   const SECRET = /(^|_)(hash|hashes|nonce|commitment|commitments)$|^(secret_seed|side_seeds|seed_hash)$/;
-  // Ids are the program's, not the table's: "What was recorded" leaves them out. Seats are said by their names.
+  // Ids are the program's, not the table's: "What was recorded" leaves them out. A seat (a value or a key that
+  // is exactly a seat's handle) is said by its name, wherever the event records it.
   const ID = /(^|_)id$/;
-  const SEATS = /^(seat|seats|players|actor|helper|roller)$/;
+  const isSeat = (v) => typeof v === "string" && Object.prototype.hasOwnProperty.call(names, v);
   const slider = document.getElementById("step");
   const FACES = "⚀⚁⚂⚃⚄⚅";
 
@@ -35,8 +36,6 @@
 
   function show(value, key = "") {
     const dicey = key.includes("dice") || ["cup", "revealed", "kept", "rolled", "value"].includes(key);
-    if (SEATS.test(key) && (typeof value === "string" || (Array.isArray(value) && value.every((v) => typeof v === "string"))))
-      return document.createTextNode([].concat(value).map(who).join(", ") || "—");
     if (Array.isArray(value)) {
       if (!value.length) return el("span", { class: "none" }, "—");
       if (value.every(isDie) || (dicey && value.every((v) => Number.isInteger(v) || v === null)))
@@ -46,7 +45,8 @@
           const m = CARD.exec(v);
           return el("span", { class: "card" + ("HD".includes(m[2]) ? " red" : "") }, m[1] + { S: "♠", H: "♥", D: "♦", C: "♣" }[m[2]]);
         }));
-      if (value.every((v) => v === null || typeof v !== "object")) return document.createTextNode(value.join(", "));
+      if (value.every((v) => v === null || typeof v !== "object"))
+        return document.createTextNode(value.map((v) => isSeat(v) ? who(v) : v).join(", "));
       return el("ol", { class: "items" }, ...value.map((v) => el("li", {}, show(v))));
     }
     if (value && typeof value === "object") {
@@ -58,12 +58,12 @@
       }
       const entries = Object.entries(value).filter(([k]) => !SECRET.test(k) && !ID.test(k));
       if (!entries.length) return el("span", { class: "none" }, "—");
-      return el("dl", { class: "kv" }, ...entries.map(([k, v]) => el("div", {}, el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, show(v, k === "members" && value.kind === "character" ? "seats" : k)))));
+      return el("dl", { class: "kv" }, ...entries.map(([k, v]) => el("div", {}, el("dt", {}, isSeat(k) ? who(k) : k.replace(/_/g, " ")), el("dd", {}, show(v, k)))));
     }
     if (value === null || value === undefined) return el("span", { class: "none" }, "—");
     if (typeof value === "boolean") return document.createTextNode(value ? "yes" : "no");
     if (dicey && Number.isInteger(value)) return die(value);
-    return document.createTextNode(String(value));
+    return document.createTextNode(isSeat(value) ? who(value) : String(value));
   }
 
   // Rewinds and overturns: each is a branch, with who undid what and why (C-6).

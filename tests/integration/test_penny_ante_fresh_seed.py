@@ -207,3 +207,20 @@ def test_a_side_that_called_its_reroll_declares_no_second_circumstance_after_pa7
     with pytest.raises(RuleViolation, match="PA-7: this side has called its reroll"):
         table.act("ilse", unit, {"action": "circumstance", "text": "too late"})
     assert table.events() == before
+
+
+def test_after_a_rewind_binds_the_houses_double_down_the_table_waits_for_the_house_to_make_it_again_c9(
+        table: Table) -> None:
+    """A double-down is optional (PA-13) until a rewind binds the House to the one it made before the players'
+    fresh seeds (C-9): then it is how the challenge goes on, and the House is waited for, never nobody."""
+    unit = to_the_calls(table, [1], house_circumstance="the fog rolls in", double_down=True)
+    table.act("ilse", unit, {"action": "seed", "seed": "fresh words"})
+    version = table.unit(unit).version
+    start = next(v for v in range(version - 1, 0, -1) if _phase_at(table, unit, v) == "betting-1") + 1
+    table.rewind(unit, start)
+    table.act("ilse", unit, {"action": "roll"})
+    assert [a["action"] for a in listed(table, unit, "ilse")] == []
+    assert "double-down" in [a["action"] for a in listed(table, unit, HOUSE)]
+    assert table.unit(unit).phase == "new-circumstances"
+    assert table.view(HOUSE, unit).waiting_for == [HOUSE]
+    assert table.view("ilse", unit).waiting_for == [HOUSE]
