@@ -189,7 +189,7 @@ def test_the_fresh_seed_form_follows_a_house_choice_and_a_bound_choice_is_set_in
     r = client.post(f"/web/units/{fight}/act", data={"action": "initiative", "advantage.Ilse Varn": "0",
                                                     "advantage.Sheriff Cole": "3"})
     assert r.status_code == 200, r.text
-    assert "The House chose initiative again for the next cycle (advantage: Sheriff Cole +3)" in words(r.text)
+    assert "The House chose initiative for the next cycle (advantage: Sheriff Cole +3)" in words(r.text)
     as_seat(client, tokens, "ilse")
     page = client.get(f"/web/units/{fight}/table").text
     fresh = page[page.index('class="pc-seed pc-fresh-seed"'):]

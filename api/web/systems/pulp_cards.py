@@ -235,7 +235,7 @@ class PulpBoard(WebBoard):
             return "to keep the order for the next cycle"
         if chosen.get("kind") == "initiative":
             given = ", ".join(f"{n} +{v}" for n, v in (chosen.get("advantages") or {}).items() if v)
-            return "initiative again for the next cycle" + (f" (advantage: {given})" if given else "")
+            return "initiative for the next cycle" + (f" (advantage: {given})" if given else "")
         target = f" on {chosen['target']}" if chosen.get("target") else ""
         return (f"{chosen.get('attacker')}'s attack{target} at difficulty "
                 f"{signed(int(chosen.get('difficulty') or 0))}")

@@ -209,6 +209,7 @@ class Reveal(_Move):
 
     who = "house"
     ruling = "C-5"
+    awaited = False  # showing the antagonist's roll is the House's choice: nobody waits for it
     cli = "conflict reveal"
     action: Literal["reveal"] = "reveal"
 

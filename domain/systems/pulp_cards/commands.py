@@ -86,6 +86,7 @@ class Show(Command):
 
     units = (PulpDeal, PulpCombat)
     ruling = "C-5"
+    awaited = False  # showing one's own cards is a choice: nobody waits for it
     answer = "unit"
     cli = "show"
     cli_variants = (("combat show", {}),)
@@ -189,6 +190,8 @@ class End(_CombatMove):
     """House: end the combat; every card and the secret seed are revealed (C-4)."""
 
     who = "house"
+    awaited = False  # the House may end the combat at any time; nobody waits for it to (the kernel's fallback
+    #                  waits for it when nothing else moves the combat on)
     cli = "combat end"
     action: Literal["end"] = "end"
     reason: str | None = text(500, "How it ended.", default=None)
