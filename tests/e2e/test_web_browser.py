@@ -268,6 +268,7 @@ def test_a_refused_command_on_a_phone_keeps_what_was_sent_and_brings_the_reason_
     reason.wait_for(timeout=WAIT)
     h.wait_for_function("() => document.activeElement && document.activeElement.getAttribute('role') === 'alert'",
                         timeout=WAIT)
+    assert "the antagonist holds 0 pennies: fund it from the House budget first" in reason.inner_text()
     box = reason.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box  # in the phone's view
     form = h.locator("form[data-verb='announce-challenge']")

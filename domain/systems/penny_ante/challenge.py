@@ -151,7 +151,10 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
             if challenger["kind"] != ANTAGONIST:
                 raise refuse("PA-17", "only the House devotes a stake, when it issues an indirect challenge")
             if isinstance(stake, bool) or not isinstance(stake, int) or stake < ante:
-                raise refuse("PA-17", f"the devoted stake must cover at least the ante ({ante})")
+                short = antagonist_pennies is not None and antagonist_pennies < ante
+                raise refuse("PA-17", f"the devoted stake must cover at least the ante ({ante})" + (
+                    f"; the antagonist holds {antagonist_pennies} pennies: fund it from the House budget first"
+                    if short else ""))
             if antagonist_pennies is not None and stake > antagonist_pennies:
                 raise refuse("PA-17", f"the antagonist holds {antagonist_pennies} pennies, less than the stake")
         return clean_text(circumstance or "", "a circumstance", max_length=120, ruling="PA-7", required=False)
