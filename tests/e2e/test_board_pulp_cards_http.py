@@ -215,3 +215,46 @@ def test_the_fresh_seed_form_follows_a_house_choice_and_a_bound_choice_is_set_in
     again = client.get(f"{c}/challenges/{fight}", headers=bearer(tokens["house"])).json()["state"]
     assert again["phase"] == "attacking" and again["order"] == dealt["order"]  # dealt at once, the same cards
     assert again["initiative"]["dealt"] == dealt["initiative"]["dealt"]
+
+
+def test_after_an_undo_a_players_attack_is_cut_as_before_and_the_page_says_so_instead_of_offering_a_cut_c7(client):
+    """C-7: a deal made again after an undo is cut where it was cut before; the dealer's form says where and sends
+    no cut (the rules make the same one), rather than a list of cuts every other one of which is refused."""
+    c, tokens = pulp_campaign(client)
+    house = bearer(tokens["house"])
+    as_seat(client, tokens, "house")
+    fight = opened(client.post("/web/commands/open-combat", data={"combatants": ["ilse", "Sheriff Cole"],
+                                                                   "combatants__multi": "1"}))
+    client.post(f"/web/units/{fight}/act", data={"action": "initiative", "advantage.Ilse Varn": "0",
+                                                 "advantage.Sheriff Cole": "0"})
+    for _ in range(6):  # seeds, then the attacks in initiative order until Ilse's
+        listed = {seat: {a["action"] for a in client.get(f"{c}/challenges/{fight}", headers=bearer(tokens[seat]))
+                         .json()["legal_actions"]} for seat in ("house", "ilse")}
+        if "attack" in listed["ilse"]:
+            break
+        if "pass" in listed["ilse"] or "seed" in listed["ilse"]:
+            as_seat(client, tokens, "ilse")
+            move = "pass" if "pass" in listed["ilse"] else "seed"
+            assert client.post(f"/web/units/{fight}/act", data={"action": move, "seed": "x"}).status_code == 200
+        elif "attack" in listed["house"]:
+            as_seat(client, tokens, "house")
+            assert client.post(f"/web/units/{fight}/act", data={"action": "attack", "target": "Ilse Varn",
+                                                                "difficulty": "0"}).status_code == 200
+    as_seat(client, tokens, "ilse")
+    page = client.get(f"/web/units/{fight}/table").text
+    assert 'name="cut"' in form_of(page, "attack")  # a first deal: the dealer may choose the cut (PU-7)
+    before = client.get(f"{c}/challenges/{fight}/replay", headers=house).json()["steps"][-1]["step"]
+    r = client.post(f"/web/units/{fight}/act", data={"action": "attack", "target": "Sheriff Cole", "difficulty": "0",
+                                                    "cut": "5"})
+    assert r.status_code == 200, r.text
+    dealt = client.get(f"{c}/challenges/{fight}", headers=bearer(tokens["ilse"])).json()["state"]["attacks"][-1]
+    r = client.post(f"{c}/challenges/{fight}/rewind", headers=house,
+                    json={"to_step": before, "reason": "the sheriff was out of reach", "reveal": True})
+    assert r.status_code == 200, r.text
+    form = form_of(client.get(f"/web/units/{fight}/table").text, "attack")
+    assert 'data-testid="cut-bound"' in form and "cut as before (C-7): at 5" in words(form)
+    assert 'name="cut"' not in form
+    r = client.post(f"/web/units/{fight}/act", data={"action": "attack", "target": "Sheriff Cole", "difficulty": "0"})
+    assert r.status_code == 200, r.text
+    again = client.get(f"{c}/challenges/{fight}", headers=bearer(tokens["ilse"])).json()["state"]["attacks"][-1]
+    assert again["cards"] == dealt["cards"] and again["cut"] == dealt["cut"] == 5
