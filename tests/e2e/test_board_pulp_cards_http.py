@@ -258,3 +258,21 @@ def test_after_an_undo_a_players_attack_is_cut_as_before_and_the_page_says_so_in
     assert r.status_code == 200, r.text
     again = client.get(f"{c}/challenges/{fight}", headers=bearer(tokens["ilse"])).json()["state"]["attacks"][-1]
     assert again["cards"] == dealt["cards"] and again["cut"] == dealt["cut"] == 5
+
+
+def test_the_houses_words_for_how_a_combat_ended_are_on_every_seats_table_and_rulings_name_only_what_is_offered(
+        client):
+    _, tokens = pulp_campaign(client)
+    as_seat(client, tokens, "house")
+    fight = opened(client.post("/web/commands/open-combat", data={"combatants": ["ilse", "Sheriff Cole"],
+                                                                   "combatants__multi": "1"}))
+    page = client.get(f"/web/units/{fight}/table").text
+    assert "Rulings: undo, abandon" in page or "Rulings: abandon" in page  # an open combat: no overturn yet
+    r = client.post(f"/web/units/{fight}/act", data={"action": "end", "reason": "Cole rode off"})
+    assert r.status_code == 200, r.text
+    for seat in ("house", "ilse"):
+        as_seat(client, tokens, seat)
+        assert "The combat has ended (“Cole rode off”): every card is shown." in words(
+            client.get(f"/web/units/{fight}/table").text), seat
+    as_seat(client, tokens, "house")
+    assert "Rulings: overturn</summary>" in client.get(f"/web/units/{fight}/table").text

@@ -255,7 +255,8 @@ class PulpBoard(WebBoard):
     def status(self, s: dict[str, Any], view: TableView) -> str:
         phase, cycle, up = s.get("phase"), s.get("cycle") or 0, s.get("up")
         if phase == "settled":
-            return "The combat has ended: every card is shown."
+            how = f" (“{s['ended']}”)" if s.get("ended") else ""
+            return f"The combat has ended{how}: every card is shown."
         if s.get("chosen") and s.get("fresh_owed"):
             return (f"The House chose {self.chosen(s.get('chosen'))}. It is dealt as soon as the players add a "
                     "fresh seed, so nobody knew those cards when choosing (C-9, C-10).")

@@ -252,6 +252,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             "secret_seed": self.secret_seed if self.settled or settled else None,
             "seen_before_the_rewind": self.seen_before_rewind(self.slots),
             "overturned": copy.deepcopy(self.overturned),
+            "ended": self.ended,  # how the House said the combat ended (public: it shows every card)
         }
 
     def _required(self, slot: list[Any], seat: str) -> dict[str, Any]:
