@@ -60,8 +60,12 @@ def click_action(page, name: str, *, may_vanish: bool = False) -> bool:
     the table from its stream between looking and clicking) is not sent, and False says so."""
     form = page.locator(f"#table form[data-action='{name}']")
     before = page.locator("#table > section").get_attribute("data-phase")
-    if form.count():  # marked: the table drawn again after the move (swapped or morphed) no longer carries the mark
-        form.first.evaluate("f => f.setAttribute('data-sent', '1')")
+    # marked in one step (a live frame may re-draw the table between looking and marking): the table drawn again
+    # after the move (swapped or morphed) no longer carries the mark
+    marked = page.evaluate("n => { const f = document.querySelector(`#table form[data-action='${n}']`);"
+                           " if (f) f.setAttribute('data-sent', '1'); return !!f; }", name)
+    if not marked and may_vanish:
+        return False
     try:
         form.locator("button[type=submit]").click(timeout=5_000 if may_vanish else None)
     except PlaywrightTimeout:
