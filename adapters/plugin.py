@@ -75,10 +75,12 @@ def no_summary(unit: Any) -> dict[str, Any]:
 
 class Projection:
     """A system's read-model tables and the handlers that keep them, by event (``"Character.Created"``), and
-    what its units' summary rows show of them (``summarises``; nothing by default)."""
+    what its units' summary rows show of them (``summarises``; nothing by default). ``rows``: the version of
+    what its handlers write; raise it when they write other rows for the same events while the tables' definitions
+    stay, so a store projects its events anew when it is upgraded (``views.shape``)."""
 
-    def __init__(self, tables: tuple[str, ...], ddl: tuple[str, ...]) -> None:
-        self.tables, self.ddl = tables, ddl
+    def __init__(self, tables: tuple[str, ...], ddl: tuple[str, ...], rows: int = 1) -> None:
+        self.tables, self.ddl, self.rows = tables, ddl, rows
         self.handlers: dict[str, Handler] = {}
         self.summary: Summary = no_summary
 

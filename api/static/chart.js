@@ -54,7 +54,13 @@
     });
     box.chart = new window.uPlot({
       width: Math.max(200, plot.clientWidth), height: HEIGHT, legend: { show: false },
-      cursor: { drag: { x: false, y: false } }, scales: { x: { time: false } },
+      cursor: { drag: { x: false, y: false } },
+      // a line that never moves (every count 0) is drawn on a scale of a few units, not uPlot's 0 to 100
+      scales: { x: { time: false }, y: { range: function (u, min, max) {
+        if (min == null || max == null) { return [0, 1]; }
+        if (max - min < 1) { return [Math.min(0, min), Math.max(min, 0) + 4]; }
+        return window.uPlot.rangeNum(min, max, 0.1, true);
+      } } },
       // whole numbers only: log entries and every sheet's counts are whole
       axes: [{ label: "Log entry", font: "12px system-ui", labelFont: "12px system-ui", incrs: WHOLE },
              { label: box.getAttribute("data-label"), font: "12px system-ui", labelFont: "12px system-ui",

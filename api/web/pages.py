@@ -307,7 +307,7 @@ def command_form(v: Viewer, verb: str, skip: tuple[str, ...] = ("unit",)) -> boa
     return boards.CommandForm(verb, cls.summary(), forms.fields(cls, skip=skip), cls)
 
 
-def rulings_of(v: Viewer, table: boards.TableView) -> Rulings | None:
+def rulings_of(v: Viewer, table: boards.TableView, board: boards.WebBoard) -> Rulings | None:
     if not v.seat.is_house:
         return None
     settled = table.phase == "settled"
@@ -321,7 +321,7 @@ def rulings_of(v: Viewer, table: boards.TableView) -> Rulings | None:
         last = replay.steps[-1] if replay.steps else None
         again = last.detail.get("to_step") if last is not None and last.event == "Rewound" else None
         # only the steps the unit's rules would take back to (C-6), not the one a last undo went back to already
-        steps = [Step(s.step, f"{in_words(s.event)}, by {table.name_of(s.actor)}", s.at.isoformat(), s.step in undone)
+        steps = [Step(s.step, board.step_words(s.event, s.detail, s.actor, table.name_of), s.at.isoformat(), s.step in undone)
                  for s in replay.steps[:-1] if s.rewindable and s.step != again]
         steps.reverse()  # the latest first: an undo most often takes back the last move
     sides: dict[str, str] = {}
@@ -342,7 +342,7 @@ def table_context(v: Viewer, unit_id: UUID) -> dict[str, Any]:
     return {"t": table, "board": board, "unit_id": str(unit_id), "campaign_id": str(v.campaign_id),
             "seat": v.seat.name, "seat_name": table.name_of(v.seat.name), "kind": table.kind, "phase": table.phase,
             "title": board.unit_title({"kind": table.kind, **table.state}, table.names),
-            "head": ledger.last_position(v.stakes, v.campaign_id), "rulings": rulings_of(v, table),
+            "head": ledger.last_position(v.stakes, v.campaign_id), "rulings": rulings_of(v, table, board),
             # C-6: every seat is told of the House's last undo while the table is open, with its reason
             "last_undo": v.stakes.last_rewind(v.campaign_id, v.seat, unit_id) if table.phase != "settled" else None}
 

@@ -76,6 +76,11 @@ def _line(what: str, detail: dict) -> str:
         return f"{', '.join(changes) or 'no change'}" + (f" ({d['why']})" if d.get("why") else "")
     if what == "restored":
         return f"Willpower +{d.get('willpower', 0)}, restored by the House (BE-8)"
+    if what == "overturned":
+        head = "Action" if d.get("kind") == "action" else "Conflict"
+        now = ("voided: the result no longer stands" if d.get("void") or d.get("won") is None
+               else "won now" if d.get("won") else "lost now")
+        return f"{head} overturned by the House ({now}): {d.get('reason')} (C-6)"
     if what == "abandoned":
         head = "Action" if d.get("kind") == "action" else "Conflict"
         return f"{head} abandoned by the House: {d.get('reason')} (no damage, C-10)"

@@ -78,6 +78,9 @@ def test_a_conflict_with_a_willpower_reroll_and_humanity_checks_is_played_over_h
     assert r.status_code == 200 and r.json()["state"]["overturned"]["void"]
     sheet = client.get(f"{c}/characters/ilse", headers=t["ilse"]).json()
     assert (sheet["humanity"], sheet["willpower"]) == (6, 6)
+    # the sheet's history says the result was overturned (C-6), not only what it moved back
+    noted = next(line for line in sheet["history"] if line["what"] == "overturned")
+    assert noted["detail"] == {"kind": "conflict", "void": True, "reason": "a dream", "won": None}
     assert client.get(f"{c}/audit", headers=t["tomas"]).json()["intact"]
 
 

@@ -52,7 +52,9 @@ def test_a_table_cards_combat_is_played_from_card_controls_and_named_seats(clien
     panel = client.get("/web/campaign/panel").text
     form = panel[panel.index('data-verb="open-combat"'):]
     assert re.search(r'type="checkbox" name="combatants" value="ilse"[^>]*>\s*Ilse Varn', form)  # ticked by name
-    assert "not created beforehand" in form and "type\n    their names here" in form
+    assert "not created beforehand" in form and "in a field of its own" in form
+    # one House character a field (PU-5): two names are never typed into one, which would make one combatant
+    assert len(re.findall(r'type="text" name="combatants"', form[:form.index("</form>")])) == 7
     deal_form = panel[panel.index('<form class="command-form wide" hx-post="/web/commands/deal"'):]
     assert "The House character's name" in deal_form and "not created beforehand" in deal_form
     assert deal_form.count('name="cards"') == 14  # table cards: the deck as checkboxes, never typed codes (C-3)
@@ -276,3 +278,52 @@ def test_the_houses_words_for_how_a_combat_ended_are_on_every_seats_table_and_ru
             client.get(f"/web/units/{fight}/table").text), seat
     as_seat(client, tokens, "house")
     assert "Rulings: overturn</summary>" in client.get(f"/web/units/{fight}/table").text
+
+
+def test_after_an_undo_the_houses_bound_attack_names_its_target_instead_of_offering_targets_refused_c9(client):
+    """C-9: after a rewind that kept the players' fresh seed for a House attack, the House makes the attack it
+    chose before: the form says whom it attacks and sends that target, rather than a list whose other names are
+    refused; and the House's undo list names the attacker, not the seat whose seed dealt it."""
+    c, tokens = pulp_campaign(client)
+    house = bearer(tokens["house"])
+    as_seat(client, tokens, "house")
+    fight = opened(client.post("/web/commands/open-combat", data={"combatants": ["ilse", "tomas", "Sheriff Cole"],
+                                                                   "combatants__multi": "1"}))
+    client.post(f"/web/units/{fight}/act", data={"action": "initiative", "advantage.Ilse Varn": "0",
+                                                 "advantage.Sheriff Cole": "0"})
+    for _ in range(12):  # seeds and the players' attacks, until the sheriff's
+        listed = {seat: {a["action"] for a in client.get(f"{c}/challenges/{fight}", headers=bearer(tokens[seat]))
+                         .json()["legal_actions"]} for seat in ("house", "ilse", "tomas")}
+        if "attack" in listed["house"]:
+            break
+        for seat in ("ilse", "tomas"):
+            if listed[seat] & {"pass", "seed", "attack"}:
+                as_seat(client, tokens, seat)
+                move = next(m for m in ("pass", "seed", "attack") if m in listed[seat])
+                r = client.post(f"/web/units/{fight}/act", data={"action": move, "seed": "x",
+                                                                 "target": "Sheriff Cole", "difficulty": "0"})
+                assert r.status_code == 200, r.text
+                break
+    before = client.get(f"{c}/challenges/{fight}/replay", headers=house).json()["steps"][-1]["step"]
+    as_seat(client, tokens, "house")
+    r = client.post(f"/web/units/{fight}/act", data={"action": "attack", "target": "Tomas", "difficulty": "2"})
+    assert r.status_code == 200, r.text
+    for seat in ("ilse", "tomas"):  # the players' fresh seed deals it (C-9)
+        if "seed" in {a["action"] for a in client.get(f"{c}/challenges/{fight}", headers=bearer(tokens[seat]))
+                      .json()["legal_actions"]}:
+            as_seat(client, tokens, seat)
+            assert client.post(f"/web/units/{fight}/act", data={"action": "seed", "seed": seat}).status_code == 200
+    dealt = client.get(f"{c}/challenges/{fight}", headers=house).json()["state"]["attacks"][-1]
+    assert dealt["attacker"] == "Sheriff Cole" and dealt["target"] == "Tomas"
+    r = client.post(f"{c}/challenges/{fight}/rewind", headers=house,
+                    json={"to_step": before, "reason": "the sheriff aimed elsewhere", "reveal": True})
+    assert r.status_code == 200, r.text
+    as_seat(client, tokens, "house")
+    page = client.get(f"/web/units/{fight}/table").text
+    form = form_of(page, "attack")
+    assert 'data-testid="target-bound"' in form and "Sheriff Cole attacks Tomas, as chosen before the undo" in words(form)
+    assert '<select id="pc-target"' not in form and 'name="target" value="Tomas"' in form
+    assert "Sheriff Cole&#39;s attack on Tomas (dealt when" in page  # the undo list says whose attack it was
+    assert "Initiative dealt (the House&#39;s, when" in page
+    r = client.post(f"/web/units/{fight}/act", data={"action": "attack", "target": "Tomas", "difficulty": "2"})
+    assert r.status_code == 200, r.text

@@ -222,7 +222,11 @@ def test_an_evening_of_twenty_one_is_played_by_tapping(url, browser, settings): 
     checked(h, "the House's table during an action")
     move(h, "modifier", button="button[value='-1']")
     wait_text(b, "−1, easier")
-    your_move(b)
+    # an assist is optional (TO-7): the other player may act, and is not told the table waits for him
+    b.locator("[data-testid=you-may]").wait_for(timeout=WAIT)
+    assert b.locator("[data-testid=your-turn]").count() == 0
+    h.wait_for_function("(n) => !document.querySelector('[data-testid=waiting]').textContent.includes(n)",
+                        arg=NAMES[second], timeout=WAIT)
     checked(b, "a player's table, assisting")
     shoot(b, f"twenty_one-board-{form_factor}")
     helping = b.locator("#table form[data-action='assist hinder']")

@@ -137,3 +137,17 @@ def test_a_large_catch_up_leaves_fresh_planner_statistics_on_postgres(pg_server,
         assert {"event_log", "challenges", "loans", "campaigns"} <= {r["relname"] for r in analyzed}
     finally:
         stakes.close()
+
+
+def test_a_system_that_raises_its_rows_version_changes_the_shape(monkeypatch):
+    """A system whose handlers write other rows for the same events raises ``Projection.rows``, so stores project
+    anew on upgrade; its first version (1) is left out of the digest, so raising nothing moves nothing."""
+    from adapters import views
+
+    edges = [e for e in views.edges() if e.PROJECTION.tables]
+    for e in edges:
+        monkeypatch.setattr(e.PROJECTION, "rows", 1)
+    first = views.shape()
+    assert views.shape() == first
+    monkeypatch.setattr(edges[0].PROJECTION, "rows", 2)
+    assert views.shape() != first

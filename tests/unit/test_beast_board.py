@@ -199,6 +199,26 @@ def test_a_sheets_history_reads_as_sentences_with_the_dice_one_entry_per_roll():
     assert action["changes"] == ["Willpower −1 (spent on a roll)"]
 
 
+def test_an_overturned_conflict_says_the_result_that_stands_now_and_what_it_first_read_c6():
+    unit = "8f9d1c1e-0000-4000-8000-000000000002"
+    score = {"humanity": 1, "beast": 1, "willpower": 0, "total": 2, "more": "humanity"}
+    lines = [  # newest first
+        history_line(unit, "adjusted", "2026-01-01T11:00:00Z", willpower=1, humanity=0, why="overturned"),
+        history_line(unit, "overturned", "2026-01-01T11:00:00Z", kind="conflict", void=False,
+                     reason="the sheriff was drunk", won=True),
+        history_line(unit, "outcome", "2026-01-01T10:00:03Z", kind="conflict", success=None, winner="opponent",
+                     won=False, willpower_lost=1, check=None, score=score),
+    ]
+    (conflict,) = history(lines)
+    assert conflict["result"] == ("The House overturned the result: won the conflict now (“the sheriff was drunk”, "
+                                  "C-6). It first read: Lost the conflict with 2 successes.")
+    assert conflict["good"] is True
+    voided = history([history_line(unit, "overturned", "2026-01-01T11:00:00Z", kind="conflict", void=True,
+                                   reason="a dream", won=None), lines[2]])[0]
+    assert voided["result"].startswith("The House overturned the result: the conflict no longer stands")
+    assert voided["good"] is None
+
+
 def test_a_commands_answer_is_said_in_words():
     from api.web.systems import CampaignView
 

@@ -79,3 +79,37 @@ def test_one_advantage_stepper_per_combatant_posts_a_mapping_the_command_validat
     with pytest.raises(RuleViolation) as refused:
         forms.payload(commands.Initiative, {"advantage.Tomas": ["two"]})
     assert refused.value.ruling == "PU-9" and "whole number" in str(refused.value)
+
+
+def test_the_houses_undo_list_names_the_attacker_of_an_attack_another_seats_fresh_seed_dealt_c9():
+    names = {"house": "the House", "ilse": "Ilse Varn", "tomas": "Tomas"}.__getitem__
+    dealt = {"number": 2, "seat": "house", "attacker": "Sheriff Cole", "target": "Tomas"}
+    assert BOARD.step_words("Attacked", dealt, "ilse", names) == (
+        "Sheriff Cole's attack on Tomas (dealt when Ilse Varn sent the fresh seed)")
+    own = {"number": 3, "seat": "tomas", "attacker": "Tomas", "target": None}
+    assert BOARD.step_words("Attacked", own, "tomas", names) == "Tomas's attack"
+    assert BOARD.step_words("SeedAdded", {}, "ilse", names) == "Seed added, by Ilse Varn"
+
+
+def combat_state(**state):
+    return {"phase": "attacking", "cycle": 1, "turn": 0, "order": ["Ilse Varn", "Sheriff Cole"], "attacks": [],
+            "combatants": [{"name": "Ilse Varn", "seat": "ilse"}, {"name": "Sheriff Cole", "seat": "house"}],
+            **state}
+
+
+def test_a_combat_ended_mid_cycle_says_who_did_not_attack_and_the_status_follows_the_surprise_pu5():
+    from api.web.systems import TableView
+
+    def table(**state):
+        return TableView(unit_id=None, campaign_id=None, kind="PulpCombat", phase=state.get("phase", "attacking"),
+                         state=combat_state(**state), moves=[], waiting=[], seat="house", is_house=True,
+                         names={}, sheets=[], rulings=[], abandoned=False)
+
+    attack = {"number": 1, "cycle": 1, "attacker": "Ilse Varn", "dealer": "ilse", "target": "Sheriff Cole",
+              "free": False, "difficulty": 0, "cards": [], "result": None, "shown": True, "effect": None}
+    ended = BOARD.combat(table(phase="settled", attacks=[attack]))
+    assert [(r["name"], r["status"]) for r in ended["track"]] == [("Ilse Varn", "done"), ("Sheriff Cole", "ended")]
+    surprised = {"phase": "opened", "surprise": {"ambusher": "Sheriff Cole"}, "order": []}
+    assert BOARD.status(combat_state(**surprised), table(**surprised)).startswith("The surprise is dealt")
+    assert BOARD.seeds(combat_state(phase="settled", seeds={})) == "The table ended before the players gave their seed."
+    assert BOARD.seeds({"combatants": [{"name": "Sheriff Cole", "seat": "house"}]}) == "No player in this combat: no seed."

@@ -35,6 +35,7 @@ PROJECTION = Projection(
         "CREATE TABLE IF NOT EXISTS {p}beast_rewinds (unit_id TEXT NOT NULL, version BIGINT NOT NULL,"
         " to_step BIGINT NOT NULL, PRIMARY KEY (unit_id, version))",
     ),
+    rows=2,  # 2: a sheet's history notes an overturned result (C-6)
 )
 
 SHEET = schemas.BeastSheet
@@ -129,6 +130,13 @@ def _check_detail(e: Any, unit: Any) -> dict[str, Any]:
     return {e.side: dict(e.check)}
 
 
+def _overturned_detail(e: Any, unit: Any) -> dict[str, Any]:
+    """C-6: every side's sheet notes the House's overturn, with its reason: the result that stands now (a new
+    winner, or none: void), so the history does not go on saying the old one."""
+    return {side: {"kind": unit.kind, "void": bool(e.void), "reason": e.reason,
+                   "won": None if e.void or e.winner is None else e.winner == side} for side in unit.sides}
+
+
 def _abandoned_detail(e: Any, unit: Any) -> dict[str, Any]:
     """C-10: every side's sheet notes the unit abandoned, with the House's reason (no damage)."""
     return {side: {"kind": unit.kind, "reason": e.reason} for side in unit.sides}
@@ -139,7 +147,8 @@ for _event, _what, _detail in (("Rolled", "roll", _roll_detail), ("RolledInSecre
                                ("RerollDrawnInSecret", "reroll", _reroll_detail),
                                ("Resolved", "outcome", _outcome_detail), ("Checked", "check", _check_detail),
                                ("CheckedInSecret", "check", _check_detail),
-                               ("Abandoned", "abandoned", _abandoned_detail)):
+                               ("Abandoned", "abandoned", _abandoned_detail),
+                               ("Overturned", "overturned", _overturned_detail)):
     PROJECTION.on(f"BeastRoll.{_event}")(_unit_line(_what, _detail))
 
 

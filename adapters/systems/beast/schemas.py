@@ -15,7 +15,8 @@ from adapters.schemas import LegalAction, ResolutionView
 class BeastLine(BaseModel):
     at: datetime
     unit: UUID | None = Field(description="The roll or conflict, if any.")
-    what: str = Field(description="roll, reroll, outcome, check, adjusted or restored")
+    what: str = Field(description="roll, reroll, outcome, check, adjusted, restored, abandoned "
+                      "(C-10) or overturned (C-6)")
     detail: dict[str, Any]
 
 

@@ -31,6 +31,8 @@ registry (``registry.edge_module``): no list here names a system.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -40,6 +42,8 @@ from markupsafe import Markup
 
 from api.web import forms
 from domain.kernel.commands import Command
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -210,6 +214,11 @@ class WebBoard:
         """A recorded draw in the table's own words for the replay's verify panel, where the shared drawing (a
         die, a number, a list) would show the system's stored codes; None: the shared drawing does."""
         return None
+
+    def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str]) -> str:
+        """One step of a unit in the House's undo list: what happened and whose command stored it (a draw that
+        another seat's input set off is stored by that seat's command, C-9: a system names whose it is)."""
+        return f"{_CAMEL.sub(' ', event).capitalize()}, by {name_of(actor)}"
 
     #: A unit's phases in a player's words, where the phase's own name does not do (``phase_words``).
     phases: dict[str, str] = {}

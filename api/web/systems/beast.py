@@ -199,6 +199,15 @@ def _entry(lines: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             if changes:
                 why = WHY.get(str(d.get("why")), str(d.get("why") or ""))
                 entry["changes"].append(", ".join(changes) + (f" ({why})" if why else ""))
+        elif what == "overturned":  # C-6: the result that stands now, the first one kept in words after it
+            kind = "action" if d.get("kind") == "action" else "conflict"
+            entry["title"] = entry["title"] or kind.capitalize()
+            first = f" It first read: {entry['result']}" if entry["result"] else ""
+            if d.get("void") or d.get("won") is None:
+                now, entry["good"] = f"the {kind} no longer stands", None
+            else:
+                now, entry["good"] = f"{'won' if d.get('won') else 'lost'} the {kind} now", bool(d.get("won"))
+            entry["result"] = f"The House overturned the result: {now} (“{d.get('reason')}”, C-6).{first}"
         elif what == "abandoned":
             kind = "action" if d.get("kind") == "action" else "conflict"
             entry["title"] = entry["title"] or kind.capitalize()

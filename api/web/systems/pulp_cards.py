@@ -13,11 +13,13 @@ Everything drawn comes from the signed-in seat's reads (C-5): another seat's uns
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from markupsafe import Markup
 
 from api.web.systems import CampaignView, CommandForm, Group, TableView, WebBoard
+from domain.seats import HOUSE
 from domain.systems.pulp_cards import rules
 
 #: Card codes in the deck's order (PU-1): what a table-cards form offers.
@@ -138,7 +140,9 @@ class PulpBoard(WebBoard):
             this_cycle = [a for a in attacks if a["attacker"] == name and a["cycle"] == cycle and not a["free"]]
             if not order:
                 status = "waiting"
-            elif settled or phase == "cycle-end" or (phase == "attacking" and i < turn):
+            elif settled:  # the House may end a combat mid-cycle: only who attacked this cycle has attacked
+                status = "done" if this_cycle else "ended"
+            elif phase == "cycle-end" or (phase == "attacking" and i < turn):
                 status = "done"
             elif phase == "attacking" and i == turn:
                 status = "up"
@@ -248,7 +252,11 @@ class PulpBoard(WebBoard):
         seed = (s.get("seeds") or {}).get("players")
         if "players" in (s.get("owed") or []):
             return "The players' seed (or pass) is still owed."
+        if s.get("fresh_owed") and s.get("phase") != "settled":
+            return "The players owe a fresh seed for the House's choice (C-9, C-10)."
         if seed is None:
+            if any(c.get("seat") != "house" for c in s.get("combatants") or []):
+                return "The table ended before the players gave their seed."
             return "No player in this combat: no seed."
         return "The players passed: no seed of theirs." if seed == "" else "The players added a seed of their own."
 
@@ -257,12 +265,17 @@ class PulpBoard(WebBoard):
         if phase == "settled":
             how = f" (“{s['ended']}”)" if s.get("ended") else ""
             return f"The combat has ended{how}: every card is shown."
+        if s.get("chosen") and s.get("fresh_owed") and (s.get("chosen") or {}).get("kind") == "keep":
+            return (f"The House chose {self.chosen(s.get('chosen'))}. It stands as soon as the players add a "
+                    "fresh seed, so nobody knew the next deal when choosing (C-9, C-10).")
         if s.get("chosen") and s.get("fresh_owed"):
             return (f"The House chose {self.chosen(s.get('chosen'))}. It is dealt as soon as the players add a "
                     "fresh seed, so nobody knew those cards when choosing (C-9, C-10).")
         if phase == "opened" and s.get("called"):
             return (f"The House called {self.called(s.get('called'))}. It is dealt as soon as the players "
                     "seed or pass (C-10).")
+        if phase == "opened" and s.get("surprise"):
+            return "The surprise is dealt: the House deals initiative next (PU-5)."
         if phase == "opened":
             return "The House deals first: a surprise deal, or initiative."
         if phase == "free-attack":
@@ -274,6 +287,21 @@ class PulpBoard(WebBoard):
         if phase == "cycle-end":
             return f"Cycle {cycle} is over: the House keeps the order or deals initiative again."
         return str(phase)
+
+    def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str]) -> str:
+        """An attack by its attacker: a House character's attack is dealt by the command of the seat whose
+        fresh seed it waited for (C-9), which is not who attacked."""
+        if event == "Attacked" and isinstance(detail.get("attacker"), str):
+            target = f" on {detail['target']}" if isinstance(detail.get("target"), str) else ""
+            sent = f" (dealt when {name_of(actor)} sent the fresh seed)" \
+                if detail.get("seat") == HOUSE and actor != HOUSE else ""
+            return f"{detail['attacker']}'s attack{target}{sent}"
+        if event in ("SurpriseDealt", "InitiativeDealt", "OrderKept") and actor != HOUSE:  # the House's call or
+            # choice, dealt by the players' seed (C-9, C-10)
+            what = {"SurpriseDealt": "The surprise deal", "InitiativeDealt": "Initiative dealt",
+                    "OrderKept": "The order kept"}[event]
+            return f"{what} (the House's, when {name_of(actor)} sent the seed)"
+        return super().step_words(event, detail, actor, name_of)
 
     # -- names and the campaign page ------------------------------------------------------------------------
     def unit_title(self, unit: dict[str, Any], names: dict[str, str]) -> str:

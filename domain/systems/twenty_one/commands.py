@@ -155,6 +155,7 @@ class Assist(_Draws):
     """Replace the last card laid with a card of your hand, to help (TO-7, TO-13)."""
 
     ruling = "TO-7"
+    awaited = False  # optional: the acting seat's stand resolves the action without it; nobody waits for it
     cli = "play assist"
     action: Literal["assist"] = "assist"
     replace_with: str = text(8, "A card of your hand, e.g. 7H.")
