@@ -209,7 +209,7 @@ def event_detail_json(e: Any) -> str:
 def event_visibility(e: Any, unit: Any | None) -> dict[str, Any]:
     """Who may read an event (``RuleSystem.visibility``), with the owners resolved to seats (C-5): "side",
     the seats of the side the event is about (a cup belongs to a side); "seat", the seat the event names
-    (a hand belongs to one seat). The House sees what belongs to its antagonists' sides."""
+    (a hand belongs to one seat). The House sees what belongs to the sides its own characters play."""
 
     def owners(rule: Any) -> Any:
         if rule == "side":
@@ -571,7 +571,7 @@ class ViewsMixin:
 
     def _insert_row_later(self, c: Any, table: str, key: str, row: dict[str, Any]) -> None:
         """A new row (every column, in the table's order) that later events of the same batch may change
-        (a loan offered, accepted and repaid): kept in memory, changed there (``_row_later``), and inserted
+        (an offer made, taken and settled): kept in memory, changed there (``_row_later``), and inserted
         with the others at the batch's end. Only for a table no projection reads back while a batch runs."""
         later = self._later(c)
         if later is None:

@@ -7,7 +7,6 @@ shows exactly what the seat's reads show (C-5).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 from uuid import UUID
@@ -295,11 +294,6 @@ class Rulings:
 
     def __bool__(self) -> bool:
         return bool((self.rewind and self.steps) or self.overturn or self.abandon)
-
-
-def in_words(event: str) -> str:
-    """An event's name in words: ``SeedPassed`` -> "Seed passed"."""
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r" \1", event).capitalize()
 
 
 def command_form(v: Viewer, verb: str, skip: tuple[str, ...] = ("unit",)) -> boards.CommandForm:

@@ -89,6 +89,12 @@ def test_the_houses_undo_list_names_the_attacker_of_an_attack_another_seats_fres
     own = {"number": 3, "seat": "tomas", "attacker": "Tomas", "target": None}
     assert BOARD.step_words("Attacked", own, "tomas", names) == "Tomas's attack"
     assert BOARD.step_words("SeedAdded", {}, "ilse", names) == "Seed added, by Ilse Varn"
+    # the House's call dealt by a player's seed or pass (C-10), its choice standing with a fresh seed (C-9)
+    assert BOARD.step_words("InitiativeDealt", {}, "tomas", names) == (
+        "Initiative dealt (the House's call, dealt when Tomas seeded or passed, C-10)")
+    assert BOARD.step_words("InitiativeDealt", {}, "house", names) == "Initiative dealt, by the House"
+    assert BOARD.step_words("OrderKept", {}, "ilse", names) == (
+        "The order kept (the House's choice, when Ilse Varn sent the fresh seed, C-9)")
 
 
 def combat_state(**state):

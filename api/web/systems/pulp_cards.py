@@ -296,11 +296,12 @@ class PulpBoard(WebBoard):
             sent = f" (dealt when {name_of(actor)} sent the fresh seed)" \
                 if detail.get("seat") == HOUSE and actor != HOUSE else ""
             return f"{detail['attacker']}'s attack{target}{sent}"
-        if event in ("SurpriseDealt", "InitiativeDealt", "OrderKept") and actor != HOUSE:  # the House's call or
-            # choice, dealt by the players' seed (C-9, C-10)
-            what = {"SurpriseDealt": "The surprise deal", "InitiativeDealt": "Initiative dealt",
-                    "OrderKept": "The order kept"}[event]
-            return f"{what} (the House's, when {name_of(actor)} sent the seed)"
+        if event == "OrderKept" and actor != HOUSE:  # the House's choice, standing with the fresh seed (C-9)
+            return f"The order kept (the House's choice, when {name_of(actor)} sent the fresh seed, C-9)"
+        if event in ("SurpriseDealt", "InitiativeDealt") and actor != HOUSE:  # the House's call, dealt by the
+            # players' seed or pass (C-9, C-10): one step cannot tell which
+            what = "The surprise deal" if event == "SurpriseDealt" else "Initiative dealt"
+            return f"{what} (the House's call, dealt when {name_of(actor)} seeded or passed, C-10)"
         return super().step_words(event, detail, actor, name_of)
 
     # -- names and the campaign page ------------------------------------------------------------------------
