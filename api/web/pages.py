@@ -360,9 +360,12 @@ def replay_page(request: Request, unit_id: UUID, v: Seated) -> HTMLResponse:
     names = v.stakes.campaign(v.campaign_id, v.seat).names()
     commitment = next((s["state"].get("seed_hash") for s in reversed(replay["steps"])
                        if isinstance(s["state"].get("seed_hash"), str)), None)
+    board = boards.of(system_of_unit(v.stakes.load_unit(v.campaign_id, unit_id)).id)
     for s in replay["steps"]:  # the page draws each step's state as the system's board, not as its fields
         del s["state"], s["changes"]
-    board = boards.of(system_of_unit(v.stakes.load_unit(v.campaign_id, unit_id)).id)
+        # what happened in the table's words, from what this seat may read of the step (C-5): a draw another
+        # seat's input set off is said as the system says it (``step_words``), not as that seat's move
+        s["words"] = board.step_words(s["event"], s["detail"], s["actor"], lambda seat: names.get(seat, seat))
     for result in verification.get("results") or []:  # a draw in the table's own words, where it has them
         words = board.draw_words(result.get("value"))
         if words is not None:

@@ -6,6 +6,7 @@ attribute the Content-Security-Policy would refuse."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -324,5 +325,11 @@ def test_after_an_undo_the_houses_bound_attack_names_its_target_instead_of_offer
     assert 'data-testid="target-bound"' in form and "Sheriff Cole attacks Tomas, as chosen before the undo" in words(form)
     assert '<select id="pc-target"' not in form and 'name="target" value="Tomas"' in form
     assert "Sheriff Cole&#39;s attack on Tomas (dealt when" in page  # the undo list says whose attack it was
+    as_seat(client, tokens, "tomas")  # so does every seat's replay, from what that seat may read of the step
+    replayed = client.get(f"/web/units/{fight}/replay").text
+    data = json.loads(replayed.split('id="replay-data">', 1)[1].split("</script>", 1)[0])
+    said = [s["words"] for s in data["steps"] if s["event"] == "Attacked"]
+    assert any(w.startswith("Sheriff Cole's attack on Tomas (dealt when") for w in said), said
+    as_seat(client, tokens, "house")
     r = client.post(f"/web/units/{fight}/act", data={"action": "attack", "target": "Tomas", "difficulty": "2"})
     assert r.status_code == 200, r.text
