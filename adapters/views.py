@@ -208,8 +208,8 @@ def event_detail_json(e: Any) -> str:
 
 def event_visibility(e: Any, unit: Any | None) -> dict[str, Any]:
     """Who may read an event (``RuleSystem.visibility``), with the owners resolved to seats (C-5): "side",
-    the seats of the side the event is about (a cup belongs to a side); "seat", the seat the event names
-    (a hand belongs to one seat). The House sees what belongs to the sides its own characters play."""
+    the seats of the side the event is about (what a side holds); "seat", the seat the event names (what one
+    seat holds). The House sees what belongs to the sides its own characters play."""
 
     def owners(rule: Any) -> Any:
         if rule == "side":

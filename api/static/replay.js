@@ -114,11 +114,9 @@
     const s = steps[index];
     slider.value = String(index + 1);
     document.getElementById("step-label").textContent = String(index + 1);
-    // the server's words for the step (the system's board says whose draw it was), else the event and its actor
-    const head = s.words
-      ? el("p", {}, el("strong", { "data-event": s.event }, s.words), ` at ${new Date(s.at).toLocaleTimeString()}`)
-      : el("p", {}, el("strong", { "data-event": s.event }, s.event.replace(/(?<=[a-z0-9])([A-Z])/g, " $1")),
-           ` by ${who(s.actor)} at ${new Date(s.at).toLocaleTimeString()}`);
+    // the server's words for the step (the system's board says whose it was: WebBoard.step_words)
+    const head = el("p", {}, el("strong", { "data-event": s.event }, s.words),
+                    ` at ${new Date(s.at).toLocaleTimeString()}`);
     if (undone.has(s.step)) head.append(el("span", { class: "undone" }, " — undone by a later rewind"));
     const box = document.getElementById("step-event");
     box.replaceChildren(head);

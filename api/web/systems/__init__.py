@@ -216,8 +216,9 @@ class WebBoard:
         return None
 
     def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str]) -> str:
-        """One step of a unit in the House's undo list: what happened and whose command stored it (a draw that
-        another seat's input set off is stored by that seat's command, C-9: a system names whose it is)."""
+        """One step of a unit in words, for the House's undo list and every seat's replay (from what that seat may
+        read of it, C-5): what happened and whose command stored it (a draw that another seat's input set off is
+        stored by that seat's command, C-9: a system names whose it is)."""
         return f"{_CAMEL.sub(' ', event).capitalize()}, by {name_of(actor)}"
 
     #: A unit's phases in a player's words, where the phase's own name does not do (``phase_words``).
