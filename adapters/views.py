@@ -135,6 +135,8 @@ def summary_json(unit: Any) -> str:
     summary = found(unit) if found is not None else {}
     if getattr(unit, "abandoned", None) is not None:  # C-10, the kernel's: the lists say "abandoned", not settled
         summary = {**summary, "abandoned": True}
+    if getattr(unit, "was_overturned", False):  # C-6, the kernel's: the lists say "overturned", not settled
+        summary = {**summary, "overturned": True}
     return json.dumps(summary, sort_keys=True)
 
 
@@ -148,8 +150,8 @@ def ddl() -> tuple[str, ...]:
 
 #: Raised when what the rows hold changes while their tables' definitions do not, so that a store projects
 #: anew: 2, the log marks the entries a rewind abandoned before every seat saw them (C-5, C-8); 3, a unit's
-#: summary says it was abandoned (C-10).
-ROWS = "3"
+#: summary says it was abandoned (C-10); 4, that it was overturned (C-6).
+ROWS = "4"
 
 
 def shape() -> str:

@@ -340,6 +340,11 @@ def session(s: schemas.Session) -> RenderableType:
 SIDES = (Column("who", lambda c: " vs ".join(", ".join(side) for side in (c.challenger, c.opponent) if side) or "-"),)
 
 
+def _step(c: schemas.ChallengeSummary) -> str:
+    """A unit's step in the list: "abandoned" (C-10) or "overturned" (C-6) whatever its phase."""
+    return "abandoned" if c.summary.get("abandoned") else "overturned" if c.summary.get("overturned") else c.phase
+
+
 def challenges(items: list[schemas.ChallengeSummary], limit: int | None = None) -> RenderableType:
     """Every unit of resolution: its id (as commands take it), kind and step, then its system's own columns
     (``CLI.unit_columns``, ADR 0030: a Penny Ante challenge shows its ante and pot, a Pool roll who rolled).
@@ -349,7 +354,7 @@ def challenges(items: list[schemas.ChallengeSummary], limit: int | None = None) 
     extra = shown[0] if shown and all(s == shown[0] for s in shown) else SIDES
     table = _table("Challenges", "id", "kind", "step", *(col.header for col in extra))
     for c in items:
-        table.add_row(_short(c.id), kind_label(c.kind), c.phase, *(col.cell(c) for col in extra))
+        table.add_row(_short(c.id), kind_label(c.kind), _step(c), *(col.cell(c) for col in extra))
     if not items:
         table.caption = "None yet."
     elif limit is not None and len(items) >= limit:

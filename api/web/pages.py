@@ -254,7 +254,7 @@ def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBo
         unit_id=unit_id, campaign_id=cid, kind=type(unit).__name__, phase=str(view.get("phase")), state=state,
         moves=moves, waiting=stakes.waiting_for(cid, v.seat, unit_id).seats, seat=v.seat.name,
         is_house=v.seat.is_house, names=names_of(sheets), sheets=sheets, rulings=rulings,
-        abandoned=getattr(unit, "abandoned", None) is not None)
+        abandoned=getattr(unit, "abandoned", None) is not None, overturned=bool(getattr(unit, "was_overturned", False)))
     return table, boards.of(system.id)
 
 

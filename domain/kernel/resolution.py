@@ -132,6 +132,12 @@ class Resolution:
         """Whether every hidden value is public now (C-5); a unit with secrets overrides it."""
         return self.settled
 
+    @property
+    def was_overturned(self) -> bool:
+        """C-6: whether the House overturned (or voided) this settled unit's result. By default a unit keeps
+        its overturn in ``overturned``; a unit that keeps it elsewhere overrides this."""
+        return bool(getattr(self, "overturned", None))
+
     def _own(self, name: str) -> Any:
         """The aggregate's own mutable copy of a kept field (a class default is never written to)."""
         value = self.__dict__.get(name)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.e2e.conftest import Cli, normalized
 from tests.e2e.test_cli_live_server import seat_cli, server  # noqa: F401 (the live server fixture)
 
@@ -43,6 +45,7 @@ def test_a_conflict_with_a_reroll_and_humanity_checks_is_played_from_the_cli(cli
     assert "C-6" in cli("undo", "--to-step", "2", "--reason", "settled", expect=3).stderr
     cli("overturn", "--void", "--reason", "a bad dream")
     assert cli.json("sheet", "ilse")["willpower"] == 6
+    assert re.search(r"\broll\s+overturned\s", cli("challenge", "list").stdout)  # its step in the list (C-6)
     assert [s["event"] for s in cli.json("replay", "--as", "tomas")["steps"]][-1] == "Overturned"
     assert cli.json("audit", "verify")["intact"]
     before = (cli.json("sheet", "ilse"), cli.json("antagonist", "sheets"), cli.json("challenge", "show"))

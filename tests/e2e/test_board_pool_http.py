@@ -131,3 +131,24 @@ def test_a_stalemate_and_a_tie_are_answered_by_buttons_and_read_in_words(client)
             assert 'data-action="reroll"' in page and 'data-action="interrupt"' in page
             page = client.post(f"/web/units/{unit}/act", data={"action": "interrupt"}).text
             assert "No winner: the House interrupted the tie and narrates." in page and not re.search(r"gains \d", page)
+
+
+def test_an_overturned_roll_reads_overturned_in_the_lists_and_on_its_page_not_settled_c6(client):
+    c, house, _ = campaign(client)
+    mara = seat(client, c, house, "mara", "Mara Quill")
+    assert client.post(f"{c}/adventures", headers=house, json={}).status_code == 201
+    roll = client.post(f"{c}/rolls", headers=bearer(mara), json={"count": 2}).json()
+    if roll["phase"] == "choice":
+        assert client.post(f"{c}/challenges/{roll['id']}/actions", headers=bearer(mara), json={
+            "action": "choose", "choice": "narrate"}).status_code == 200
+    as_seat(client, mara)
+    page = client.get(f"/web/units/{roll['id']}").text
+    assert re.search(r'<span class="phase">\s*settled\s*</span>', page)
+    r = client.post(f"{c}/challenges/{roll['id']}/overturn", headers=house, json={"reason": "a misread die"})
+    assert r.status_code == 200, r.text
+    page = client.get(f"/web/units/{roll['id']}").text
+    assert re.search(r'<span class="phase">\s*overturned\s*</span>', page)  # the table's title, for a player
+    tables = client.get("/web/campaign").text.split('id="tables"', 1)[1]
+    assert re.search(r'class="phase done">\s*overturned\s*</span>', tables)
+    listed = client.get(f"{c}/challenges", headers=bearer(mara)).json()
+    assert listed[0]["summary"].get("overturned") is True and listed[0]["phase"] == "settled"

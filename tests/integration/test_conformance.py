@@ -357,9 +357,12 @@ def test_a_settled_unit_is_voided_with_a_reason_once_c6(service: Stakes, system:
         refused(table, lambda unit=unit: table.void(unit), "C-6") if not table.unit(unit).settled else None
         play_to_settlement(table, rng, unit)
         before = table.view(HOUSE, unit).model_dump()
+        assert not service.challenge_summary(table.cid, Seat("mara"), unit).summary.get("overturned")
         table.void(unit)
         assert table.view(HOUSE, unit).model_dump() != before, f"{system}: a void that changes nothing in the unit"
-        assert table.unit(unit).settled
+        assert table.unit(unit).settled and table.unit(unit).was_overturned
+        # the lists say so, for every seat (the kernel's flag in the unit's summary), not "settled"
+        assert service.challenge_summary(table.cid, Seat("mara"), unit).summary.get("overturned") is True
         entries = [e for e in service.log(table.cid, Seat("mara"), 0, 1000).entries if unit.hex in e.stream]
         assert entries[-1].detail.get("reason") == "the table voids it", entries[-1]  # C-2: the reason, for all
         sheets = dump(service.sheets(table.cid, Seat.house()))

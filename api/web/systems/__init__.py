@@ -97,6 +97,8 @@ class TableView:
     replay: bool = False
     #: C-10: the House abandoned the unit (the kernel's ``Resolution.abandoned``): its title says so.
     abandoned: bool = False
+    #: C-6: the House overturned (or voided) the unit's result (the kernel's ``Resolution.was_overturned``).
+    overturned: bool = False
 
     @property
     def your_turn(self) -> bool:
@@ -224,10 +226,12 @@ class WebBoard:
     #: A unit's phases in a player's words, where the phase's own name does not do (``phase_words``).
     phases: dict[str, str] = {}
 
-    def phase_words(self, phase: str, abandoned: bool = False) -> str:
+    def phase_words(self, phase: str, abandoned: bool = False, overturned: bool = False) -> str:
         """A unit's phase as the table's title and the campaign's list of tables say it; an abandoned unit's
-        (C-10) is "abandoned", whatever its phase."""
-        return "abandoned" if abandoned else self.phases.get(phase) or phase.replace("-", " ")
+        (C-10) is "abandoned" and an overturned one's (C-6) "overturned", whatever its phase."""
+        if abandoned or overturned:
+            return "abandoned" if abandoned else "overturned"
+        return self.phases.get(phase) or phase.replace("-", " ")
 
     def unit_title(self, unit: dict[str, Any], names: dict[str, str]) -> str:
         """A unit in a list, by the names of who takes part."""

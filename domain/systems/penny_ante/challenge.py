@@ -633,6 +633,11 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
     def _rewound(self, to_step: int, reason: str, state: dict[str, Any], actor: str) -> None:
         self.restore(state)
 
+    @property
+    def was_overturned(self) -> bool:
+        """C-6: a challenge keeps its overturns in its result (it may be overturned more than once)."""
+        return bool((self.result or {}).get("overturned"))
+
     def verify_overturn(self, winner: str | None, reason: str) -> dict[str, int]:
         """Verify an overturn (C-6) before anything moves; returns the payouts as ruled."""
         clean_text(reason, "a reason", max_length=500, ruling="C-6")

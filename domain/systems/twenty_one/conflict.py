@@ -474,6 +474,11 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
             raise RuleViolation("this conflict is voided already", ruling="C-6")
         return text
 
+    @property
+    def was_overturned(self) -> bool:
+        """C-6: a conflict's overturn voids it."""
+        return self.voided is not None
+
     def overturn(self, reason: object, actor: str) -> None:
         """C-6: the House voids the ended conflict: every action that stood is overturned with the reason, and
         the holds spent in it go back to their sheets (the system's ``overturn`` returns them)."""
