@@ -5,6 +5,8 @@ reload."""
 
 from __future__ import annotations
 
+import re
+
 from urllib.parse import urlsplit
 
 import httpx
@@ -90,6 +92,8 @@ def test_the_luck_report_reads_in_names_at_phone_size(url, browser):  # noqa: F8
     row = luck.locator("table.luck-table tbody tr").first
     assert row.locator("th").inner_text() == "Ilse Varn" and row.locator("td").nth(0).inner_text() == "d6"
     assert row.locator("td").nth(1).inner_text() == "6"
+    fair = row.locator("td").nth(2).inner_text()  # in words first, the statistics after them
+    assert re.match(r"(too few draws to tell|looks fair \(p = |unusual \(a fair draw does this)", fair), fair
     phone_checks(page, "the luck report")
     axe_check(page, "the luck report")
     shoot(page, "luck-phone")
