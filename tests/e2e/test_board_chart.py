@@ -6,7 +6,6 @@ reload."""
 from __future__ import annotations
 
 import re
-
 from urllib.parse import urlsplit
 
 import httpx

@@ -119,3 +119,5 @@ def test_a_combat_ended_mid_cycle_says_who_did_not_attack_and_the_status_follows
     assert BOARD.status(combat_state(**surprised), table(**surprised)).startswith("The surprise is dealt")
     assert BOARD.seeds(combat_state(phase="settled", seeds={})) == "The table ended before the players gave their seed."
     assert BOARD.seeds({"combatants": [{"name": "Sheriff Cole", "seat": "house"}]}) == "No player in this combat: no seed."
+    assert BOARD.seeds(combat_state(seeds={"players": "words"}, fresh_seeds={"cycle-1": {"players": "more"}})) == (
+        "The players added a seed of their own. Since, a fresh seed of theirs has dealt what the House chose (C-9).")
