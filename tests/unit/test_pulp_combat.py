@@ -86,6 +86,27 @@ def test_an_attack_records_its_degree_critical_and_fumble_and_the_house_its_effe
         unit.record_effect("ilse", 2, "x", "ilse")
 
 
+def test_an_effect_without_a_number_goes_to_the_latest_shown_attack_as_the_legal_actions_list_it_c5_pu5():
+    """The effect's default attack is one its listed choices name: an unshown later attack is passed over."""
+    unit = combat()
+    unit.deal_initiative("house", None, ILSE_FIRST, "house")
+    unit.attack("ilse", "Sheriff Cole", 0, None, PLAIN, "ilse")
+    unit.show_attack("ilse", None, "ilse")
+    unit.attack("house", "Ilse", 0, None, PLAIN, "house")
+    unit.keep_order("house", "house")
+    unit.attack("ilse", "Sheriff Cole", 0, None, PLAIN, "ilse")  # attack 3, not shown
+    for number in (2, 3):
+        unit.show_attack("house", number, "house") if number == 2 else None
+    effects = next(a for a in unit.legal_actions("house") if a["action"] == "effect")["choices"]
+    assert effects == [1, 2]
+    unit.record_effect("house", None, "a graze", "house")
+    assert [a["effect"] for a in unit.attacks] == [None, "a graze", None]
+    unit.record_effect("house", None, "a scratch", "house")
+    assert [a["effect"] for a in unit.attacks] == ["a scratch", "a graze", None]
+    with pytest.raises(RuleViolation, match="PU-5: no shown attack waits"):
+        unit.record_effect("house", None, "x", "house")
+
+
 def test_a_rewind_deals_the_same_cards_again_and_shown_ones_stay_public_c7_c8():
     unit = combat(table=False)
     unit.deal_initiative("house", {"Ilse": 4}, None, "house")

@@ -353,9 +353,12 @@ class CombatRules:
 
     def record_effect(self, seat: str, number: int | None, effect: object, actor: str) -> None:
         if number is None:
-            number = next((a["number"] for a in reversed(self.attacks) if a["effect"] is None), None)
+            # the latest the House may record an effect for: shown (C-5), or any once the combat is over; the
+            # same attacks the legal actions list as the effect's choices
+            number = next((a["number"] for a in reversed(self.attacks) if a["effect"] is None
+                           and (self.attack_public(a) or self.phase == "settled")), None)
             if number is None:
-                raise RuleViolation("no attack waits for its effect in this combat", ruling="PU-5")
+                raise RuleViolation("no shown attack waits for its effect in this combat", ruling="PU-5")
         self._effect_recorded(number=number, effect=self.verify_effect(seat, number, effect),  # type: ignore[attr-defined]
                               actor=actor)
 

@@ -183,7 +183,7 @@ class Effect(_CombatMove):
     cli_arguments = ("effect",)
     action: Literal["effect"] = "effect"
     effect: str = text(500, "What the attack did.")
-    number: Int | None = Field(None, description="The attack (default: the latest without an effect).")
+    number: Int | None = Field(None, description="The attack (default: the latest shown attack without an effect).")
 
 
 class End(_CombatMove):
