@@ -26,20 +26,32 @@
     (v.value === null || Number.isInteger(v.value));
   const CARD = /^(10|[2-9JQKA])([SHDC])$/;
 
-  function die(value, note) {
-    if (Number.isInteger(value) && value >= 1 && value <= 6)
+  // A die of six faces is drawn as its pips; any other (a d10, a cut) as its number, and so is every die of a
+  // list that holds one above 6, so that a list never mixes pips and numbers.
+  function die(value, note, faces = 6) {
+    if (faces === 6 && Number.isInteger(value) && value >= 1 && value <= 6)
       return el("span", { class: "die", role: "img", "aria-label": `die showing ${value}${note ? ", " + note : ""}` },
                 FACES[value - 1]);
     if (value === null) return el("span", { class: "die hidden", role: "img", "aria-label": "hidden die" }, "?");
-    return el("span", { class: "die big" }, value);
+    return el("span", { class: "die big", role: "img", "aria-label": `die showing ${value}${note ? ", " + note : ""}` },
+              value);
+  }
+
+  function showDie(value, faces) {
+    const flags = Object.entries(value).filter(([k, v]) => k !== "value" && v === true).map(([k]) => k.replace(/_/g, " "));
+    const span = el("span", {}, die(value.value, flags.join(", "), faces));
+    if (flags.length) span.append(el("small", { class: "flag" }, flags.join(", ")));
+    return span;
   }
 
   function show(value, key = "") {
     const dicey = key.includes("dice") || ["cup", "revealed", "kept", "rolled", "value"].includes(key);
     if (Array.isArray(value)) {
       if (!value.length) return el("span", { class: "none" }, "—");
-      if (value.every(isDie) || (dicey && value.every((v) => Number.isInteger(v) || v === null)))
-        return el("span", { class: "dice" }, ...value.map((v) => isDie(v) ? show(v) : die(v)));
+      if (value.every(isDie) || (dicey && value.every((v) => Number.isInteger(v) || v === null))) {
+        const faces = value.some((v) => (isDie(v) ? (v.faces || 6) !== 6 || v.value > 6 : v > 6)) ? 0 : 6;
+        return el("span", { class: "dice" }, ...value.map((v) => isDie(v) ? showDie(v, faces) : die(v, "", faces)));
+      }
       if (value.every((v) => typeof v === "string" && CARD.test(v)))
         return el("span", { class: "cards" }, ...value.map((v) => {
           const m = CARD.exec(v);
@@ -50,12 +62,7 @@
       return el("ol", { class: "items" }, ...value.map((v) => el("li", {}, show(v))));
     }
     if (value && typeof value === "object") {
-      if (isDie(value)) {
-        const flags = Object.entries(value).filter(([k, v]) => k !== "value" && v === true).map(([k]) => k.replace(/_/g, " "));
-        const span = el("span", {}, die(value.value, flags.join(", ")));
-        if (flags.length) span.append(el("small", { class: "flag" }, flags.join(", ")));
-        return span;
-      }
+      if (isDie(value)) return showDie(value, value.faces || 6);
       const entries = Object.entries(value).filter(([k]) => !SECRET.test(k) && !ID.test(k));
       if (!entries.length) return el("span", { class: "none" }, "—");
       return el("dl", { class: "kv" }, ...entries.map(([k, v]) => el("div", {}, el("dt", {}, isSeat(k) ? who(k) : k.replace(/_/g, " ")), el("dd", {}, show(v, k)))));
@@ -72,13 +79,16 @@
     const reason = s.detail && s.detail.reason;
     if (s.event === "Rewound") {
       const to = s.detail.to_step;
-      branches.append(el("li", { class: "branch" }, `Step ${s.step}: ${who(s.actor)} rewound to step ${to}` +
-        ` — steps ${to + 1} to ${s.step - 1} were undone` + (reason ? ` (“${reason}”)` : "")));
+      const gone = s.step - 1 === to + 1 ? `step ${to + 1} was undone` : `steps ${to + 1} to ${s.step - 1} were undone`;
+      branches.append(el("li", { class: "branch" }, `Step ${s.step}: ${who(s.actor)} undid the table back to step ${to}` +
+        ` — ${gone}` + (reason ? ` (“${reason}”)` : "")));
     } else if (s.event === "Overturned") {
       branches.append(el("li", { class: "branch" }, `Step ${s.step}: ${who(s.actor)} overturned the result` +
         (reason ? ` (“${reason}”)` : "")));
     }
   }
+  if (branches.children.length)  // the table's history as a whole, not the step shown above
+    branches.before(el("h2", { class: "branches-title", id: "branches-title" }, "Undos and overturns in this table's history"));
   const undone = new Set();
   for (const s of steps) if (s.event === "Rewound") for (let i = s.detail.to_step + 1; i < s.step; i++) undone.add(i);
 

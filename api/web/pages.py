@@ -254,7 +254,8 @@ def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBo
         unit_id=unit_id, campaign_id=cid, kind=type(unit).__name__, phase=str(view.get("phase")), state=state,
         moves=moves, waiting=stakes.waiting_for(cid, v.seat, unit_id).seats, seat=v.seat.name,
         is_house=v.seat.is_house, names=names_of(sheets), sheets=sheets, rulings=rulings,
-        abandoned=getattr(unit, "abandoned", None) is not None, overturned=bool(getattr(unit, "was_overturned", False)))
+        abandoned=getattr(unit, "abandoned", None) is not None, overturned=bool(getattr(unit, "was_overturned", False)),
+        would_have_drawn=[dict(d) for d in getattr(unit, "would_have_drawn", ())] if unit.settled else [])
     return table, boards.of(system.id)
 
 
@@ -321,7 +322,9 @@ def rulings_of(v: Viewer, table: boards.TableView, board: boards.WebBoard) -> Ru
     sides: dict[str, str] = {}
     if settled:
         unit = v.stakes.challenge_summary(v.campaign_id, v.seat, table.unit_id)
-        sides = {side: " and ".join(table.name_of(s) for s in seats)
+        # a side by its name on the board (an antagonist's, not "the House"), else by its seats' names
+        sides = {side: named if (named := board.side_name(table, side)) != side else
+                 " and ".join(table.name_of(s) for s in seats)
                  for side, seats in (("challenger", unit.challenger), ("opponent", unit.opponent)) if seats}
     # C-6: overturn is offered only where the unit's own checks would take it now, with the winners they take
     winners = v.stakes.overturn_winners(v.campaign_id, v.seat, table.unit_id) if settled else None

@@ -106,6 +106,9 @@ class Resolution:
     #: C-10: the House's reason, once it abandoned the unit (its own closing event sets it; a unit whose end and
     #: abandon are one event, a Pulp combat's, leaves it None).
     abandoned: str | None = None
+    #: C-10: the draws its ``DrawAbandoned`` recorded, kept by ``keep_would_have_drawn`` so that its board shows
+    #: them and ``verify`` checks them (older states: none kept).
+    would_have_drawn: Sequence[dict[str, Any]] = ()
     seeds_locked: bool = False
     filled: Mapping[str, Any] = MappingProxyType({})
     shown: Mapping[str, Any] = MappingProxyType({})
@@ -388,6 +391,11 @@ class Resolution:
         shows, e.g. the hands a deal would have made); the unit says what its first draw is."""
         raise NotImplementedError
 
+    def keep_would_have_drawn(self, draws: Sequence[Mapping[str, Any]]) -> None:
+        """Mutator, from the unit's own ``DrawAbandoned``: the draws it records, kept for its board and
+        ``verify`` (C-10)."""
+        self.would_have_drawn = copy.deepcopy([dict(d) for d in draws])
+
     def close_abandoned(self, reason: str, actor: str) -> None:
         """Mutating: the unit's own event that closes it, abandoned (C-10)."""
         raise NotImplementedError
@@ -519,7 +527,11 @@ class Resolution:
         checked = entered = 0
         given = [[str(self.fresh[stage][side]) for side in self.seeders()] for stage in self.fresh
                  if self.fresh_in(stage)]
-        for record in [*self.rolls, *self.shuffles]:
+        # C-10: a draw recorded when the unit ended before it is checked as a drawn result is (a shuffle's
+        # recorded ``order`` is its value); it is marked ``abandoned`` in the results
+        abandoned = [{**{k: v for k, v in r.items() if k != "order"}, "value": r["order"] if SHUFFLED in r
+                      else r["value"], "entered": False, "abandoned": True} for r in self.would_have_drawn]
+        for record in [*self.rolls, *self.shuffles, *abandoned]:
             if record["entered"]:
                 entered += 1
                 continue
@@ -538,7 +550,7 @@ class Resolution:
                 mismatches.append({"slot": record["slot"], "recorded": record["value"], "derived": expected})
         return {"verifiable": True, "commitment_matches": commitment(self.secret_seed) == self.seed_hash,
                 "checked": checked, "entered": entered, "mismatches": mismatches, "secret_seed": self.secret_seed,
-                "side_seeds": seeds, "results": copy.deepcopy([*self.rolls, *self.shuffles])}
+                "side_seeds": seeds, "results": copy.deepcopy([*self.rolls, *self.shuffles, *abandoned])}
 
     # -- C-6, C-7: rewind ------------------------------------------------------------------------------
     def revealed_by_rewind(self, past: Callable[[], Any], to_step: object) -> list[str]:

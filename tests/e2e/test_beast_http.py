@@ -355,3 +355,31 @@ def test_an_antagonists_reroll_waits_for_the_players_fresh_seed_and_whether_it_r
     assert seen[0] == seen[1]
     if drawn[0]:  # settled at once: the reroll's slot carries the fresh seed (docs/fairness.md)
         assert drawn[0][0]["slot"][:4] == ["opponent", "reroll", "fresh", "fresh words"]
+
+
+def test_the_overturn_form_names_the_house_character_who_may_win_now_not_the_house_c6(client):
+    from tests.e2e.test_web_http import sign_in
+
+    c, t = new_table(client, table_dice=True)
+    unit = client.post(f"{c}/conflicts", headers=t["ilse"], json={"against": "Sheriff Cole"}).json()["id"]
+    act(client, c, unit, t["ilse"], "seed", seed="Ilse's words")
+    act(client, c, unit, t["ilse"], "roll", humanity=2, beast=3, dice=[7, 3, 6, 6, 10, 2])
+    act(client, c, unit, t["ilse"], "keep")
+    act(client, c, unit, t["house"], "roll", humanity=2, beast=2, dice=[1, 2, 6, 1])
+    act(client, c, unit, t["house"], "keep")
+    act(client, c, unit, t["ilse"], "check", dice=[1, 2, 3, 4, 5, 6])
+    view = act(client, c, unit, t["house"], "check", side="opponent", dice=[7, 1, 1, 1])
+    assert view["phase"] == "settled" and view["state"]["outcome"]["winner"] == "challenger"
+    client.cookies.clear()
+    sign_in(client, t["house"]["Authorization"].split(" ", 1)[1])
+    page = client.get(f"/web/units/{unit}").text
+    rulings = page[page.index('id="rulings"'):]
+    winners = re.findall(r'name="winner" value="(\w+)"[^>]*>\s*([^<]+?)\s*</label>', rulings)
+    assert winners == [("opponent", "Sheriff Cole")], winners  # the side that may win now, by its name
+    r = client.post(f"{c}/challenges/{unit}/overturn", headers=t["house"], json={
+        "winner": "opponent", "reason": "the sheriff had the drop on her"})
+    assert r.status_code == 200, r.text
+    damage = client.get(f"{c}/challenges/{unit}", headers=t["ilse"]).json()["state"]["overturned"]["damage"]
+    lost = damage["challenger"]
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(f"/web/units/{unit}/table").text))
+    assert lost and f"Overturned: Sheriff Cole wins instead, and Ilse loses {lost} Willpower." in page, page

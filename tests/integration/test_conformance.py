@@ -595,6 +595,12 @@ def shown_to_all(table: Table, system: str, unit: Any) -> list[dict[str, Any]]:
         assert len(shown) == 1 and not shown[0].hidden, f"{system}: {seat} reads {shown}"
         draws = shown[0].detail["draws"]
         assert draws and not [m for d in draws for m in recipe.mismatches(d)], draws
+    # the unit keeps them (its board shows them), and its verify derives them again with its results
+    kept = table.unit(unit).would_have_drawn
+    assert [d["slot"] for d in kept] == [d["slot"] for d in draws], f"{system}: the unit keeps {kept}"
+    marked = [r for r in verified.results or [] if r.get("abandoned")]
+    assert [r["slot"] for r in marked] == [d["slot"] for d in draws] and not verified.mismatches, verified
+    assert verified.checked >= len(draws)
     return draws
 
 

@@ -207,7 +207,8 @@ class CoinFlip(Resolution, Aggregate):
 
     @event("DrawAbandoned")
     def _draw_abandoned(self, draws: list[dict[str, Any]], actor: str) -> None:
-        """C-10: the toss the inputs given fixed, shown to every seat."""
+        """C-10: the toss the inputs given fixed, shown to every seat (kept for the board and ``verify``)."""
+        self.keep_would_have_drawn(draws)
 
     def close_abandoned(self, reason: str, actor: str) -> None:
         self._abandoned(reason=reason, actor=actor)

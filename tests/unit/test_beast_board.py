@@ -229,3 +229,15 @@ def test_a_commands_answer_is_said_in_words():
     assert "Mara Quill is seated: Humanity 5, Beast 5, Willpower 4." in seated and 'href="/web/invite#inv_abc"' in seated
     restored = markup.unescape(str(BOARD.answer("restore-willpower", {**sheet, "willpower": 3}, view)))
     assert "Mara Quill's Willpower is now 3 of 4." in restored and 'aria-label="Willpower 3 of 4"' in restored
+
+
+def test_an_action_short_of_its_difficulty_is_drawn_as_a_failure_not_in_a_winners_colours_be5():
+    from api.web.systems.beast import table_model
+
+    def model(success: bool) -> dict[str, Any]:
+        state = {"kind": "action", "difficulty": 4, "sides": {}, "outcome": {"success": success, "total": 1}}
+        return table_model(TableView(unit_id=None, campaign_id=None, kind="BeastRoll", phase="settled",
+                                     state=state, moves=[], waiting=[], seat="ilse", is_house=False, names={},
+                                     sheets=[]))
+
+    assert model(False)["failed"] is True and model(True)["failed"] is False

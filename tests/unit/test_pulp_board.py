@@ -88,7 +88,7 @@ def test_the_houses_undo_list_names_the_attacker_of_an_attack_another_seats_fres
         "Sheriff Cole's attack on Tomas (dealt when Ilse Varn sent the fresh seed)")
     own = {"number": 3, "seat": "tomas", "attacker": "Tomas", "target": None}
     assert BOARD.step_words("Attacked", own, "tomas", names) == "Tomas's attack"
-    assert BOARD.step_words("SeedAdded", {}, "ilse", names) == "Seed added, by Ilse Varn"
+    assert BOARD.step_words("SeedAdded", {}, "ilse", names) == "Ilse Varn added a seed"  # the kernel's words
     # the House's call dealt by a player's seed or pass (C-10), its choice standing with a fresh seed (C-9)
     assert BOARD.step_words("InitiativeDealt", {}, "tomas", names) == (
         "Initiative dealt (the House's call, dealt when Tomas seeded or passed, C-10)")
@@ -121,3 +121,21 @@ def test_a_combat_ended_mid_cycle_says_who_did_not_attack_and_the_status_follows
     assert BOARD.seeds({"combatants": [{"name": "Sheriff Cole", "seat": "house"}]}) == "No player in this combat: no seed."
     assert BOARD.seeds(combat_state(seeds={"players": "words"}, fresh_seeds={"cycle-1": {"players": "more"}})) == (
         "The players added a seed of their own. Since, a fresh seed of theirs has dealt what the House chose (C-9).")
+
+
+def test_an_abandoned_combats_would_be_deals_read_as_cards_by_what_they_would_have_dealt_c10():
+    from api.web.systems import TableView
+    from domain.systems.pulp_cards import rules
+
+    order = list(rules.DECK)
+    view = TableView(unit_id=None, campaign_id=None, kind="PulpCombat", phase="settled", state=combat_state(
+        phase="settled"), moves=[], waiting=[], seat="ilse", is_house=False, names={}, sheets=[], rulings=[],
+        would_have_drawn=[{"slot": ["surprise"], "deck": order, "order": order, "cut": 3, "cards": order[3:10]},
+                          {"slot": ["initiative", 1], "deck": order, "order": order},
+                          {"slot": ["attack", "Ilse Varn", 1, "fresh", "x"], "deck": order, "order": order,
+                           "cut": 5, "cut_by": "drawn", "cards": order[5:12]}])
+    lines = BOARD.abandoned_lines(view)
+    assert lines == [("The surprise deal", rules.faces(order[3:10]) + " (cut at 3)"),
+                     ("The initiative deal", rules.faces(order)),
+                     ("Ilse Varn's attack up next", rules.faces(order[5:12]) + " (cut at 5)")]
+    assert "would have drawn" in str(BOARD.abandoned_draw(view))

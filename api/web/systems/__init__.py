@@ -32,7 +32,7 @@ registry (``registry.edge_module``): no list here names a system.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -99,6 +99,9 @@ class TableView:
     abandoned: bool = False
     #: C-6: the House overturned (or voided) the unit's result (the kernel's ``Resolution.was_overturned``).
     overturned: bool = False
+    #: C-10: the draw an abandoned unit recorded when it ended before it (the kernel's
+    #: ``Resolution.would_have_drawn``), public to every seat: the board shows it (``abandoned_draw``).
+    would_have_drawn: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def your_turn(self) -> bool:
@@ -180,6 +183,14 @@ KERNEL_GROUPS = {"add-player": "Seats", "start-adventure": "Adventures", "end-ad
 CONFIRMS = {"end-adventure": "End the adventure now, for every seat?"}
 
 
+#: The kernel's steps, in words (``WebBoard.step_words``; a system's ``step_phrases`` come first).
+KERNEL_STEPS = {
+    "SeedAdded": "{who} added a seed", "SeedPassed": "{who} passed: no seed", "FreshSeedAdded": "{who} added a fresh seed",
+    "Rewound": "{who} undid the table back to step {to_step}", "Overturned": "{who} overturned the result",
+    "Abandoned": "{who} abandoned the table", "DrawAbandoned": "The draw it would have made, recorded for every seat",
+}
+
+
 class WebBoard:
     """The generic board; a system's module subclasses it, overrides what it draws itself, and sets
     ``BOARD = TheBoard()``."""
@@ -212,15 +223,61 @@ class WebBoard:
         """The campaign page's system part: the seat's sheet, the others', the books."""
         return self.shared("_generic_campaign.html", c=view)
 
+    def abandoned_draw(self, view: TableView) -> Markup:
+        """C-10: the draw the unit would have made, recorded when the House ended it before that draw, for every
+        seat to see. By default a line per side its slots name (in the slot's order), dice as numbers and a
+        shuffle as ``draw_words`` says it (else its order); a board says it in its own words."""
+        return self.shared("_abandoned_draw.html", lines=self.abandoned_lines(view))
+
+    def abandoned_lines(self, view: TableView) -> list[tuple[str, str]]:
+        """``(whose, values)`` for ``abandoned_draw``: a side's name (or "the table"), and its values."""
+        found = view.state.get("sides")
+        sides: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+        lines: dict[str, list[str]] = {}
+        for record in view.would_have_drawn:
+            side = next((str(part) for part in record.get("slot") or [] if isinstance(part, str) and part in sides),
+                        None)
+            order = record.get("order")
+            value = (self.draw_words(order) or " ".join(map(str, order))) if isinstance(order, list) else \
+                str(record.get("value"))
+            lines.setdefault(self.side_name(view, side) if side else "the table", []).append(value)
+        return [(whose, " ".join(values)) for whose, values in lines.items()]
+
+    @staticmethod
+    def side_name(view: TableView, side: str) -> str:
+        """A side of the unit by the names of who plays it (its ``name``, else its seats' names)."""
+        data = (view.state.get("sides") or {}).get(side)
+        if isinstance(data, Mapping) and data.get("name"):
+            return str(data["name"])
+        seats = data.get("seats") if isinstance(data, Mapping) else None
+        if isinstance(seats, list) and seats:
+            return " and ".join(view.name_of(str(x)) for x in seats)
+        return side
+
     def draw_words(self, recorded: Any) -> str | None:
         """A recorded draw in the table's own words for the replay's verify panel, where the shared drawing (a
         die, a number, a list) would show the system's stored codes; None: the shared drawing does."""
         return None
 
+    #: A system's own steps in words (``step_words``): ``{who}`` is the acting seat's name, ``{seat}`` the name of
+    #: the seat the step records, any other ``{field}`` the step's own (as the seat may read it, C-5).
+    step_phrases: dict[str, str] = {}
+
     def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str]) -> str:
         """One step of a unit in words, for the House's undo list and every seat's replay (from what that seat may
         read of it, C-5): what happened and whose command stored it (a draw that another seat's input set off is
-        stored by that seat's command, C-9: a system names whose it is)."""
+        stored by that seat's command, C-9: a system names whose it is). The system's ``step_phrases``, then the
+        kernel's (``KERNEL_STEPS``), else the event's name and who."""
+        phrase = self.step_phrases.get(event) or KERNEL_STEPS.get(event)
+        if phrase is not None:
+            fields = {k: v for k, v in detail.items() if isinstance(v, str | int) and not isinstance(v, bool)}
+            if isinstance(fields.get("seat"), str):
+                fields["seat"] = name_of(str(fields["seat"]))
+            try:
+                said = phrase.format_map({**fields, "who": name_of(actor)})
+                return said[:1].upper() + said[1:]  # "The House …", not "the House …"
+            except (KeyError, IndexError, ValueError):
+                pass  # a field this seat may not read (C-5): the plain words below
         return f"{_CAMEL.sub(' ', event).capitalize()}, by {name_of(actor)}"
 
     #: A unit's phases in a player's words, where the phase's own name does not do (``phase_words``).

@@ -9,7 +9,7 @@ is ``{"hidden": true}`` in its view and is drawn as a cup of die backs, never co
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from markupsafe import Markup
@@ -317,6 +317,9 @@ def table_model(view: TableView) -> dict[str, Any]:
         "difficulty": difficulty(state.get("difficulty")) if state.get("kind") == "action" else None,
         "minimum": {k: v for k, v in (state.get("minimum") or {}).items() if v},
         "secret": state.get("secret_seed") is not None,
+        # BE-5: an action short of its difficulty is drawn as a failure, not in a winner's colours
+        "failed": state.get("kind") == "action" and isinstance(state.get("outcome"), Mapping)
+        and not state["outcome"].get("success"),
     }
     model["actions"] = [_action(m, sides) for m in view.moves]
     return model
@@ -360,6 +363,35 @@ class BeastBoard(WebBoard):
 
     def table(self, view: TableView) -> Markup:
         return self.render("table.html", t=view, b=table_model(view))
+
+    step_phrases = {
+        "Opened": "{who} opened it", "PreparedInSecret": "{who} prepared a roll in secret",
+        "Rolled": "{who} rolled", "RolledInSecret": "{who} rolled in secret", "Revealed": "{who} showed the roll",
+        "DecidedInSecret": "{who} decided in secret", "RerollDrawnInSecret": "A die rolled again in secret",
+        "Resolved": "The result was settled", "Checked": "{who} made a Humanity check",
+        "CheckedInSecret": "{who} made a Humanity check in secret",
+    }
+
+    def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str]) -> str:
+        """A side's decision says whether it kept its dice or rolled one again (BE-4, C-9)."""
+        if event == "Decided":
+            again = detail.get("reroll")
+            return (f"{name_of(actor)} kept the dice" if not again else
+                    f"{name_of(actor)} spent Willpower to roll a die again")
+        return super().step_words(event, detail, actor, name_of)
+
+    def abandoned_lines(self, view: TableView) -> list[tuple[str, str]]:
+        """C-10: each side's d10s still to roll, a 10 with the die rolled again after it (BE-10); a roll takes
+        as many as it has dice, from the first (BE-1)."""
+        chains: dict[tuple[str, int], list[str]] = {}
+        for record in view.would_have_drawn:
+            side, _, die, _ = record["slot"]
+            chains.setdefault((str(side), int(die)), []).append(str(record["value"]))
+        lines: dict[str, list[str]] = {}
+        for (side, _), values in chains.items():
+            lines.setdefault(side, []).append("→".join(values))
+        return [(self.side_name(view, side), " ".join(dice) + " (a roll takes its dice from the first)")
+                for side, dice in lines.items()]
 
     def unit_title(self, unit: dict[str, Any], names: dict[str, str]) -> str:
         sides = unit.get("sides")

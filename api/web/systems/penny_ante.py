@@ -136,6 +136,25 @@ class PennyAnteBoard(WebBoard):
                 stake_left=stake_left, cup_secret=s.get("phase") != "settled"))
         return out
 
+    def abandoned_lines(self, t: TableView) -> list[tuple[str, str]]:
+        """C-10: each side's dice still to roll (as many as a side may ever roll, PA-8: its roll takes them
+        from the first) and its circumstance die apart."""
+        labels = {x.key: x.label for x in self.sides(t)}
+        dice: dict[str, list[str]] = {}
+        extra: dict[str, str] = {}
+        for record in t.would_have_drawn:
+            slot = [str(x) for x in record.get("slot") or []]
+            side = next((x for x in slot if x in labels), None)
+            if side is None:
+                continue
+            if slot[0] == "circumstance":
+                extra[side] = str(record["value"])
+            else:
+                dice.setdefault(side, []).append(str(record["value"]))
+        return [(labels[side], " ".join(dice.get(side, [])) + (
+            f" (its circumstance die: {extra[side]})" if side in extra else "")) for side in labels
+            if side in dice or side in extra]
+
     def offers(self, t: TableView) -> list[Offer]:
         out = []
         for o in t.state.get("loan_offers") or []:

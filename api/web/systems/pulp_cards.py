@@ -103,6 +103,23 @@ class PulpBoard(WebBoard):
             return rules.faces(recorded)
         return None
 
+    def abandoned_lines(self, view: TableView) -> list[tuple[str, str]]:
+        """C-10: each deal the combat would have made: the surprise (its 7 cards after the House's drawn cut),
+        the first initiative shuffle, or the attack up next (its 7 cards after its cut), as the cards print."""
+        lines = []
+        for record in view.would_have_drawn:
+            slot = [str(x) for x in record.get("slot") or []]
+            cards = record.get("cards") or record.get("order") or []
+            if slot[:1] == ["attack"] and len(slot) > 1:
+                whose = f"{slot[1]}'s attack up next"
+            elif slot[:1] == ["initiative"]:
+                whose = "The initiative deal"
+            else:
+                whose = "The surprise deal" if slot[:1] == ["surprise"] else "The deal"
+            cut = f" (cut at {record['cut']})" if record.get("cut") is not None else ""
+            lines.append((whose, rules.faces(cards) + cut))
+        return lines
+
     # -- the table ---------------------------------------------------------------------------------------
     def table(self, view: TableView) -> Markup:
         if view.state.get("kind") == "combat":

@@ -102,6 +102,19 @@ class TwentyOneBoard(WebBoard):
     phases = {"play": "playing", "tie": "breaking a tie", "reshuffle": "reshuffling"}
     script = True
 
+    #: Twenty-one's steps in words: a deal or a shuffle is stored by the command that set it off (C-10).
+    step_phrases = {
+        "Opened": "{who} opened the conflict", "Shuffled": "The deck was shuffled (set off by {who})",
+        "HandDealt": "{seat}'s cards were dealt (set off by {who})", "OrderCalled": "{who} called for the order of play",
+        "OrderCardLaid": "{seat} laid a card for the order", "OrderSettled": "The order of play was settled",
+        "CardsLaid": "{seat} laid two cards", "CardDrawn": "{seat} drew a card", "Stood": "{seat} stood",
+        "ModifierAdded": "{who} added a modifier ({source})", "Replaced": "{seat} replaced the last card laid ({kind})",
+        "HoldSpent": "{seat} spent a hold ({use})", "HoldCardDiscarded": "{seat} discarded a held card",
+        "ActionResolved": "{seat}'s action: {outcome}", "RoundEnded": "Round {round} ended",
+        "ReshuffleAwaited": "The deck ran out: the House shuffles the discards", "RefillResumed": "The deal went on",
+        "Ended": "{who} ended the conflict", "Voided": "{who} voided the conflict",
+    }
+
     # -- the table --------------------------------------------------------------------------------------------
     def table(self, view: TableView) -> Markup:
         s = view.state
@@ -117,6 +130,14 @@ class TwentyOneBoard(WebBoard):
                                "deck": [face(x) for x in s.get("deck") or []],
                                "known": [shown(x) for x in s.get("deck_known") or []]},
                            extra=[m for m in view.moves if m.name not in DRAWN])
+
+    def abandoned_lines(self, view: TableView) -> list[tuple[str, str]]:
+        """C-10: the hands the abandoned deal would have dealt, seat by seat (TO-2)."""
+        lines = []
+        for record in view.would_have_drawn:
+            for seat, dealt in (record.get("hands") or {}).items():
+                lines.append((view.name_of(seat), " ".join(f"{face(x)['rank']}{face(x)['suit']}" for x in dealt)))
+        return lines or super().abandoned_lines(view)
 
     def _action(self, view: TableView) -> dict[str, Any] | None:
         a = view.state.get("action")

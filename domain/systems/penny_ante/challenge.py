@@ -603,7 +603,9 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
 
     @event("DrawAbandoned")
     def _draw_abandoned(self, draws: list[dict[str, Any]], actor: str) -> None:
-        """C-10: recorded for every seat to see; the challenge's state is unchanged (those dice were not rolled)."""
+        """C-10: recorded for every seat to see; the challenge's state is unchanged (those dice were not rolled) but for
+        the draws it keeps to show."""
+        self.keep_would_have_drawn(draws)
 
     @event("Abandoned")
     def _abandoned(self, reason: str, payouts: dict[str, int], actor: str) -> None:

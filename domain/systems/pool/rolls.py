@@ -366,7 +366,9 @@ class PoolContest(Resolution, Aggregate):
 
     @event("DrawAbandoned")
     def _draw_abandoned(self, draws: list[dict[str, Any]], actor: str) -> None:
-        """C-10: recorded for every seat to see; the contest's state is unchanged (those dice were not rolled)."""
+        """C-10: recorded for every seat to see; the contest's state is unchanged (those dice were not rolled) but for
+        the draws it keeps to show."""
+        self.keep_would_have_drawn(draws)
 
     @event("Abandoned")
     def _abandoned(self, reason: str, actor: str) -> None:

@@ -189,6 +189,7 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
     @event("DrawAbandoned")
     def _draw_abandoned(self, draws: list[dict[str, Any]], actor: str) -> None:
         """C-10: the first draws the combat would have made, for every seat to see; nothing else changes."""
+        self.keep_would_have_drawn(draws)
 
     @event("Ended")
     def _ended(self, reason: str, actor: str) -> None:

@@ -451,7 +451,9 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
 
     @event("DrawAbandoned")
     def _draw_abandoned(self, draws: list[dict[str, Any]], hands: dict[str, list[str]], actor: str) -> None:
-        """C-10: recorded for every seat to see; the conflict's state is unchanged (the deal was not made)."""
+        """C-10: recorded for every seat to see; the deal was not made, the conflict keeps it with the hands it
+        would have dealt (for its board)."""
+        self.keep_would_have_drawn([{**d, "hands": copy.deepcopy(hands)} for d in draws])
 
     @event("Ended")
     def _ended(self, actor: str) -> None:

@@ -60,6 +60,7 @@ def view_for(conflict: Any, seat: str, reveal: bool = False, settled: bool = Fal
         "last_order": copy.deepcopy(conflict.last_order), "turn_order": list(conflict.turn_order),
         "turn": conflict.turn(), "acted": list(conflict.acted), "assisted": list(conflict.assisted),
         "action": action, "results": copy.deepcopy(conflict.results), "voided": conflict.voided,
+        "abandoned": getattr(conflict, "abandoned", None),  # C-10: the House's reason
     }
 
 

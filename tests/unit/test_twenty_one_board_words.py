@@ -1,0 +1,38 @@
+"""Twenty-one's steps in words (the undo list and the replay, WebBoard.step_words): a deal set off by a player's
+seed or pass is not said as if that player dealt (C-10), a replacement says whether it was an assist, a hinder
+or a hold (TO-7, TO-13), and a kernel step reads as the kernel says it."""
+
+from __future__ import annotations
+
+from api.web.systems import WebBoard
+from api.web.systems.beast import BOARD as BEAST
+from api.web.systems.twenty_one import BOARD
+
+NAMES = {"house": "the House", "ilse": "Ilse Varn", "tomas": "Brother Tomas"}.__getitem__
+
+
+def test_a_deal_set_off_by_a_players_pass_says_whose_cards_and_who_set_it_off_c10():
+    assert BOARD.step_words("HandDealt", {"seat": "ilse", "cards": None}, "tomas", NAMES) == (
+        "Ilse Varn's cards were dealt (set off by Brother Tomas)")
+    assert BOARD.step_words("Shuffled", {"slot": ["shuffle", 0]}, "tomas", NAMES) == (
+        "The deck was shuffled (set off by Brother Tomas)")
+
+
+def test_a_replacement_says_what_kind_it_was_to7():
+    assert BOARD.step_words("Replaced", {"seat": "tomas", "kind": "hinder", "card": "9H"}, "tomas", NAMES) == (
+        "Brother Tomas replaced the last card laid (hinder)")
+
+
+def test_kernel_steps_read_as_the_kernel_says_them_and_an_unknown_step_by_its_name():
+    assert BOARD.step_words("Rewound", {"to_step": 4, "reason": "x"}, "house", NAMES) == (
+        "The House undid the table back to step 4")
+    assert WebBoard().step_words("SomethingNew", {}, "ilse", NAMES) == "Something new, by Ilse Varn"
+    # a field this seat may not read (hidden, C-5) leaves the plain words
+    assert BOARD.step_words("HandDealt", {}, "tomas", NAMES) == "Hand dealt, by Brother Tomas"
+
+
+def test_a_beast_side_that_keeps_its_dice_says_so_and_one_that_rolls_again_says_what_it_spent_be4():
+    assert BEAST.step_words("Decided", {"side": "opponent", "reroll": None}, "tomas", NAMES) == (
+        "Brother Tomas kept the dice")
+    assert BEAST.step_words("Decided", {"side": "opponent", "reroll": {"die": 2}}, "tomas", NAMES) == (
+        "Brother Tomas spent Willpower to roll a die again")
