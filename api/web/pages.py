@@ -322,7 +322,7 @@ def rulings_of(v: Viewer, table: boards.TableView, board: boards.WebBoard) -> Ru
     sides: dict[str, str] = {}
     if settled:
         unit = v.stakes.challenge_summary(v.campaign_id, v.seat, table.unit_id)
-        # a side by its name on the board (an antagonist's, not "the House"), else by its seats' names
+        # a side by its name on the board (a House character's, not "the House"), else by its seats' names
         sides = {side: named if (named := board.side_name(table, side)) != side else
                  " and ".join(table.name_of(s) for s in seats)
                  for side, seats in (("challenger", unit.challenger), ("opponent", unit.opponent)) if seats}
