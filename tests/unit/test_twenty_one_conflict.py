@@ -187,6 +187,7 @@ def test_the_order_of_play_king_nines_and_five_deals_the_nines_a_card_each():  #
         conflict = game.act(seat, "order-card", card=card)
     assert conflict.turn_order == ["p1", "p4", "p2", "p3"]
     assert conflict.last_order["ties"] == [{"p2": "10D", "p3": "2C"}]
+    assert conflict.last_order["round"] == conflict.round == 1  # the board says which round's order it was
     assert {"KS", "9H", "9D", "5C", "10D", "2C"} <= set(conflict.discard)  # laid for order: discarded, no refill
     assert [len(conflict.hands[s]) for s in seats] == [2, 2, 2, 2]
     with pytest.raises(RuleViolation) as early:

@@ -171,7 +171,7 @@ class TwentyOneBoard(WebBoard):
             lo = s["last_order"]
             last = {"cards": [{"name": view.name_of(seat), "card": face(code)} for seat, code in lo["cards"].items()],
                     "ties": [[{"name": view.name_of(seat), "card": face(code)} for seat, code in tie.items()]
-                             for tie in lo.get("ties") or []]}
+                             for tie in lo.get("ties") or []], "round": lo.get("round")}
         return {"rows": rows, "laying": laying, "last": last, "round": s.get("round"),
                 "waiting": [view.name_of(x) for x in s.get("seats", []) if x not in acted]}
 

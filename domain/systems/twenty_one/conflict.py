@@ -252,7 +252,7 @@ class Conflict(ConflictDeck, ConflictChecks, Resolution, Aggregate):
         if held:
             self.discard += laid + [x for dealt in ties for x in dealt.values()]
         self.phase, self.ordering, self.turn_order = "play", None, list(order)
-        self.last_order = {"cards": dict(cards), "ties": copy.deepcopy(ties), "order": list(order)}
+        self.last_order = {"cards": dict(cards), "ties": copy.deepcopy(ties), "order": list(order), "round": self.round}
 
     # -- TO-4, TO-5, TO-11: laying, drawing, standing ----------------------------------------------------------
     def lay(self, seat: str, laid: Sequence[object], entered: Sequence[str] | None, actor: str) -> None:
