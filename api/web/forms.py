@@ -63,7 +63,7 @@ def fields(cls: type[Command], skip: tuple[str, ...] = ("action",), limits: dict
         if name in skip:
             continue
         kind, options = _kind(prop)
-        f = Field(name=name, label=name.replace("_", " "), kind=kind, required=name in required,
+        f = Field(name=name, label=name.replace("_", " ").capitalize(), kind=kind, required=name in required,
                   help=prop.get("description", ""), options=options)
         # the choices fill the field the legal action names (``field``), else any field that takes them
         choices = limits.get("choices") if limits.get("field") in (None, name) else None
