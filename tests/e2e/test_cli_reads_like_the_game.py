@@ -322,3 +322,14 @@ def test_a_log_page_that_starts_inside_a_challenge_still_names_who_plays_each_si
     assert "Ilse Varn" in text
     assert "Ilse Varn rolls" in text and "Lady Sen shows" in text
     assert not re.search(r"\b[Tt]he (?:challenger|opponent)\b", text), text
+
+
+def test_a_characteristic_bought_does_not_rename_its_buyer_in_the_log(cli):
+    """The log's who is the stream's character, named at its creation: a later event's ``name`` (a Penny Ante
+    characteristic bought) is what that event records, not who the character is."""
+    seat_the_table(cli)
+    cli("characteristic", "buy", "Lucky [red]Necklace[/]", "--as", "ilse")
+    cli("adventure", "start")
+    text = reads_as_words(cli("log", "--limit", "1000", "--as", "tomas", env=NARROW).stdout)
+    assert "Ilse Varn joins adventure 1" in text, text
+    assert "Necklace[/] joins" not in text and "Necklace[/] wagers" not in text
