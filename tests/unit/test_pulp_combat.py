@@ -107,6 +107,18 @@ def test_an_effect_without_a_number_goes_to_the_latest_shown_attack_as_the_legal
         unit.record_effect("house", None, "x", "house")
 
 
+def test_an_overturned_combat_takes_no_effect_and_lists_none_c6():
+    unit = combat()
+    unit.deal_initiative("house", None, ILSE_FIRST, "house")
+    unit.attack("ilse", "Sheriff Cole", 0, None, PLAIN, "ilse")
+    unit.end("house", "Cole ran", "house")
+    assert any(a["action"] == "effect" for a in unit.legal_actions("house"))  # an ended combat still takes one
+    unit.overturn("a dream", "house")
+    assert not any(a["action"] == "effect" for a in unit.legal_actions("house"))
+    with pytest.raises(RuleViolation, match="C-6: this combat was overturned"):
+        unit.record_effect("house", 1, "late hat", "house")
+
+
 def test_a_rewind_deals_the_same_cards_again_and_shown_ones_stay_public_c7_c8():
     unit = combat(table=False)
     unit.deal_initiative("house", {"Ilse": 4}, None, "house")

@@ -344,6 +344,9 @@ class CombatRules:
 
     def verify_effect(self, seat: str, number: object, effect: object) -> str:
         self._house(seat, "records an attack's effect")
+        if getattr(self, "overturned", None):
+            raise RuleViolation("this combat was overturned: nothing it did stands, so no effect is recorded",
+                                ruling="C-6")
         attack = self._attack(number)
         if not self.attack_public(attack) and self.phase != "settled":
             raise RuleViolation(f"attack {number} is not shown yet", ruling="C-5")
