@@ -110,4 +110,5 @@ def test_an_abandoned_penny_ante_challenge_shows_each_sides_dice_by_name(client)
     for side, name in (("challenger", "Ilse Varn"), ("opponent", "Brother Tomas")):
         dice = [str(r["value"]) for r in records if r["slot"][:2] == ["roll", side]]
         [extra] = [str(r["value"]) for r in records if r["slot"] == ["circumstance", 1, side]]
-        assert len(dice) == 6 and f"{name}: {' '.join(dice)} (its circumstance die: {extra})" in shown, shown
+        assert len(dice) == 6 and f"{name}: {' '.join(dice)} (the most a side rolls; it takes its dice from the " \
+            f"first, PA-8); a circumstance die, if one was called for: {extra}" in shown, shown

@@ -205,7 +205,7 @@ def test_the_fresh_seed_form_follows_a_house_choice_and_a_bound_choice_is_set_in
     dealt = client.get(f"{c}/challenges/{fight}", headers=bearer(tokens["house"])).json()["state"]
     assert dealt["phase"] == "attacking" and dealt["initiative"]["advantages"]["Sheriff Cole"] == 3
     seeds = words(client.get(f"/web/units/{fight}/table").text)  # the pass at the start, and the fresh seeds since
-    assert re.search(r"The players passed: no seed of theirs at the start\. Since, (a fresh seed of theirs has|2 "
+    assert re.search(r"The players passed: no seed of theirs at the start\. Since then, (a fresh seed of theirs has|2 "
                      r"fresh seeds of theirs have) dealt what the House chose \(C-9\)\.", seeds), seeds
     as_seat(client, tokens, "house")
     r = client.post(f"{c}/challenges/{fight}/rewind", headers=bearer(tokens["house"]),

@@ -120,7 +120,7 @@ def test_a_combat_ended_mid_cycle_says_who_did_not_attack_and_the_status_follows
     assert BOARD.seeds(combat_state(phase="settled", seeds={})) == "The table ended before the players gave their seed."
     assert BOARD.seeds({"combatants": [{"name": "Sheriff Cole", "seat": "house"}]}) == "No player in this combat: no seed."
     assert BOARD.seeds(combat_state(seeds={"players": "words"}, fresh_seeds={"cycle-1": {"players": "more"}})) == (
-        "The players added a seed of their own. Since, a fresh seed of theirs has dealt what the House chose (C-9).")
+        "The players added a seed of their own. Since then, a fresh seed of theirs has dealt what the House chose (C-9).")
 
 
 def test_an_abandoned_combats_would_be_deals_read_as_cards_by_what_they_would_have_dealt_c10():

@@ -36,3 +36,11 @@ def test_a_beast_side_that_keeps_its_dice_says_so_and_one_that_rolls_again_says_
         "Brother Tomas kept the dice")
     assert BEAST.step_words("Decided", {"side": "opponent", "reroll": {"die": 2}}, "tomas", NAMES) == (
         "Brother Tomas spent Willpower to roll a die again")
+
+
+def test_a_penny_ante_draw_set_off_by_a_seat_is_not_said_as_that_seats_own_c10():
+    from api.web.systems.penny_ante import BOARD as PENNY_ANTE
+
+    assert PENNY_ANTE.step_words("CupRerolled", {"side": "challenger"}, "ilse", NAMES) == (
+        "A cup was rerolled (set off by Ilse Varn)")
+    assert PENNY_ANTE.step_words("Raised", {"amount": 4}, "tomas", NAMES) == "Brother Tomas raised 4"

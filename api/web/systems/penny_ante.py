@@ -100,6 +100,17 @@ class PennyAnteBoard(WebBoard):
     phases = {"declare": "naming characteristics", "roll": "rolling", "keep": "keeping dice",
               "betting-1": "first betting round", "new-circumstances": "second circumstances",
               "betting-2": "second betting round"}
+    #: Penny Ante's steps in words: a draw is stored by the command that set it off (C-10), not by the side
+    #: whose dice it rolled.
+    step_phrases = {
+        "Announced": "{who} announced the challenge", "CharacteristicsDeclared": "{who} named characteristics",
+        "CircumstanceDeclared": "{who} called a circumstance", "DiceRolled": "Dice were rolled (set off by {who})",
+        "DiceKept": "{who} kept dice", "RerollCalled": "{who} called for the reroll",
+        "CupRerolled": "A cup was rerolled (set off by {who})", "Checked": "{who} checked", "Called": "{who} called",
+        "Raised": "{who} raised {amount}", "Folded": "{who} folded", "WentAllIn": "{who} went all-in",
+        "Decided": "The challenge was decided", "BidPlaced": "{who} bid {amount}", "DebtTaken": "{who} took a debt",
+        "BuyoutAccepted": "{who} accepted a buyout", "LoanOffered": "{who} offered a loan",
+    }
 
     # -- the table ------------------------------------------------------------------------------------------
     @staticmethod
@@ -137,23 +148,39 @@ class PennyAnteBoard(WebBoard):
         return out
 
     def abandoned_lines(self, t: TableView) -> list[tuple[str, str]]:
-        """C-10: each side's dice still to roll (as many as a side may ever roll, PA-8: its roll takes them
-        from the first) and its circumstance die apart."""
-        labels = {x.key: x.label for x in self.sides(t)}
+        """C-10: each side's dice still to roll and its circumstance die apart. The record holds as many dice as a
+        side may ever roll (PA-8); a side that declared its characteristics rolls 1 die plus one for each, from
+        the first, so only those are said; an undeclared side's are said as the most it could roll."""
+        sides = {x.key: x for x in self.sides(t)}
         dice: dict[str, list[str]] = {}
         extra: dict[str, str] = {}
+        firsts: set[str] = set()
         for record in t.would_have_drawn:
             slot = [str(x) for x in record.get("slot") or []]
-            side = next((x for x in slot if x in labels), None)
+            side = next((x for x in slot if x in sides), None)
             if side is None:
                 continue
             if slot[0] == "circumstance":
                 extra[side] = str(record["value"])
             else:
                 dice.setdefault(side, []).append(str(record["value"]))
-        return [(labels[side], " ".join(dice.get(side, [])) + (
-            f" (its circumstance die: {extra[side]})" if side in extra else "")) for side in labels
-            if side in dice or side in extra]
+                if slot[0] == "roll":  # the first roll's slots (a reroll's are the side's own dice)
+                    firsts.add(side)
+        lines = []
+        for key, which in sides.items():
+            if key not in dice and key not in extra:
+                continue
+            rolled, first = dice.get(key, []), key in firsts
+            if first and which.declared:
+                rolled = rolled[:1 + len(which.characteristics)]
+                said = f"{' '.join(rolled)} (1 die and one per characteristic named, PA-8)"
+            else:
+                said = " ".join(rolled) + (" (the most a side rolls; it takes its dice from the first, PA-8)"
+                                           if first else "")
+            if key in extra:
+                said += f"; a circumstance die, if one was called for: {extra[key]}"
+            lines.append((which.label, said.strip("; ")))
+        return lines
 
     def offers(self, t: TableView) -> list[Offer]:
         out = []
@@ -211,12 +238,12 @@ class PennyAnteBoard(WebBoard):
         for key, score in (r.get("scores") or {}).items():
             if isinstance(score, dict):
                 category = CATEGORIES.get(str(score.get("category")), score.get("category"))
-                lines.append(f"{label.get(key, key)} scores {score.get('score')}: "
+                lines.append(f"{label.get(key, key)} {says(key, 'scores', 'score')} {score.get('score')}: "
                              f"{category} with {words([str(d) for d in score.get('hand') or []])}.")
         for member, amount in (r.get("payouts") or {}).items():
             lines.append(f"{t.name_of(member)} takes {amount} {'penny' if amount == 1 else 'pennies'} from the pot.")
         if r.get("narrator"):
-            lines.append(f"{label.get(r['narrator'], r['narrator'])} narrates.")
+            lines.append(f"{label.get(r['narrator'], r['narrator'])} {says(r['narrator'], 'narrates', 'narrate')}.")
         return lines
 
     def bankrupt_lines(self, t: TableView) -> list[str]:

@@ -276,8 +276,8 @@ class PulpBoard(WebBoard):
                 return "The table ended before the players gave their seed."
             return "No player in this combat: no seed."
         fresh = sum(1 for given in (s.get("fresh_seeds") or {}).values() if given.get("players"))
-        since = (f" Since, {'a fresh seed of theirs has' if fresh == 1 else f'{fresh} fresh seeds of theirs have'} "
-                 "dealt what the House chose (C-9).") if fresh else ""
+        since = (f" Since then, {'a fresh seed of theirs has' if fresh == 1 else f'{fresh} fresh seeds of theirs have'}"
+                 " dealt what the House chose (C-9).") if fresh else ""
         return ("The players passed: no seed of theirs at the start." if seed == "" else
                 "The players added a seed of their own.") + since
 

@@ -179,6 +179,7 @@ class Effect(_CombatMove):
     """House: record an attack's effect (PU-5)."""
 
     who = "house"
+    awaited = False  # the combat goes on without it: the House may record an effect when it likes
     cli = "combat effect"
     cli_arguments = ("effect",)
     action: Literal["effect"] = "effect"
