@@ -203,18 +203,48 @@ def _waiting(waiting_for: Sequence[str]) -> str:
     return f"The table waits for {', '.join(waiting_for)}." if waiting_for else ""
 
 
-def _legal(actions: Sequence[schemas.LegalAction], waiting_for: Sequence[str] | None = ()) -> RenderableType:
-    """What the viewing seat may do now; when nothing, whom the table waits for. ``None``: a replay's step,
-    drawn as the unit stood then, with nothing to do (``cli/history.py``)."""
+def _how(a: schemas.LegalAction, system: str | None) -> str:
+    """The command line that plays a listed move (every listed move is playable from its listing alone): the
+    command of the unit's action, or the campaign command the unit lists (a Penny Ante loan's answer), with the
+    values the listing fixes (a loan's id, the one choice) and a placeholder for each other value it needs."""
+    from cli import catalogue
+
+    found = [c for c in catalogue.load()["commands"] if (system is None or system in c["systems"])
+             and (c["action"] == a.action or (c["listed"] and c["verb"] == a.action))]
+    if not found:
+        return "-"
+    entry = min(found, key=lambda c: len(c["words"].split()) == 1)  # the grouped words (combat show), not show
+    limits = a.model_dump(exclude_none=True, mode="json")
+    choices = limits.get("choices") if isinstance(limits.get("choices"), list) else None
+    words = ["stakes", entry["words"]]
+    for p in entry["params"]:
+        value: str | None = None
+        if p["name"] == limits.get("field") and choices and all(not isinstance(c, dict | list) for c in choices):
+            value = str(choices[0]) if len(choices) == 1 else "{" + "|".join(str(c) for c in choices) + "}"
+        elif isinstance(limits.get(p["name"]), str | int) and not isinstance(limits.get(p["name"]), bool):
+            raw = limits[p["name"]]
+            value = _short(raw) if _is_id(raw) else str(raw)
+        elif p["required"]:
+            value = f"<{p['name']}>"
+        if value is not None:
+            words.append(value if p["positional"] else f"{p['option']} {value}")
+    return " ".join(words)
+
+
+def _legal(actions: Sequence[schemas.LegalAction], waiting_for: Sequence[str] | None = (),
+           system: str | None = None) -> RenderableType:
+    """What the viewing seat may do now, each with the command line that plays it (``system``: the unit's, so the
+    command is its own); when nothing, whom the table waits for. ``None``: a replay's step, drawn as the unit
+    stood then, with nothing to do (``cli/history.py``)."""
     if waiting_for is None:
         return Text("")
     if not actions:
         return Text.assemble(("Nothing to do for you now.", "dim"), (" " + _waiting(waiting_for)) if waiting_for else "")
-    legal = _table("What you can do now", "action", "limits")
+    legal = _table("What you can do now", "action", "limits", "to play it")
     for a in actions:
         limits = ", ".join(f"{k}={_short(val) if _is_id(val) else _plain(val, True)}"
                            for k, val in a.model_dump(exclude_none=True, mode="json").items() if k != "action")
-        legal.add_row(a.action, limits)
+        legal.add_row(a.action, limits, Text(_how(a, system)))
     return Group(legal, _waiting(waiting_for)) if waiting_for else legal
 
 

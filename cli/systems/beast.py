@@ -172,7 +172,7 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
         if data.get("pending"):  # the House's own view (or once it revealed its dice)
             parts.append(f"{_plain(data['name'])} spends 1 Willpower to roll die {data['pending'].get('die')} again: "
                          "drawn with the players' fresh seed (C-9)")
-    parts.append(_legal(v.legal_actions, v.waiting_for))
+    parts.append(_legal(v.legal_actions, v.waiting_for, "beast"))
     return Group(*parts)
 
 

@@ -204,7 +204,7 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
         parts.append(offers)
     if v.secret_seed:
         parts.append(Text(f"secret seed {v.secret_seed}", style="dim"))
-    parts.append(_legal(_positions(v.legal_actions), v.waiting_for))
+    parts.append(_legal(_positions(v.legal_actions), v.waiting_for, "penny-ante"))
     return Group(*parts)
 
 

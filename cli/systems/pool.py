@@ -85,7 +85,7 @@ def roll(v: ResolutionView) -> RenderableType:
         lines.append(Text(f"Result overturned: {_plain(s['overturned'])}", style="bold"))
     seeds = seed_hash(s.get("seed_hash")) + (f"; secret seed {s['secret_seed']}" if s.get("secret_seed") else "")
     lines.append(Text(seeds, style="dim", overflow="fold"))
-    lines.append(_legal(v.legal_actions, v.waiting_for))
+    lines.append(_legal(v.legal_actions, v.waiting_for, "pool"))
     return Group(*lines)
 
 
@@ -151,7 +151,7 @@ def contest(v: ResolutionView) -> RenderableType:
         lines.append(Text(f"Result overturned: {_plain(s['overturned'])}", style="bold"))
     seeds = seed_hash(s.get("seed_hash")) + (f"; secret seed {s['secret_seed']}" if s.get("secret_seed") else "")
     lines.append(Text(seeds, style="dim", overflow="fold"))
-    lines.append(_legal(v.legal_actions, v.waiting_for))
+    lines.append(_legal(v.legal_actions, v.waiting_for, "pool"))
     return Group(*lines)
 
 

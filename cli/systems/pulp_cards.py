@@ -152,7 +152,7 @@ def deal(v: ResolutionView) -> RenderableType:
                   "-" if s.get("cut") is None else f"{s['cut']} ({s.get('cut_by') or '-'})", cards,
                   _reads(result, result.get("reads") if result else None))
     return Group(head, table, *_overturned(s), Text(_seeds(s), style="dim", overflow="fold"),
-                 _legal(v.legal_actions, v.waiting_for))
+                 _legal(v.legal_actions, v.waiting_for, "pulp-cards"))
 
 
 def combat(v: ResolutionView) -> RenderableType:
@@ -197,7 +197,7 @@ def combat(v: ResolutionView) -> RenderableType:
         parts.append(table)
     parts += _overturned(s)
     parts.append(Text(_seeds(s), style="dim", overflow="fold"))
-    parts.append(_legal(v.legal_actions, v.waiting_for))
+    parts.append(_legal(v.legal_actions, v.waiting_for, "pulp-cards"))
     return Group(*parts)
 
 

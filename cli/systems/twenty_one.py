@@ -82,7 +82,7 @@ def conflict(v: schemas.ConflictView) -> RenderableType:
                         f"{r['targets']['mixed']}/{r['targets']['full']}",
                         r["outcome"] + f" ({r['how']})" + (" overturned" if r["overturned"] else ""))
         parts.append(res)
-    parts.append(_legal(v.legal_actions, v.waiting_for))
+    parts.append(_legal(v.legal_actions, v.waiting_for, "twenty-one"))
     return Group(*parts)
 
 
