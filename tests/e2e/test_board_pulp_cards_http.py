@@ -254,6 +254,8 @@ def test_after_an_undo_a_players_attack_is_cut_as_before_and_the_page_says_so_in
                                                     "cut": "5"})
     assert r.status_code == 200, r.text
     dealt = client.get(f"{c}/challenges/{fight}", headers=bearer(tokens["ilse"])).json()["state"]["attacks"][-1]
+    assert client.post(f"/web/units/{fight}/act", data={"action": "show", "number": str(dealt["number"])}
+                       ).status_code == 200  # every seat sees it now (C-8: public for good)
     r = client.post(f"{c}/challenges/{fight}/rewind", headers=house,
                     json={"to_step": before, "reason": "the sheriff was out of reach", "reveal": True})
     assert r.status_code == 200, r.text
@@ -264,6 +266,10 @@ def test_after_an_undo_a_players_attack_is_cut_as_before_and_the_page_says_so_in
     assert r.status_code == 200, r.text
     again = client.get(f"{c}/challenges/{fight}", headers=bearer(tokens["ilse"])).json()["state"]["attacks"][-1]
     assert again["cards"] == dealt["cards"] and again["cut"] == dealt["cut"] == 5
+    assert again["seen_before_rewind"] is True and again["shown"] is False
+    page = words(client.get(f"/web/units/{fight}/table").text)  # the dealer's own page says it is public (C-8)
+    assert "Every seat saw these cards before the undo: they stay shown (C-8)." in page
+    assert "Not shown yet: only you see them." not in page
 
 
 def test_the_houses_words_for_how_a_combat_ended_are_on_every_seats_table_and_rulings_name_only_what_is_offered(

@@ -212,7 +212,8 @@ class PulpBoard(WebBoard):
             "number": a["number"], "cycle": a["cycle"], "attacker": a["attacker"], "target": a.get("target"),
             "free": bool(a.get("free")), "difficulty": signed(int(a.get("difficulty") or 0)),
             "dealer": view.name_of(a["dealer"]), "yours": a["dealer"] == view.seat, "hidden": hidden,
-            "shown": bool(a.get("shown")), "effect": a.get("effect"), "cards": hand(None if hidden else a["cards"]),
+            "shown": bool(a.get("shown") or a.get("seen_before_rewind")), "seen_before": bool(a.get("seen_before_rewind")),
+            "effect": a.get("effect"), "cards": hand(None if hidden else a["cards"]),
             "outcome": None if hidden else outcome(a["result"], int(a.get("difficulty") or 0)),
             "cut": a.get("cut"),
         }

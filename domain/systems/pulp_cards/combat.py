@@ -233,7 +233,9 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
         for a in self.attacks:
             if self.sees_attack(seat, a, reveal):
                 attacks.append({**copy.deepcopy(a), "shown_as": rules.faces(a["cards"]),
-                                "reads": rules.outcome_words("standard", a["result"])})
+                                "reads": rules.outcome_words("standard", a["result"]),
+                                # C-8: every seat saw this deal before a rewind dealt it again: public for good
+                                "seen_before_rewind": not a["shown"] and self.attack_public(a)})
             else:
                 attacks.append({**{k: a[k] for k in ("number", "cycle", "dealer", "attacker", "target", "free",
                                                      "difficulty", "shown", "effect")},
