@@ -173,7 +173,8 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
                       _dice(side.dice), str(side.betting_wager), str(side.wager), marks)
     circumstances = _table("Circumstances", "step", "side", "circumstance", "die", "barred for")
     for c in v.circumstances:
-        circumstances.add_row(str(c.step), c.side, c.text, "-" if c.die is None else str(c.die),
+        circumstances.add_row(str(c.step), c.side, c.text if c.text is not None else "(seen before the undo, C-8)",
+                              "-" if c.die is None else str(c.die) + (" *" if c.seen_before_rewind else ""),
                               c.barred or "")
     parts: list[RenderableType] = [header, Text(seed_hash(v.seed_hash), style="dim"), sides]
     if v.circumstances:

@@ -217,7 +217,14 @@ def test_after_a_rewind_binds_the_houses_double_down_the_table_waits_for_the_hou
     table.act("ilse", unit, {"action": "seed", "seed": "fresh words"})
     version = table.unit(unit).version
     start = next(v for v in range(version - 1, 0, -1) if _phase_at(table, unit, v) == "betting-1") + 1
+    seen = {(c["step"], c["side"]): c["die"] for c in table.unit(unit).circumstances if c["die"] is not None}
     table.rewind(unit, start)
+    # C-8: a circumstance die every seat saw stays shown after the undo, to every seat, marked
+    for seat in ("ilse", "tomas", HOUSE):
+        after = {(c["step"], c["side"]): c for c in table.view(seat, unit).model_dump()["circumstances"]}
+        for key, die in seen.items():
+            assert after[key]["die"] == die, (seat, after)
+        assert any(c["seen_before_rewind"] for c in after.values()), after
     table.act("ilse", unit, {"action": "roll"})
     assert [a["action"] for a in listed(table, unit, "ilse")] == []
     assert "double-down" in [a["action"] for a in listed(table, unit, HOUSE)]

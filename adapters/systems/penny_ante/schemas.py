@@ -132,9 +132,11 @@ class ChallengeSide(BaseModel):
 class Circumstance(BaseModel):
     step: int
     side: str
-    text: str
+    text: str | None = Field(description="None for a die every seat saw before an undo took its circumstance "
+                                         "back: it stays shown (C-8).")
     die: int | None
     barred: str | None = Field(description="The side that may not use this die (PA-13).")
+    seen_before_rewind: bool = Field(False, description="Every seat saw this die before an undo (C-8).")
 
 
 class LoanOffer(BaseModel):

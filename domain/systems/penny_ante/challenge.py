@@ -14,13 +14,14 @@ what into the pot, and in which order (PA-18, PA-22).
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.kernel.resolution import Resolution
+from domain.kernel.resolution import Resolution, slot_key
 from domain.systems.penny_ante.money import split
 from domain.systems.penny_ante.moves import (
     ALLIANCE,
@@ -249,6 +250,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
             if slot[0] == "circumstance":
                 for c in self.circumstances_of(side, slot[1]):
                     c["die"] = value
+                self.show([slot])  # a circumstance die is public when rolled: a rewind keeps it shown (C-8)
             elif slot[0] == "roll":
                 self.sides[side]["dice"].append(value)
             else:
@@ -531,6 +533,23 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
                 slots[slot[2]] = slot
         return slots
 
+    def _circumstances_seen(self) -> list[dict[str, Any]]:
+        """The circumstances, each die every seat saw before a rewind took it back shown, marked (C-8); a die
+        whose circumstance the rewind took back too is listed with no text, still shown."""
+        out, slots = [], set()
+        for c in self.circumstances:
+            slot = ["circumstance", c["step"], c["side"]]
+            slots.add(slot_key(slot))
+            if c["die"] is None and self.was_shown(slot):
+                c = {**c, "die": self.shown[slot_key(slot)], "seen_before_rewind": True}
+            out.append(dict(c))
+        for key, die in self.shown.items():  # the shown slots outlive the rolls a rewind took back (C-8)
+            slot = ast.literal_eval(key)  # a slot's key is its repr (``slot_key``): literals only
+            if slot[0] == "circumstance" and key not in slots:
+                out.append({"step": slot[1], "side": slot[2], "text": None, "die": die, "barred": None,
+                            "seen_before_rewind": True})
+        return out
+
     def view_for(self, seat: str, reveal: bool = False, settled: bool = False) -> dict[str, Any]:
         """The challenge as ``seat`` may see it (C-5): own dice, revealed dice, never another's cup; a die
         shown to every seat before a rewind stays shown, marked ``seen_before_rewind`` (C-8).
@@ -563,7 +582,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
             "phase": self.phase, "adventure": self.adventure, "round": self.round, "turn": self.turn,
             "ante": self.ante, "stake": self.stake, "table": self.table, "pot": self.pot,
             "seed_hash": self.seed_hash, "secret_seed": self.secret_seed if self.settled or settled else None,
-            "your_side": mine, "sides": sides, "circumstances": self.circumstances,
+            "your_side": mine, "sides": sides, "circumstances": self._circumstances_seen(),
             "result": self.result, "bankrupts": self.bankrupts,
         }
 
