@@ -10,6 +10,7 @@ CLI module (``cli/systems/<package>.py``, optional) may add parsers for its own 
 from __future__ import annotations
 
 import inspect
+import re
 import secrets
 import sys
 from collections.abc import Callable, Iterator
@@ -223,15 +224,25 @@ def lookups() -> dict[str, Callable[[Target, Any], UUID]]:
 
 
 # -- building a typer command from the catalogue ------------------------------------------------------------
+_NOTES = re.compile(r"\s*\((?:issue \d+[^()]*|a JSON boolean[^()]*)\)|\s*A JSON boolean: [^.]*\.|\s*\(issue \d+\)")
+
+
+def for_people(text: str) -> str:
+    """A command's or option's help as a player reads it: its first paragraph (the rest is for developers), and
+    no notes on the wire format or the issue that brought it ("a JSON boolean: …", "(issue 31)")."""
+    first = (text or "").strip().split("\n\n", 1)[0]
+    return _NOTES.sub("", first).strip()
+
+
 KINDS: dict[str, Any] = {"str": str, "int": int, "bool": bool, "list": list[str]}
 
 
 def _parameter(p: dict[str, Any]) -> inspect.Parameter:
     kind, required = KINDS[p["kind"]], p["required"]
     if p["positional"]:
-        marker = typer.Argument(help=p["help"], show_default=False)
+        marker = typer.Argument(help=for_people(p["help"]), show_default=False)
     else:
-        marker = typer.Option(p["option"], help=p["help"], show_default=False)
+        marker = typer.Option(p["option"], help=for_people(p["help"]), show_default=False)
     annotation: Any
     default: Any
     if kind is bool:
@@ -323,7 +334,7 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
     signature = inspect.Signature(params + common)
     command.__signature__ = signature  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
-    command.__doc__ = spec["doc"]
+    command.__doc__ = for_people(spec["doc"])
     command.__name__ = spec["words"].replace(" ", "_").replace("-", "_")
     return command
 
@@ -350,7 +361,7 @@ def make_read(read: dict[str, Any]) -> Callable[..., None]:
 
     if read.get("paged"):
         command = paged
-    command.__doc__ = read["doc"]
+    command.__doc__ = for_people(read["doc"])
     command.__name__ = read["name"]
     return command
 

@@ -61,3 +61,11 @@ def test_a_loan_offered_into_a_challenge_is_answered_by_the_line_the_borrowers_l
     run(cli, borrower["accept-loan"], "--as", "ilse")
     assert cli.json("sheet", "ilse", "--as", "ilse")["pile"] == pile + 5  # PA-14: the pennies moved at once
     assert "withdraw-loan" not in listed(cli, "--as", "tomas")
+
+
+def test_a_commands_help_is_for_people_not_for_developers(cli):
+    """``--help`` says the command's first paragraph and its options' meaning, no issue numbers and no notes on
+    the wire format (a CLI flag is no JSON boolean)."""
+    for args in (("overturn", "--help"), ("undo", "--help")):
+        text = cli(*args).stdout
+        assert "issue 3" not in text and "JSON boolean" not in text and "subclasses" not in text, text
