@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 class AddPlayer(Command):
-    """Seat a player with one character; the player's token is shown once."""
+    """Seat a player with one character; the answer carries a one-time invite code the player claims for his token."""
 
     verb: ClassVar[str] = "add-player"
     who = "house"
