@@ -384,7 +384,10 @@ def challenges(items: list[schemas.ChallengeSummary], limit: int | None = None) 
     extra = shown[0] if shown and all(s == shown[0] for s in shown) else SIDES
     table = _table("Challenges", "id", "kind", "step", *(col.header for col in extra))
     for c in items:
-        table.add_row(_short(c.id), kind_label(c.kind), _step(c), *(col.cell(c) for col in extra))
+        # the unit's own word for its kind where its summary says one (a Beast conflict or action), else its label
+        said = c.summary.get("kind")
+        table.add_row(_short(c.id), said if isinstance(said, str) and said else kind_label(c.kind), _step(c),
+                      *(col.cell(c) for col in extra))
     if not items:
         table.caption = "None yet."
     elif limit is not None and len(items) >= limit:

@@ -45,7 +45,7 @@ def test_a_conflict_with_a_reroll_and_humanity_checks_is_played_from_the_cli(cli
     assert "C-6" in cli("undo", "--to-step", "2", "--reason", "settled", expect=3).stderr
     cli("overturn", "--void", "--reason", "a bad dream")
     assert cli.json("sheet", "ilse")["willpower"] == 6
-    assert re.search(r"\broll\s+overturned\s", cli("challenge", "list").stdout)  # its step in the list (C-6)
+    assert re.search(r"\bconflict\s+overturned\s", cli("challenge", "list").stdout)  # its kind and step (C-6)
     assert [s["event"] for s in cli.json("replay", "--as", "tomas")["steps"]][-1] == "Overturned"
     assert cli.json("audit", "verify")["intact"]
     before = (cli.json("sheet", "ilse"), cli.json("antagonist", "sheets"), cli.json("challenge", "show"))
