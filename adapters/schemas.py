@@ -179,6 +179,9 @@ class ChallengeSummary(BaseModel):
         "`Projection.summarises`); empty for a system that shows none."))
     challenger: list[str]
     opponent: list[str]
+    sides: list[list[str]] = Field(default_factory=list, description=(
+        "Every side's seats, in order: ``challenger`` and ``opponent`` are the first two (a Twenty-one conflict "
+        "has a side a seat)."))
 
 
 class Verification(BaseModel):

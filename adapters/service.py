@@ -63,7 +63,7 @@ def _summary(row: Mapping[str, Any]) -> schemas.ChallengeSummary:
     return schemas.ChallengeSummary(
         id=UUID(row["challenge_id"]), position=row["position"], kind=row["kind"], phase=row["phase"],
         announced_at=row["announced_at"], summary=json.loads(row["summary"]), challenger=sides[0],
-        opponent=sides[1] if len(sides) > 1 else [])
+        opponent=sides[1] if len(sides) > 1 else [], sides=sides)
 
 
 class Stakes:

@@ -12,7 +12,7 @@ from rich.text import Text
 from adapters.systems import twenty_one as schemas
 from cli.inert import styled
 from cli.session import UsageError
-from cli.systems import Said, SystemCli, board
+from cli.systems import Column, Said, SystemCli, board
 from cli.tables import _legal, _table
 
 
@@ -150,5 +150,6 @@ CLI = SystemCli(parsers={"names": (str, _items), "cards": (str, _items), "signed
                 renderers={"ConflictView": conflict, "Hand": hand, "TwentyOneSheet": sheet,
                            "list[TwentyOneSheet]": lambda items: Group(*(sheet(s) for s in items))},
                 unit_kinds=("Conflict",), unit_labels={"Conflict": "conflict"},
+                unit_columns=(Column("who", lambda c: ", ".join(seat for side in c.sides for seat in side) or "-"),),
                 boards={"Conflict": board(schemas.ConflictView, conflict, "Conflict")},
                 phrases={"Conflict": conflict_phrase, "TwentyOneCharacter": character_phrase})

@@ -69,3 +69,14 @@ def test_a_commands_help_is_for_people_not_for_developers(cli):
     for args in (("overturn", "--help"), ("undo", "--help")):
         text = cli(*args).stdout
         assert "issue 3" not in text and "JSON boolean" not in text and "subclasses" not in text, text
+
+
+def test_a_twenty_one_conflict_of_three_lists_all_three_seats(cli):
+    cli("campaign", "create", "Saloon", "--system", "twenty-one")
+    for seat in ("ilse", "tomas", "mara"):
+        cli("player", "add", seat, "--character", seat.title())
+    cli("adventure", "start")
+    cli("conflict", "open", "ilse,tomas,mara")
+    listed = cli.json("challenge", "list")
+    assert listed[0]["sides"] == [["ilse"], ["tomas"], ["mara"]]
+    assert re.search(r"conflict\s+\S+\s+ilse, tomas, mara", cli("challenge", "list").stdout)

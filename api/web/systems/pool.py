@@ -65,7 +65,7 @@ class PoolBoard(WebBoard):
     # -- names -----------------------------------------------------------------------------------------------
     def unit_title(self, unit: dict[str, Any], names: dict[str, str]) -> str:
         """"Mara Quill's roll", "Mara Quill against Tom Reyes": names, never the unit's class."""
-        if "sides" in unit:  # a contest's state, on its own page
+        if isinstance(unit.get("sides"), dict):  # a contest's state, on its own page
             seats = [str(unit["sides"][side]["seat"]) for side in ("challenger", "opponent") if side in unit["sides"]]
         elif "roller" in unit:  # a roll's state
             seats = [str(unit["roller"])]

@@ -220,7 +220,11 @@ class TwentyOneBoard(WebBoard):
         return [*skills, "the surroundings", *helpers]
 
     def unit_title(self, unit: dict[str, Any], names: dict[str, str]) -> str:
-        seats = list(unit.get("seats") or [*(unit.get("challenger") or []), *(unit.get("opponent") or [])])
+        # its state's seats, else a list line's sides (every seat: a conflict has a side a seat)
+        found = unit.get("sides")
+        listed_sides: list[Any] = found if isinstance(found, list) else []
+        seats = list(unit.get("seats") or [seat for side in listed_sides for seat in side]
+                     or [*(unit.get("challenger") or []), *(unit.get("opponent") or [])])
         who = [names.get(s, s) for s in seats]
         listed = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1] if who else "nobody"
         return f"Conflict: {listed}"
