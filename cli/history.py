@@ -164,8 +164,8 @@ def log(entries: schemas.EventLog, names: dict[str, str] | None = None, characte
     for e in entries.entries:
         kind = e.stream.split(":")[0]
         said = streams[e.stream]
-        # a stream's subject is named by its creation (another event's ``name`` is what it records: a Penny Ante
-        # characteristic bought is not the character)
+        # a stream's subject is named by its creation (a later event's ``name`` is what that event records, a
+        # thing the character took, not the character)
         if said.who is None and e.event == "Created" and isinstance(e.detail.get("name"), str):
             said.who = e.detail["name"]
         phrased = _phrase(kind, e.event, e.detail, said)

@@ -205,8 +205,8 @@ def _waiting(waiting_for: Sequence[str]) -> str:
 
 def _how(a: schemas.LegalAction, system: str | None) -> str:
     """The command line that plays a listed move (every listed move is playable from its listing alone): the
-    command of the unit's action, or the campaign command the unit lists (a Penny Ante loan's answer), with the
-    values the listing fixes (a loan's id, the one choice) and a placeholder for each other value it needs."""
+    command of the unit's action, or the campaign command the unit lists (an answer to something offered into
+    it), with the values the listing fixes (an id, the one choice) and a placeholder for each other it needs."""
     from cli import catalogue
 
     found = [c for c in catalogue.load()["commands"] if (system is None or system in c["systems"])

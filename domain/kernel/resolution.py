@@ -20,6 +20,7 @@ below, which are immutable: the mixin only ever replaces them with the aggregate
 
 from __future__ import annotations
 
+import ast
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -51,6 +52,12 @@ def shuffle_of(record: Mapping[str, Any]) -> tuple[list[Any], list[Any]] | None:
 def slot_key(slot: Sequence[Any]) -> str:
     """A slot as a mapping key (C-7): ``["roll", "challenger", 0]`` -> ``"['roll', 'challenger', 0]"``."""
     return repr(list(slot))
+
+
+def key_slot(key: str) -> list[Any]:
+    """The slot a ``slot_key`` was made of (its repr holds literals only): ``filled`` and ``shown`` keep a slot's
+    value after a rewind took back the record that drew it (C-7, C-8)."""
+    return list(ast.literal_eval(key))
 
 
 def enter_or_derive(

@@ -14,14 +14,13 @@ what into the pot, and in which order (PA-18, PA-22).
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.kernel.resolution import Resolution, slot_key
+from domain.kernel.resolution import Resolution, key_slot, slot_key
 from domain.systems.penny_ante.money import split
 from domain.systems.penny_ante.moves import (
     ALLIANCE,
@@ -544,7 +543,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
                 c = {**c, "die": self.shown[slot_key(slot)], "seen_before_rewind": True}
             out.append(dict(c))
         for key, die in self.shown.items():  # the shown slots outlive the rolls a rewind took back (C-8)
-            slot = ast.literal_eval(key)  # a slot's key is its repr (``slot_key``): literals only
+            slot = key_slot(key)
             if slot[0] == "circumstance" and key not in slots:
                 out.append({"step": slot[1], "side": slot[2], "text": None, "die": die, "barred": None,
                             "seen_before_rewind": True})

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.errors import RuleViolation
+from domain.errors import RuleViolation, passes
 from domain.fairness import derive_die
 from domain.kernel.resolution import HOUSE
 from domain.systems.pulp_cards import rules
@@ -344,7 +344,7 @@ class CombatRules:
 
     def verify_effect(self, seat: str, number: object, effect: object) -> str:
         self._house(seat, "records an attack's effect")
-        if getattr(self, "overturned", None):
+        if getattr(self, "was_overturned", False):  # the kernel's (C-6)
             raise RuleViolation("this combat was overturned: nothing it did stands, so no effect is recorded",
                                 ruling="C-6")
         attack = self._attack(number)
@@ -356,10 +356,11 @@ class CombatRules:
 
     def record_effect(self, seat: str, number: int | None, effect: object, actor: str) -> None:
         if number is None:
-            # the latest the House may record an effect for: shown (C-5), or any once the combat is over; the
-            # same attacks the legal actions list as the effect's choices
-            number = next((a["number"] for a in reversed(self.attacks) if a["effect"] is None
-                           and (self.attack_public(a) or self.phase == "settled")), None)
+            self._house(seat, "records an attack's effect")  # a player is refused as such, not told of attacks
+            # the latest the House may record an effect for, by the check that refuses one: the same attacks the
+            # legal actions list as the effect's choices
+            number = next((a["number"] for a in reversed(self.attacks)
+                           if passes(self.verify_effect, seat, a["number"], "x")), None)
             if number is None:
                 raise RuleViolation("no shown attack waits for its effect in this combat", ruling="PU-5")
         self._effect_recorded(number=number, effect=self.verify_effect(seat, number, effect),  # type: ignore[attr-defined]
