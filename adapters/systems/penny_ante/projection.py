@@ -39,6 +39,7 @@ PROJECTION = Projection(
     " position BIGINT NOT NULL, antagonist TEXT NOT NULL, amount BIGINT NOT NULL, at TEXT NOT NULL,"
     " PRIMARY KEY (campaign_id, position))",
     ),
+    rows=2,  # 2: an overturn's shortfall debts are kind 'shortfall' (C-6), no longer 'debt'
 )
 
 # characters (PA-1, PA-2, PA-14)
@@ -113,6 +114,12 @@ def _debt_recorded(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
               outstanding=e.amount, status="active", adventure=e.adventure, offered_at=at, updated_at=at,
               kind="debt", challenge_id=e.challenge_id, round=0)
     _history(p, e, oid, at, "debt recorded", e.amount)
+
+@PROJECTION.on("Challenge.Overturned")
+def _challenge_overturned(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
+    """C-6: what the overturn left a member owing is a debt of its own kind in the register (written just before)."""
+    for debt_id in getattr(e, "debts", None) or ():
+        _loan(p, debt_id, at, kind="shortfall")
 
 @PROJECTION.on("Loan.Accepted")
 def _loan_accepted(p: ProjectionContext, e, oid, campaign, at, nid) -> None:

@@ -52,7 +52,8 @@ class LoanEvent(BaseModel):
 
 
 class Loan(LoanLine):
-    kind: str = Field("loan", description="loan (PA-14) or debt (a bankruptcy debt, PA-15, PA-16)")
+    kind: str = Field("loan", description="loan (PA-14), debt (a bankruptcy debt, PA-15, PA-16) or shortfall (what "
+                                           "an overturn left a member owing, C-6)")
     challenge_id: str | None = Field(None, description="The challenge it was made in, if any.")
     adventure: int
     defaulted_in: int | None = None

@@ -357,9 +357,10 @@ class PennyAnteBoard(WebBoard):
                 actions.append(("forgive-loan", f"Forgive the {loan['outstanding']} owed", {}))
         if status == "defaulted" and view.is_house and not loan.get("consequence"):
             actions.append(("record-consequence", "Record what befalls the borrower", {}))
-        what = "A bankruptcy debt (PA-15)" if loan.get("kind") == "debt" else "A loan (PA-14)"
+        what = KINDS.get(loan.get("kind") or "loan", KINDS["loan"])
         where = "during a challenge" if into else "between players"
-        return {**loan, "lender_name": view.name_of(loan["lender"]), "borrower_name": view.name_of(loan["borrower"]),
+        return {**loan, "owed": loan.get("kind") in ("debt", "shortfall"),
+                "lender_name": view.name_of(loan["lender"]), "borrower_name": view.name_of(loan["borrower"]),
                 "what": what, "where": where, "status_words": sentence(STATUS.get(status, status)), "actions": actions,
                 "history_words": sentence("; ".join(
                     f"{h['what']} by {view.name_of(h['actor'])}" + (f" ({h['amount']})" if h.get("amount") else "")
@@ -368,6 +369,11 @@ class PennyAnteBoard(WebBoard):
     def answer(self, verb: str, value: Any, view: CampaignView) -> Markup:
         return self.render("answer.html", verb=verb, value=value if isinstance(value, dict) else {"value": value},
                            c=view)
+
+
+#: What a row of the register is, in words.
+KINDS = {"loan": "A loan (PA-14)", "debt": "A bankruptcy debt (PA-15)",
+         "shortfall": "What an overturned result left owing (C-6)"}
 
 
 def sentence(text: str) -> str:

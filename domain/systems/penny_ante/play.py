@@ -432,7 +432,9 @@ def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Cha
             nets[debt.lender] -= repaid
     debts = _settle_nets(table, nets, actor)
     ch.overturn(winner, reason, [d.id.hex for d in debts], actor.name)
-    return table.touched()
+    # The shortfall debts are written before the challenge's Overturned, which names them: the register reads
+    # them as what the overturn left owing (C-6), not as a bankruptcy's (PA-15).
+    return [*debts, *(a for a in table.touched() if all(a is not d for d in debts))]
 
 
 def _settle_nets(table: Table, nets: dict[str, int], actor: Seat) -> list[Debt]:
