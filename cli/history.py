@@ -322,4 +322,5 @@ def imported(r: schemas.ImportReport) -> RenderableType:
     for seat, code in r.invites.items():
         invites.add_row(seat, code)
     return Group(f"Imported campaign {r.imported_from} as {r.campaign_id}: {r.events} events, chain verified "
-                 f"(head {r.head}).", token_notice("The House's new token.", r.house_token), invites)
+                 f"(head {r.head}). It is now your current campaign, and you hold its House seat.",
+                 token_notice("The House's new token.", r.house_token), invites)

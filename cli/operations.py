@@ -161,7 +161,10 @@ def import_(
                 raise UsageError(f"cannot read {file}: {exc}") from None
         with output.progress_bar("importing", fmt) as progress:
             report = t.backend.import_campaign(lines, progress, operator_token=operator_token)
-        config.update(campaign=str(report.campaign_id))
+        # as ``campaign create``: the new campaign is the current one, and against a server its House token is
+        # the one this CLI holds from now on (the old token is another campaign's seat)
+        config.update(campaign=str(report.campaign_id),
+                      **({"token": report.house_token, "server": t.backend.server} if t.remote else {}))
         output.emit(report, fmt, output.imported)
 
     run(None, None, act, fmt)

@@ -158,6 +158,9 @@ def test_replay_undo_overturn_audit_export_and_import_against_a_running_server(c
     assert "operator" in house("import", str(tmp_path / "c.jsonl"), "--operator-token", "guess", expect=7).stderr
     again = house.json("import", str(tmp_path / "c.jsonl"), "--operator-token", OPERATOR)
     assert again["campaign_id"] != again["imported_from"] and set(again["invites"]) == {"ilse"}
+    # the importer now holds the new campaign's House seat: the next command acts there, with its new token
+    assert house.json("campaign", "show")["id"] == again["campaign_id"]
+    assert house.json("sheet", "ilse") == copy.json("sheet", "ilse", env=local)
 
 
 def test_a_pool_campaign_is_played_from_the_cli_against_a_running_server(cli, server, tmp_path):
