@@ -21,9 +21,8 @@ def kinds(prop: dict[str, Any]) -> set[str]:
     return {p.get("type", "") for p in prop.get("anyOf", [prop])}
 
 
-def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, faces: int | None = None) -> dict[str, Any]:
-    """The request body for the listed move ``legal``, whose body has the JSON ``schema``. ``faces``: the faces of
-    a die the table enters by hand (C-3), where the listing says how many (``dice``) and not what they show."""
+def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The request body for the listed move ``legal``, whose body has the JSON ``schema``."""
     props, required = schema.get("properties", {}), set(schema.get("required", []))
     body: dict[str, Any] = {"action": legal["action"]}
     if legal.get("member") is not None:
@@ -33,7 +32,9 @@ def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, 
     if choices is not None and name is not None:
         if "array" in kinds(props.get(name, {})):
             size = rng.randint(low or 0, min(high if high is not None else len(choices), len(choices)))
-            body[name] = rng.sample(choices, size)
+            run = [x for x in legal.get("required") or [] if x in choices]  # C-7: what a rewind fixed comes first
+            rest = [x for x in choices if x not in run]
+            body[name] = run + rng.sample(rest, max(0, size - len(run)))
         else:
             body[name] = rng.choice(choices)
     elif choices and isinstance(choices[0], dict):  # several fields' ranges (Beast's roll)
@@ -46,7 +47,6 @@ def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, 
         body.update({k: v for k, v in picked.items() if v is not None})
     elif choices:  # names of flags to set (Twenty-one's hold)
         body[rng.choice(choices).replace("-", "_")] = True
-    number: int | None = None  # the number a min/max entry picked
     if (low is not None or high is not None) and choices is None:
         ints = [f for f in (name, *props) if f and f not in body and "integer" in kinds(props.get(f, {}))]
         target = name or next((f for f in ints if f in required), ints[0] if ints else None)
@@ -54,7 +54,7 @@ def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, 
             step = legal.get("step") or 1
             fixed_count = len(legal["fixed"]) if legal.get("fixed") else None  # C-7: as many as before the rewind
             low = max(low or 0, fixed_count or 0)
-            number = body[target] = rng.choice(range(low, max(low, high if high is not None else low + 6) + 1, step))
+            body[target] = rng.choice(range(low, max(low, high if high is not None else low + 6) + 1, step))
     if legal.get("borrowers"):
         body["borrower"] = rng.choice(legal["borrowers"])
     if legal.get("loan") is not None and "loan" in props:  # the loan a listed loan move answers (issue 31)
@@ -70,11 +70,10 @@ def body_for(legal: dict[str, Any], schema: dict[str, Any], rng: random.Random, 
     count, fixed = legal.get("dice"), legal.get("fixed")
     if count is None and legal.get("count_of"):  # the count is the sum of fields picked (a Beast roll's split)
         count = sum(body.get(f) or 0 for f in legal["count_of"])
-    if count is None:  # the listing gives no count of dice to enter: as many as the number picked (a Pool roll's)
-        count = number
-    faces = legal.get("faces") or faces  # the listing's own faces, else the profile's (a d6)
-    if faces and isinstance(count, int) and (choices is None or legal.get("faces")) and \
-            "array" in kinds(props.get("dice", {})):
+    # The listing alone says what to enter (issue 30): its ``faces``, as many as ``dice`` or the ``count_of``
+    # fields picked; a listing that says neither enters no dice (a table-dice roll then fails the test).
+    faces = legal.get("faces")
+    if faces and isinstance(count, int) and "array" in kinds(props.get("dice", {})):
         if legal.get("explode_on") is not None:  # each such face adds a die (a Beast roll's 10s)
             body["dice"] = exploding(legal, count, faces, rng)
         else:

@@ -72,7 +72,7 @@ def roll(v: ResolutionView) -> RenderableType:
     lines = [styled("[bold]Roll[/] {}  {}", _short(v.id), v.phase),  # the kind, as the list shows it
              Text(f"{s['roller']} rolls {s['count']} dice{helper}{trait}: {_plain(s.get('dice'))}", overflow="fold")]
     if s.get("outcome"):
-        cost = [f"{s['lost']} dice lost" if s.get("lost") else "no die lost"]
+        cost = [f"{s['lost']} {'die' if s['lost'] == 1 else 'dice'} lost" if s.get("lost") else "no die lost"]
         if s.get("helper_lost"):
             cost.append(f"{s['helper']} loses {s['helper_lost']}")
         if s.get("gained"):
@@ -139,6 +139,11 @@ def contest(v: ResolutionView) -> RenderableType:
         else:
             rolls.add_row(str(d.get("seat")), "not rolled yet", "-", "-", "-", lost)
     lines.append(rolls)
+    for seen in s.get("seen_before_rewind") or []:  # C-8: dice every seat saw that an undo took back
+        seat = (sides.get(seen.get("side")) or {}).get("seat", seen.get("side"))
+        lines.append(Text(f"Seen by every seat before the undo: {seat}'s round {seen.get('round')}, "
+                          f"{' '.join(map(str, seen.get('dice') or []))} (the same dice come again, C-7, C-8).",
+                          overflow="fold"))
     if v.phase == "stalemate":
         answered = [f"{d.get('seat')} {ANSWERS.get(d.get('answer') or '', 'has not answered')}" for d in sides.values()]
         lines.append(Text(f"Both hit: a stalemate. Each side folds (gaining 2 dice) or pushes on; {', '.join(answered)}.",
@@ -159,7 +164,7 @@ def _rolled(d: dict[str, Any], who: str) -> str:
     trait = f" + {d['trait']} +{d.get('rating', 0)}" if d.get("trait") else ""
     dice = _plain(d.get("dice")) if d.get("dice") else "in secret"
     total = f" = {d['total']}, {OUTCOMES.get(d.get('outcome') or '', d.get('outcome') or '-')}" if d.get("total") is not None else ""
-    lost = f"; {d['lost']} dice lost" if d.get("lost") else ""
+    lost = f"; {d['lost']} {'die' if d['lost'] == 1 else 'dice'} lost" if d.get("lost") else ""
     return f"{who} rolls {d.get('count', '')} dice{trait}: {dice}{total}{lost}".replace("  ", " ")
 
 

@@ -68,10 +68,8 @@ class Profile:
     #: C-3: the campaign setting that has the table enter its own dice or cards, if the system has one.
     table_setting: str | None = None
     #: Whether the listed moves say what the table enters (a count and the values it may take, or a count of dice
-    #: of ``table_faces``, or of the listing's own ``faces``), so that the driver plays table mode from the listing.
+    #: and their ``faces``), so that the driver plays table mode from the listing alone.
     table_listed: bool = False
-    #: The faces of a die the table enters, where the listing gives a count of dice and not their faces.
-    table_faces: int | None = None
 
 
 PROFILES: dict[str, Profile] = {p.system: p for p in (
@@ -83,13 +81,13 @@ PROFILES: dict[str, Profile] = {p.system: p for p in (
                       Step(HOUSE, "announce-challenge", {"challenger": {"antagonist": "Lady Sen"},
                                                          "opponent": {"players": ["ilse", "tomas"]}, "ante": 1})),
             hidden_moves=frozenset({"seed", "pass", "declare", "roll"}),  # a cup is its side's (PA-8)
-            table_setting="table_dice", table_listed=True, table_faces=6),  # a roll lists its count of d6
+            table_setting="table_dice", table_listed=True),  # a roll lists its count of d6
     Profile("pool", {"description": "A brave and stubborn old monk", "traits": {"Brave": 1}},
             prepare=(),
             openings=(Step("ilse", "open-contest", {"opponent": "tomas"}),),
             one_shots=(Step("ilse", "roll", {"count": 2, "seed": "my lucky words"}),),
             hidden_moves=frozenset({"seed"}),  # the Pool hides no die: its dice are public once rolled
-            table_setting="table_dice", table_listed=True, table_faces=6),  # as many d6 as the count picked
+            table_setting="table_dice", table_listed=True),  # as many d6 as the count picked
     Profile("twenty-one", {"skills": ["Knife fighting"]},
             prepare=tuple(Step(HOUSE, "grant-holds", {"seat": s, "count": 1, "skill": "knife fighting"})
                           for s in ("ilse", "tomas")),
@@ -132,8 +130,6 @@ class Table:
         #: Per unit, the campaign's log head just before each request that brought a player's seed into it.
         self.seeded: dict[UUID, list[int]] = {}
         settings = {profile.table_setting: True} if table and profile.table_setting else None
-        #: C-3: the faces of a die the table enters by hand, in table mode.
-        self.faces = profile.table_faces if settings else None
         self.cid: UUID = stakes.create_campaign(f"Conformance of {profile.system}", profile.system,
                                                 settings).campaign.id
         for seat in PLAYERS:
@@ -237,10 +233,9 @@ def dump(model: Any) -> str:
 
 
 # -- moves built from a listed legal action (``tests/legal_play.py``, shared with the HTTP driver) ---------------
-def body_for(cls: type[Command], legal: dict[str, Any], rng: random.Random, faces: int | None = None) -> dict[str, Any]:
-    """The request body for the listed move ``legal``, from the entry and the command's schema alone (and, with
-    table dice, the faces of a die, ``Profile.table_faces``)."""
-    return legal_play.body_for(legal, cls.model_json_schema(), rng, faces)
+def body_for(cls: type[Command], legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The request body for the listed move ``legal``, from the entry and the command's schema alone."""
+    return legal_play.body_for(legal, cls.model_json_schema(), rng)
 
 
 @dataclass
@@ -298,7 +293,7 @@ def play(table: Table, rng: random.Random, moves: int, *, rewind: float = 0.0, a
                     after(table, unit)
             continue
         seat, legal = rng.choice(options if rng.random() < abandon else moving)
-        body = body_for(table.action_class(found, legal["action"]), legal, rng, table.faces)
+        body = body_for(table.action_class(found, legal["action"]), legal, rng)
         try:
             table.act(seat, unit, body)
         except StakesError as exc:
@@ -320,7 +315,7 @@ def play_to_settlement(table: Table, rng: random.Random, unit: UUID, limit: int 
         moving = [(s, a) for s, a in table.legal(unit) if a["action"] != "abandon"]
         seat, legal = rng.choice(moving)
         try:
-            table.act(seat, unit, body_for(table.action_class(unit, legal["action"]), legal, rng, table.faces))
+            table.act(seat, unit, body_for(table.action_class(unit, legal["action"]), legal, rng))
         except StakesError:
             pass  # the first property reports listed moves refused; here the unit only has to end
     raise AssertionError(f"{table.profile.system}: no settlement in {limit} listed moves")

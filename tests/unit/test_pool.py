@@ -374,3 +374,20 @@ def test_a_contest_rewound_to_a_step_of_an_abandoned_timeline_loses_its_dice_aga
     assert table.pool("ilse") == 10
     table.app.rewind(table.cid, HOUSE, cid, rolled, "the roll stood after all")  # a step of the first timeline
     assert table.pool("ilse") == 10 - lost and table.app.repository.get(cid).sides["challenger"]["rolled"]
+
+
+def test_a_contests_dice_rewound_stay_shown_to_every_seat_by_round_and_side_c8():
+    """C-8 (found on a phone walk): a contest's dice are public when rolled; a rewind that takes a roll back
+    keeps them shown, marked, so no seat knows the dice to come better than another (C-7 brings them again)."""
+    table = Table()
+    cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
+    table.app.act(table.cid, ILSE, cid, "roll", {"count": 4})
+    first = table.app.repository.get(cid).sides["challenger"]["last"]["dice"]
+    assert table.app.repository.get(cid).view_for("tomas")["seen_before_rewind"] == []
+    table.app.rewind(table.cid, HOUSE, cid, 1, "rolled too early")
+    for seat in ("tomas", "ilse", "house"):
+        assert table.app.repository.get(cid).view_for(seat)["seen_before_rewind"] == [
+            {"round": 1, "side": "challenger", "dice": first}]
+    table.app.act(table.cid, ILSE, cid, "roll", {"count": 2})  # two of the four again: the other two stay marked
+    assert table.app.repository.get(cid).view_for("tomas")["seen_before_rewind"] == [
+        {"round": 1, "side": "challenger", "dice": first[2:]}]

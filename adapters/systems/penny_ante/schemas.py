@@ -156,6 +156,7 @@ class ChallengeAction(LegalAction):
     amount: int | None = Field(None, description="What a call or an all-in puts in (PA-7, PA-8); a loan's amount.")
     cost: int | None = Field(None, description="What a double down costs (PA-13).")
     dice: int | None = Field(None, description="How many dice to enter in table mode (C-3).")
+    faces: int | None = Field(None, description="Table mode (C-3): the faces of each die to enter (d6, PA-9).")
     drawn_with_fresh_seed: bool | None = Field(
         None, description="A reroll that is only called now: its dice are drawn once the players' side adds its "
                           "fresh seed, after both sides called (C-9, C-10).")

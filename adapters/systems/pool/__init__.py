@@ -7,7 +7,6 @@ import json
 from typing import Any
 from uuid import UUID
 
-from adapters import schemas as shared
 from adapters.luck import dice_luck
 from adapters.plugin import Answer, Line, Projection, ProjectionContext, Read, Tracked
 from adapters.systems.pool import schemas
@@ -42,7 +41,7 @@ PROJECTION = Projection(
 )
 
 SHEET = schemas.PoolSheet
-UNITS = (shared.ResolutionView,)
+UNITS = (schemas.PoolView,)
 ANSWERS: dict[str, Answer] = {}
 READS: tuple[Read, ...] = ()
 
@@ -179,8 +178,8 @@ def legal_actions(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> li
     return unit.legal_actions(viewer.name, row["pool"] if row else 0)
 
 
-def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> shared.ResolutionView:
-    return shared.ResolutionView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
+def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.PoolView:
+    return schemas.PoolView(id=unit.id, campaign_id=campaign_id, kind=type(unit).__name__, phase=unit.phase,
                                   state=unit.view_for(viewer.name),
                                   legal_actions=legal_actions(stakes, campaign_id, unit, viewer))
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
 from uuid import UUID
 
 from pydantic import BaseModel, Field
+
+from adapters.schemas import LegalAction, ResolutionView
 
 
 class PoolRollLine(BaseModel):
@@ -39,3 +42,17 @@ class PoolSheet(BaseModel):
     rolls: list[PoolRollLine] = Field(description="The latest rolls, newest first.")
     help_offer: PoolHelpOffer | None = Field(None, description="This character's standing offer of help, until the "
                                              "helped roll spends it (PL-7).")
+
+
+class PoolAction(LegalAction):
+    """A move in a Pool contest, with its own limits besides the shared ones (issue 30, ADR 0033)."""
+
+    count_of: list[str] | None = Field(None, description="Table mode (C-3), a roll: the body fields whose value is "
+                                                         "how many dice to enter as `dice` (its `count`, PL-2).")
+    faces: int | None = Field(None, description="Table mode (C-3): the faces of each die to enter (d6, PL-2).")
+
+
+class PoolView(ResolutionView):
+    """A Pool roll or contest as the viewing seat sees it (C-5, C-8), with what that seat may do now."""
+
+    legal_actions: Sequence[PoolAction]

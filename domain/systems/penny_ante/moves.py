@@ -609,7 +609,7 @@ class ChallengeRules:
             return {"action": "roll", "dice": None}
         own, circumstance = self.roll_slots(side)
         slots = own + circumstance
-        entry: dict[str, Any] = {"action": "roll", "dice": len(slots)}
+        entry: dict[str, Any] = {"action": "roll", "dice": len(slots), "faces": 6}  # C-3: d6s entered as ``dice``
         fixed = self.fixed_before(slots)  # type: ignore[attr-defined]
         if fixed is not None:
             entry["fixed"] = fixed

@@ -18,7 +18,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation, passes
 from domain.fairness import commitment
-from domain.kernel.resolution import HOUSE, Resolution, enter_or_derive
+from domain.kernel.resolution import HOUSE, Resolution, enter_or_derive, key_slot, slot_key
 from domain.systems.pool import rules
 from domain.systems.pool.character import PoolCharacter
 from domain.text import clean_text
@@ -392,6 +392,8 @@ class PoolContest(Resolution, Aggregate):
             out.append({"action": "seed"})
         if passes(self._verify_may_roll, side) and passes(_count, 2, pool):
             entry: dict[str, Any] = {"action": "roll", "min": 2, "max": pool}
+            if self.table:  # C-3: the roll's d6s are entered as ``dice``, as many as its ``count``
+                entry.update(count_of=["count"], faces=6)
             if self.table:  # C-7: the dice this round showed before a rewind, die by die, entered the same again
                 fixed = self.fixed_before([["round", self.round, side, i] for i in range(pool)])
                 if fixed is not None:  # as many as were rolled then; the count is the player's to choose
@@ -402,9 +404,22 @@ class PoolContest(Resolution, Aggregate):
         out += [{"action": a} for a in ("fold", "push") if passes(self.verify_answer, side, a)]
         return out
 
+    def seen_before_rewind(self) -> list[dict[str, Any]]:
+        """C-8: the dice of each side's round that every seat saw (a contest's dice are public when rolled) and a
+        rewind took back, by round and side, die by die: the same slots show them again when rolled (C-7)."""
+        current = {slot_key(r["slot"]) for r in self.rolls}
+        by_roll: dict[tuple[int, str], dict[int, int]] = {}
+        for key, value in self.filled.items():
+            slot = key_slot(key)
+            if slot[0] == "round" and key not in current:
+                by_roll.setdefault((slot[1], slot[2]), {})[slot[3]] = value
+        return [{"round": round_, "side": side, "dice": [dice[i] for i in sorted(dice)]}
+                for (round_, side), dice in sorted(by_roll.items())]
+
     def view_for(self, seat: str, reveal: bool = False, settled: bool = False) -> dict[str, Any]:
         return {"kind": "contest", "adventure": self.adventure, "mode": self.mode, "round": self.round,
                 "phase": self.phase, "seed_hash": self.seed_hash, "table": self.table,
                 "secret_seed": self.secret_seed if self.settled or settled else None,
                 "sides": copy.deepcopy(self.sides), "result": copy.deepcopy(self.result),
-                "overturned": copy.deepcopy(self.overturned), "abandoned": self.abandoned}
+                "overturned": copy.deepcopy(self.overturned), "abandoned": self.abandoned,
+                "seen_before_rewind": self.seen_before_rewind()}

@@ -73,8 +73,13 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
             # service deal is made by the last seed or pass, never by hand (C-10), but after a rewind to
             # before it, when the seeds are locked and the same cards come again (C-7), and in a conflict
             # stored before issue 30 with every seed in and no deal: nothing is owed, the cards are fixed
-            out.append({"action": "deal", **({"dice": len(c.DECK), "choices": list(c.DECK), "min": len(c.DECK),
-                                              "max": len(c.DECK)} if conflict.table else {})})
+            entry: dict[str, Any] = {"action": "deal"}
+            if conflict.table:
+                entry.update(dice=len(c.DECK), choices=list(c.DECK), min=len(c.DECK), max=len(c.DECK))
+                dealt = conflict.fixed_before([["shuffle", 0]])  # C-7: the order entered before a rewind
+                if dealt is not None:
+                    entry["required"] = list(dealt[0])  # … is the one order the deal takes again
+            out.append(entry)
         if passes(conflict.verify_call_order, None):
             out.append({"action": "order", "choices": conflict.verify_call_order(None), "min": 2})  # TO-3: two or more
         if passes(conflict.verify_add_modifier, 1, "x"):

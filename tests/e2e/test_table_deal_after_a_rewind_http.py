@@ -1,0 +1,52 @@
+"""C-7 on the web board: after a rewind to before a table-cards deal, the House's page offers the one deal the
+conflict takes again, the same deck in the same order, and its button plays it (the listing's `required`)."""
+
+from __future__ import annotations
+
+import random
+
+from tests.e2e.conftest import bearer, player_token
+from tests.e2e.test_abandoned_draw_on_the_board_http import act, board_of
+from tests.e2e.test_board_pulp_cards_http import words
+
+
+def test_the_house_deals_the_same_table_cards_again_from_the_page_after_a_rewind_c7(client):
+    created = client.post("/campaigns", json={"name": "Deadwood", "system": "twenty-one",
+                                              "settings": {"table_cards": True}}).json()
+    c, t = f"/campaigns/{created['campaign']['id']}", {"house": created["house_token"]}
+    for seat, name in {"ilse": "Ilse Varn", "tomas": "Brother Tomas"}.items():
+        t[seat] = player_token(client, client.post(f"{c}/players", headers=bearer(t["house"]),
+                                                   json={"seat": seat, "character": name}).json())
+    assert client.post(f"{c}/adventures", headers=bearer(t["house"]), json={}).status_code == 201
+    unit = client.post(f"{c}/conflicts", headers=bearer(t["house"]), json={"characters": ["ilse", "tomas"]}).json()["id"]
+    view = client.get(f"{c}/challenges/{unit}", headers=bearer(t["house"])).json()
+    (listed,) = [a for a in view["legal_actions"] if a["action"] == "deal"]
+    order = random.Random(7).sample(listed["choices"], 52)
+    hands = act(client, c, unit, t["house"], action="deal", deck=order)["state"]["hands"]
+    r = client.post(f"{c}/challenges/{unit}/rewind", headers=bearer(t["house"]),
+                    json={"to_step": 1, "reason": "the deck was cut wrong", "reveal": True})
+    assert r.status_code == 200, r.text
+    page = board_of(client, t["house"], unit)
+    assert "Deal the same cards again" in page and "same order (C-7)" in words(page)
+    r = client.post(f"/web/units/{unit}/act", data={"action": "deal", "deck": ",".join(order)})
+    assert r.status_code == 200, r.text
+    again = client.get(f"{c}/challenges/{unit}", headers=bearer(t["house"])).json()["state"]["hands"]
+    assert again == hands
+
+
+def test_a_pool_contests_dice_taken_back_by_an_undo_stay_on_every_seats_board_c8(client):
+    """Found on a phone walk: the undone dice vanished from the board, though every seat had seen them and the
+    same slots bring them again (C-7); they stay shown, marked, on the roller's side (C-8)."""
+    from tests.e2e.test_abandoned_draw_on_the_board_http import seated
+
+    c, t = seated(client, "pool", {"ilse": "Ilse Varn", "tomas": "Brother Tomas"}, description="A brave monk")
+    assert client.post(f"{c}/adventures", headers=bearer(t["house"]), json={}).status_code == 201
+    unit = client.post(f"{c}/contests", headers=bearer(t["ilse"]), json={"opponent": "tomas"}).json()["id"]
+    dice = act(client, c, unit, t["ilse"], action="roll", count=3)["state"]["sides"]["challenger"]["last"]["dice"]
+    r = client.post(f"{c}/challenges/{unit}/rewind", headers=bearer(t["house"]), json={"to_step": 1, "reason": "early"})
+    assert r.status_code == 200, r.text
+    for seat in ("tomas", "ilse"):
+        page = board_of(client, t[seat], unit)
+        seen = page[page.index('data-testid="seen-before-rewind"'):]
+        assert "Round 1" in words(seen[:seen.index("</p>")]) and 'data-side="challenger"' in page
+        assert [f"die showing {v}" in seen[:seen.index("</p>")] for v in dice] == [True] * len(dice)
