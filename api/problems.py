@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from adapters.imports import TooLarge
 from adapters.service import NeedsRepair, StoreUnavailable
-from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
+from domain.errors import ConcurrencyConflict, KeyReused, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
 
 MEDIA_TYPE = "application/problem+json"
 
@@ -26,6 +26,7 @@ STATUS = (
     (NotPermitted, 403, "not-permitted", "This seat may not do that"),
     (NotFound, 404, "not-found", "Not found"),
     (NeedsRepair, 409, "needs-repair", "This campaign needs repair"),
+    (KeyReused, 409, "key-reused", "This idempotency key was used for another command; send a new key"),
     (ConcurrencyConflict, 409, "conflict", "A concurrent command won; try again"),
 )
 

@@ -29,7 +29,7 @@ from pydantic import TypeAdapter
 from adapters import schemas
 from cli import catalogue
 from cli.errors import Unauthenticated, Unreachable
-from domain.errors import ConcurrencyConflict, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
+from domain.errors import ConcurrencyConflict, KeyReused, NotFound, NotPermitted, NotSupportedYet, RuleViolation, StakesError
 from domain.seats import Seat
 
 _PARAM = re.compile(r"{(\w+)}")
@@ -59,7 +59,7 @@ def _answer(system: str, name: str) -> Any:
 
 _ERRORS: dict[str, type[StakesError]] = {
     "rule-violation": RuleViolation, "not-supported-yet": NotSupportedYet, "not-permitted": NotPermitted,
-    "not-found": NotFound, "conflict": ConcurrencyConflict, "unauthenticated": Unauthenticated,
+    "not-found": NotFound, "conflict": ConcurrencyConflict, "key-reused": KeyReused, "unauthenticated": Unauthenticated,
     "too-large": RuleViolation,
 }
 

@@ -44,6 +44,10 @@ class ConcurrencyConflict(StakesError):
     """Another command changed the same aggregate first, and retrying did not help."""
 
 
+class KeyReused(ConcurrencyConflict):
+    """An idempotency key sent again with another command: a retry can never succeed; a new key is needed."""
+
+
 def passes(check: Any, *args: Any, **kwargs: Any) -> bool:
     """Whether ``check`` refuses nothing: every system lists its legal actions from the very checks that
     refuse moves (a listed move is accepted; a refused one is not listed)."""

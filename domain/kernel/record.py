@@ -16,7 +16,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.errors import ConcurrencyConflict
+from domain.errors import KeyReused
 
 #: Campaign ids are uuid4s; a command that creates a campaign is keyed in this namespace instead.
 NO_CAMPAIGN = UUID("5ad0c0a0-1b1e-4c1e-9a55-57a4e5c0ffee")
@@ -48,6 +48,6 @@ class CommandRecord(Aggregate):
     def answer(self, verb: str, asked: str) -> Any:
         """The stored result, when the same command is asked again under its key."""
         if (verb, asked) != (self.verb, self.asked):
-            raise ConcurrencyConflict(f"the key {self.key!r} was used for another command ({self.verb}); "
+            raise KeyReused(f"the key {self.key!r} was used for another command ({self.verb}); "
                                       "send a new key for a new command")
         return self.result

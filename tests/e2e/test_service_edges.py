@@ -60,6 +60,8 @@ def test_a_command_sent_again_with_its_idempotency_key_is_applied_once(client) -
     assert first.status_code == again.status_code == 201 and first.json()["loan_id"] == again.json()["loan_id"]
     other = client.post(f"/campaigns/{cid}/loans", headers=keyed, json={"borrower": "ilse", "amount": 6})
     assert other.status_code == 409
+    # a key sent again with another command says so: trying again can never work (found by fuzzing the API)
+    assert other.json()["type"] == "/problems/key-reused" and "another command" in other.json()["title"]
     assert len(client.get(f"/campaigns/{cid}/debts", headers=house).json()["loans"]) == 1
 
 
