@@ -344,9 +344,24 @@ def table_context(v: Viewer, unit_id: UUID) -> dict[str, Any]:
             "last_undo": v.stakes.last_rewind(v.campaign_id, v.seat, unit_id) if table.phase != "settled" else None}
 
 
+def not_here(request: Request, v: Viewer, exc: StakesError) -> HTMLResponse:
+    """A table link this seat cannot open (another campaign's, or none): a page in words with the way back, not
+    the API's problem document (found on a phone walk: a link from another campaign showed raw JSON)."""
+    from api.web.play import status_of
+
+    campaign = v.stakes.campaign(v.campaign_id, v.seat)
+    return templates.TemplateResponse(request, "not_here.html", {
+        "seat": v.seat.name, "seat_name": campaign.names().get(v.seat.name, v.seat.name),
+        "campaign_name": campaign.name}, status_code=status_of(exc))
+
+
 @router.get("/units/{unit_id}")
 def unit_page(request: Request, unit_id: UUID, v: Seated) -> Response:
-    return templates.TemplateResponse(request, "unit.html", table_context(v, unit_id))
+    try:
+        context = table_context(v, unit_id)
+    except StakesError as exc:
+        return not_here(request, v, exc)
+    return templates.TemplateResponse(request, "unit.html", context)
 
 
 @router.get("/units/{unit_id}/table")
@@ -358,7 +373,10 @@ def unit_table(request: Request, unit_id: UUID, v: Seated) -> Response:
 def replay_page(request: Request, unit_id: UUID, v: Seated) -> HTMLResponse:
     """Every step, a slider and keys to walk them, undone steps shown as branches, the board as it stood at the
     step (``replay_board``, fetched as the slider moves), and the verify panel."""
-    replay = v.stakes.replay(v.campaign_id, v.seat, unit_id).model_dump(mode="json")
+    try:
+        replay = v.stakes.replay(v.campaign_id, v.seat, unit_id).model_dump(mode="json")
+    except StakesError as exc:
+        return not_here(request, v, exc)
     verification = v.stakes.verify_challenge(v.campaign_id, v.seat, unit_id).model_dump(mode="json")
     names = v.stakes.campaign(v.campaign_id, v.seat).names()
     commitment = next((s["state"].get("seed_hash") for s in reversed(replay["steps"])

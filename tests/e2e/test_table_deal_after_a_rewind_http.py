@@ -50,3 +50,20 @@ def test_a_pool_contests_dice_taken_back_by_an_undo_stay_on_every_seats_board_c8
         seen = page[page.index('data-testid="seen-before-rewind"'):]
         assert "Round 1" in words(seen[:seen.index("</p>")]) and 'data-side="challenger"' in page
         assert [f"die showing {v}" in seen[:seen.index("</p>")] for v in dice] == [True] * len(dice)
+
+
+def test_a_table_link_of_another_campaign_opens_a_page_in_words_not_a_problem_document(client):
+    """Found on a phone walk: a table of another campaign answered the API's JSON, id and all."""
+    from tests.e2e.test_abandoned_draw_on_the_board_http import seated
+    from tests.e2e.test_web_http import sign_in
+
+    _, t = seated(client, "pool", {"ilse": "Ilse Varn"}, description="A brave monk")
+    other, u = seated(client, "pool", {"ilse": "Ilse Varn", "tomas": "Tomas"}, description="A brave monk")
+    assert client.post(f"{other}/adventures", headers=bearer(u["house"]), json={}).status_code == 201
+    unit = client.post(f"{other}/contests", headers=bearer(u["ilse"]), json={"opponent": "tomas"}).json()["id"]
+    client.cookies.clear()
+    sign_in(client, t["ilse"])
+    for path in (f"/web/units/{unit}", f"/web/units/{unit}/replay"):
+        page = client.get(path)
+        assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+        assert "This table is not in" in words(page.text) and unit not in page.text and "{" not in words(page.text)
