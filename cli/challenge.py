@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from cli.commands import settled_unit, unit_id
-from cli.options import As, CampaignOpt, ChallengeArg, Fmt, Format, group
+from cli.options import As, CampaignOpt, ChallengeArg, ChallengeOpt, Fmt, Format, group
 from cli.session import Target, run
 
 app = group(help="Challenges, rolls and contests: announce, show, play, verify (every system).")
@@ -16,9 +16,11 @@ app = group(help="Challenges, rolls and contests: announce, show, play, verify (
 
 @app.command("show")
 def show(challenge: ChallengeArg = None, as_: As = None, campaign: CampaignOpt = None,
-         fmt: Fmt = Format.table) -> None:
+         fmt: Fmt = Format.table, named: ChallengeOpt = None) -> None:
     """Draw the table as your seat sees it: what you may see, whose turn it is, the legal actions."""
     from cli import output
+
+    challenge = challenge or named  # the id as an argument, or as -C like the moves take it
 
     run(as_, campaign, lambda t: output.emit(
         t.backend.challenge(t.campaign_id(), t.seat, unit_id(t, challenge, settled=True)), fmt, output.resolution), fmt)
@@ -38,9 +40,11 @@ def list_(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 
 @app.command("verify")
 def verify(challenge: ChallengeArg = None, as_: As = None, campaign: CampaignOpt = None,
-           fmt: Fmt = Format.table) -> None:
+           fmt: Fmt = Format.table, named: ChallengeOpt = None) -> None:
     """Recompute every server-drawn result from the revealed seeds (C-4); exits 3 on a mismatch."""
     from cli import output
+
+    challenge = challenge or named  # the id as an argument, or as -C like the moves take it
 
     def act(t: Target) -> None:
         report = t.backend.verify_challenge(t.campaign_id(), t.seat, settled_unit(t, challenge, "Verifying", fmt is Format.table))
@@ -56,10 +60,12 @@ def replay(
     step: Annotated[int | None, typer.Option(help="Show only this step.")] = None,
     interactive: Annotated[bool, typer.Option("--interactive", "-i",
                                               help="Walk the steps: n(ext), p(revious), a step number, q(uit).")] = False,
-    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
+    as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table, named: ChallengeOpt = None,
 ) -> None:
     """Replay a challenge, roll or contest step by step as your seat may see it (everything once settled)."""
     from cli import output
+
+    challenge = challenge or named  # the id as an argument, or as -C like the moves take it
 
     def act(t: Target) -> None:
         ch = settled_unit(t, challenge, "Replaying", fmt is Format.table)

@@ -767,10 +767,12 @@ class StakesApplication(Application[UUID]):
         shown = [] if command.reveal else unit.revealed_by_rewind(
             lambda: self.repository.get(unit.id, version=command.to_step), command.to_step)
         if shown:  # C-8: what every seat saw stays public where the rewind puts it; the House goes ahead knowingly
+            one = len(shown) == 1
             raise RuleViolation(
-                f"this rewind puts {', '.join(shown)} back where they were hidden; every seat saw them, so they "
-                "stay shown to all there, marked as seen before the rewind. Rewind with reveal=true (CLI: "
-                "--yes, or answer the question) to go ahead", ruling="C-8")
+                f"this rewind puts {', '.join(shown)} back where {'it was' if one else 'they were'} hidden; every "
+                f"seat saw {'it' if one else 'them'}, so {'it stays' if one else 'they stay'} shown to all there, "
+                "marked as seen before the rewind. Rewind with reveal=true (CLI: --yes, or answer the question) to "
+                "go ahead", ruling="C-8")
         self.save(*system.rewind(self, ctx, campaign, unit, command.to_step, command.reason))
         return command.unit
 

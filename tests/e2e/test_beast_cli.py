@@ -27,6 +27,8 @@ def play_the_conflict(house: Cli, ilse: Cli, tomas: Cli) -> None:
     assert (sheet["humanity"], sheet["beast"], sheet["willpower"]) == (5, 5, 5) and not sheet["lost"]
     assert "slipped" in ilse("sheet").stdout
     assert tomas.json("challenge", "verify", settled["id"][:8])["entered"] == 21
+    # as the moves take it too: -C (a phone walk typed it from the guide)
+    assert tomas.json("challenge", "verify", "-C", settled["id"][:8])["entered"] == 21
     assert "hidden" in tomas("antagonist", "sheets").stdout
     assert house.json("antagonist", "sheets")[0]["willpower"] == 0
     restored = house.json("willpower", "restore", "2", "--character", "Sheriff Cole")  # its sheet (issue 31)
