@@ -62,6 +62,29 @@
     e.detail.target.__answer = answer && answer.innerHTML.trim() ? answer.innerHTML : null;
   });
 
+  // A move or ruling the server took (2xx to a form's own post): the table is a new state, so every form in it
+  // shows what the server drew, not what was typed for the old one (a morph keeps a box's typed value: the
+  // House's undo reason stayed in the box after the undo it was for, found on a phone walk).
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    const form = sentForm(e.detail);
+    if (form && e.detail.xhr && e.detail.xhr.status < 300) e.detail.target.__took = true;
+  });
+  document.addEventListener("htmx:afterSwap", (e) => {
+    if (!e.detail.target.__took) return;
+    delete e.detail.target.__took;
+    delete e.detail.target.__kept;  // nothing typed for the old state is put back (the handler below)
+    e.detail.target.querySelectorAll("form").forEach((f) => {
+      for (const el of f.elements) {
+        if (!el.name || el.type === "hidden" || el.type === "submit" || el.type === "button") continue;
+        if (el.type === "checkbox" || el.type === "radio") el.checked = el.defaultChecked;
+        else if (el.tagName === "SELECT") {
+          for (const o of el.options) o.selected = o.defaultSelected;
+        } else el.value = el.defaultValue;
+        if (el.dataset) delete el.dataset.touched;
+      }
+    });
+  });
+
   document.addEventListener("htmx:afterSwap", (e) => {
     if (!e.detail.target.__refused) return;
     delete e.detail.target.__refused;

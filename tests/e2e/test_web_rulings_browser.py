@@ -74,6 +74,8 @@ def test_the_house_undoes_with_a_warning_in_words_and_abandons_from_the_rulings(
     last = http.get(f"{u}/replay", headers=t["house"]).json()["steps"][-1]
     assert last["event"] == "Rewound" and last["detail"]["to_step"] == laid
     assert last["detail"]["reason"] == "the hold was called too late"
+    # the undo is done: its reason is not left in the box for the next ruling (found on a phone walk)
+    assert h.locator("#rewind-reason").count() == 0 or h.input_value("#rewind-reason") == ""
     i.wait_for_function("(before) => document.querySelector('#table').innerText !== before", arg=before,
                         timeout=WAIT)  # the player's page follows the undo live
     assert not_reloaded(i)
