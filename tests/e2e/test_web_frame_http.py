@@ -299,7 +299,10 @@ def test_the_overturn_form_asks_who_wins_now_by_name_with_nobody_voiding_and_no_
     assert len(radios) >= 2 and radios[-1] == ""
     r = client.post(f"/web/units/{ch}/rulings/overturn", data={"winner": "", "reason": "a misread rule"})
     assert r.status_code == 200, r.text
-    assert "the challenge is void" in client.get(f"/web/units/{ch}").text
+    page = client.get(f"/web/units/{ch}").text
+    assert "the challenge is void" in page
+    # the step line agrees with the title's "overturned" (found on a phone walk: it said "Settled.")
+    assert "Settled, then overturned by the House (C-6)." in page and '<p class="pa-step">Settled.' not in page
 
 
 def test_an_alliance_members_page_says_its_characteristics_are_one_list_named_by_whoever_sends_it_first(client):  # PA-8

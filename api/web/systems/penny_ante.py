@@ -263,7 +263,8 @@ class PennyAnteBoard(WebBoard):
             others=[x for x in sides if not x.mine], moves=moves, bets=[moves[b] for b in BETS if b in moves],
             offers=self.offers(view), elsewhere=self.offers_elsewhere(view), result=self.result(view, sides),
             bankrupts=self.bankrupt_lines(view),
-            step=STEPS.get(view.phase, view.phase), other_moves=[m for m in view.moves if m.name not in DRAWN],
+            step="Settled, then overturned by the House (C-6)" if view.phase == "settled" and view.overturned
+            else STEPS.get(view.phase, view.phase), other_moves=[m for m in view.moves if m.name not in DRAWN],
             labels={x.key: x.label for x in sides}, faces=FACES, pairs=lambda xs: [(x, x) for x in xs or []],
             lend_to=[(b, view.name_of(b)) for b in (moves["lend"].limits.get("borrowers") or [])] if "lend" in moves else [])
 
