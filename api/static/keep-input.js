@@ -14,7 +14,11 @@
     if (e.detail.target) { delete e.detail.target.__sent; delete e.detail.target.__refused; }
     const form = e.detail.elt;
     if (form && form.tagName === "FORM") {
-      for (const el of form.elements) { if (el.dataset) delete el.dataset.touched; }
+      for (const el of form.elements) {
+        if (!el.dataset) continue;
+        if (el.dataset.touched === "1") el.dataset.sent = "1";  // typed and sent: gone once the move is taken
+        delete el.dataset.touched;
+      }
     }
   });
 
@@ -62,9 +66,12 @@
     e.detail.target.__answer = answer && answer.innerHTML.trim() ? answer.innerHTML : null;
   });
 
-  // A move or ruling the server took (2xx to a form's own post): the table is a new state, so every form in it
-  // shows what the server drew, not what was typed for the old one (a morph keeps a box's typed value: the
-  // House's undo reason stayed in the box after the undo it was for, found on a phone walk).
+  // A move or ruling the server took (2xx to a form's own post): the table is a new state, so a text the seat
+  // typed for the old one (a reason, a note) is not left in its box: a morph keeps a box's typed value (the
+  // House's undo reason stayed there after the undo it was for, found on a phone walk). Only texts the seat typed
+  // or sent go; what the page's own scripts keep (steppers, pickers) is theirs.
+  const typed = (el) => (el.type === "text" || el.tagName === "TEXTAREA") && el.dataset &&
+    (el.dataset.touched === "1" || el.dataset.sent === "1");
   document.addEventListener("htmx:beforeSwap", (e) => {
     const form = sentForm(e.detail);
     if (form && e.detail.xhr && e.detail.xhr.status < 300) e.detail.target.__took = true;
@@ -72,16 +79,14 @@
   document.addEventListener("htmx:afterSwap", (e) => {
     if (!e.detail.target.__took) return;
     delete e.detail.target.__took;
-    delete e.detail.target.__kept;  // nothing typed for the old state is put back (the handler below)
-    e.detail.target.querySelectorAll("form").forEach((f) => {
-      for (const el of f.elements) {
-        if (!el.name || el.type === "hidden" || el.type === "submit" || el.type === "button") continue;
-        if (el.type === "checkbox" || el.type === "radio") el.checked = el.defaultChecked;
-        else if (el.tagName === "SELECT") {
-          for (const o of el.options) o.selected = o.defaultSelected;
-        } else el.value = el.defaultValue;
-        if (el.dataset) delete el.dataset.touched;
-      }
+    // no text typed for the old state is put back by the handler below
+    const kept = e.detail.target.__kept;
+    if (kept) e.detail.target.__kept = kept.filter((k) => k.type !== "text" && k.type !== "textarea");
+    e.detail.target.querySelectorAll("form input, form textarea").forEach((el) => {
+      if (!typed(el)) return;
+      el.value = el.defaultValue;
+      delete el.dataset.touched;
+      delete el.dataset.sent;
     });
   });
 

@@ -159,15 +159,20 @@
     const checks = StakesFairness.verifyAll(report);
     const hash = document.getElementById("verify").dataset.commitment || null;
     const committed = hash ? StakesFairness.commitment(report.secret_seed) === hash : null;
-    // A slot in words: its parts joined, a seed in it (a long hex text) cut to its first 8 characters.
-    const slotWords = (slot) => slot.map((p) => typeof p === "string" && /^[0-9a-f]{16,}$/.test(p) ? p.slice(0, 8) + "…" : String(p)).join(" · ");
+    // A slot in words: its parts joined, a side (or a seat) by who plays it, a seed in it (a long hex text) cut to
+    // its first 8 characters; the slot itself, as fairness.md derives from it, is the item's title.
+    const sideNames = JSON.parse((document.getElementById("sides-data") || {}).textContent || "{}");
+    const part = (p) => typeof p !== "string" ? String(p)
+      : Object.prototype.hasOwnProperty.call(sideNames, p) ? sideNames[p] : isSeat(p) ? who(p)
+      : /^[0-9a-f]{16,}$/.test(p) ? p.slice(0, 8) + "…" : p;
+    const slotWords = (slot) => slot.map(part).join(" · ");
     // a draw in the table's own words where its system gives them (``WebBoard.draw_words``), else drawn here
     const result = (c, words) => words ? el("span", { class: "drawn" }, words) : Array.isArray(c.recorded) ? show(c.recorded)
       : c.faces === 6 ? die(c.recorded) : el("span", { class: "die big", role: "img", "aria-label": `d${c.faces} showing ${c.recorded}` }, c.recorded);
     checks.forEach((c, i) => {
       list.append(el("li", { class: c.ok ? "ok" : "bad" }, `Draw ${i + 1}: `, result(c, (report.results[i] || {}).words),
         c.entered ? " entered at the table" : c.ok ? " — the same in your browser" : ` — your browser derived ${JSON.stringify(c.derived)}`,
-        el("small", { class: "slot" }, ` (slot ${slotWords(c.slot)})`)));
+        el("small", { class: "slot", title: JSON.stringify(c.slot) }, ` (slot ${slotWords(c.slot)})`)));
     });
     const derived = checks.filter((c) => !c.entered);
     const bad = derived.filter((c) => !c.ok).length;

@@ -381,7 +381,14 @@ def replay_page(request: Request, unit_id: UUID, v: Seated) -> HTMLResponse:
     names = v.stakes.campaign(v.campaign_id, v.seat).names()
     commitment = next((s["state"].get("seed_hash") for s in reversed(replay["steps"])
                        if isinstance(s["state"].get("seed_hash"), str)), None)
-    board = boards.of(system_of_unit(v.stakes.load_unit(v.campaign_id, unit_id)).id)
+    unit = v.stakes.load_unit(v.campaign_id, unit_id)
+    board = boards.of(system_of_unit(unit).id)
+    # each side by the names of who plays it, for the verify panel's slots ("roll · Lady Sen · 0", not "opponent")
+    last = replay["steps"][-1]["state"] if replay["steps"] else {}
+    seen = boards.TableView(unit_id=unit_id, campaign_id=v.campaign_id, kind=replay.get("kind") or "",
+                            phase=str(last.get("phase")), state=plain(last), moves=[], waiting={}, seat=v.seat.name,
+                            is_house=v.seat.is_house, names=names, sheets=[], replay=True)
+    sides = {side: board.side_name(seen, side) for side in (last.get("sides") or {})}
     for s in replay["steps"]:  # the page draws each step's state as the system's board, not as its fields
         del s["state"], s["changes"]
         # what happened in the table's words, from what this seat may read of the step (C-5): a draw another
@@ -393,7 +400,8 @@ def replay_page(request: Request, unit_id: UUID, v: Seated) -> HTMLResponse:
             result["words"] = words
     return templates.TemplateResponse(request, "replay.html", {
         "unit_id": str(unit_id), "seat": v.seat.name, "total": replay["total"], "replay": replay, "board": board,
-        "verification": verification, "names": names, "seat_name": names.get(v.seat.name, v.seat.name),
+        "verification": verification, "names": names, "sides": sides,
+        "seat_name": names.get(v.seat.name, v.seat.name),
         "commitment": commitment})
 
 

@@ -83,6 +83,9 @@ def test_the_replay_draws_every_step_as_the_systems_board_and_ends_on_the_settle
         assert result.get_attribute("data-agrees") == "true", (system, result.inner_text())
         assert "{" not in page.locator("#verify-list").inner_text() and "[" not in page.locator("#verify-list").inner_text()
         assert not STORED_CARD.search(page.locator("#verify-list").inner_text()), f"{system}: a card's stored code"
+        # a slot names its side by who plays it, not by its role (found on a phone walk)
+        listed = page.locator("#verify-list").inner_text()
+        assert not re.search(r"· (challenger|opponent)\b", listed), (system, listed)
         # each step's board is the server's drawing of that step for this seat (C-5), fetched as the slider moves
         page.keyboard.press("Home")
         assert board_of_step(page, 1) == boards[0]

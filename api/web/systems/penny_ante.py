@@ -124,6 +124,13 @@ class PennyAnteBoard(WebBoard):
             return f"{words(members)} (the House)"
         return words(members)
 
+    def side_name(self, view: TableView, side: str) -> str:  # type: ignore[override]
+        """A side by its members' names: Penny Ante's sides list members (characters or an antagonist), not seats."""
+        data = (view.state.get("sides") or {}).get(side)
+        if not isinstance(data, dict) or not data.get("members"):
+            return side
+        return words([self.member_name(data, m, view.names) for m in data["members"]])
+
     def sides(self, t: TableView) -> list[Side]:
         s = t.state
         out = []
