@@ -75,12 +75,19 @@ def tap_move(page: Any, name: str, *, may_vanish: bool = False) -> bool:
         return False
     before = page.locator("#table section").get_attribute("data-phase")
     rolled_before = page.locator("#table .pool-side.mine .rolled").count()
+    asked: list[str] = []
+    if name == "fold":  # a fold ends the contest at once: the page asks first (found on a phone walk)
+        def answer(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept()
+        page.once("dialog", answer)
     try:
         form.locator("button[type=submit]").click(timeout=5_000 if may_vanish else WAIT)
     except Exception:
         if not may_vanish or form.count():
             raise
         return False
+    assert name != "fold" or asked == ["Fold? The other side wins the contest at once; you gain 2 dice (PL-9)."]
     page.wait_for_function(
         "([name, phase, rolled]) => !document.querySelector(`#table form[data-action='${name}']`)"
         " || document.querySelector('#table section').dataset.phase !== phase"
