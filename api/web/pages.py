@@ -55,8 +55,14 @@ def session_check(v: Seated) -> Response:
 def invite(request: Request) -> Response:
     """An invite link the House hands over: ``/web/invite#inv_…``. The code is in the fragment, which the
     browser never sends, so it reaches no access log (issue 29); ``invite.js`` fills the sign-in form with it.
-    Nothing is claimed until the player sends the form (a link preview must not spend it)."""
-    return templates.TemplateResponse(request, "signin.html", {"error": None, "invite": True})
+    Nothing is claimed until the player sends the form (a link preview must not spend it). A browser signed in
+    to a seat already is told that taking this one signs it out of that one (found on a phone walk)."""
+    found, current = caller_or_none(request), None
+    if found is not None:
+        campaign = request.app.state.stakes.campaign(found.campaign_id, found.seat)
+        current = {"seat": campaign.names().get(found.seat.name, found.seat.name)
+                   if not found.seat.is_house else HOUSE_NAME, "campaign": campaign.name}
+    return templates.TemplateResponse(request, "signin.html", {"error": None, "invite": True, "current": current})
 
 
 @router.post("/invite/whose")

@@ -1,5 +1,6 @@
-"""C-7 on the web board: after a rewind to before a table-cards deal, the House's page offers the one deal the
-conflict takes again, the same deck in the same order, and its button plays it (the listing's `required`)."""
+"""Rough edges of the web found by a phone walk and an API fuzzer (2026-11-29), each as the player meets it: a
+table-cards deal rewound before it is dealt again from the page (C-7), a Pool contest's undone dice stay shown
+(C-8), a table link of another campaign opens a page in words, and an invite says which seat it signs out of."""
 
 from __future__ import annotations
 
@@ -67,3 +68,16 @@ def test_a_table_link_of_another_campaign_opens_a_page_in_words_not_a_problem_do
         page = client.get(path)
         assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
         assert "This table is not in" in words(page.text) and unit not in page.text and "{" not in words(page.text)
+
+
+def test_an_invite_opened_while_signed_in_says_which_seat_it_signs_out_of(client):
+    """Found on a phone walk: a second invite on a signed-in phone replaced the first seat without a word."""
+    from tests.e2e.test_abandoned_draw_on_the_board_http import seated
+    from tests.e2e.test_web_http import sign_in
+
+    _, t = seated(client, "pool", {"ilse": "Ilse Varn"}, description="A brave monk")
+    client.cookies.clear()
+    assert 'data-testid="signed-in-elsewhere"' not in client.get("/web/invite").text
+    sign_in(client, t["ilse"])
+    said = words(client.get("/web/invite").text)
+    assert "This browser is signed in as Ilse Varn in Abandoned. Taking this seat signs it out of that one" in said
