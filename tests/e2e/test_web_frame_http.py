@@ -146,6 +146,8 @@ def test_the_house_undoes_from_the_rulings_and_an_undo_that_would_show_cards_aga
     page = client.get(f"/web/units/{unit}").text
     rulings = page[page.index('<details class="rulings"'):]
     assert f'<option value="{laid}">Step {laid}: ' in rulings and 'name="reason"' in rulings
+    # the House is told before it undoes what an undo keeps (C-7, C-9), not after (found on a phone walk)
+    assert 'data-testid="undo-keeps"' in rulings and "(C-9)" in rulings
     assert 'data-action="abandon"' in rulings and 'data-action="abandon"' not in page[:page.index('<details class="rulings"')]
     before = steps()
     # a refused undo is said beside its form, open, with the step and the reason sent set in it again
