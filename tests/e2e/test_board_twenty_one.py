@@ -130,9 +130,12 @@ def to_campaign(page: Any) -> None:
 
 
 def lay(page: Any, cards: list[str]) -> None:
+    """Tap ``cards`` in this order, then lay them: the last tapped is the last card laid (TO-7, TO-8)."""
     form = wait_for_move(page, "lay")
     for code in cards:
         form.locator(f"label.pc-pick:has(input[value='{code}'])").click()
+    if len(cards) == 2:
+        assert "tapped last, is the last card laid" in form.locator("[data-lay-preview]").inner_text()
     tap(page, page.locator("#table form[data-action='lay']"))
 
 
@@ -216,7 +219,9 @@ def test_an_evening_of_twenty_one_is_played_by_tapping(url, browser, settings): 
 
     # -- the first action: lay, an easier modifier, an assist, a hold's draw kept, a draw, a stand -------------
     your_move(a)
-    lay(a, own_cards(a))
+    tapped = list(reversed(own_cards(a)))  # against the hand's order: the player picks which card is laid last
+    lay(a, tapped)
+    assert view(unit)["state"]["action"]["laid"][:len(tapped)] == tapped  # (found on a phone walk)
     for page in (h, b):
         page.wait_for_selector(f"#table [data-testid=action][data-actor='{first}']", timeout=WAIT)
     checked(h, "the House's table during an action")

@@ -108,7 +108,7 @@ def test_a_pool_roll_is_a_few_readable_lines_and_player_add_shows_the_traits(cli
     assert "Traits" in added and "+2" in added and "(name:" not in added
     cli("adventure", "start")
     text = cli("roll", "3", "--trait", "stubborn", "--dice", "6,4,2", "--as", "mara").stdout
-    assert "mara rolls 3 dice + stubborn +2: 6 4 2" in text and "Total 12: full success; 1 dice lost." in text
+    assert "mara rolls 3 dice + stubborn +2: 6 4 2" in text and "Total 12: full success; 1 die lost." in text
     assert len(text.strip().splitlines()) <= 12 and "helper_dice" not in text
 
 

@@ -66,10 +66,14 @@ def click_action(page, name: str, *, may_vanish: bool = False) -> bool:
                            " if (f) f.setAttribute('data-sent', '1'); return !!f; }", name)
     if not marked and may_vanish:
         return False
+    if not may_vanish:  # the move's own answer, not a live frame that lands while it is sent, says it is done
+        with page.expect_response(lambda r: r.request.method == "POST" and "/act" in r.url, timeout=WAIT):
+            form.locator("button[type=submit]").click()
+        return True
     try:
-        form.locator("button[type=submit]").click(timeout=5_000 if may_vanish else None)
+        form.locator("button[type=submit]").click(timeout=5_000)
     except PlaywrightTimeout:
-        if not may_vanish or form.count():
+        if form.count():
             raise
         return False
     # sent: the table is drawn again (the move's answer, or a live frame), which a form offered anew after the move

@@ -70,16 +70,35 @@
     const hard = codes.reduce((sum, c) => sum + value(c), 0);
     return codes.some((c) => c.startsWith("A")) && hard + 10 <= 21 ? hard + 10 : hard;
   }
+  // The cards are laid in the order tapped: the last tapped is the last card laid, the one an assist, a hinder
+  // or a hold replaces (TO-7, TO-8); a phone walk found the hand's order decided it.
+  const tapped = (form) => {
+    const checked = Array.from(form.querySelectorAll("input[name='cards']:checked"), (i) => i.value);
+    const order = (form.__tapped || []).filter((c) => checked.includes(c));
+    return [...order, ...checked.filter((c) => !order.includes(c))];
+  };
+  const named = (code) => { const r = code.slice(0, -1), s = code.slice(-1); return r + { S: "♠", H: "♥", D: "♦", C: "♣" }[s]; };
   document.addEventListener("change", (e) => {
     const form = e.target.closest && e.target.closest("form[data-action='lay']");
     if (!form || e.target.name !== "cards") return;
+    const order = (form.__tapped || []).filter((c) => c !== e.target.value);
+    if (e.target.checked) order.push(e.target.value);
+    form.__tapped = order;
     const preview = form.querySelector("[data-lay-preview]");
     if (!preview) return;
     const want = Number(form.dataset.count) || 0;
-    const codes = Array.from(form.querySelectorAll("input[name='cards']:checked"), (i) => i.value);
+    const codes = tapped(form);
     if (codes.length < want) preview.textContent = `Tap ${want - codes.length} more.`;
     else if (codes.length > want) preview.textContent = `Only ${want}: untick one.`;
     else if (want === 1) preview.textContent = "The deck makes up the second card.";
-    else preview.textContent = `These make ${total(codes)}` + (total(codes) === 21 ? ": a natural 21 (TO-5)." : ".");
+    else preview.textContent = `These make ${total(codes)}` + (total(codes) === 21 ? ": a natural 21 (TO-5)" : "") +
+      `; ${named(codes[codes.length - 1])}, tapped last, is the last card laid.`;
+  });
+  document.addEventListener("htmx:configRequest", (e) => {
+    const form = e.detail.elt;
+    if (!form || form.tagName !== "FORM" || form.dataset.action !== "lay" || !e.detail.formData) return;
+    const order = tapped(form);
+    e.detail.formData.delete("cards");
+    order.forEach((c) => e.detail.formData.append("cards", c));
   });
 })();
