@@ -317,6 +317,11 @@ def test_an_evening_of_humanity_and_beast_is_played_by_tapping(url, browser, set
         roll = e.read("tomas", unit)["state"]["sides"]["challenger"]["roll"]
         assert (roll["humanity"], roll["beast"], roll["willpower_before"]) == (1, 7, len(actions) == 1)
         assert SEED.fullmatch(e.read("tomas", unit)["state"]["side_seeds"]["challenger"])  # the browser's (C-4)
+        if "keep" in e.moves("tomas", unit):
+            # BE-4: without a point spent first, Willpower left after the roll lets him reroll a die; he keeps
+            # them, and the outcome follows (the first action spent its point first, so it kept at once, BE-11).
+            assert len(actions) > 1
+            e.tap("tomas", "keep")
         t.locator("[data-testid=outcome]").get_by_text(re.compile(r"^(Success|Failure): .* Hard \(6\)")).wait_for(
             timeout=WAIT)
         if "check" in e.moves("tomas", unit):
