@@ -228,7 +228,8 @@ def verification(v: schemas.Verification) -> RenderableType:
 
 def _step_head(s: schemas.ReplayStep, total: int, kind: str, said: Said) -> list[RenderableType]:
     lines: list[RenderableType] = [
-        styled("[bold]Step {}/{}[/] [bold]{}[/] by {} at {}", s.step, total, words(s.event), said.name(s.actor),
+        # "sent by": whose command stored the step; a draw another seat's seed set off is stored by that seat's (C-10)
+        styled("[bold]Step {}/{}[/] [bold]{}[/], sent by {} at {}", s.step, total, words(s.event), said.name(s.actor),
                f"{s.at:%H:%M}")]
     said_here = _phrase(kind, s.event, s.detail, said)
     detail = Text("; ".join(said_here) if said_here else "; ".join(said_lines(s.detail)), overflow="fold")

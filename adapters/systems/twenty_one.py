@@ -30,6 +30,7 @@ PROJECTION = Projection(
         " PRIMARY KEY (resolution_id, idx))",
         "CREATE INDEX IF NOT EXISTS twentyone_actions_by_seat ON {p}twentyone_actions (campaign_id, seat, position)",
     ),
+    rows=2,  # 2: a rewind to a step of another timeline brings back its lines whole, targets and modifiers too
 )
 
 
@@ -144,11 +145,17 @@ def _rewound(p: ProjectionContext, e, oid, campaign, at, nid) -> None:
     it had that an earlier rewind took away (a step of another timeline, issue 30) come back."""
     state = p.unit(oid)
     p.execute("DELETE FROM {p}twentyone_actions WHERE resolution_id = ? AND idx >= ?", (oid, len(state.results)))
-    there = {r["idx"]: (r["seat"], r["outcome"], r["total"], json.loads(r["laid"]))
-             for r in p.rows("SELECT idx, seat, outcome, total, laid FROM {p}twentyone_actions"
-                             " WHERE resolution_id = ?", (oid,))}
+    # the whole line, not its cards and outcome alone: the same cards against other targets (a modifier one
+    # timeline had and the other not, TO-6) read otherwise (found by an independent check of the rulings)
+    there = {r["idx"]: (r["seat"], r["round"], r["outcome"], r["how"], r["total"], json.loads(r["targets"]),
+                        json.loads(r["laid"]), json.loads(r["modifiers"]))
+             for r in p.rows("SELECT idx, seat, round, outcome, how, total, targets, laid, modifiers"
+                             " FROM {p}twentyone_actions WHERE resolution_id = ?", (oid,))}
     for i, result in enumerate(state.results):
-        if there.get(i) != (result["seat"], result["outcome"], result["total"], list(result["laid"])):
+        line = (result["seat"], result["round"], result["outcome"], result["how"], result["total"],
+                json.loads(json.dumps(result["targets"])), list(result["laid"]),
+                json.loads(json.dumps(result["modifiers"])))
+        if there.get(i) != line:
             p.execute("DELETE FROM {p}twentyone_actions WHERE resolution_id = ? AND idx = ?", (oid, i))
             _action_line(p, oid, i, nid, campaign, at, result)
         p.execute("UPDATE {p}twentyone_actions SET overturned = ? WHERE resolution_id = ? AND idx = ?",

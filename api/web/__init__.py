@@ -35,6 +35,12 @@ def install(app: FastAPI) -> None:
         return RedirectResponse("/web", status_code=303)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        """Browsers ask for it on any page without an icon link (a JSON answer opened in a tab): the one icon."""
+        return RedirectResponse("/static/favicon.svg", status_code=308)
+
     app.include_router(pages.router)
     app.include_router(play.router)
 

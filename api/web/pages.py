@@ -96,6 +96,14 @@ def _signed_in(request: Request, campaign_id: UUID, seat: Seat, response: Respon
     return response
 
 
+@router.get("/sign-in")
+@router.get("/sign-out")
+def signed_in_again() -> Response:
+    """The address a sign-in or sign-out form posted to, opened again (a phone's Back, a reload, a bookmark of the
+    page that showed the token): the sign-in page, which sends a signed-in browser on to its campaign."""
+    return RedirectResponse("/web", status_code=303)
+
+
 @router.post("/sign-in")
 def sign_in(request: Request, token: Annotated[str, Form(max_length=200)]) -> Response:
     """Claim an invite code (``inv_…``, once: C-1) or check a seat token, and open a web session: the
@@ -322,8 +330,10 @@ def rulings_of(v: Viewer, table: boards.TableView, board: boards.WebBoard) -> Ru
         last = replay.steps[-1] if replay.steps else None
         again = last.detail.get("to_step") if last is not None and last.event == "Rewound" else None
         # only the steps the unit's rules would take back to (C-6), not the one a last undo went back to already
-        steps = [Step(s.step, board.step_words(s.event, s.detail, s.actor, table.name_of), s.at.isoformat(), s.step in undone)
-                 for s in replay.steps[:-1] if s.rewindable and s.step != again]
+        found = table.state.get("sides")
+        by_name = {side: board.side_name(table, side) for side in found} if isinstance(found, dict) else {}
+        steps = [Step(s.step, board.step_words(s.event, s.detail, s.actor, table.name_of, by_name), s.at.isoformat(),
+                      s.step in undone) for s in replay.steps[:-1] if s.rewindable and s.step != again]
         steps.reverse()  # the latest first: an undo most often takes back the last move
     sides: dict[str, str] = {}
     if settled:
@@ -399,7 +409,7 @@ def replay_page(request: Request, unit_id: UUID, v: Seated) -> HTMLResponse:
         del s["state"], s["changes"]
         # what happened in the table's words, from what this seat may read of the step (C-5): a draw another
         # seat's input set off is said as the system says it (``step_words``), not as that seat's move
-        s["words"] = board.step_words(s["event"], s["detail"], s["actor"], lambda seat: names.get(seat, seat))
+        s["words"] = board.step_words(s["event"], s["detail"], s["actor"], lambda seat: names.get(seat, seat), sides)
     for result in verification.get("results") or []:  # a draw in the table's own words, where it has them
         words = board.draw_words(result.get("value"))
         if words is not None:

@@ -142,7 +142,7 @@ def _dice(dice: list[schemas.Die]) -> Text:
     """Each die with its position, counting from 1 as ``--cup`` takes them: ``1:6 2:(?)`` (cupped in brackets)."""
     shown = Text()
     for n, d in enumerate(dice, 1):
-        face = "?" if d.value is None else str(d.value)
+        face = ("?" if d.value is None else str(d.value)) + ("*" if d.seen_before_rewind else "")  # C-8
         shown.append(" " if n > 1 else "")
         shown.append_text(Text(f"{n}:({face})", style="dim") if d.in_cup else Text.assemble(f"{n}:", (face, "bold")))
     return shown if dice else Text("-")
@@ -177,6 +177,14 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
                               "-" if c.die is None else str(c.die) + (" *" if c.seen_before_rewind else ""),
                               c.barred or "")
     parts: list[RenderableType] = [header, Text(seed_hash(v.seed_hash), style="dim"), sides]
+    for name, side in v.sides.items():  # C-8: dice every seat saw before an undo took their roll back
+        if side.seen_before_rewind:
+            parts.append(f"{name}: seen by every seat before the undo (the same slots roll them again, C-7, C-8): "
+                         + " ".join(f"{d.die}:{d.value}" + (" (reroll)" if d.rolled == "reroll" else "")
+                                    for d in side.seen_before_rewind))
+    if any(d.seen_before_rewind for side in v.sides.values() for d in side.dice) or \
+            any(c.seen_before_rewind for c in v.circumstances):
+        parts.append(Text("* seen by every seat before the undo: it stays shown (C-8)", style="dim"))
     if v.circumstances:
         parts.append(circumstances)
     if v.result:
@@ -276,7 +284,8 @@ def challenge_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
         return f"{the} rerolls the cup{_rolled(d)}"
     if event == "DiceKept":
         return f"{the} shows {' '.join(map(str, d.get('revealed') or [])) or 'nothing'}" + (
-            f" and keeps {len(d['cup'])} in the cup" if isinstance(d.get("cup"), list) and d["cup"] else "")
+            f" and keeps {len(d['cup'])} {'die' if len(d['cup']) == 1 else 'dice'} in the cup"
+            if isinstance(d.get("cup"), list) and d["cup"] else "")
     if event == "Raised":
         return f"{the} raises {d.get('amount')}"
     if event == "Decided":

@@ -190,7 +190,7 @@ def test_replay_undo_overturn_audit_export_and_import_from_the_cli(cli, tmp_path
     assert again["sides"]["opponent"]["dice"] == first["sides"]["opponent"]["dice"]  # C-7: the same dice
     walk = cli("replay", "--interactive", "--as", "tomas", input="n\np\n7\nq\n").stdout
     assert [line.split()[1] for line in walk.splitlines() if line.startswith("Step ")] == ["1/9", "2/9", "1/9", "7/9"]
-    assert "Step 7/9 Rewound by the House" in walk
+    assert "Step 7/9 Rewound, sent by the House" in walk
     cli("challenge", "keep")
     cli("challenge", "keep", "--as", "ilse")
     cli("challenge", "fold")

@@ -306,7 +306,7 @@ def test_a_pulp_combat_replays_and_logs_in_words_as_does_a_rewound_penny_ante_ch
     to_betting(cli)
     cli("undo", "--to-step", "4", "--reason", "Poison does not apply here")
     text = reads_as_words(cli("replay", env=NARROW).stdout)
-    assert "Rewound by the House" in text and "Poison does not apply here" in text
+    assert "Rewound, sent by the House" in text and "Poison does not apply here" in text
     assert "The challenger rolls, circumstance die" not in text and "rolls ," not in text
     reads_as_words(cli("log", "--limit", "1000", env=NARROW).stdout)
 

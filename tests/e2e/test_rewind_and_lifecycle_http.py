@@ -83,3 +83,46 @@ def test_a_rewind_to_a_step_of_an_abandoned_timeline_spends_its_hold_again_on_th
     move("ilse", action="stand")
     _refused(rewind(step() - 1), "C-6")  # between the stand and the result it brought: inside one move
     assert step() == before + 3 and holds() == 0
+
+
+def test_a_rewind_to_another_timelines_step_gives_the_sheet_that_timelines_action_line_whole(client):  # C-6, TO-6
+    """Found by an independent check of the rulings: the same cards, stood on against other targets in the two
+    timelines (a modifier in one), kept the left timeline's targets on the sheet after a rewind back to the other."""
+    c, t = _table(client)
+    client.post(f"{c}/adventures", headers=t["house"], json={})
+    unit = client.post(f"{c}/conflicts", headers=t["house"], json={"characters": ["ilse", "tomas"]}).json()["id"]
+    u = f"{c}/challenges/{unit}"
+
+    def move(seat: str, **body: Any) -> dict[str, Any]:
+        r = client.post(f"{u}/actions", headers=t[seat], json=body)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def step() -> int:
+        return client.get(f"{u}/replay", headers=t["house"]).json()["steps"][-1]["step"]
+
+    def rewind(to: int) -> None:
+        r = client.post(f"{u}/rewind", headers=t["house"], json={"to_step": to, "reason": "ruled otherwise"})
+        assert r.status_code == 200, r.text
+
+    def lines() -> list[tuple[Any, ...]]:
+        sheet = client.get(f"{c}/characters/ilse", headers=t["tomas"]).json()
+        return [(a["outcome"], a["total"], a["targets"], a["modifiers"]) for a in sheet["actions"]]
+
+    def results() -> list[tuple[Any, ...]]:
+        view = client.get(u, headers=t["ilse"]).json()["state"]
+        return [(r["outcome"], r["total"], r["targets"], r["modifiers"]) for r in view["results"]]
+
+    move("house", action="deal", deck=stacked("10S", "8S", "7S", "7H", "9H", "4H"))
+    move("ilse", action="lay", cards=["10S", "8S"])  # 18: a full success against either targets
+    before_modifier = step()
+    move("house", action="modifier", value=-1, source="Knife fighting")  # targets 14 and 16 (TO-6)
+    move("ilse", action="stand")
+    with_modifier = step()
+    first = results()
+    assert lines() == first and first[0][2] != {"mixed": 15, "full": 17}
+    rewind(before_modifier)
+    move("ilse", action="stand")  # the same 18, against 15 and 17: the same outcome, other targets
+    assert lines() == results() != first
+    rewind(with_modifier)  # back to the first timeline's stand
+    assert results() == first and lines() == first

@@ -38,9 +38,12 @@ def test_a_beast_side_that_keeps_its_dice_says_so_and_one_that_rolls_again_says_
         "Brother Tomas spent Willpower to roll a die again")
 
 
-def test_a_penny_ante_draw_set_off_by_a_seat_is_not_said_as_that_seats_own_c10():
+def test_a_penny_ante_draw_set_off_by_a_seat_is_said_as_the_dice_of_the_side_it_rolled_not_that_seats_own_c10():
     from api.web.systems.penny_ante import BOARD as PENNY_ANTE
 
-    assert PENNY_ANTE.step_words("CupRerolled", {"side": "challenger"}, "ilse", NAMES) == (
-        "A cup was rerolled (set off by Ilse Varn)")
+    sides = {"challenger": "Lady Sen", "opponent": "Ilse Varn"}
+    assert PENNY_ANTE.step_words("CupRerolled", {"side": "challenger"}, "ilse", NAMES, sides) == (
+        "Lady Sen's cup was rerolled (set off by Ilse Varn)")
+    assert PENNY_ANTE.step_words("DiceRolled", {"side": "opponent"}, "ilse", NAMES, sides) == (
+        "Ilse Varn's dice were rolled (set off by Ilse Varn)")
     assert PENNY_ANTE.step_words("Raised", {"amount": 4}, "tomas", NAMES) == "Brother Tomas raised 4"

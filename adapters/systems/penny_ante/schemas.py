@@ -114,6 +114,14 @@ class Die(BaseModel):
                                                         "public (C-8).")
 
 
+class SeenDie(BaseModel):
+    """A die of a side every seat saw before an undo took its roll back (C-8)."""
+
+    die: int = Field(description="Which of the side's dice, from 1.")
+    value: int
+    rolled: Literal["roll", "reroll"] = Field(description="The first roll's die, or the reroll's (PA-8).")
+
+
 class ChallengeSide(BaseModel):
     kind: str = Field(description="character, alliance or antagonist")
     members: list[str]
@@ -125,6 +133,9 @@ class ChallengeSide(BaseModel):
     betting_wager: int = Field(description="The wager without a double down, which needs no answer (PA-13).")
     all_in: bool
     contributions: dict[str, int]
+    seen_before_rewind: list[SeenDie] = Field(
+        default_factory=list, description="This side's dice every seat saw before an undo took their roll back: "
+                                          "they stay shown, and the same slots bring them again (C-7, C-8).")
     piles: dict[str, int] = Field(default_factory=dict, description="Each member's pile now, outside the pot: a "
                                   "player's pile, an antagonist's purse (public, like the sheets and the "
                                   "antagonists' purses; empty in a replay's steps).")

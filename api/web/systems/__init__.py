@@ -263,16 +263,20 @@ class WebBoard:
     #: the seat the step records, any other ``{field}`` the step's own (as the seat may read it, C-5).
     step_phrases: dict[str, str] = {}
 
-    def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str]) -> str:
+    def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str],
+                   sides: Mapping[str, str] | None = None) -> str:
         """One step of a unit in words, for the House's undo list and every seat's replay (from what that seat may
         read of it, C-5): what happened and whose command stored it (a draw that another seat's input set off is
         stored by that seat's command, C-9: a system names whose it is). The system's ``step_phrases``, then the
-        kernel's (``KERNEL_STEPS``), else the event's name and who."""
+        kernel's (``KERNEL_STEPS``), else the event's name and who. ``sides``: each side by who plays it
+        (``side_name``), for a phrase's ``{side}``."""
         phrase = self.step_phrases.get(event) or KERNEL_STEPS.get(event)
         if phrase is not None:
             fields = {k: v for k, v in detail.items() if isinstance(v, str | int) and not isinstance(v, bool)}
             if isinstance(fields.get("seat"), str):
                 fields["seat"] = name_of(str(fields["seat"]))
+            if isinstance(fields.get("side"), str) and sides and fields["side"] in sides:
+                fields["side"] = sides[str(fields["side"])]
             try:
                 said = phrase.format_map({**fields, "who": name_of(actor)})
                 return said[:1].upper() + said[1:]  # "The House …", not "the House …"

@@ -372,13 +372,14 @@ class BeastBoard(WebBoard):
         "CheckedInSecret": "{who} made a Humanity check in secret",
     }
 
-    def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str]) -> str:
+    def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str],
+                   sides: Mapping[str, str] | None = None) -> str:
         """A side's decision says whether it kept its dice or rolled one again (BE-4, C-9)."""
         if event == "Decided":
             again = detail.get("reroll")
             return (f"{name_of(actor)} kept the dice" if not again else
                     f"{name_of(actor)} spent Willpower to roll a die again")
-        return super().step_words(event, detail, actor, name_of)
+        return super().step_words(event, detail, actor, name_of, sides)
 
     def abandoned_lines(self, view: TableView) -> list[tuple[str, str]]:
         """C-10: each side's d10s still to roll, a 10 with the die rolled again after it (BE-10); a roll takes

@@ -72,6 +72,8 @@ class Side:
     dice: list[dict[str, Any]]
     cup_secret: bool = True  # a cup is its side's secret until the challenge ends (C-5); then every seat sees it
     stake_left: int | None = None
+    #: C-8: the side's dice every seat saw before an undo took their roll back ({die, value, rolled})
+    seen: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -104,9 +106,9 @@ class PennyAnteBoard(WebBoard):
     #: whose dice it rolled.
     step_phrases = {
         "Announced": "{who} announced the challenge", "CharacteristicsDeclared": "{who} named characteristics",
-        "CircumstanceDeclared": "{who} called a circumstance", "DiceRolled": "Dice were rolled (set off by {who})",
+        "CircumstanceDeclared": "{who} called a circumstance", "DiceRolled": "{side}'s dice were rolled (set off by {who})",
         "DiceKept": "{who} kept dice", "RerollCalled": "{who} called for the reroll",
-        "CupRerolled": "A cup was rerolled (set off by {who})", "Checked": "{who} checked", "Called": "{who} called",
+        "CupRerolled": "{side}'s cup was rerolled (set off by {who})", "Checked": "{who} checked", "Called": "{who} called",
         "Raised": "{who} raised {amount}", "Folded": "{who} folded", "WentAllIn": "{who} went all-in",
         "Decided": "The challenge was decided", "BidPlaced": "{who} bid {amount}", "DebtTaken": "{who} took a debt",
         "BuyoutAccepted": "{who} accepted a buyout", "LoanOffered": "{who} offered a loan",
@@ -151,7 +153,8 @@ class PennyAnteBoard(WebBoard):
                 wager=side["wager"], betting=side.get("betting_wager", side["wager"]),
                 doubled=side["wager"] - side.get("betting_wager", side["wager"]), all_in=side["all_in"],
                 characteristics=list(side["characteristics"]), declared=side["declared"], dice=list(side["dice"]),
-                stake_left=stake_left, cup_secret=s.get("phase") != "settled"))
+                stake_left=stake_left, cup_secret=s.get("phase") != "settled",
+                seen=list(side.get("seen_before_rewind") or [])))
         return out
 
     def abandoned_lines(self, t: TableView) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ Everything drawn comes from the signed-in seat's reads (C-5): another seat's uns
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from markupsafe import Markup
@@ -310,7 +310,8 @@ class PulpBoard(WebBoard):
             return f"Cycle {cycle} is over: the House keeps the order or deals initiative again."
         return str(phase)
 
-    def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str]) -> str:
+    def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str],
+                   sides: Mapping[str, str] | None = None) -> str:
         """An attack by its attacker: a House character's attack is dealt by the command of the seat whose
         fresh seed it waited for (C-9), which is not who attacked."""
         if event == "Attacked" and isinstance(detail.get("attacker"), str):
@@ -324,7 +325,7 @@ class PulpBoard(WebBoard):
             # players' seed or pass (C-9, C-10): one step cannot tell which
             what = "The surprise deal" if event == "SurpriseDealt" else "Initiative dealt"
             return f"{what} (the House's call, dealt when {name_of(actor)} seeded or passed, C-10)"
-        return super().step_words(event, detail, actor, name_of)
+        return super().step_words(event, detail, actor, name_of, sides)
 
     # -- names and the campaign page ------------------------------------------------------------------------
     def unit_title(self, unit: dict[str, Any], names: dict[str, str]) -> str:

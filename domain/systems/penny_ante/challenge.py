@@ -549,6 +549,17 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
                             "seen_before_rewind": True})
         return out
 
+    def _dice_seen_before_rewind(self, side: str, current: set[str]) -> list[dict[str, Any]]:
+        """C-8: ``side``'s dice every seat saw (kept and shown, or at the showdown) whose roll a rewind took back,
+        die by die, the first roll's before the reroll's: they stay shown, and the same slots bring them again
+        when rolled (C-7). A die rolled again at its slot is among the side's dice instead, marked."""
+        seen = []
+        for key, value in self.shown.items():
+            slot = key_slot(key)
+            if slot[0] in ("roll", "reroll") and slot[1] == side and key not in current:
+                seen.append({"die": int(slot[2]) + 1, "value": value, "rolled": slot[0]})
+        return sorted(seen, key=lambda d: (d["rolled"] != "roll", d["die"]))
+
     def view_for(self, seat: str, reveal: bool = False, settled: bool = False) -> dict[str, Any]:
         """The challenge as ``seat`` may see it (C-5): own dice, revealed dice, never another's cup; a die
         shown to every seat before a rewind stays shown, marked ``seen_before_rewind`` (C-8).
@@ -558,6 +569,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         """
         mine = self.side_of(seat)
         open_book = self.revealed or reveal
+        current = {slot_key(r["slot"]) for r in self.rolls}
         sides = {}
         for side in SIDES:
             data = self.sides[side]
@@ -576,6 +588,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
                 "characteristics": data["characteristics"], "declared": data["declared"],
                 "dice": dice, "wager": self.wager(side), "betting_wager": self.betting_wager(side),
                 "all_in": data["all_in"], "contributions": data["contributions"],
+                "seen_before_rewind": self._dice_seen_before_rewind(side, current),
             }
         return {
             "phase": self.phase, "adventure": self.adventure, "round": self.round, "turn": self.turn,
