@@ -185,6 +185,10 @@ def run(seat: str | None, campaign: str | None, action: Callable[[Target], Any],
     the new one, unless ``check_head`` is off (the commands that show or compare the held head leave it be)."""
     with reported(fmt):
         target = open_target(seat, campaign)
+        from cli import tables
+
+        # who a table waits for is said by name: read once, the first time a drawing needs it (names, not handles)
+        named = tables.NAMES_OF.set(target.names if target.campaign is not None else None)
         try:
             result = action(target)
             if check_head and target.remote and target.campaign is not None:
@@ -193,4 +197,5 @@ def run(seat: str | None, campaign: str | None, action: Callable[[Target], Any],
                 witness.check(target.backend, target.campaign)  # C-2: the log still extends the head kept
             return result
         finally:
+            tables.NAMES_OF.reset(named)
             target.backend.close()

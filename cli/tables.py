@@ -7,6 +7,7 @@ import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from typing import Any
 
@@ -199,8 +200,62 @@ def _state(state: dict[str, Any]) -> RenderableType:
     return Padding(_render(state) if state else Text("-"), (0, 0, 0, 2))
 
 
+#: How to read seat -> the name the table knows it by, for the command running now (``session.run`` sets it;
+#: read at most once, when a drawing first names a seat: names, not handles). A seat it does not name is said
+#: as the seat ("house" as "the House").
+NAMES_OF: ContextVar[Callable[[], dict[str, str]] | None] = ContextVar("names_of", default=None)
+_NAMES_READ: ContextVar[tuple[Any, dict[str, str]] | None] = ContextVar("names_read", default=None)
+
+
+def seat_name(seat: str) -> str:
+    read = NAMES_OF.get()
+    names: dict[str, str] = {}
+    if read is not None:
+        kept = _NAMES_READ.get()
+        if kept is None or kept[0] is not read:
+            try:
+                kept = (read, read())
+            except Exception:  # a drawing never fails for a name: the seat is said as it is
+                kept = (read, {})
+            _NAMES_READ.set(kept)
+        names = kept[1]
+    return names.get(seat) or ("the House" if seat == "house" else seat)
+
+
 def _waiting(waiting_for: Sequence[str]) -> str:
-    return f"The table waits for {', '.join(waiting_for)}." if waiting_for else ""
+    names = [seat_name(s) for s in waiting_for]
+    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else ""
+    return f"The table waits for {said}." if waiting_for else ""
+
+
+def _limits(a: schemas.LegalAction) -> str:
+    """A move's limits in words: what it chooses from (the command line beside it fills the choices in), how
+    many, what it must repeat after an undo (C-7) or which fields it needs, then any limit of the system's own."""
+    limits = a.model_dump(exclude_none=True, mode="json")
+    limits.pop("action", None)
+    field, choices, required = limits.pop("field", None), limits.pop("choices", None), limits.pop("required", None)
+    low, high, step = limits.pop("min", None), limits.pop("max", None), limits.pop("step", None)
+    said = []
+    if isinstance(choices, list) and choices and all(not isinstance(c, dict | list) for c in choices):
+        said.append(f"{(field or 'choices').replace('_', ' ')}: {', '.join(map(str, choices))}")
+    elif choices is not None:
+        said.append(f"{(field or 'choices').replace('_', ' ')}: {_plain(choices, True)}")
+    if low is not None and high is not None:
+        said.append(f"from {low} to {high}" + (f", in steps of {step}" if step not in (None, 1) else ""))
+    elif high is not None:
+        said.append(f"at most {high}")
+    elif low is not None:
+        said.append(f"at least {low}")
+    if required is not None:
+        said.append(f"as before the undo (C-7): {_plain(required, True)}" if field else
+                    f"needs {', '.join(str(r).replace('_', ' ') for r in required)}")
+    for key, value in limits.items():
+        words = key.replace("_", " ")
+        if value is True:
+            said.append(words)
+        elif value is not False:
+            said.append(f"{words}: {_short(value) if _is_id(value) else _plain(value, True)}")
+    return "; ".join(said)
 
 
 def _how(a: schemas.LegalAction, system: str | None) -> str:
@@ -242,9 +297,7 @@ def _legal(actions: Sequence[schemas.LegalAction], waiting_for: Sequence[str] | 
         return Text.assemble(("Nothing to do for you now.", "dim"), (" " + _waiting(waiting_for)) if waiting_for else "")
     legal = _table("What you can do now", "action", "limits", "to play it")
     for a in actions:
-        limits = ", ".join(f"{k}={_short(val) if _is_id(val) else _plain(val, True)}"
-                           for k, val in a.model_dump(exclude_none=True, mode="json").items() if k != "action")
-        legal.add_row(a.action, limits, Text(_how(a, system)))
+        legal.add_row(a.action, _limits(a), Text(_how(a, system)))
     return Group(legal, _waiting(waiting_for)) if waiting_for else legal
 
 

@@ -15,7 +15,7 @@ from adapters.systems.penny_ante import schemas
 from cli.inert import styled
 from cli.session import Target, UsageError
 from cli.systems import Column, Said, SystemCli
-from cli.tables import _fields, _legal, _plain, _short, _table, seed_hash
+from cli.tables import _fields, _legal, _plain, _short, _table, seat_name, seed_hash
 
 
 def side(text: str) -> dict[str, Any]:
@@ -169,7 +169,8 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
     for name, side in v.sides.items():
         marks = " ".join(m for m, on in (("all-in", side.all_in), ("← turn", v.turn == name),
                                          ("(you)", v.your_side == name)) if on)
-        sides.add_row(name, ", ".join(side.members), ", ".join(side.characteristics) or "-",
+        who = side.members if side.kind == "antagonist" else [seat_name(m) for m in side.members]  # names (issue 31)
+        sides.add_row(name, ", ".join(who), ", ".join(side.characteristics) or "-",
                       _dice(side.dice), str(side.betting_wager), str(side.wager), marks)
     circumstances = _table("Circumstances", "step", "side", "circumstance", "die", "barred for")
     for c in v.circumstances:

@@ -79,9 +79,11 @@ class Rewind(Command):
     to_step: Int = Field(description="The step to go back to (1 is the first event).")
     reason: str = text(500, "Why the ruling is undone (kept in the history).")
     reveal: Bool = Field(False, description="Go ahead even though the rewind puts values every seat saw back "
-                         "where they were hidden, where they stay shown to all (C-8); without it such a rewind "
-                         "is refused, naming them (issue 31). A JSON boolean: 1, \"yes\" or \"true\" are "
-                         "refused.")
+                         "where they were hidden, where they stay shown to all (C-8). A system whose rewind "
+                         "can hide such a value again refuses such a "
+                         "rewind without it, naming them (issue 31); in the others every value seen stays "
+                         "shown where it is, marked, and a rewind needs no confirmation. A JSON boolean: 1, "
+                         "\"yes\" or \"true\" are refused.")
 
 
 class Overturn(Command):

@@ -62,7 +62,7 @@ def test_a_pulp_combat_takes_seats_and_reads_as_initiative_and_attacks(cli):
     assert "(number:" not in text and "Ilse Varn, B4" not in text and not REPR.search(text)  # no tuples
     assert re.search(r"Ilse Varn\s+4♠ 2♠\s+0\s+6", text)  # her initiative cards and total, in one row
     # each may show his attack (optional: nobody waits for it); the House's next initiative is what moves it on
-    assert "The table waits for house." in text
+    assert "The table waits for the House." in text
     cli("combat", "show", "--as", "ilse")
     refused = cli("combat", "show", "--as", "ilse", expect=3).stderr  # nothing of hers waits to be shown
     assert "PU-5" in refused and "None" not in refused
@@ -78,7 +78,7 @@ def test_a_beast_sheet_history_and_check_reasons_read_as_sentences(cli):
     if view["phase"] == "deciding":  # a Willpower reroll is offered first (BE-4): she keeps her dice
         cli("willpower", "keep", "--as", "ilse")
     shown = cli("challenge", "show").stdout
-    assert "more Beast successes than Humanity" in shown and "The table waits for ilse." in shown
+    assert "more Beast successes than Humanity" in shown and "The table waits for Ilse." in shown
     history = cli("sheet", "ilse", env={"COLUMNS": "200"}).stdout
     assert "Action, difficulty 2" in history and "Humanity check due" in history
     assert "kind: action" not in history and "success: no" not in history and not REPR.search(history)
@@ -124,7 +124,7 @@ def test_a_twenty_one_conflict_says_whom_the_table_waits_for(cli):
     cli("player", "add", "tomas", "--character", "Tomas")
     cli("adventure", "start")
     cli("conflict", "open", "ilse,tomas")
-    assert "The table waits for ilse, tomas." in cli("challenge", "show").stdout  # their seeds first (C-4)
+    assert "The table waits for Ilse Varn and Tomas." in cli("challenge", "show").stdout  # their seeds first (C-4)
 
 
 def test_nothing_is_cut_at_80_columns(cli):
@@ -210,7 +210,7 @@ def test_a_pool_contest_reads_as_the_rounds_two_rolls_and_its_result_in_words(cl
     waiting = cli("challenge", "show", "--as", "mara").stdout
     assert waiting.startswith("Contest ") and "PoolContest" not in waiting and "mara against tom, round 1; tiers" in waiting
     assert re.search(r"mara\s+6 4\s+stubborn \+2\s+12\s+full success\s+1 \(1 in all\)", waiting)  # PL-2, PL-3
-    assert re.search(r"tom\s+not rolled yet", waiting) and "The table waits for tom." in waiting
+    assert re.search(r"tom\s+not rolled yet", waiting) and "The table waits for Tom Reyes." in waiting
     assert "'seat'" not in waiting and "last" not in waiting and not REPR.search(waiting)  # not the generic dump
     cli("contest", "roll", "2", "--dice", "3,4", "--as", "tom")  # 7: a hit too (PL-8: a stalemate)
     stalemate = " ".join(cli("challenge", "show", "--as", "tom").stdout.split())  # wrapped to the width

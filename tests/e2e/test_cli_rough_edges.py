@@ -105,7 +105,7 @@ def test_cup_refuses_position_zero_and_a_position_past_the_dice(cli):
     assert cli.json("log", "--limit", "1000", "--campaign", cid)["entries"] == before  # nothing stored
     keep = next(a for a in cli.json("challenge", "show")["legal_actions"] if a["action"] == "keep")
     assert keep["choices"] == [0, 1]  # a request counts from 0 …
-    assert re.search(r"keep\s+choices=1 2", cli("challenge", "show").stdout)  # … the table from 1
+    assert re.search(r"keep\s+cup: 1, 2", cli("challenge", "show").stdout)  # … the table from 1
 
 
 def test_undo_requires_to_step_and_stores_nothing_without_it(cli):
@@ -173,7 +173,7 @@ def test_a_waiting_seat_is_told_whom_the_table_waits_for(cli):
     to_betting(cli)
     waiting = cli.json("challenge", "show", "--as", "ilse")
     assert waiting["legal_actions"] == [] and waiting["waiting_for"] == ["house"]
-    assert "Nothing to do for you now. The table waits for house." in cli("challenge", "show", "--as", "ilse").stdout
+    assert "Nothing to do for you now. The table waits for the House." in cli("challenge", "show", "--as", "ilse").stdout
     assert cli.json("challenge", "show", "--as", "tomas")["waiting_for"] == ["house"]
     cli("challenge", "raise", "4")
     assert cli.json("challenge", "show", "--as", "tomas")["waiting_for"] == ["ilse"]
@@ -199,7 +199,7 @@ def test_every_system_says_whom_a_pool_contest_waits_for(cli):
     cli("contest", "roll", "2", "--dice", "6,4", "--as", "ilse")
     seen = cli.json("challenge", "show", "--as", "ilse")
     assert seen["waiting_for"] == ["tomas"]
-    assert "The table waits for tomas." in cli("challenge", "show", "--as", "ilse").stdout
+    assert "The table waits for Tomas." in cli("challenge", "show", "--as", "ilse").stdout
 
 
 def test_the_readme_tells_a_lan_group_to_bind_every_interface():

@@ -231,3 +231,17 @@ def test_after_a_rewind_binds_the_houses_double_down_the_table_waits_for_the_hou
     assert table.unit(unit).phase == "new-circumstances"
     assert table.view(HOUSE, unit).waiting_for == [HOUSE]
     assert table.view("ilse", unit).waiting_for == [HOUSE]
+
+
+def test_a_second_circumstance_drawn_with_the_fresh_seed_is_listed_once_and_not_as_seen_before_a_rewind_pa7_c8(
+        table: Table) -> None:
+    """Found by an independent check of the rulings: the step-2 circumstance die, drawn at a slot that carries
+    the fresh seed (C-9), was listed twice, the second time with no text, as if a rewind had taken it back."""
+    unit = to_the_calls(table, [0], house_circumstance="the fog rolls in", double_down=True)
+    table.act("ilse", unit, {"action": "seed", "seed": "fresh words"})
+    for seat in ("ilse", HOUSE):
+        said = table.view(seat, unit).model_dump()["circumstances"]
+        assert len(said) <= 4 and all(c["text"] is not None and not c["seen_before_rewind"] for c in said), said
+        second = [c for c in said if c["step"] == 2]
+        assert [c["text"] for c in second] == ["the fog rolls in"] and second[0]["die"] is not None
+        assert second[0]["barred"] == "opponent"  # the double down bars Ilse from it (PA-13)

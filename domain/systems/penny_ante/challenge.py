@@ -535,17 +535,24 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
     def _circumstances_seen(self) -> list[dict[str, Any]]:
         """The circumstances, each die every seat saw before a rewind took it back shown, marked (C-8); a die
         whose circumstance the rewind took back too is listed with no text, still shown."""
-        out, slots = [], set()
-        for c in self.circumstances:
-            slot = ["circumstance", c["step"], c["side"]]
-            slots.add(slot_key(slot))
-            if c["die"] is None and self.was_shown(slot):
-                c = {**c, "die": self.shown[slot_key(slot)], "seen_before_rewind": True}
-            out.append(dict(c))
-        for key, die in self.shown.items():  # the shown slots outlive the rolls a rewind took back (C-8)
+        # each circumstance die shown, by its step and side: its slot may carry the players' fresh seeds after
+        # them (C-9: ``fresh_slot``), so a circumstance is matched by where it was called, not by a bare slot
+        # (a step-2 die drawn with a fresh seed was listed twice, once as if a rewind had taken it back)
+        shown: dict[tuple[Any, Any], int] = {}
+        for key, die in self.shown.items():
             slot = key_slot(key)
-            if slot[0] == "circumstance" and key not in slots:
-                out.append({"step": slot[1], "side": slot[2], "text": None, "die": die, "barred": None,
+            if slot[0] == "circumstance":
+                shown.setdefault((slot[1], slot[2]), die)
+        out, called = [], set()
+        for c in self.circumstances:
+            where = (c["step"], c["side"])
+            called.add(where)
+            if c["die"] is None and where in shown:
+                c = {**c, "die": shown[where], "seen_before_rewind": True}
+            out.append(dict(c))
+        for (step, side), die in shown.items():  # the shown slots outlive the rolls a rewind took back (C-8)
+            if (step, side) not in called:
+                out.append({"step": step, "side": side, "text": None, "die": die, "barred": None,
                             "seen_before_rewind": True})
         return out
 
