@@ -209,9 +209,11 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
     if v.loan_offers:
         offers = _table("Loans offered into this challenge (PA-14)", "loan", "lender", "borrower", "amount", "")
         for o in v.loan_offers:
-            offers.add_row(_short(o.loan_id), o.lender, o.borrower, str(o.amount),
+            offers.add_row(_short(o.loan_id), seat_name(o.lender), seat_name(o.borrower), str(o.amount),
                            "open this round" if o.open else Text("lapsed with its round", style="dim"))
         parts.append(offers)
+    for a in v.loans_answered:  # the lender learns his offer was taken (PA-14)
+        parts.append(f"{seat_name(a.lender)} offered {seat_name(a.borrower)} {a.amount}: {a.answer}")
     if v.secret_seed:
         parts.append(Text(f"secret seed {v.secret_seed}", style="dim"))
     parts.append(_legal(_positions(v.legal_actions), v.waiting_for, "penny-ante"))

@@ -189,3 +189,28 @@ def test_a_challenge_is_announced_from_the_page_with_its_sides_picked_not_typed_
         "challenger.players": "mara", "challenger.players__multi": "1", "opponent.players__multi": "1",
         "opponent.antagonist": "Lady Sen", "ante": "1"})
     assert r.status_code == 422 and "already in a challenge" in r.text  # Lady Sen is busy (PA-5)
+
+
+def test_the_lender_sees_at_the_table_that_his_loan_was_accepted_and_every_seat_the_same(client, table):  # noqa: F811
+    """Found on a phone walk: once the borrower accepted, the offer just vanished from the lender's table (PA-14).
+    The table lists every loan offered into it that was answered, and how; public, like the register."""
+    c, t = table
+    ch = play_to_betting(client, c, t)
+    act(client, c, ch, t["tomas"], "lend", borrower="ilse", amount=4)
+    act(client, c, ch, t["mara"], "lend", borrower="ilse", amount=2)
+    into = {o["lender"]: o["loan_id"] for o in client.get(f"{c}/challenges/{ch}", headers=t["ilse"]).json()["loan_offers"]}
+    act(client, c, ch, t["ilse"], "accept-loan", loan=into["tomas"])
+    act(client, c, ch, t["ilse"], "decline-loan", loan=into["mara"])
+    views = {seat: client.get(f"{c}/challenges/{ch}", headers=t[seat]).json() for seat in ("tomas", "mara", "ilse", "house")}
+    assert all(v["loan_offers"] == [] for v in views.values())
+    answered = {(o["lender"], o["amount"], o["answer"]) for o in views["tomas"]["loans_answered"]}
+    assert answered == {("tomas", 4, "accepted"), ("mara", 2, "declined")}
+    assert all(v["loans_answered"] == views["tomas"]["loans_answered"] for v in views.values())
+    token = {seat: h["Authorization"].split(" ", 1)[1] for seat, h in t.items()}
+    client.cookies.clear()
+    sign_in(client, token["tomas"])
+    page = client.get(f"/web/units/{ch}/table").text
+    said = page[page.index('data-testid="loans-answered"'):]
+    said = re.sub(r"<[^>]+>", " ", said[:said.index("</ul>")])
+    assert "offered" in said and "4 pennies: accepted, and the pennies moved." in said
+    assert "2 pennies: declined." in said

@@ -203,22 +203,39 @@ def legal_actions(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> li
 def unit_view(stakes: Any, campaign_id: UUID, unit: Any, viewer: Seat) -> schemas.ChallengeView:
     """The challenge as the viewer's seat may see it (C-5), with the moves it may make now."""
     table = _Table(stakes, campaign_id, unit, _Table.lists_needed(unit, viewer))
-    offers = loan_offers(stakes, campaign_id, unit)
+    rows = _loans_into(stakes, campaign_id, unit)
+    offers = loan_offers(stakes, campaign_id, unit, rows)
     legal = table.moves(unit, viewer, offers)
     seen = unit.view_for(viewer.name)
     for side in seen["sides"].values():  # each member's pile: public, as the sheets and purses show it
         side["piles"] = {m: table.piles.get(m, 0) for m in side["members"]}
-    return schemas.ChallengeView(id=unit.id, campaign_id=campaign_id, legal_actions=legal, loan_offers=offers, **seen)
+    answered = [schemas.LoanAnswered(loan_id=r["loan_id"], lender=r["lender"], borrower=r["borrower"],
+                                     amount=r["amount"], answer=ANSWERS_OF_STATUS[r["status"]])
+                for r in rows if r["status"] in ANSWERS_OF_STATUS]
+    return schemas.ChallengeView(id=unit.id, campaign_id=campaign_id, legal_actions=legal, loan_offers=offers,
+                                 loans_answered=answered, **seen)
 
 
-def loan_offers(stakes: Any, campaign_id: UUID, unit: Any) -> list[schemas.LoanOffer]:
+#: A loan's status in the register, as the answer its offer got (PA-14): one accepted may since be repaid,
+#: forgiven or defaulted; one an undo of the challenge took back is "reversed" (C-6).
+ANSWERS_OF_STATUS = {"active": "accepted", "repaid": "accepted", "forgiven": "accepted", "defaulted": "accepted",
+                     "declined": "declined", "withdrawn": "withdrawn", "reversed": "reversed"}
+
+
+def _loans_into(stakes: Any, campaign_id: UUID, unit: Any) -> list[dict[str, Any]]:
+    """Every loan offered into a challenge (PA-14; a bankruptcy's debt is not one), in the order offered."""
+    return _in_offer_order(stakes.views.query(
+        "SELECT loan_id, lender, borrower, amount, round, offered_at, status FROM {p}loans WHERE challenge_id = ?"
+        " AND campaign_id = ? AND kind = 'loan'", (unit.id.hex, campaign_id.hex)))
+
+
+def loan_offers(stakes: Any, campaign_id: UUID, unit: Any,
+                rows: list[dict[str, Any]] | None = None) -> list[schemas.LoanOffer]:
     """The unanswered loans offered into a challenge (PA-14); those offered in the betting round open now may
     be accepted (one of an earlier round lapsed with it, even when its lender offers again now)."""
-    rows = _in_offer_order(stakes.views.query(
-        "SELECT loan_id, lender, borrower, amount, round, offered_at FROM {p}loans WHERE challenge_id = ?"
-        " AND status = 'offered' AND campaign_id = ?", (unit.id.hex, campaign_id.hex)))
+    rows = _loans_into(stakes, campaign_id, unit) if rows is None else rows
     return [schemas.LoanOffer(loan_id=r["loan_id"], lender=r["lender"], borrower=r["borrower"], amount=r["amount"],
-                              open=unit.round_open(r["round"])) for r in rows]
+                              open=unit.round_open(r["round"])) for r in rows if r["status"] == "offered"]
 
 
 # -- answers and reads ------------------------------------------------------------------------------------

@@ -161,6 +161,18 @@ class LoanOffer(BaseModel):
     open: bool = Field(description="Offered in the betting round open now, so it may be accepted now.")
 
 
+class LoanAnswered(BaseModel):
+    """A loan offered into this challenge and answered (PA-14): public, like the debt register."""
+
+    loan_id: UUID
+    lender: str
+    borrower: str
+    amount: int
+    answer: Literal["accepted", "declined", "withdrawn", "reversed"] = Field(
+        description="What became of the offer: accepted (the register follows the loan since), declined, "
+                    "withdrawn by its lender, or taken back by an undo of the challenge (C-6).")
+
+
 class ChallengeAction(LegalAction):
     """A move in a challenge, with Penny Ante's own limits besides the shared ones (issue 30, ADR 0033)."""
 
@@ -200,5 +212,7 @@ class ChallengeView(BaseModel):
     result: dict[str, Any] | None
     bankrupts: dict[str, Any]
     loan_offers: list[LoanOffer] = Field(default_factory=list, description="Unanswered loans offered into it.")
+    loans_answered: list[LoanAnswered] = Field(default_factory=list, description="The loans offered into it "
+                                               "that were answered, in the order offered (PA-14).")
     legal_actions: list[ChallengeAction] = Field(description="What the viewing seat may do now, with limits.")
     waiting_for: list[str] = Field(default_factory=list, description=WAITING_FOR)

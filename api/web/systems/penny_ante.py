@@ -46,6 +46,12 @@ ON_A_LOAN = ("accept-loan", "decline-loan", "withdraw-loan", "repay-loan", "forg
 #: PA-11's categories in words ("6s" is the sum of the sixes).
 CATEGORIES = {f"{n}s": f"{word} (the sum of the {word})" for n, word in
               enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), 1)}
+#: The other scoring categories (PA-11) in a player's words: what each counts.
+CATEGORIES.update({
+    "chance": "chance (the sum of the dice)", "three of a kind": "three of a kind (the sum of the dice)",
+    "four of a kind": "four of a kind (the sum of the dice)", "full house": "a full house (25)",
+    "small straight": "a small straight, four in a row (30)", "large straight": "a large straight, five in a row (40)",
+    "yahtzee": "a yahtzee, five alike (50)"})
 STATUS = {"offered": "offered, not yet answered", "active": "owed", "declined": "declined", "withdrawn": "withdrawn",
           "repaid": "repaid", "forgiven": "forgiven", "defaulted": "defaulted (unpaid when an adventure began)",
           "reversed": "undone by a rewind", "voided": "voided by an overturn"}
@@ -201,6 +207,19 @@ class PennyAnteBoard(WebBoard):
                              amount=o["amount"], open=bool(o["open"]), moves=moves))
         return out
 
+    #: An answered loan in words (PA-14), after "<lender> offered <borrower> <n> pennies: ".
+    ANSWERED = {"accepted": "accepted, and the pennies moved", "declined": "declined",
+                "withdrawn": "withdrawn by the lender", "reversed": "taken back by the House's undo (C-6)"}
+
+    def answered(self, t: TableView) -> list[str]:
+        """Each loan offered at this table that was answered, in words: the lender sees his offer was taken."""
+        out = []
+        for o in t.state.get("loans_answered") or []:
+            amount = int(o["amount"])
+            out.append(f"{t.name_of(o['lender'])} offered {t.name_of(o['borrower'])} {amount} "
+                       f"{'penny' if amount == 1 else 'pennies'}: {self.ANSWERED.get(o['answer'], o['answer'])}.")
+        return out
+
     def offers_elsewhere(self, t: TableView) -> list[tuple[str, str, str, str]]:
         """Loans offered to this seat outside this table (on the campaign page, or at another table) and still
         waiting for its answer: said here, in words, each with a link to where it is answered, so a borrower
@@ -271,7 +290,7 @@ class PennyAnteBoard(WebBoard):
         return self.render(
             "table.html", t=view, s=view.state, sides=sides, mine=[x for x in sides if x.mine],
             others=[x for x in sides if not x.mine], moves=moves, bets=[moves[b] for b in BETS if b in moves],
-            offers=self.offers(view), elsewhere=self.offers_elsewhere(view), result=self.result(view, sides),
+            offers=self.offers(view), answered=self.answered(view), elsewhere=self.offers_elsewhere(view), result=self.result(view, sides),
             bankrupts=self.bankrupt_lines(view),
             step="Settled, then overturned by the House (C-6)" if view.phase == "settled" and view.overturned
             else STEPS.get(view.phase, view.phase), other_moves=[m for m in view.moves if m.name not in DRAWN],
