@@ -130,6 +130,7 @@
     if (undone.has(s.step)) head.append(el("span", { class: "undone" }, " — undone by a later rewind"));
     const box = document.getElementById("step-event");
     box.replaceChildren(head);
+    document.getElementById("step-board-words").textContent = s.words;  // said again above the board (aria-hidden)
     const shown = Object.keys(s.detail || {}).filter((k) => !SECRET.test(k) && !ID.test(k));
     if (shown.length) box.append(el("details", { class: "recorded" }, el("summary", {}, "What was recorded"), show(s.detail)));
     if (s.hidden.length) box.append(el("p", { class: "meta" }, s.hidden.includes("*")
@@ -140,9 +141,19 @@
   }
   const go = (index) => render(Math.max(0, Math.min(steps.length - 1, index)));
   const current = () => Number(slider.value) - 1;
+  // On a phone the board of the step is below the controls: a tap of Back or Next brings it into view (its
+  // heading says which step, and what happened in it), so the tap is seen to do something.
+  const boardSection = document.getElementById("step-board");
+  function tapped(index) {
+    go(index);
+    const top = boardSection.getBoundingClientRect().top;
+    if (window.matchMedia("(max-width: 720px)").matches && (top > window.innerHeight * 0.5 || top < -2)) {
+      boardSection.scrollIntoView({ block: "start" });
+    }
+  }
   slider.addEventListener("input", () => go(current()));
-  document.getElementById("prev").addEventListener("click", () => go(current() - 1));
-  document.getElementById("next").addEventListener("click", () => go(current() + 1));
+  document.getElementById("prev").addEventListener("click", () => tapped(current() - 1));
+  document.getElementById("next").addEventListener("click", () => tapped(current() + 1));
   document.addEventListener("keydown", (e) => {
     if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) && e.target !== slider) return;
     const moves = { ArrowLeft: current() - 1, ArrowRight: current() + 1, Home: 0, End: steps.length - 1 };

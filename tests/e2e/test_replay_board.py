@@ -89,6 +89,16 @@ def test_the_replay_draws_every_step_as_the_systems_board_and_ends_on_the_settle
         # each step's board is the server's drawing of that step for this seat (C-5), fetched as the slider moves
         page.keyboard.press("Home")
         assert board_of_step(page, 1) == boards[0]
+        # on a phone a tap of Next brings the step's board into view, headed by what happened (found on a walk:
+        # the board changed below the fold and the tap seemed to do nothing)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.click("#next")
+        board_of_step(page, 2)
+        page.wait_for_function("() => { const r = document.getElementById('step-board').getBoundingClientRect();"
+                               " return r.top > -2 && r.top < window.innerHeight / 2; }")  # at its top, give or take a subpixel
+        said = page.locator("#step-event strong").inner_text()
+        assert said and page.locator("#step-board-words").inner_text() == said
+        page.keyboard.press("Home")
         fragment = page.request.get(f"{url}/web/units/{unit}/replay/{len(replay)}")
         assert fragment.status == 200 and fragment.headers["cache-control"] == "no-store"
         assert page.request.get(f"{url}/web/units/{unit}/replay/{len(replay) + 1}").status == 404

@@ -90,3 +90,21 @@ def test_the_sign_in_address_opened_again_is_the_sign_in_page_not_a_problem_docu
         assert client.get(path).headers["content-type"].startswith("text/html")
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")
+
+
+def test_a_players_side_says_on_its_box_that_its_seed_went_in_or_was_passed_c4_c10(client):
+    """Found on a phone walk: after "Add my seed" the control vanished and nothing said the seed went in."""
+    c, t = seated(client, "penny-ante", {"ilse": "Ilse Varn", "tomas": "Brother Tomas"}, characteristic="Whip")
+    assert client.post(f"{c}/adventures", headers=bearer(t["house"]), json={}).status_code == 201
+    unit = client.post(f"{c}/challenges", headers=bearer(t["ilse"]), json={
+        "challenger": {"players": ["ilse"]}, "opponent": {"players": ["tomas"]}, "ante": 1}).json()["id"]
+    page = board_of(client, t["ilse"], unit)
+    assert "No seed words yet." in words(page[page.index('data-testid="seed-challenger"'):])
+    act(client, c, unit, t["ilse"], action="seed", seed="<b>moonlight</b>")
+    act(client, c, unit, t["tomas"], action="pass")
+    for seat in ("ilse", "tomas", "house"):
+        page = board_of(client, t[seat], unit)
+        mine = page[page.index('data-testid="seed-challenger"'):]
+        assert "Seed words given: “&lt;b&gt;moonlight&lt;/b&gt;”." in mine[:mine.index("</p>")]  # inert (escaped)
+        theirs = page[page.index('data-testid="seed-opponent"'):]
+        assert "Passed: no seed words (C-10)." in words(theirs[:theirs.index("</p>") + 4])

@@ -80,6 +80,8 @@ class Side:
     stake_left: int | None = None
     #: C-8: the side's dice every seat saw before an undo took their roll back ({die, value, rolled})
     seen: list[dict[str, Any]] = field(default_factory=list)
+    #: C-4, C-10: a players' side's seed in words (public): given, passed or still to come; None for the House's
+    seed: str | None = None
 
 
 @dataclass
@@ -160,8 +162,19 @@ class PennyAnteBoard(WebBoard):
                 doubled=side["wager"] - side.get("betting_wager", side["wager"]), all_in=side["all_in"],
                 characteristics=list(side["characteristics"]), declared=side["declared"], dice=list(side["dice"]),
                 stake_left=stake_left, cup_secret=s.get("phase") != "settled",
-                seen=list(side.get("seen_before_rewind") or [])))
+                seen=list(side.get("seen_before_rewind") or []), seed=self.seed_words(side)))
         return out
+
+    @staticmethod
+    def seed_words(side: dict[str, Any]) -> str | None:
+        """A players' side's seed, said on its box so a seat sees its seed went in (C-4, C-10); the House seeds
+        nothing (its secret is committed when the challenge opens)."""
+        if side.get("kind") == "antagonist":
+            return None
+        seed = side.get("seed")
+        if seed is None:
+            return "no seed words yet"
+        return "passed: no seed words (C-10)" if seed == "" else f"seed words given: “{seed}”"
 
     def abandoned_lines(self, t: TableView) -> list[tuple[str, str]]:
         """C-10: each side's dice still to roll and its circumstance die apart. The record holds as many dice as a
