@@ -19,8 +19,9 @@ $(VENV)/.test-extras: $(BIN)/stakes requirements-test.lock
 	$(BIN)/pip install --quiet -r requirements-test.lock
 	@touch $@
 
+# `make run HOST=0.0.0.0` listens on every address, so the players' phones on the same network reach the table.
 run: $(BIN)/stakes
-	$(BIN)/stakes serve
+	$(BIN)/stakes serve $(if $(HOST),--host $(HOST))
 
 # The browser tests drive Debian's chromium through Playwright (tests/e2e/test_web_browser.py).
 browser:
