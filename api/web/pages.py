@@ -243,6 +243,16 @@ def campaign_page(request: Request, v: Seated) -> Response:
     return templates.TemplateResponse(request, "campaign.html", campaign_context(v))
 
 
+@router.get("/rules")
+def rules_page(request: Request, v: Seated) -> Response:
+    """The rulings the pages cite by code (C-9, and the campaign's system's own), one line each in a player's
+    words, each at its own anchor (``/web/rules#C-9``)."""
+    view, board = campaign_view(v)
+    return templates.TemplateResponse(request, "rules.html", {
+        "c": view, "board": board, "seat": v.seat.name, "seat_name": view.name_of(v.seat.name),
+        "shared": boards.KERNEL_RULES, "own": board.rules, "system": view.campaign.get("system")})
+
+
 @router.get("/campaign/panel")
 def campaign_panel(request: Request, v: Seated) -> Response:
     return templates.TemplateResponse(request, "_campaign_panel.html", campaign_context(v))

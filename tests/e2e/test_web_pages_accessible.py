@@ -79,6 +79,11 @@ def test_every_shared_page_passes_the_phone_and_accessibility_checks_for_every_s
         p.wait_for_url(f"{url}/web/campaign")
         checked(p, f"{system.id}: the campaign as the player")
         chart_drawn(p, f"{system.id}: the campaign as the player")
+        p.click("footer.foot a[href='/web/rules']")  # the rulings the pages cite, in words
+        p.wait_for_url(f"{url}/web/rules")
+        checked(p, f"{system.id}: the rulings")
+        p.go_back()
+        p.wait_for_url(f"{url}/web/campaign")
 
         found = opener(system)
         if found is not None:

@@ -108,3 +108,41 @@ def test_a_players_side_says_on_its_box_that_its_seed_went_in_or_was_passed_c4_c
         assert "Seed words given: “&lt;b&gt;moonlight&lt;/b&gt;”." in mine[:mine.index("</p>")]  # inert (escaped)
         theirs = page[page.index('data-testid="seed-opponent"'):]
         assert "Passed: no seed words (C-10)." in words(theirs[:theirs.index("</p>") + 4])
+
+
+def test_every_page_points_to_the_rulings_in_words_and_every_code_the_system_cites_is_there(client):
+    """Found on two phone walks: the pages cite rulings by code (PA-8, C-9) with nothing to say what they are.
+    Each signed-in page links to a page of the rulings, one line each, at the code's own anchor."""
+    import re
+    from pathlib import Path
+
+    from api.web.systems import KERNEL_RULES
+    from api.web.systems import of as board_of_system
+
+    for system, prefix, folder in (("penny-ante", "PA", "penny_ante"), ("pool", "PL", "pool"),
+                                   ("twenty-one", "TO", "twenty_one"), ("beast", "BE", "beast"),
+                                   ("pulp-cards", "PU", "pulp_cards")):
+        cited = set()
+        for path in [*Path("domain/systems", folder).rglob("*.py"), *Path("api/web/systems").glob(f"{folder}.py")]:
+            cited |= set(re.findall(rf"\b{prefix}-\d+\b", path.read_text()))
+        assert cited and cited <= set(board_of_system(system).rules), (system, cited - set(board_of_system(system).rules))
+    shared = set()
+    for path in Path("domain").rglob("*.py"):
+        shared |= set(re.findall(r"\bC-\d+\b", path.read_text()))
+    assert shared <= set(KERNEL_RULES)
+
+    c, t = seated(client, "penny-ante", {"ilse": "Ilse Varn"}, characteristic="Whip")
+    client.cookies.clear()
+    from tests.e2e.test_web_http import sign_in
+
+    sign_in(client, t["ilse"])
+    assert 'href="/web/rules"' in client.get("/web/campaign").text
+    page = client.get("/web/rules")
+    assert page.status_code == 200
+    for code in ("PA-8", "PA-14", "C-9", "C-8"):
+        assert f'id="{code}"' in page.text
+    assert 'id="TO-4"' not in page.text  # only this campaign's system and the shared rulings
+    said = words(page.text)
+    assert "An undo is not a reroll" in said and "one die plus one per characteristic" in said
+    client.cookies.clear()
+    assert client.get("/web/rules", follow_redirects=False).status_code in (303, 401)  # signed out: the sign-in

@@ -183,6 +183,29 @@ KERNEL_GROUPS = {"add-player": "Seats", "start-adventure": "Adventures", "end-ad
 CONFIRMS = {"end-adventure": "End the adventure now, for every seat?"}
 
 
+#: The rulings every system shares, one line each in a player's words, for the page of rulings the pages' codes
+#: point to (``/web/rules``); a system's own are its board's ``rules``.
+KERNEL_RULES = {
+    "C-1": "A campaign plays one system, with one House and players, each playing one character; one adventure "
+           "runs at a time, and each table is a unit with its own seeds, steps and replay.",
+    "C-2": "Every change is a recorded event saying who made it and when (and why, for rulings and undos); "
+           "nothing is edited or deleted.",
+    "C-3": "Every random result is recorded where it was made; at the table, real dice or cards may be entered by "
+           "hand, and they are checked and marked as entered.",
+    "C-4": "Provably fair: the server commits to a secret before anyone adds a seed; every result comes from the "
+           "secret, the seeds and its slot; the secret is shown at the end, so anyone can check every result.",
+    "C-5": "Hidden things stay hidden: only their owner sees them until they are revealed; once the table is "
+           "settled everything is public.",
+    "C-6": "The House may undo a table to an earlier step, or overturn a settled result, always with a reason; the "
+           "history keeps both, and every sheet and register follows.",
+    "C-7": "An undo is not a reroll: the same slot always draws the same result, so nobody fishes for better luck.",
+    "C-8": "Once every seat has seen something, it stays shown, even after an undo, marked as seen before it.",
+    "C-9": "The House, which can know the server's secret, never adds or changes an input to the draws once "
+           "another seat's input is known; its later choices come before a fresh seed from the players.",
+    "C-10": "A draw with inputs from several seats is made the moment the last input arrives; a table ended before "
+            "its draw shows every seat what that draw would have been.",
+}
+
 #: The kernel's steps, in words (``WebBoard.step_words``; a system's ``step_phrases`` come first).
 KERNEL_STEPS = {
     "SeedAdded": "{who} added a seed", "SeedPassed": "{who} passed: no seed", "FreshSeedAdded": "{who} added a fresh seed",
@@ -262,6 +285,10 @@ class WebBoard:
     #: A system's own steps in words (``step_words``): ``{who}`` is the acting seat's name, ``{seat}`` the name of
     #: the seat the step records, any other ``{field}`` the step's own (as the seat may read it, C-5).
     step_phrases: dict[str, str] = {}
+
+    #: The system's own rulings, code -> one line in a player's words, shown with the shared ones (``KERNEL_RULES``)
+    #: on the page the codes in its pages point to (``/web/rules``).
+    rules: dict[str, str] = {}
 
     def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str],
                    sides: Mapping[str, str] | None = None) -> str:

@@ -358,6 +358,29 @@ def _split_control(move: Move | None, own: Mapping[str, Any] | None) -> dict[str
 
 # -- the board -----------------------------------------------------------------------------------------------
 class BeastBoard(WebBoard):
+    #: Humanity and Beast's rulings in a player's words (the page of rulings, ``/web/rules``).
+    rules = {
+        "BE-1": "A character's 10 dice are split between Humanity and Beast; Willpower never goes above its maximum.",
+        "BE-2": "An action names a difficulty (2 to 10) and may ask for a least number of each kind of die.",
+        "BE-3": "A Humanity die succeeds on 7 or more, a Beast die on 6 or more; every 10 is rolled again.",
+        "BE-4": "One Willpower point a roll: before it, one sure success; after it, one die rolled again.",
+        "BE-5": "Successes at or above the difficulty succeed; the result says which kind scored more.",
+        "BE-6": "In a conflict the side with more successes wins, and the difference comes off the loser's "
+                "Willpower.",
+        "BE-7": "More Beast successes than Willpower, or than Humanity successes, calls for a Humanity check, which "
+                "may turn a Humanity die into a Beast die; at Humanity 0 the character is lost.",
+        "BE-8": "The House may restore Willpower, up to its maximum.",
+        "BE-9": "At creation Humanity is 1 to 10 and Willpower's maximum 1 to 10; a character lost to the Beast "
+                "cannot roll.",
+        "BE-10": "A 10 scores and its die rolls again on its own target; a Willpower reroll replaces a die's whole "
+                 "chain.",
+        "BE-11": "The success bought with Willpower counts for the difficulty and the conflict, not for either kind.",
+        "BE-12": "The check compares with Willpower after this roll's point and before its damage; one check at most; "
+                 "difficulty plays no part in a conflict.",
+        "BE-13": "The difficulties by name: Easy 2, Average 3, Challenging 4, Difficult 5, Hard 6, Extremely Hard 7, "
+                 "Almost Impossible 8, Epic 9, Legendary 10.",
+    }
+
     package = "beast"
     phases = {"check": "Humanity checks"}
 

@@ -106,6 +106,44 @@ OVER = ("showdown", "folded", "bankruptcy", "settled", "abandoned")
 
 
 class PennyAnteBoard(WebBoard):
+    #: Penny Ante's rulings in a player's words (the page of rulings, ``/web/rules``).
+    rules = {
+        "PA-1": "Money is whole pennies; a character starts with the campaign's pile (25 at least).",
+        "PA-2": "One characteristic is free; each more costs 5 pennies, bought only between adventures; no two alike.",
+        "PA-3": "Starting an adventure gives the House the sum of the players' piles (or an agreed amount); what it "
+                "has left when the adventure ends leaves play.",
+        "PA-4": "The House funds its antagonists from its pile; each keeps its own pennies and characteristics.",
+        "PA-5": "A challenge has two sides: a character, an alliance of players, or the House through an antagonist.",
+        "PA-6": "The challenger sets the ante; every member of each side pays it at the roll.",
+        "PA-7": "Each side may call one circumstance at the announcement and one before the reroll; each gets a "
+                "public die.",
+        "PA-8": "A side rolls one die plus one per characteristic it names (at most six), hidden; then it shows some "
+                "and keeps the rest in the cup for the reroll.",
+        "PA-9": "Two betting rounds, the challenger first: check, call, raise by multiples of the ante, fold or go "
+                "all-in.",
+        "PA-10": "A fold ends the challenge: the other side takes the pot, and the side that folded narrates.",
+        "PA-11": "At the showdown each side scores its best five dice as in Yahtzee; the higher score takes the pot, a "
+                 "draw gives each its wager back.",
+        "PA-12": "A side that cannot cover a call may go all-in with its whole pile; the excess goes back, and no more "
+                 "betting follows.",
+        "PA-13": "Doubling down with the second circumstance bars the other side from that die.",
+        "PA-14": "Players outside a challenge may each lend once a round to one member of a side; the register "
+                 "records every loan until repaid or forgiven.",
+        "PA-15": "A side left with nothing chooses a debt to the winner or the best buyout, which costs a "
+                 "characteristic.",
+        "PA-16": "Bankruptcy debts have no due date.",
+        "PA-17": "The House challenges through an antagonist with a stake; it never goes all-in, and its unused "
+                 "characteristics stay hidden.",
+        "PA-18": "An alliance's bets come evenly from its members' piles; a won pot is split evenly.",
+        "PA-19": "Pennies are never made or lost: each is in a pile, a pot or a stake, or left play by a recorded event.",
+        "PA-20": "Every member owes the ante; partners cover a member who is short.",
+        "PA-21": "A side whose wager is higher after the ante may check; the other must answer.",
+        "PA-22": "An alliance's uncalled excess goes back in the reverse of the order it was drawn.",
+        "PA-23": "A side's first circumstance may come until its first roll; the House doubles down only within its "
+                 "stake; antagonists never go bankrupt.",
+        "PA-24": "After a fold into bankruptcy and debt the winner narrates; bankruptcy is judged member by member.",
+    }
+
     package = "penny_ante"
     phases = {"declare": "naming characteristics", "roll": "rolling", "keep": "keeping dice",
               "betting-1": "first betting round", "new-circumstances": "second circumstances",

@@ -60,6 +60,24 @@ def read(sheet: dict[str, Any], limit: int = 5) -> dict[str, Any]:
 
 
 class PoolBoard(WebBoard):
+    #: The Pool's rulings in a player's words (the page of rulings, ``/web/rules``).
+    rules = {
+        "PL-1": "A character has a short description and a pool of dice (12 to start); traits may be bought at "
+                "creation, keeping at least 2 dice.",
+        "PL-2": "A roll takes at least 2 dice; the two highest plus one trait make the result: 10 or more a full "
+                "success, 7 to 9 a success with a complication, 6 or less a miss.",
+        "PL-3": "After a roll every 5 or 6 is lost from the pool, never below 2 dice.",
+        "PL-4": "A miss: the House narrates and the pool gains 2 dice. A hit: narrate it, or let the House narrate and "
+                "gain 1 die.",
+        "PL-5": "Traits can be added, raised one step or cashed in later; spending always leaves 2 dice.",
+        "PL-6": "Moves may be bought with dice (2, 5 or 10).",
+        "PL-7": "A character may help another with dice; the helper's dice pay for the 5s and 6s first.",
+        "PL-8": "Opposed rolls: in tiers a hit beats a miss, and two hits are a stalemate to fold or push; in highest "
+                "the higher result wins.",
+        "PL-9": "In an opposed roll each side that missed gains 2 dice and nobody else does (none at all in highest); "
+                "help is checked when the roll is made.",
+    }
+
     package = "pool"
 
     # -- names -----------------------------------------------------------------------------------------------

@@ -95,6 +95,22 @@ def names_list(names: list[str]) -> str:
 
 
 class PulpBoard(WebBoard):
+    #: Pulp in the Cards' rulings in a player's words (the page of rulings, ``/web/rules``).
+    rules = {
+        "PU-1": "The deck has 14 cards: black 1, 2 and 4, red 1, 1, 2 and 2, and seven pictures worth nothing.",
+        "PU-2": "A deal: shuffle, cut, deal 7; black points minus red points, less the difficulty (-4 to +4), must be "
+                "above 0 to succeed.",
+        "PU-3": "A raw degree of +5 or more is a critical success, -5 or less a fumble.",
+        "PU-4": "A resistance deal: black is the action on the character, red the resistance.",
+        "PU-5": "Combat: an optional surprise deal, then initiative by 2 cards each plus advantage, highest first; each "
+                "attack is a deal, and the House records its effect.",
+        "PU-6": "The sheet is the player's notes; the House may add notes, conditions and promotions.",
+        "PU-7": "Cards are dealt from the top; the dealer gives the cut (1 to 13), or it is drawn.",
+        "PU-8": "A resistance deal's difficulty and outcome are the action's; a critical always succeeds, a fumble "
+                "always fails.",
+        "PU-9": "Initiative ties are broken by one more card plus the same advantage; if the deck runs short, by name.",
+    }
+
     package = "pulp_cards"
 
     def draw_words(self, recorded: Any) -> str | None:

@@ -98,6 +98,30 @@ def result_words(r: dict[str, Any], name: str) -> str:
 
 
 class TwentyOneBoard(WebBoard):
+    #: Twenty-one's rulings in a player's words (the page of rulings, ``/web/rules``).
+    rules = {
+        "TO-1": "One shuffled deck per conflict; when it runs out the discards are shuffled back in.",
+        "TO-2": "Each player is dealt 3 hidden cards; the House holds none.",
+        "TO-3": "When it matters, each actor lays a card face down for the order of play; highest first, ties dealt "
+                "again.",
+        "TO-4": "An action lays 2 cards, then draws or stands: 17 or more is a full success, 15 or more a mixed one, "
+                "over 21 fails.",
+        "TO-5": "A 21 from the first two cards is a full success nothing can change.",
+        "TO-6": "Each modifier moves both targets by one, easier or harder; the House names its source.",
+        "TO-7": "Another player may assist or hinder by swapping in a card for the last one laid, once per action.",
+        "TO-8": "A hold from the sheet swaps in the set-aside card, or a card drawn, for the last one laid.",
+        "TO-9": "When everyone has acted once, the round ends and every hand is dealt back up to 3.",
+        "TO-10": "One ace counts 11 while that keeps the total at 21 or less; every other ace counts 1.",
+        "TO-11": "The first two cards laid decide a natural 21 the moment they are laid.",
+        "TO-12": "A bust ends the action at once; modifiers are +1 or -1 each, added until the action ends.",
+        "TO-13": "One assist or hinder per action, besides the actor's own hold; an unused hold card is discarded.",
+        "TO-14": "Laid cards are discarded when an action ends; the set-aside card goes back to the hand; each player "
+                 "acts once a round.",
+        "TO-15": "Untied actors go before tied ones; tie cards are dealt face up, highest tie first.",
+        "TO-16": "A tie the deck cannot break shuffles the discards in first; only when that is not enough are the "
+                 "tied ordered by seat.",
+    }
+
     package = "twenty_one"
     phases = {"play": "playing", "tie": "breaking a tie", "reshuffle": "reshuffling"}
     script = True
