@@ -183,7 +183,8 @@
     checks.forEach((c, i) => {
       list.append(el("li", { class: c.ok ? "ok" : "bad" }, `Draw ${i + 1}: `, result(c, (report.results[i] || {}).words),
         c.entered ? " entered at the table" : c.ok ? " — the same in your browser" : ` — your browser derived ${JSON.stringify(c.derived)}`,
-        el("small", { class: "slot", title: JSON.stringify(c.slot) }, ` (slot ${slotWords(c.slot)})`)));
+        el("small", { class: "slot", title: JSON.stringify(c.slot) },
+           ` (${(report.results[i] || {}).where || "slot " + slotWords(c.slot)})`)));
     });
     const derived = checks.filter((c) => !c.entered);
     const bad = derived.filter((c) => !c.ok).length;

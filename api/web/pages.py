@@ -424,6 +424,9 @@ def replay_page(request: Request, unit_id: UUID, v: Seated) -> HTMLResponse:
         words = board.draw_words(result.get("value"))
         if words is not None:
             result["words"] = words
+        where = board.slot_words(list(result.get("slot") or []), sides)
+        if where is not None:
+            result["where"] = where
     return templates.TemplateResponse(request, "replay.html", {
         "unit_id": str(unit_id), "seat": v.seat.name, "total": replay["total"], "replay": replay, "board": board,
         "verification": verification, "names": names, "sides": sides,

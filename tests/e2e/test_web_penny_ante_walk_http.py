@@ -131,7 +131,7 @@ def test_every_page_points_to_the_rulings_in_words_and_every_code_the_system_cit
         shared |= set(re.findall(r"\bC-\d+\b", path.read_text()))
     assert shared <= set(KERNEL_RULES)
 
-    c, t = seated(client, "penny-ante", {"ilse": "Ilse Varn"}, characteristic="Whip")
+    _, t = seated(client, "penny-ante", {"ilse": "Ilse Varn"}, characteristic="Whip")
     client.cookies.clear()
     from tests.e2e.test_web_http import sign_in
 

@@ -47,3 +47,16 @@ def test_a_penny_ante_draw_set_off_by_a_seat_is_said_as_the_dice_of_the_side_it_
     assert PENNY_ANTE.step_words("DiceRolled", {"side": "opponent"}, "ilse", NAMES, sides) == (
         "Ilse Varn's dice were rolled (set off by Ilse Varn)")
     assert PENNY_ANTE.step_words("Raised", {"amount": 4}, "tomas", NAMES) == "Brother Tomas raised 4"
+
+
+def test_a_penny_ante_draw_in_the_verify_panel_says_whose_die_it_is_counting_from_one_pa8():
+    """Found on a phone walk: the verify panel's "slot roll · Ilse Varn · 2" was her third die."""
+    from api.web.systems.penny_ante import BOARD as PENNY_ANTE
+
+    sides = {"challenger": "Lady Sen", "opponent": "Ilse Varn"}
+    assert PENNY_ANTE.slot_words(["roll", "opponent", 2], sides) == "Ilse Varn's die 3, the first roll"
+    assert PENNY_ANTE.slot_words(["reroll", "challenger", 0, "fresh", "f"], sides) == (
+        "Lady Sen's die 1, the reroll (with the fresh seed)")
+    assert PENNY_ANTE.slot_words(["circumstance", 2, "opponent"], sides) == (
+        "Ilse Varn's circumstance die, before the reroll")
+    assert PENNY_ANTE.slot_words(["something", "else"], sides) is None  # the slot's parts, as they are

@@ -277,6 +277,12 @@ class WebBoard:
             return " and ".join(view.name_of(str(x)) for x in seats)
         return side
 
+    def slot_words(self, slot: list[Any], sides: Mapping[str, str]) -> str | None:
+        """Where a draw went, in the table's words, for the replay's verify panel ("Ilse Varn's die 3, the first
+        roll"), its slot as fairness.md derives from it being the item's title; None: the slot's parts, joined.
+        ``sides``: each side by who plays it."""
+        return None
+
     def draw_words(self, recorded: Any) -> str | None:
         """A recorded draw in the table's own words for the replay's verify panel, where the shared drawing (a
         die, a number, a list) would show the system's stored codes; None: the shared drawing does."""

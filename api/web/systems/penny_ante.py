@@ -10,6 +10,7 @@ Everything drawn comes from the signed-in seat's own reads (the view of the tabl
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,6 +203,18 @@ class PennyAnteBoard(WebBoard):
                 stake_left=stake_left, cup_secret=s.get("phase") != "settled",
                 seen=list(side.get("seen_before_rewind") or []), seed=self.seed_words(side)))
         return out
+
+    def slot_words(self, slot: list[Any], sides: Mapping[str, str]) -> str | None:
+        """PA-7, PA-8: a die by its side and its number from 1 (the slot counts from 0), a circumstance die by
+        its side and step; a slot that carries a fresh seed says so (C-9)."""
+        fresh = " (with the fresh seed)" if "fresh" in slot else ""
+        if len(slot) >= 3 and slot[0] in ("roll", "reroll") and isinstance(slot[2], int):
+            which = "the first roll" if slot[0] == "roll" else "the reroll"
+            return f"{sides.get(slot[1], slot[1])}'s die {slot[2] + 1}, {which}{fresh}"
+        if len(slot) >= 3 and slot[0] == "circumstance":
+            when = "at the announcement" if slot[1] == 1 else "before the reroll"
+            return f"{sides.get(slot[2], slot[2])}'s circumstance die, {when}{fresh}"
+        return None
 
     @staticmethod
     def seed_words(side: dict[str, Any]) -> str | None:
