@@ -142,3 +142,25 @@ def test_a_players_move_that_needs_a_reshuffle_offers_the_discards_to_tap():  # 
     assert 'data-ordered="reshuffle"' in form and '<input type="hidden" name="reshuffle"' in form
     assert sorted(re.findall(r'data-ordered-card="([^"]+)"', form)) == sorted(game.conflict.discard)
     assert 'type="text" name="reshuffle"' not in html
+
+
+def test_a_card_of_the_own_hand_every_seat_saw_before_a_rewind_says_so_on_the_card_to_tap_c8():
+    """Found on a phone walk: the others' pages marked two of Ilse's cards "seen" (a hold's card drawn face up,
+    then put back by an undo and dealt to her), while her own cards to tap looked like any other: she played
+    not knowing they knew them."""
+    from tests.unit.twenty_one_game import stacked
+
+    game = Game(seats=["ilse", "tomas"], table=True)
+    game.act("house", "deal", deck=stacked("10S", "3S", "7S", "7H", "9H", "4H"))
+    conflict = game.conflict
+    seen = "3S"  # as if every seat had seen it before a rewind (C-8): the conflict's record of seen cards
+    conflict.seen = {*conflict.seen, f"{seen}@{conflict.epochs.get(seen, 0)}"}
+    table = table_of(game, "ilse")
+    table = TableView(**{**table.__dict__, "state": conflict.view_for("ilse")})
+    html = str(BOARD.table(table))
+    form = html[html.index('data-action="lay"'):]
+    form = form[:form.index("</form>")]
+    picks = re.findall(r'<label class="pc-pick[^"]*" for="[^"]+">.*?</label>', form, re.S)
+    marked = [p for p in picks if "seen by every seat before a rewind" in p]
+    assert len(marked) == 1 and 'value="3S"' in marked[0] and "pc-pick seen" in marked[0]
+    assert 'class="pc-flag"' in marked[0]

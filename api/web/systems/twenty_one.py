@@ -221,14 +221,21 @@ class TwentyOneBoard(WebBoard):
         """The seat's moves, each with what its control needs."""
         out: dict[str, Any] = {m.name: m for m in view.moves}
         a = view.state.get("action")
+        # C-8: a card of the hand every seat saw before a rewind says so on its control too, so its owner knows
+        # the others know it (found on a phone walk: the hand's cards to tap looked like any other)
+        seen = {f["code"] for f in mine if f.get("seen")}
+
+        def card(x: str) -> dict[str, Any]:
+            return {**face(x), "seen": x in seen}
+
         replace = []
         for m in view.moves:
             if m.name == "assist" and a:
                 rest = list(a["laid"][:-1])
-                replace = [{**face(x), "total": c.total([*rest, x])} for x in m.limits.get("choices", [])]
+                replace = [{**card(x), "total": c.total([*rest, x])} for x in m.limits.get("choices", [])]
         out["replace_with"] = replace
         out["holds"] = [m for m in view.moves if m.name == "hold"]
-        out["lay_cards"] = [face(x) for x in (out["lay"].limits.get("choices", []) if "lay" in out else [])]
+        out["lay_cards"] = [card(x) for x in (out["lay"].limits.get("choices", []) if "lay" in out else [])]
         out["sources"] = self._sources(view)
         out["actors"] = [(seat, view.name_of(seat)) for seat in
                          (out["order"].limits.get("choices", []) if "order" in out else [])]
