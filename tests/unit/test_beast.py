@@ -422,3 +422,27 @@ def test_a_player_lost_to_the_beast_while_his_conflict_is_open_rolls_no_die_and_
     t.act(HOUSE, unit, action="check", side="opponent")  # table dice: confirmed (C-5)
     assert t.unit(unit).settled
     t.conflict(seat=TOMAS)  # Cole was released: he faces the next conflict (BE-6)
+
+
+def test_a_players_roll_every_seat_saw_stays_listed_for_every_seat_after_an_undo_before_it_c8():
+    """Found on a phone walk: a player's roll is public the moment it is made, yet after an undo to before it
+    his side read "Not rolled yet", as if nobody had seen it. Its dice stay listed, the same for every seat;
+    rolled again, the slots it fills are its own again and only the others stay listed."""
+    t = BeastTable()
+    unit = t.conflict()
+    t.act(HOUSE, unit, action="prepare", humanity=0, beast=6)  # C-9: the House's split before the players' input
+    t.act(ILSE, unit, action="pass")
+    before = t.act(HOUSE, unit, action="roll", humanity=0, beast=6).version
+    rolled = t.act(ILSE, unit, action="roll", humanity=2, beast=3)
+    dice = [d["chain"] for d in rolled.sides["challenger"]["roll"]["dice"]]
+    t.run(HOUSE, Rewind(unit=unit, to_step=before, reason="she rolled out of turn"))
+    views = {seat: t.unit(unit).view_for(seat) for seat in ("tomas", "ilse", HOUSE)}
+    assert views["tomas"]["seen_before_rewind"] == views["ilse"]["seen_before_rewind"] \
+        == views[HOUSE]["seen_before_rewind"]
+    mine = [s for s in views["tomas"]["seen_before_rewind"] if s["slot"][0] == "challenger"]
+    assert [s["value"] for s in mine] == [v for chain in dice for v in chain]
+    assert not [s for s in views["tomas"]["seen_before_rewind"] if s["slot"][0] == "opponent"]  # Cole's: hidden
+    again = t.act(ILSE, unit, action="roll", humanity=1, beast=1)  # two dice: the same first two slots (C-7)
+    assert [d["chain"] for d in again.sides["challenger"]["roll"]["dice"]] == dice[:2]
+    left = [s for s in t.unit(unit).view_for("tomas")["seen_before_rewind"] if s["slot"][0] == "challenger"]
+    assert {s["slot"][2] for s in left} == {2, 3, 4}

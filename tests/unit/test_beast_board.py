@@ -241,3 +241,14 @@ def test_an_action_short_of_its_difficulty_is_drawn_as_a_failure_not_in_a_winner
                                      sheets=[]))
 
     assert model(False)["failed"] is True and model(True)["failed"] is False
+
+
+def test_dice_seen_before_an_undo_are_said_side_by_side_by_name_a_ten_with_the_die_it_rolled_again_c8():
+    from api.web.systems.beast import _seen_before
+
+    state = {"seen_before_rewind": [
+        {"slot": ["challenger", "die", 0, 0], "value": 10}, {"slot": ["challenger", "die", 0, 1], "value": 4},
+        {"slot": ["challenger", "die", 1, 0], "value": 7}, {"slot": ["opponent", "check", 0], "value": 3},
+        {"slot": ["opponent", "check", 1], "value": 9}]}
+    assert _seen_before(state, {"challenger": "Ilse Varn", "opponent": "Brother Tomas"}) == [
+        ("Ilse Varn", "10→4, 7"), ("Brother Tomas", "3, 9")]

@@ -305,6 +305,25 @@ def _outcome(state: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
     return words
 
 
+def _seen_before(state: Mapping[str, Any], names: Mapping[str, str]) -> list[tuple[str, str]]:
+    """C-8: the d10s every seat saw that a rewind took back, side by side by name, each die's chain as it came
+    (a 10 and the die it rolled again, BE-10): ``[(name, "7, 10→4, 2"), …]``."""
+    by_side: dict[str, dict[tuple[Any, ...], dict[int, int]]] = {}
+    for e in state.get("seen_before_rewind") or []:
+        slot = list(e.get("slot") or [])
+        if len(slot) < 2 or not isinstance(slot[-1], int):
+            continue
+        chains = by_side.setdefault(str(slot[0]), {})
+        # a die and its rerolls of tens are one chain (its last part the step); a check's dice are each their own
+        die = tuple(map(str, slot[1:-1])) if slot[1] in ("die", "reroll") else tuple(map(str, slot[1:]))
+        chains.setdefault(die, {})[slot[-1] if slot[1] in ("die", "reroll") else 0] = e.get("value")
+    out = []
+    for side, chains in by_side.items():
+        dice = ["→".join(str(chain[k]) for k in sorted(chain)) for chain in chains.values()]
+        out.append((names.get(side, side), ", ".join(dice)))
+    return out
+
+
 def table_model(view: TableView) -> dict[str, Any]:
     state = view.state
     names = {key: str(data.get("name")) for key, data in (state.get("sides") or {}).items()}
@@ -313,7 +332,7 @@ def table_model(view: TableView) -> dict[str, Any]:
         "kind": state.get("kind"), "names": names, "others": [s for s in sides if not s["mine"]],
         "own": [s for s in sides if s["mine"]], "outcome": _outcome(state, names),
         "table_dice": bool(state.get("table")), "abandoned": state.get("abandoned"),
-        "overturned": state.get("overturned"), "seen_before": state.get("seen_before_rewind") or [],
+        "overturned": state.get("overturned"), "seen_before": _seen_before(state, names),
         "difficulty": difficulty(state.get("difficulty")) if state.get("kind") == "action" else None,
         "minimum": {k: v for k, v in (state.get("minimum") or {}).items() if v},
         "secret": state.get("secret_seed") is not None,

@@ -76,8 +76,16 @@ class Seen:
                 view["pending"] = {"die": data["pending"]["die"]}
             view["seeded"] = data["seed"] is not None
             sides[side] = view
-        earlier = [{"slot": ast.literal_eval(k), "value": v} for k, v in self.shown.items()  # type: ignore[attr-defined]
-                   if k not in current]
+        # C-8: every die every seat saw and a rewind took back: those shown (an antagonist's once revealed or
+        # resolved), and every die of a player's side, public the moment it is rolled (found on a phone walk:
+        # a player's roll undone read "Not rolled yet", as if nobody had seen it)
+        public = {s for s, d in self.sides.items() if not d["antagonist"]}
+        shown = self.shown  # type: ignore[attr-defined]
+        earlier = []
+        for key, value in self.filled.items():  # type: ignore[attr-defined]
+            slot = ast.literal_eval(key)
+            if key not in current and (key in shown or slot[0] in public):
+                earlier.append({"slot": slot, "value": value})
         return {
             "kind": self.kind, "adventure": self.adventure, "phase": self.phase,  # type: ignore[attr-defined]
             "difficulty": self.difficulty, "difficulty_name": rules.DIFFICULTIES.get(self.difficulty or 0),  # type: ignore[attr-defined]
