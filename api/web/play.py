@@ -111,6 +111,7 @@ async def rule(request: Request, unit_id: UUID, verb: str, v: Seated) -> Respons
             words = exc.message.split(". Rewind with ")[0].rstrip(".") + "."
             error, confirm = None, {"words": f"{ruling}: {words}", "field": field,
                                     "values": {k: vals[0] for k, vals in form.items() if vals and k != field}}
+            status = 200  # a question to the House, not a failure: no error in the browser's console or network
     ctx = await in_thread(lambda: table_context(v, unit_id))
     ctx["error"] = error
     if ctx["rulings"] is not None and (confirm or error):

@@ -158,7 +158,8 @@ def test_the_house_undoes_from_the_rulings_and_an_undo_that_would_show_cards_aga
     assert 'value="&lt;b&gt;my &amp; reason&lt;/b&gt;"' in said  # the House's text, inert
     assert 'class="error"' not in r.text[:r.text.index('<details class="rulings"')]
     r = client.post(f"/web/units/{unit}/rulings/rewind", data={"to_step": str(laid), "reason": "ruled otherwise"})
-    assert r.status_code == 422 and 'data-testid="undo-warning"' in r.text and steps() == before  # nothing stored
+    # the question is answered 200 (found on a phone walk: a 422 in the console on the normal path), nothing stored
+    assert r.status_code == 200 and 'data-testid="undo-warning"' in r.text and steps() == before
     warning = re.sub(r"\s+", " ", r.text[r.text.index('data-testid="undo-warning"'):])
     assert "This undo would show things again." in warning and "C-8:" in warning and "K♦" in warning
     assert "reveal=true" not in warning and "<details class=\"rulings\" data-verb=\"rulings\" id=\"rulings\" open>" in r.text
