@@ -114,8 +114,14 @@ def test_a_player_signs_in_by_his_invite_link_plays_and_signs_out_with_no_csp_vi
     i.goto(f"{url}/web/campaign")
 
     # Sign out: the browser is back at the sign-in, and the old cookie value works nowhere any more.
+    errors: list[str] = []  # nothing on the console but what the page's own stream ending would say
+    i.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    i.wait_for_function("() => document.querySelector('[sse-connect]') !== null")
+    i.wait_for_timeout(300)  # the stream open
     i.click("header form button")
     i.wait_for_url(f"{url}/web")
+    i.wait_for_timeout(500)
+    assert errors == [], errors  # found on a phone walk: "[object Event]" twice, and a 401 of /web/session
     # the browser's cookie store takes the answer's Set-Cookie on its own schedule, not with the navigation
     for _ in range(50):
         if not [k for k in context.cookies() if k["name"] == COOKIE]:
