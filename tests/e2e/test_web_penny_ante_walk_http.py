@@ -146,3 +146,19 @@ def test_every_page_points_to_the_rulings_in_words_and_every_code_the_system_cit
     assert "An undo is not a reroll" in said and "one die plus one per characteristic" in said
     client.cookies.clear()
     assert client.get("/web/rules", follow_redirects=False).status_code in (303, 401)  # signed out: the sign-in
+
+
+def test_the_your_move_line_of_the_campaign_page_links_to_the_table_that_waits(client):
+    """Found on a phone walk: "Your move: 1 table waits for you" was plain text, the table's link screens below."""
+    c, t = seated(client, "penny-ante", {"ilse": "Ilse Varn", "tomas": "Brother Tomas"}, characteristic="Whip")
+    assert client.post(f"{c}/adventures", headers=bearer(t["house"]), json={}).status_code == 201
+    unit = client.post(f"{c}/challenges", headers=bearer(t["ilse"]), json={
+        "challenger": {"players": ["ilse"]}, "opponent": {"players": ["tomas"]}, "ante": 1}).json()["id"]
+    from tests.e2e.test_web_http import sign_in
+
+    client.cookies.clear()
+    sign_in(client, t["tomas"])
+    page = client.get("/web/campaign").text
+    line = page[page.index('data-testid="your-turn"'):]
+    line = line[:line.index("</p>")]
+    assert f'<a href="/web/units/{unit}">' in line and "waits for you" in words(line)
