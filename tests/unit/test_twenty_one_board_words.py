@@ -14,6 +14,11 @@ NAMES = {"house": "the House", "ilse": "Ilse Varn", "tomas": "Brother Tomas"}.__
 def test_a_deal_set_off_by_a_players_pass_says_whose_cards_and_who_set_it_off_c10():
     assert BOARD.step_words("HandDealt", {"seat": "ilse", "cards": None}, "tomas", NAMES) == (
         "Ilse Varn's cards were dealt (set off by Brother Tomas)")
+    # the opening deal and the round's refill say which they were (found on a phone walk: both read as one seat's)
+    assert BOARD.step_words("HandDealt", {"seat": "ilse", "why": "deal"}, "tomas", NAMES) == (
+        "The opening deal: Ilse Varn's three cards (set off by Brother Tomas, TO-2)")
+    assert BOARD.step_words("HandDealt", {"seat": "tomas", "why": "refill"}, "ilse", NAMES) == (
+        "The refill at the round's end: Brother Tomas's hand dealt back up to three (TO-9)")
     assert BOARD.step_words("Shuffled", {"slot": ["shuffle", 0]}, "tomas", NAMES) == (
         "The deck was shuffled (set off by Brother Tomas)")
 

@@ -12,6 +12,7 @@ cards in the order they lie (``boards/twenty_one.js``); a campaign without table
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,11 +134,23 @@ class TwentyOneBoard(WebBoard):
         "OrderCardLaid": "{seat} laid a card for the order", "OrderSettled": "The order of play was settled",
         "CardsLaid": "{seat} laid two cards", "CardDrawn": "{seat} drew a card", "Stood": "{seat} stood",
         "ModifierAdded": "{who} added a modifier ({source})", "Replaced": "{seat} replaced the last card laid ({kind})",
-        "HoldSpent": "{seat} spent a hold ({use})", "HoldCardDiscarded": "{seat} discarded a held card",
+        "HoldSpent": "{seat} spent a hold ({use})",
+        "HoldCardDiscarded": "{seat} discarded the card drawn for a hold (TO-13)",
         "ActionResolved": "{seat}'s action: {outcome}", "RoundEnded": "Round {round} ended",
         "ReshuffleAwaited": "The deck ran out: the House shuffles the discards", "RefillResumed": "The deal went on",
         "Ended": "{who} ended the conflict", "Voided": "{who} voided the conflict",
     }
+
+    def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str],
+                   sides: Mapping[str, str] | None = None) -> str:
+        """A hand dealt says whether it was the opening deal (TO-2) or the round's refill (TO-9): the step a move
+        of several deals ends on is offered alone in the undo list, and read as one seat's deal it misled."""
+        if event == "HandDealt" and isinstance(detail.get("seat"), str) and detail.get("why") in ("deal", "refill"):
+            whose = name_of(str(detail["seat"]))
+            return (f"The opening deal: {whose}'s three cards (set off by {name_of(actor)}, TO-2)"
+                    if detail["why"] == "deal" else
+                    f"The refill at the round's end: {whose}'s hand dealt back up to three (TO-9)")
+        return super().step_words(event, detail, actor, name_of, sides)
 
     # -- the table --------------------------------------------------------------------------------------------
     def table(self, view: TableView) -> Markup:
