@@ -8,6 +8,7 @@ shows exactly what the seat's reads show (C-5).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -367,7 +368,19 @@ def table_context(v: Viewer, unit_id: UUID) -> dict[str, Any]:
             "title": board.unit_title({"kind": table.kind, **table.state}, table.names),
             "head": ledger.last_position(v.stakes, v.campaign_id), "rulings": rulings_of(v, table, board),
             # C-6: every seat is told of the House's last undo while the table is open, with its reason
-            "last_undo": v.stakes.last_rewind(v.campaign_id, v.seat, unit_id) if table.phase != "settled" else None}
+            "last_undo": recent_undo(v, unit_id) if table.phase != "settled" else None}
+
+
+#: How long a table says the House's last undo above the board (the replay and the history keep it for good).
+UNDO_SAID_FOR = timedelta(minutes=15)
+
+
+def recent_undo(v: Viewer, unit_id: UUID) -> Any:
+    """The unit's last undo while it is news (found on a phone walk: said above the board into later rounds)."""
+    found = v.stakes.last_rewind(v.campaign_id, v.seat, unit_id)
+    if found is None or datetime.now(UTC) - found.at > UNDO_SAID_FOR:
+        return None
+    return found
 
 
 def not_here(request: Request, v: Viewer, exc: StakesError) -> HTMLResponse:

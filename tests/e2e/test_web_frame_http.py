@@ -216,6 +216,16 @@ def test_every_seat_reads_the_houses_undo_and_overturn_on_the_table_with_their_r
         page = client.get(f"/web/units/{ch}").text
         note = page[page.index('data-testid="undo-note"'):].split("</p>")[0]
         assert f"The House undid the table back to step {back}: “the &lt;b&gt;dice&lt;/b&gt; rolled off the table”" in note
+    # said while it is news, not into later rounds (found on a phone walk)
+    from datetime import timedelta
+
+    from api.web import pages
+
+    said_for, pages.UNDO_SAID_FOR = pages.UNDO_SAID_FOR, timedelta(0)
+    try:
+        assert 'data-testid="undo-note"' not in client.get(f"/web/units/{ch}").text
+    finally:
+        pages.UNDO_SAID_FOR = said_for
     for _ in range(6):  # play on to the end: a keep (the cup kept before the undo) where one is owed, then a fold
         listed = {seat: {a["action"] for a in client.get(f"{c}/challenges/{ch}", headers=t[seat]).json()["legal_actions"]}
                   for seat in ("house", "ilse")}
