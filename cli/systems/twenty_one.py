@@ -134,6 +134,24 @@ def conflict_phrase(event: str, d: dict[str, Any], said: Said) -> str | None:
         t = d.get("targets") or {}
         return (f"{seat}: {cards(d.get('laid'))} = {d.get('total')} against {t.get('mixed', '-')}/{t.get('full', '-')}: "
                 f"{d.get('outcome')} ({d.get('how')})")
+    if event == "ModifierAdded":  # TO-6: -1 makes both targets easier, +1 harder
+        value = d.get("value")
+        how = "easier (-1)" if value == -1 else "harder (+1)" if value == 1 else str(value)
+        return f"A modifier makes it {how}: {d.get('source', '-')}"
+    if event == "Replaced":  # TO-7, TO-8: an assist, a hinder or a hold's card takes the last card laid's place
+        kind = {"assist": "assists", "hinder": "hinders"}.get(str(d.get("kind")), f"replaces ({d.get('kind')})")
+        return (f"{seat} {kind}: {show(d['card']) if 'card' in d else 'a card'} replaces "
+                f"{show(d['replaced']) if 'replaced' in d else 'the last card laid'}")
+    if event == "HoldSpent":  # TO-8
+        use = "the set-aside card" if d.get("use") == "set-aside" else "a card drawn"
+        drawn = f" ({show(d['card'])})" if d.get("card") else ""
+        return f"{seat} spends a hold on {use}{drawn}"
+    if event == "HoldCardDiscarded":  # TO-13
+        return f"{seat} discards the card drawn for the hold"
+    if event == "RoundEnded":
+        return f"Round {d.get('round', '-')} ends"
+    if event == "Voided":
+        return f"The House voids the conflict: {d.get('reason', '-')}"
     if event == "Ended":
         return "The conflict ends"
     return None

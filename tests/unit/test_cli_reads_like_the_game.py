@@ -68,3 +68,21 @@ def test_a_seat_token_and_a_campaign_id_are_never_cut_at_80_columns():
     text = drawn(tables.claimed(claimed))
     assert token in text and str(claimed.campaign_id) in text.replace("│", "").replace("\n", "").replace(" ", "")
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_a_twenty_one_replay_says_modifiers_replacements_and_holds_in_words_to6_to7_to8():
+    """Found on a phone walk: ``stakes replay`` printed "seat: tomas; kind: assist; card: 10H; replaced: 9D"
+    beside sentences for the other steps."""
+    from cli.systems import Said
+    from cli.systems.twenty_one import conflict_phrase
+
+    said = Said(names={"ilse": "Ilse Varn", "tomas": "Brother Tomas"})
+    lines = [conflict_phrase("Replaced", {"seat": "tomas", "kind": "assist", "card": "10H", "replaced": "9D"}, said),
+             conflict_phrase("ModifierAdded", {"value": -1, "source": "wet slates"}, said),
+             conflict_phrase("HoldSpent", {"seat": "ilse", "use": "draw", "card": "7H"}, said),
+             conflict_phrase("HoldCardDiscarded", {"seat": "ilse", "card": "7H"}, said)]
+    assert all(line and ":" not in line.split(" ")[0] for line in lines), lines
+    assert lines[0].startswith("Brother Tomas assists: 10") and "replaces 9" in lines[0]
+    assert lines[1] == "A modifier makes it easier (-1): wet slates"
+    assert lines[2].startswith("Ilse Varn spends a hold on a card drawn (7")
+    assert lines[3] == "Ilse Varn discards the card drawn for the hold"
