@@ -179,6 +179,17 @@ def open_target(seat: str | None, campaign: str | None) -> Target:
     return Target(Stakes(), Seat.parse(seat or "house"), _uuid(chosen) if chosen else None, remote=False)
 
 
+def served_at(target: Target) -> tuple[str, bool]:
+    """The address players' browsers open, and whether it is only this machine's own (an embedded store's
+    ``stakes serve`` listening on 127.0.0.1, which no phone reaches)."""
+    if target.remote:
+        return str(target.backend.http.base_url).rstrip("/"), False
+    settings = getattr(target.backend, "settings", None)
+    host, port = (settings.host, settings.port) if settings is not None else ("127.0.0.1", 8000)
+    local = host in ("127.0.0.1", "localhost", "::1")
+    return f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}", local or host in ("0.0.0.0", "::")
+
+
 def run(seat: str | None, campaign: str | None, action: Callable[[Target], Any], fmt: Format = Format.table,
         *, check_head: bool = True) -> Any:
     """Run ``action`` on the target; against a server, then check the log still extends the held head and keep
@@ -189,6 +200,7 @@ def run(seat: str | None, campaign: str | None, action: Callable[[Target], Any],
 
         # who a table waits for is said by name: read once, the first time a drawing needs it (names, not handles)
         named = tables.NAMES_OF.set(target.names if target.campaign is not None else None)
+        served = tables.SERVED_AT.set(served_at(target))
         try:
             result = action(target)
             if check_head and target.remote and target.campaign is not None:
@@ -198,4 +210,5 @@ def run(seat: str | None, campaign: str | None, action: Callable[[Target], Any],
             return result
         finally:
             tables.NAMES_OF.reset(named)
+            tables.SERVED_AT.reset(served)
             target.backend.close()

@@ -405,10 +405,23 @@ def adventure(value: Any) -> RenderableType:
     return campaign(value) if isinstance(value, schemas.CampaignView) else render(value)
 
 
+#: Where the players' browsers reach the table, for an invite's link (``session.run`` sets it: the server's
+#: address, or an embedded store's ``stakes serve`` address), and whether it is this machine's own.
+SERVED_AT: ContextVar[tuple[str, bool] | None] = ContextVar("served_at", default=None)
+
+
 def player_added(p: schemas.PlayerAdded) -> RenderableType:
-    return Group(sheet(p.sheet), f"Invite code for {p.sheet.seat} (works once): {p.invite}\n"
-                 f"Hand it to the player of {p.sheet.seat}: 'stakes claim {p.invite}' gives that player alone the "
-                 "seat's token.")
+    lines = [f"Invite code for {p.sheet.seat} (works once): {p.invite}",
+             f"Hand it to the player of {p.sheet.seat}: 'stakes claim {p.invite}' gives that player alone the "
+             "seat's token."]
+    served = SERVED_AT.get()
+    if served is not None:  # the link the README's players open on their phones (the code in its fragment)
+        base, own = served
+        lines.append(f"Or the link to open on the player's phone: {base}/web/invite#{p.invite}")
+        if own:
+            lines.append("  (with this machine's address on your network instead of 127.0.0.1, once the table is "
+                         "served to it: 'make run HOST=0.0.0.0' or 'stakes serve --host 0.0.0.0')")
+    return Group(sheet(p.sheet), "\n".join(lines))
 
 
 def claimed(c: schemas.SeatClaimed) -> RenderableType:

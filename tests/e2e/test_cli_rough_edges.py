@@ -286,3 +286,12 @@ def test_a_setting_the_store_cannot_take_is_named_with_exit_2_and_no_traceback(t
     assert "Traceback" not in done.stderr and f"{setting}='{value}' is refused" in done.stderr
     if "json" in args:
         assert json.loads(done.stderr)["error"] == "SettingsError"
+
+
+def test_player_add_prints_the_invite_link_a_phone_opens(cli):
+    """Found on two phone walks: the README's players join by link, yet 'player add' printed only the code."""
+    cli("campaign", "create", "Links", "--starting-pile", "30")
+    out = cli("player", "add", "ilse", "--character", "Ilse Varn", "--characteristic", "Whip Smart").stdout
+    code = re.search(r"inv_[A-Za-z0-9_-]+", out).group(0)
+    assert re.search(rf"http://[0-9.]+:\d+/web/invite#{re.escape(code)}", re.sub(r"\s+", "", out))
+    assert "instead of 127.0.0.1" in out  # this machine's own address: the House is told what a phone needs
