@@ -30,6 +30,10 @@ from domain.errors import StakesError
 #: round trip on PostgreSQL; a rebuild projected 39,800 events/s at 500 and 44,900 at 2,000 (10,000-event
 #: campaign, SQLite). A command's own catch-up is a few events whatever this is.
 BATCH = 2000
+#: A rebuild's batches (ADR 0037): the read models are emptied and nothing reads them meanwhile, so fewer,
+#: larger transactions (fewer commits, unit reads and COPY round trips on PostgreSQL) cost less; another
+#: process's catch-up waits for the projection's lock a batch at a time (about 0.3 s here).
+REBUILD_BATCH = 10_000
 #: Events applied in one catch-up after which the planner's statistics are stale: PostgreSQL would otherwise
 #: plan the rebuilt tables as empty until autovacuum's next pass (the debt register's first page went from
 #: 6 ms to 31 ms at 1M events, sorting every loan instead of reading the campaign's index in order).
@@ -136,20 +140,21 @@ class ProjectionRunner:
     def position(self) -> int:
         return self.views.max_tracking_id(self.app.name) or 0
 
-    def catch_up(self, progress: Callable[[int, int], None] | None = None) -> int:
+    def catch_up(self, progress: Callable[[int, int], None] | None = None, batch: int | None = None) -> int:
         """Apply every event not yet projected; returns how many were applied. After a large catch-up (a
-        rebuild, a server started on an empty read store) the store's planner statistics are refreshed."""
-        applied = self._catch_up(progress)
+        rebuild, a server started on an empty read store) the store's planner statistics are refreshed.
+        ``batch``: events a transaction, BATCH by default."""
+        applied = self._catch_up(progress, batch or BATCH)
         if self.analyze and applied >= ANALYZE_AFTER:
             self.views.analyze()
         return applied
 
-    def _catch_up(self, progress: Callable[[int, int], None] | None) -> int:
+    def _catch_up(self, progress: Callable[[int, int], None] | None, size: int) -> int:
         applied, conflicts = 0, 0
         with self._lock:
             self.views.forget_projected()  # what an earlier catch-up of this thread left is not this one's
             while True:  # each pass reads the log from the position; a conflict or a bad event starts anew
-                with closing(self._pages(self.position() + 1)) as pages:
+                with closing(self._pages(self.position() + 1, size)) as pages:
                     for notes, batch in pages:
                         if batch is None:  # an event that cannot be decoded: find it, set it aside
                             applied += self._one_by_one(notes)
@@ -175,13 +180,13 @@ class ProjectionRunner:
                     else:
                         return applied
 
-    def _pages(self, start: int) -> Generator[tuple[list[Any], list[tuple[Any, Any]] | None], None, None]:
+    def _pages(self, start: int, size: int) -> Generator[tuple[list[Any], list[tuple[Any, Any]] | None], None, None]:
         """The log from ``start`` a page at a time, each with its events decoded (None: one cannot be). A
         short page is the log's end as it was read: no second look. (Reading the next page in a second
         thread while this one is projected was measured slower on both stores: the threads contend for the
         interpreter, even while PostgreSQL's server writes.)"""
 
-        recorder, size = self.app.recorder, BATCH
+        recorder = self.app.recorder
         select = getattr(recorder, "log_page", None)  # the store's lean read of the log (ADR 0037), else the library's
 
         def read(since: int) -> tuple[list[Any], list[tuple[Any, Any]] | None]:
@@ -245,7 +250,7 @@ class ProjectionRunner:
         with collector_paused():
             with self._lock:
                 self.views.reset(self.app.name)
-            return self.catch_up(progress)
+            return self.catch_up(progress, REBUILD_BATCH)
 
 
 _paused = [0]
