@@ -974,9 +974,28 @@ class PostgresViews(ViewsMixin, PostgresTrackingRecorder):
         row = c.fetchone()
         return row["position"] or 0, set(row["broken"] or ())
 
+    #: Columns no read filters, joins or sorts on: the payloads a row carries (an entry's detail and who may see
+    #: it, a unit's state and summary). ``analyze`` leaves them out: their statistics serve no plan, and on wide
+    #: JSON text they were most of the time ANALYZE took (the event log's: 21 of 27 ms of a 10,000-event rebuild).
+    PAYLOADS = {"event_log": ("detail", "visibility", "at"), "challenges": ("sides", "summary", "state", "topic")}
+
     def analyze(self) -> None:
         with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
-            self._x(c, "ANALYZE " + ", ".join(f"{{p}}{t}" for t in projection_tables()))
+            # the catalog itself: information_schema's view of it took 20 ms here
+            c.execute("SELECT c.relname AS table_name, a.attname AS column_name FROM pg_attribute a"
+                      " JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
+                      " WHERE n.nspname = %s AND c.relname = ANY(%s) AND a.attnum > 0 AND NOT a.attisdropped"
+                      " ORDER BY c.relname, a.attnum", (self.datastore.schema, list(self.PAYLOADS)))
+            columns: dict[str, list[str]] = {}
+            for row in c.fetchall():
+                columns.setdefault(row["table_name"], []).append(row["column_name"])
+            parts = []
+            for table in projection_tables():
+                left_out = self.PAYLOADS.get(table, ())
+                kept = [col for col in columns.get(table, []) if col not in left_out]
+                quoted = ", ".join(f'"{col}"' for col in kept)
+                parts.append(f"{{p}}{table}" + (f" ({quoted})" if left_out and kept else ""))
+            self._x(c, "ANALYZE " + ", ".join(parts))
 
     def _empty(self, c: Any, tables: Sequence[str]) -> None:
         """TRUNCATE leaves no dead rows behind, so rebuilding again and again does not bloat the tables. Only

@@ -49,8 +49,9 @@
     var stepped = window.uPlot.paths.stepped({ align: 1 });
     var series = [{ label: "Log entry" }];
     found.forEach(function (line, k) {
+      // a line of one point (a character whose count never changed since it was made) is a dot, not nothing
       series.push({ label: line.name, stroke: PALETTE[k % PALETTE.length], width: 2, paths: stepped,
-                    points: { show: false } });
+                    points: { show: line.points.length < 2, size: 8 } });
     });
     box.chart = new window.uPlot({
       width: Math.max(200, plot.clientWidth), height: HEIGHT, legend: { show: false },

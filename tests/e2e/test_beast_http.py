@@ -61,6 +61,7 @@ def test_a_conflict_with_a_willpower_reroll_and_humanity_checks_is_played_over_h
     assert (sheet["humanity"], sheet["beast"], sheet["willpower"]) == (5, 5, 5)
     assert sheet["checks"][0]["detail"]["outcome"] == "slipped"
     assert [line["what"] for line in sheet["history"]][:3] == ["adjusted", "check", "outcome"]
+    assert sheet["history"][2]["detail"]["against"] == "Sheriff Cole"  # whom the conflict was against (BE-6)
     cole = client.get(f"{c}/house-characters", headers=t["house"]).json()[0]
     assert (cole["willpower"], cole["humanity"]) == (0, 4)
     assert client.get(f"{c}/house-characters", headers=t["ilse"]).json() == [

@@ -10,6 +10,7 @@ axe-core in several states."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -137,7 +138,7 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     h.wait_for_url("**/web/units/*")
     unit = h.url.rsplit("/", 1)[1]
     for seat in ("ilse", "tomas"):
-        link = pages[seat].locator(f"a[href='/web/units/{unit}']")
+        link = pages[seat].locator(f"#tables a[href='/web/units/{unit}']")
         link.wait_for(timeout=WAIT)
         assert not_reloaded(pages[seat]) and link.inner_text() == "Lady Sen challenges Ilse Varn"
         link.click()
@@ -174,14 +175,16 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     for seat in ("ilse", "tomas"):
         assert "Cunning" not in pages[seat].locator("main").inner_text()  # never used, never shown (C-5)
 
-    # First round: the House raises on the slider; Brother Tomas lends Ilse 5 at the table; she accepts; calls.
+    # First round: the House raises with the stepper (a number to type, or − and + by the ante: a slider of a
+    # penny every 10 px was fiddly on a phone); Brother Tomas lends Ilse 5 at the table; she accepts; calls.
     assert your_move(h) and not your_move(i)
     limits = next(a for a in view(http, c, unit, tokens["house"])["legal_actions"] if a["action"] == "raise")
-    slider = wait_for_move(h, "raise").locator("input[type=range][name=amount]")
-    assert (slider.get_attribute("min"), slider.get_attribute("max"), slider.get_attribute("step")) == (
+    amount = wait_for_move(h, "raise").locator("input[type=number][name=amount]")
+    assert (amount.get_attribute("min"), amount.get_attribute("max"), amount.get_attribute("step")) == (
         str(limits["min"]), str(limits["max"]), str(limits["step"]))
-    slider.fill("4")
-    assert h.locator("#pa-raise-out").inner_text() == "4"
+    wait_for_move(h, "raise").get_by_role("button", name=re.compile("^One more Raise by")).click()
+    assert amount.input_value() == str(limits["min"] + limits["step"])
+    amount.fill("4")
     checks(h, "the House's table, betting", phone)
     shoot(h, f"penny_ante-board-{'phone' if phone else 'desktop'}")
     tap(h, "raise")
@@ -189,7 +192,7 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     assert t.locator("[data-testid=waiting]").inner_text().count("Brother Tomas") == 0 and not your_move(t)
     assert t.locator("[data-testid=you-may]").count() == 1
     lend.locator("label.choice", has_text="Ilse Varn").locator("input").check()
-    lend.locator("input[type=range][name=amount]").fill("5")
+    lend.locator("input[type=number][name=amount]").fill("5")
     tap(t, "lend")
     accept = wait_for_move(i, "accept-loan")
     assert "Brother Tomas offers Ilse Varn 5 pennies" in i.locator(".pa-loans").inner_text()
@@ -199,7 +202,9 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
         shoot(i, "penny_ante-loan-phone")
     assert submit(i, accept.locator("button[type=submit]"), lambda r: r.url.endswith("/act")).status == 200
     i.locator("section.pa-side[data-side=opponent]", has_text="33 in the purse").wait_for(timeout=WAIT)  # 30 - 2 + 5
-    t.locator(".pa-loans").wait_for(state="detached", timeout=WAIT)
+    # the lender's table says his loan was accepted (found on a phone walk: the offer just vanished)
+    t.locator("[data-testid=loans-answered]", has_text="5 pennies: accepted").wait_for(timeout=WAIT)
+    assert t.locator("li.pa-offer").count() == 0
     assert your_move(i)
     assert i.locator("#table form[data-action='call'] button").inner_text() == "Call 4"
     tap(i, "call")
@@ -230,10 +235,11 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     checks(h, "the House's table after a double down", phone)
     lend = wait_for_move(t, "lend")  # round 2: Brother Tomas offers again, and Ilse declines at the table
     lend.locator("label.choice", has_text="Ilse Varn").locator("input").check()
-    lend.locator("input[type=range][name=amount]").fill("3")
+    lend.locator("input[type=number][name=amount]").fill("3")
     tap(t, "lend")
     tap(i, "decline-loan")
-    t.locator(".pa-loans").wait_for(state="detached", timeout=WAIT)
+    t.locator("[data-testid=loans-answered]", has_text="3 pennies: declined").wait_for(timeout=WAIT)
+    assert t.locator("li.pa-offer").count() == 0
     tap(h, "check")
     i.once("dialog", lambda dialog: dialog.accept())  # "Fold? The other side takes the whole pot at once (PA-10)."
     tap(i, "fold")  # PA-10: Ilse folds and narrates her defeat
@@ -258,7 +264,7 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     i.wait_for_url("**/web/units/*")
     second = i.url.rsplit("/", 1)[1]
     for seat in ("house", "tomas"):
-        link = pages[seat].locator(f"a[href='/web/units/{second}']")
+        link = pages[seat].locator(f"#tables a[href='/web/units/{second}']")
         link.wait_for(timeout=WAIT)
         assert not_reloaded(pages[seat]) and link.inner_text() == "Ilse Varn challenges Brother Tomas"
         link.click()
@@ -279,7 +285,7 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
     tap(t, "keep")
     phase_everywhere(pages, "betting-1")
     raise_max = next(a for a in view(http, c, second, tokens["ilse"])["legal_actions"] if a["action"] == "raise")["max"]
-    wait_for_move(i, "raise").locator("input[type=range]").fill(str(raise_max))
+    wait_for_move(i, "raise").locator("input[type=number][name=amount]").fill(str(raise_max))
     tap(i, "raise")
     assert wait_for_move(t, "all-in").locator("button").inner_text() == "All-in: 24"
     tap(t, "all-in")  # PA-12: the rest of Ilse's raise goes back to her; no more betting

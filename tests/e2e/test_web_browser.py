@@ -112,9 +112,9 @@ def test_three_seats_watch_one_penny_ante_challenge_played_from_their_pages(url,
     h.wait_for_url("**/web/units/*")
     unit = h.url.rsplit("/", 1)[1]
     for seat in ("ilse", "tomas"):
-        pages[seat].locator(f"a[href='/web/units/{unit}']").wait_for(timeout=WAIT)
+        pages[seat].locator(f"#tables a[href='/web/units/{unit}']").wait_for(timeout=WAIT)
         assert not_reloaded(pages[seat]), seat
-        pages[seat].click(f"a[href='/web/units/{unit}']")
+        pages[seat].click(f"#tables a[href='/web/units/{unit}']")
         pages[seat].wait_for_url(f"**/web/units/{unit}")
     for page in pages.values():
         page.evaluate("window.__notReloaded = true")

@@ -135,6 +135,11 @@ def test_a_large_catch_up_leaves_fresh_planner_statistics_on_postgres(pg_server,
             "SELECT relname FROM pg_stat_user_tables WHERE schemaname = ? AND last_analyze IS NOT NULL",
             (settings.postgres_schema,))
         assert {"event_log", "challenges", "loans", "campaigns"} <= {r["relname"] for r in analyzed}
+        # the columns reads filter, join or sort on have statistics; a row's payload none (PAYLOADS, issue 32)
+        stats = {(r["tablename"], r["attname"]) for r in stakes.views.query(
+            "SELECT tablename, attname FROM pg_stats WHERE schemaname = ?", (settings.postgres_schema,))}
+        assert {("event_log", "campaign_id"), ("event_log", "challenge_id"), ("challenges", "campaign_id")} <= stats
+        assert not {("event_log", "detail"), ("event_log", "visibility"), ("challenges", "state")} & stats
     finally:
         stakes.close()
 

@@ -252,3 +252,13 @@ def test_dice_seen_before_an_undo_are_said_side_by_side_by_name_a_ten_with_the_d
         {"slot": ["opponent", "check", 1], "value": 9}]}
     assert _seen_before(state, {"challenger": "Ilse Varn", "opponent": "Brother Tomas"}) == [
         ("Ilse Varn", "10→4, 7"), ("Brother Tomas", "3, 9")]
+
+
+def test_a_conflict_in_a_sheets_history_says_whom_it_was_against_be6():
+    """Found on a phone walk: "Lost the conflict with 3 successes", against whom the sheet did not say."""
+    unit = "8f9d1c1e-0000-4000-8000-000000000003"
+    score = {"humanity": 1, "beast": 2, "willpower": 0, "total": 3, "more": "beast"}
+    (conflict,) = history([history_line(unit, "outcome", "2026-01-01T10:00:03Z", kind="conflict", success=None,
+                                        winner="opponent", won=False, willpower_lost=1, check=None, score=score,
+                                        against="Sheriff Cole")])
+    assert conflict["result"] == "Lost the conflict against Sheriff Cole with 3 successes."

@@ -164,3 +164,19 @@ def test_a_card_of_the_own_hand_every_seat_saw_before_a_rewind_says_so_on_the_ca
     marked = [p for p in picks if "seen by every seat before a rewind" in p]
     assert len(marked) == 1 and 'value="3S"' in marked[0] and "pc-pick seen" in marked[0]
     assert 'class="pc-flag"' in marked[0]
+
+
+def test_an_action_under_way_with_no_order_called_is_said_in_the_rounds_box_not_left_empty_to4():
+    """Found on a phone walk: during an action the "Round 1" box was empty."""
+    from tests.unit.twenty_one_game import stacked
+
+    game = Game(seats=["ilse", "tomas"], table=True)
+    game.act("house", "deal", deck=stacked("10S", "3S", "7S", "7H", "9H", "4H"))
+    game.act("ilse", "lay", cards=["10S", "3S"])
+    assert game.conflict.phase == "action"
+    for seat, said in (("tomas", "No order called: Ilse Varn is acting; then Brother Tomas may act."),
+                       ("ilse", "No order called: you are acting; then Brother Tomas may act.")):
+        html = str(BOARD.table(table_of(game, seat)))
+        box = html[html.index('id="t21-order-h"'):]
+        box = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", box[:box.index("</section>")]))
+        assert said in box.replace(" .", ".").replace(" ;", ";"), box

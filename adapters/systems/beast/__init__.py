@@ -35,7 +35,7 @@ PROJECTION = Projection(
         "CREATE TABLE IF NOT EXISTS {p}beast_rewinds (unit_id TEXT NOT NULL, version BIGINT NOT NULL,"
         " to_step BIGINT NOT NULL, PRIMARY KEY (unit_id, version))",
     ),
-    rows=2,  # 2: a sheet's history notes an overturned result (C-6)
+    rows=3,  # 2: a sheet's history notes an overturned result (C-6); 3: a conflict's outcome names whom it was against
 )
 
 SHEET = schemas.BeastSheet
@@ -123,7 +123,10 @@ def _outcome_detail(e: Any, unit: Any) -> dict[str, Any]:
     return {side: {"kind": unit.kind, "success": out["success"], "winner": out["winner"],
                    "won": None if out["winner"] is None else out["winner"] == side,
                    "willpower_lost": out["damage"].get(side, 0), "check": out["checks"].get(side),
-                   "score": e.rolls[side]["score"]} for side in unit.sides}
+                   "score": e.rolls[side]["score"],
+                   # whom a conflict was against, by the name every seat knows (BE-6)
+                   **({"against": unit.sides[unit.other(side)]["name"]} if unit.kind == "conflict" else {})}
+            for side in unit.sides}
 
 
 def _check_detail(e: Any, unit: Any) -> dict[str, Any]:

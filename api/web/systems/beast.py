@@ -182,9 +182,12 @@ def _entry(lines: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                 entry["result"] = f"{'Success' if d.get('success') else 'Failure'} with {plural(total, 'success')}."
                 entry["good"] = bool(d.get("success"))
             elif d.get("won") is None:
-                entry["result"] = f"A tie at {plural(total, 'success')}: nobody was hurt."
+                against = f" against {d['against']}" if d.get("against") else ""
+                entry["result"] = f"A tie{against} at {plural(total, 'success')}: nobody was hurt."
             else:
-                entry["result"] = f"{'Won' if d.get('won') else 'Lost'} the conflict with {plural(total, 'success')}."
+                against = f" against {d['against']}" if d.get("against") else ""
+                entry["result"] = (f"{'Won' if d.get('won') else 'Lost'} the conflict{against} with "
+                                   f"{plural(total, 'success')}.")
                 entry["good"] = bool(d.get("won"))
             if d.get("willpower_lost"):
                 entry["sentences"].append(f"Lost {d['willpower_lost']} Willpower in the conflict.")
