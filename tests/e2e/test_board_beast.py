@@ -396,7 +396,7 @@ def test_an_evening_of_humanity_and_beast_is_played_by_tapping(url, browser, set
     sheet = i.locator("#own-sheet").inner_text()
     # not the generic "kind: action; success: no; …" (a tie reads "1 success: nobody was hurt", which is fine)
     assert "Kind: action" not in sheet and not re.search(r"success: (no|yes)\b", sheet.lower())
-    assert re.search(r"(Won|Lost) the conflict with \d+ success|A tie at", sheet), sheet
+    assert re.search(r"(Won|Lost) the conflict against [A-Z][^\n]* with \d+ success|A tie against [A-Z]", sheet), sheet
     assert f"The House restored {min(2, 5 - before)} Willpower" in sheet
     e.checked("campaign at the end", "ilse", "tomas")
     if e.phone:
