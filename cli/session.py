@@ -183,7 +183,8 @@ def served_at(target: Target) -> tuple[str, bool]:
     """The address players' browsers open, and whether it is only this machine's own (an embedded store's
     ``stakes serve`` listening on 127.0.0.1, which no phone reaches)."""
     if target.remote:
-        return str(target.backend.http.base_url).rstrip("/"), False
+        http = getattr(target.backend, "http", None)
+        return (str(http.base_url).rstrip("/"), False) if http is not None else ("", False)
     settings = getattr(target.backend, "settings", None)
     host, port = (settings.host, settings.port) if settings is not None else ("127.0.0.1", 8000)
     local = host in ("127.0.0.1", "localhost", "::1")

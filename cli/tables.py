@@ -415,7 +415,7 @@ def player_added(p: schemas.PlayerAdded) -> RenderableType:
              f"Hand it to the player of {p.sheet.seat}: 'stakes claim {p.invite}' gives that player alone the "
              "seat's token."]
     served = SERVED_AT.get()
-    if served is not None:  # the link the README's players open on their phones (the code in its fragment)
+    if served is not None and served[0]:  # the link the README's players open on their phones (code in its fragment)
         base, own = served
         lines.append(f"Or the link to open on the player's phone: {base}/web/invite#{p.invite}")
         if own:
