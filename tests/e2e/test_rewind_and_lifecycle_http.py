@@ -29,6 +29,26 @@ def _refused(r, ruling: str) -> None:
     assert r.headers["content-type"].startswith("application/problem+json") and r.json()["ruling"] == ruling
 
 
+class _Conflict:
+    """A Twenty-one conflict of Ilse and Tomas in an adventure of ``_table``: its moves and its last step."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.c, self.t = _table(client)
+        client.post(f"{self.c}/adventures", headers=self.t["house"], json={})
+        unit = client.post(f"{self.c}/conflicts", headers=self.t["house"],
+                           json={"characters": ["ilse", "tomas"]}).json()["id"]
+        self.u = f"{self.c}/challenges/{unit}"
+
+    def move(self, seat: str, **body: Any) -> dict[str, Any]:
+        r = self.client.post(f"{self.u}/actions", headers=self.t[seat], json=body)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def step(self) -> int:
+        return int(self.client.get(f"{self.u}/replay", headers=self.t["house"]).json()["steps"][-1]["step"])
+
+
 def test_a_conflict_opens_only_during_an_adventure_which_cannot_end_while_it_is_open(client):  # C-1
     c, t = _table(client)
     _refused(client.post(f"{c}/conflicts", headers=t["house"], json={"characters": ["ilse", "tomas"]}), "C-1")
@@ -44,18 +64,8 @@ def test_a_conflict_opens_only_during_an_adventure_which_cannot_end_while_it_is_
 
 
 def test_a_rewind_to_a_step_of_an_abandoned_timeline_spends_its_hold_again_on_the_sheet(client):  # C-6, TO-8
-    c, t = _table(client)
-    client.post(f"{c}/adventures", headers=t["house"], json={})
-    unit = client.post(f"{c}/conflicts", headers=t["house"], json={"characters": ["ilse", "tomas"]}).json()["id"]
-    u = f"{c}/challenges/{unit}"
-
-    def move(seat: str, **body: Any) -> dict[str, Any]:
-        r = client.post(f"{u}/actions", headers=t[seat], json=body)
-        assert r.status_code == 200, r.text
-        return r.json()
-
-    def step() -> int:
-        return client.get(f"{u}/replay", headers=t["house"]).json()["steps"][-1]["step"]
+    conflict = _Conflict(client)
+    c, t, u, move, step = conflict.c, conflict.t, conflict.u, conflict.move, conflict.step
 
     def rewind(to: int):
         return client.post(f"{u}/rewind", headers=t["house"], json={"to_step": to, "reason": "ruled otherwise",
@@ -88,18 +98,8 @@ def test_a_rewind_to_a_step_of_an_abandoned_timeline_spends_its_hold_again_on_th
 def test_a_rewind_to_another_timelines_step_gives_the_sheet_that_timelines_action_line_whole(client):  # C-6, TO-6
     """Found by an independent check of the rulings: the same cards, stood on against other targets in the two
     timelines (a modifier in one), kept the left timeline's targets on the sheet after a rewind back to the other."""
-    c, t = _table(client)
-    client.post(f"{c}/adventures", headers=t["house"], json={})
-    unit = client.post(f"{c}/conflicts", headers=t["house"], json={"characters": ["ilse", "tomas"]}).json()["id"]
-    u = f"{c}/challenges/{unit}"
-
-    def move(seat: str, **body: Any) -> dict[str, Any]:
-        r = client.post(f"{u}/actions", headers=t[seat], json=body)
-        assert r.status_code == 200, r.text
-        return r.json()
-
-    def step() -> int:
-        return client.get(f"{u}/replay", headers=t["house"]).json()["steps"][-1]["step"]
+    conflict = _Conflict(client)
+    c, t, u, move, step = conflict.c, conflict.t, conflict.u, conflict.move, conflict.step
 
     def rewind(to: int) -> None:
         r = client.post(f"{u}/rewind", headers=t["house"], json={"to_step": to, "reason": "ruled otherwise"})

@@ -190,8 +190,8 @@ KERNEL_RULES = {
            "runs at a time, and each table is a unit with its own seeds, steps and replay.",
     "C-2": "Every change is a recorded event saying who made it and when (and why, for rulings and undos); "
            "nothing is edited or deleted.",
-    "C-3": "Every random result is recorded where it was made; at the table, real dice or cards may be entered by "
-           "hand, and they are checked and marked as entered.",
+    "C-3": "Every random result is recorded where it was made; results drawn for real at the table may be entered "
+           "by hand instead, and they are checked and marked as entered.",
     "C-4": "Provably fair: the server commits to a secret before anyone adds a seed; every result comes from the "
            "secret, the seeds and its slot; the secret is shown at the end, so anyone can check every result.",
     "C-5": "Hidden things stay hidden: only their owner sees them until they are revealed; once the table is "
@@ -278,8 +278,9 @@ class WebBoard:
         return side
 
     def slot_words(self, slot: list[Any], sides: Mapping[str, str]) -> str | None:
-        """Where a draw went, in the table's words, for the replay's verify panel ("Ilse Varn's die 3, the first
-        roll"), its slot as fairness.md derives from it being the item's title; None: the slot's parts, joined.
+        """Where a draw went, in the table's words, for the replay's verify panel (whose result it is and which of
+        them, counted from 1), its slot as fairness.md derives from it being the item's title; None: the slot's
+        parts, joined.
         ``sides``: each side by who plays it."""
         return None
 
