@@ -412,7 +412,7 @@ SERVED_AT: ContextVar[tuple[str, bool] | None] = ContextVar("served_at", default
 
 def player_added(p: schemas.PlayerAdded) -> RenderableType:
     lines = [f"Invite code for {p.sheet.seat} (works once): {p.invite}",
-             f"Hand it to the player of {p.sheet.seat}: 'stakes claim {p.invite}' gives that player alone the "
+             f"Give it to the player of {p.sheet.seat}: 'stakes claim {p.invite}' gives that player alone the "
              "seat's token."]
     served = SERVED_AT.get()
     if served is not None and served[0]:  # the link the README's players open on their phones (code in its fragment)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -666,3 +666,11 @@ class Resolution:
     def was_shown(self, slot: Sequence[Any]) -> bool:
         """Whether every seat has seen this slot's value, before a rewind perhaps (C-8)."""
         return slot_key(slot) in self.shown
+
+    def taken_back(self, kept: Iterable[str] = ()) -> list[tuple[list[Any], Any]]:
+        """C-7, C-8: each slot a rewind took back, with what it drew (a slot no current record fills, in the
+        order first drawn), for a system to say which of them every seat saw; ``kept``: slot keys the viewer is
+        to read as taken back too (a roll of the current timeline that is hidden from it again, its faces seen
+        before)."""
+        current = {slot_key(r["slot"]) for r in [*self.rolls, *self.shuffles]} - set(kept)
+        return [(key_slot(key), value) for key, value in self.filled.items() if key not in current]

@@ -190,8 +190,8 @@ KERNEL_RULES = {
            "runs at a time, and each table is a unit with its own seeds, steps and replay.",
     "C-2": "Every change is a recorded event saying who made it and when (and why, for rulings and undos); "
            "nothing is edited or deleted.",
-    "C-3": "Every random result is recorded where it was made; results drawn for real at the table may be entered "
-           "by hand instead, and they are checked and marked as entered.",
+    "C-3": "Every random result is recorded where it was made; results drawn for real at the table may be typed "
+           "in instead, and they are checked and marked as entered.",
     "C-4": "Provably fair: the server commits to a secret before anyone adds a seed; every result comes from the "
            "secret, the seeds and its slot; the secret is shown at the end, so anyone can check every result.",
     "C-5": "Hidden things stay hidden: only their owner sees them until they are revealed; once the table is "

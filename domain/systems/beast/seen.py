@@ -80,12 +80,9 @@ class Seen:
         # resolved), and every die of a player's side, public the moment it is rolled (found on a phone walk:
         # a player's roll undone read "Not rolled yet", as if nobody had seen it)
         public = {s for s, d in self.sides.items() if not d["antagonist"]}
-        shown = self.shown  # type: ignore[attr-defined]
-        earlier = []
-        for key, value in self.filled.items():  # type: ignore[attr-defined]
-            slot = ast.literal_eval(key)
-            if key not in current and (key in shown or slot[0] in public):
-                earlier.append({"slot": slot, "value": value})
+        hidden_again = {slot_key(r["slot"]) for r in self.rolls} - current  # type: ignore[attr-defined]
+        earlier = [{"slot": slot, "value": value} for slot, value in self.taken_back(hidden_again)  # type: ignore[attr-defined]
+                   if self.was_shown(slot) or slot[0] in public]  # type: ignore[attr-defined]
         return {
             "kind": self.kind, "adventure": self.adventure, "phase": self.phase,  # type: ignore[attr-defined]
             "difficulty": self.difficulty, "difficulty_name": rules.DIFFICULTIES.get(self.difficulty or 0),  # type: ignore[attr-defined]

@@ -20,7 +20,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.kernel.resolution import Resolution, key_slot, slot_key
+from domain.kernel.resolution import Resolution, key_slot
 from domain.systems.penny_ante.money import split
 from domain.systems.penny_ante.moves import (
     ALLIANCE,
@@ -556,15 +556,12 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
                             "seen_before_rewind": True})
         return out
 
-    def _dice_seen_before_rewind(self, side: str, current: set[str]) -> list[dict[str, Any]]:
+    def _dice_seen_before_rewind(self, side: str) -> list[dict[str, Any]]:
         """C-8: ``side``'s dice every seat saw (kept and shown, or at the showdown) whose roll a rewind took back,
         die by die, the first roll's before the reroll's: they stay shown, and the same slots bring them again
         when rolled (C-7). A die rolled again at its slot is among the side's dice instead, marked."""
-        seen = []
-        for key, value in self.shown.items():
-            slot = key_slot(key)
-            if slot[0] in ("roll", "reroll") and slot[1] == side and key not in current:
-                seen.append({"die": int(slot[2]) + 1, "value": value, "rolled": slot[0]})
+        seen = [{"die": int(slot[2]) + 1, "value": value, "rolled": slot[0]} for slot, value in self.taken_back()
+                if slot[0] in ("roll", "reroll") and slot[1] == side and self.was_shown(slot)]
         return sorted(seen, key=lambda d: (d["rolled"] != "roll", d["die"]))
 
     def view_for(self, seat: str, reveal: bool = False, settled: bool = False) -> dict[str, Any]:
@@ -576,7 +573,6 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         """
         mine = self.side_of(seat)
         open_book = self.revealed or reveal
-        current = {slot_key(r["slot"]) for r in self.rolls}
         sides = {}
         for side in SIDES:
             data = self.sides[side]
@@ -595,7 +591,7 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
                 "characteristics": data["characteristics"], "declared": data["declared"],
                 "dice": dice, "wager": self.wager(side), "betting_wager": self.betting_wager(side),
                 "all_in": data["all_in"], "contributions": data["contributions"],
-                "seen_before_rewind": self._dice_seen_before_rewind(side, current),
+                "seen_before_rewind": self._dice_seen_before_rewind(side),
             }
         return {
             "phase": self.phase, "adventure": self.adventure, "round": self.round, "turn": self.turn,

@@ -18,7 +18,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation, passes
 from domain.fairness import commitment
-from domain.kernel.resolution import HOUSE, Resolution, enter_or_derive, key_slot, slot_key
+from domain.kernel.resolution import HOUSE, Resolution, enter_or_derive
 from domain.systems.pool import rules
 from domain.systems.pool.character import PoolCharacter
 from domain.text import clean_text
@@ -407,11 +407,9 @@ class PoolContest(Resolution, Aggregate):
     def seen_before_rewind(self) -> list[dict[str, Any]]:
         """C-8: the dice of each side's round that every seat saw (a contest's dice are public when rolled) and a
         rewind took back, by round and side, die by die: the same slots show them again when rolled (C-7)."""
-        current = {slot_key(r["slot"]) for r in self.rolls}
         by_roll: dict[tuple[int, str], dict[int, int]] = {}
-        for key, value in self.filled.items():
-            slot = key_slot(key)
-            if slot[0] == "round" and key not in current:
+        for slot, value in self.taken_back():
+            if slot[0] == "round":
                 by_roll.setdefault((slot[1], slot[2]), {})[slot[3]] = value
         return [{"round": round_, "side": side, "dice": [dice[i] for i in sorted(dice)]}
                 for (round_, side), dice in sorted(by_roll.items())]
