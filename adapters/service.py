@@ -18,12 +18,13 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import timedelta
+from functools import partial
 from typing import Any
 from uuid import UUID
 
 from pydantic import BaseModel
 
-from adapters import answers, archive, audit, heads, imports, ledger, randomness, readcheck, schemas, table
+from adapters import answers, archive, audit, forked, heads, imports, ledger, randomness, readcheck, schemas, table
 from adapters import chart as campaign_chart
 from adapters import luck as luck_report
 from adapters.fanout import Fanout
@@ -521,14 +522,26 @@ class Stakes:
         """The chain (C-2), then every projected row of the campaign against what its events project to
         (issue 29, ``adapters/readcheck.py``): the live rows first, then the events, in that order."""
         self.viewer(campaign_id, viewer)
-        with collector_paused():  # as a rebuild (ADR 0037): its rows and events make no cycle (ADR 0039)
+        # the scratch store made in a thread meanwhile, and the chain walk and the snapshots' replay in a forked
+        # child beside the projection (ADR 0043); an event stored without a link makes the walk ask the read
+        # models, so the walk runs here then
+        with collector_paused(), readcheck.scratch_soon(self) as scratch:  # no cycle is made (ADR 0037, 0039)
             position, live = readcheck.read_live(self.views, self.app.name, campaign_id.hex)
             found = self.app.recorder.read_chain(campaign_id.hex)  # type: ignore[attr-defined]  # ChainMixin
-            report = audit.verify(self, campaign_id, progress, found)
+            walk = partial(audit.verify, self, campaign_id, None, found)
+            chained = walk if found["unlinked"] else forked.beside(walk)
+            try:
+                differences = readcheck.check(self, campaign_id.hex, position, live, found["linked"], progress,
+                                              scratch)
+            except Exception:
+                report = chained()
+                if not report.intact:
+                    return report  # the events cannot vouch for any row, nor for what projecting them raised
+                raise
+            report = chained()
             if not report.intact:
                 return report  # the events cannot vouch for any row
-            return readcheck.report(report, readcheck.check(self, campaign_id.hex, position, live, found["linked"]),
-                                    viewer.is_house)
+            return readcheck.report(report, differences, viewer.is_house)
 
     def checkpoint(self, campaign_id: UUID, viewer: Seat) -> schemas.Checkpoint:
         """The campaign's signed head (C-2): keep it; later heads must extend it."""

@@ -197,6 +197,37 @@ def test_the_audit_reads_the_log_in_one_snapshot_not_event_by_event(stakes, monk
     assert calls == ["log_page"]  # the projection's one look for new events (ADR 0037); the audit reads none
 
 
+def test_the_chain_walk_runs_in_a_child_process_beside_the_projection(stakes, monkeypatch, tmp_path):
+    """ADR 0043: the walk and the snapshots' replay run in a forked child while this process projects the
+    campaign into its scratch store; the child's verdict is the audit's, on either store."""
+    import os
+
+    cid, _ = play_an_economy(stakes)
+    walked = tmp_path / "walked"
+    real = audit.verify
+
+    def spied(*args, **kwargs):
+        walked.write_text(str(os.getpid()))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(audit, "verify", spied)
+    assert stakes.audit(cid, HOUSE).intact
+    assert walked.read_text() != str(os.getpid())
+
+
+def test_an_event_without_a_link_is_named_by_a_walk_in_this_process(stakes, rows, monkeypatch):
+    """The walk asks the read models which streams are the campaign's when an event has no link: that walk
+    runs here, never in a child holding copies of this process's connections (ADR 0043)."""
+    from adapters import forked
+
+    cid, _ = play_an_economy(stakes)
+    target = bought_event(stakes, cid)
+    rows.run(f"DELETE FROM {rows.chain} WHERE notification_id = ?", target)
+    monkeypatch.setattr(forked, "beside", lambda work: pytest.fail("the walk was sent to a child"))
+    report = stakes.audit(cid, HOUSE)
+    assert not report.intact and report.first_broken.kind in {"unchained", "deleted"}
+
+
 def test_a_changed_tree_head_in_the_store_is_reported(stakes, rows):
     cid, _ = play_an_economy(stakes)
     rows.run(f"UPDATE {rows.head} SET root = ? WHERE campaign_id = ?", "0" * 64, cid.hex)
