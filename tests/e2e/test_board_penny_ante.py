@@ -129,7 +129,7 @@ def test_an_evening_of_penny_ante_played_by_tapping_on_three_pages(url, browser,
 
     # Challenge 1: Lady Sen challenges Ilse, announced with controls (no JSON).
     def announce_lady_sen(form: Any) -> None:
-        form.locator("[name='challenger.antagonist']").fill("Lady Sen")
+        form.locator("[name='challenger.antagonist']").select_option("Lady Sen")
         form.locator("label.choice", has_text="Ilse Varn").locator("input").check()
         form.locator("[data-step-for=ann-ante].step-up").click()  # ante 2
         form.locator("[name=circumstance]").fill("A dark alley")

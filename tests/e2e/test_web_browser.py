@@ -105,7 +105,7 @@ def test_three_seats_watch_one_penny_ante_challenge_played_from_their_pages(url,
     h = pages["house"]
     h.locator("details[data-verb='announce-challenge']").evaluate("d => { d.open = true; }")
     form = h.locator("form[data-verb='announce-challenge']")
-    form.locator("[name='challenger.antagonist']").fill("Lady Sen")  # the sides by name, not as JSON (issue 31)
+    form.locator("[name='challenger.antagonist']").select_option("Lady Sen")  # the sides by name, not as JSON (issue 31)
     form.locator("input[name='opponent.players'][value=ilse]").check()
     form.locator("[name=ante]").fill("2")
     form.locator("button[type=submit]").click()
@@ -267,7 +267,7 @@ def test_a_refused_command_on_a_phone_keeps_what_was_sent_and_brings_the_reason_
     h = seat_page(browser, url, created["house_token"], phone=True)
     h.locator("details[data-verb='announce-challenge']").evaluate("d => { d.open = true; }")
     form = h.locator("form[data-verb='announce-challenge']")
-    form.locator("[name='challenger.antagonist']").fill("Lady Sen")
+    form.locator("[name='challenger.antagonist']").select_option("Lady Sen")
     form.locator("input[name='opponent.players'][value=ilse]").check()
     form.locator("[name=ante]").fill("2")
     form.locator("[name=circumstance]").fill("A dark alley")
@@ -286,3 +286,35 @@ def test_a_refused_command_on_a_phone_keeps_what_was_sent_and_brings_the_reason_
     assert form.locator("[name=ante]").input_value() == "2"
     assert form.locator("[name=circumstance]").input_value() == "A dark alley"
     assert not_reloaded(h)
+
+
+def test_a_player_announces_against_a_picked_antagonist_and_cannot_be_on_both_sides_of_a_name(url, browser):
+    """PA-5, PA-18: the announce form names antagonists in a list to pick from, never a text to type; an ally
+    ticked is no longer there to tick as an opponent (and the other way round), so nobody is on both sides."""
+    http = httpx.Client(base_url=url)
+    created = http.post("/campaigns", json={"name": "Jade Court", "settings": {"starting_pile": 30}}).json()
+    c, house = f"/campaigns/{created['campaign']['id']}", bearer(created["house_token"])
+    tokens = {}
+    for seat in ("ilse", "tomas", "mara"):
+        added = http.post(f"{c}/players", headers=house, json={"seat": seat, "character": seat.title(),
+                                                               "characteristic": "Grit"}).json()
+        tokens[seat] = player_token(http, added)
+    http.post(f"{c}/antagonists", headers=house, json={"name": "Lady Sen", "characteristics": ["Poison"]})
+    http.post(f"{c}/adventures", headers=house)
+    http.post(f"{c}/antagonists/Lady%20Sen/funding", headers=house, json={"amount": 20})
+    i = seat_page(browser, url, tokens["ilse"], phone=True)
+    i.locator("details[data-verb='announce-challenge']").evaluate("d => { d.open = true; }")
+    form = i.locator("form[data-verb='announce-challenge']")
+    against = form.locator("select[name='opponent.antagonist']")
+    assert against.evaluate("s => [...s.options].map(o => o.value)") == ["", "Lady Sen"]
+    assert against.input_value() == ""  # none picked: the characters ticked are the side against
+    opponent, ally = (form.locator(f"input[name='{side}.players'][value=tomas]") for side in ("opponent", "challenger"))
+    ally.check()
+    assert not opponent.is_checked() and opponent.is_disabled()
+    ally.uncheck()
+    assert opponent.is_enabled()
+    form.locator("input[name='opponent.players'][value=mara]").check()
+    assert form.locator("input[name='challenger.players'][value=mara]").is_disabled()
+    form.locator("button[type=submit]").click()
+    i.wait_for_url("**/web/units/*")
+    assert "Mara" in i.locator("#table").inner_text()
