@@ -108,6 +108,8 @@ class Resolution:
     SEEDS_CLOSED: ClassVar[str] = "a side adds its seed before the first roll"
     SEED_GIVEN: ClassVar[str] = "this side has already added its seed"
     SETTLED_REWIND: ClassVar[str] = "a settled challenge is not rewound"
+    #: The faces of the dice the unit draws (a system of d10s says 10; ``faces_of`` tells other slots apart).
+    DIE_FACES: ClassVar[int] = 6
 
     # Defaults for states restored from older snapshots (never mutated in place).
     #: C-10: the House's reason, once it abandoned the unit (its own closing event sets it; a unit whose end and
@@ -264,11 +266,21 @@ class Resolution:
                                 "passes first", ruling="C-10")
 
     def verify_house_waits(self, side: str) -> None:
-        """C-10, C-9: where each side draws by its own move (a roll), a side the House plays makes no draw
-        while a player's side still owes its seed or pass: the House knows the secret, so a first draw of its
-        choosing would fix every die before the players' input, at a moment it picked."""
-        if side in self.sides and HOUSE in self.seats_of(side):
+        """C-10, C-9, C-4: where each side draws by its own move (a roll), no side's first roll draws while
+        another player's side still owes its seed or pass. A side the House plays: the House knows the
+        secret, so a first draw of its choosing would fix every die before the players' input, at a moment it
+        picked. A player's side: its roll would draw before the other player's input arrived and close the seed
+        that player may add before the first roll (C-4); the roller's own roll stands for its own input (a
+        pass, if it gave none)."""
+        if side not in self.sides:
+            return
+        if HOUSE in self.seats_of(side):
             self._verify_inputs_in("the House's roll")
+            return
+        owed = [other for other in self.owed_inputs() if other != side]
+        if owed:
+            raise RuleViolation(f"the first roll waits for every player's input: {', '.join(owed)} still seeds or "
+                                "passes first", ruling="C-10")
 
     def pass_seed(self, side: str, actor: str) -> None:
         """A side passes: no seed text (C-10)."""
@@ -525,6 +537,24 @@ class Resolution:
         fixed = [self.filled.get(slot_key(s)) for s in slots]
         return fixed if any(v is not None for v in fixed) else None
 
+    def faces_of(self, slot: Sequence[Any]) -> int:
+        """The faces of the die ``slot`` drew (``DIE_FACES``; a unit whose slots differ says which): verify
+        asks it for a die a rewind took back, which keeps its value and no record."""
+        return self.DIE_FACES
+
+    def taken_back_dice(self) -> list[dict[str, Any]]:
+        """C-7, C-8: each die a rewind took back, as a drawn result is recorded (``slot``, ``value``, ``faces``
+        but 6, ``entered``: dice are entered exactly in table mode, C-3), marked ``taken_back``: it was drawn
+        from the same seeds, and a seat may have seen it, so verify derives it again with the rest. A shuffle a
+        rewind took back keeps its record in ``shuffles``."""
+        out: list[dict[str, Any]] = []
+        for slot, value in self.taken_back():
+            if isinstance(value, int) and not isinstance(value, bool):
+                faces = self.faces_of(slot)
+                out.append({"slot": slot, "value": value, "entered": bool(self.table), "taken_back": True,
+                            **({"faces": faces} if faces != 6 else {})})
+        return out
+
     def verify(self) -> dict[str, Any]:
         """Recompute every result the service drew from the revealed seeds (C-4); report any mismatch."""
         if not self.settled:
@@ -538,6 +568,7 @@ class Resolution:
         # recorded ``order`` is its value); it is marked ``abandoned`` in the results
         abandoned = [{**{k: v for k, v in r.items() if k != "order"}, "value": r["order"] if SHUFFLED in r
                       else r["value"], "entered": False, "abandoned": True} for r in self.would_have_drawn]
+        abandoned += self.taken_back_dice()  # C-7, C-8: drawn all the same, marked ``taken_back``
         for record in [*self.rolls, *self.shuffles, *abandoned]:
             if record["entered"]:
                 entered += 1

@@ -21,6 +21,7 @@ HOUSE, ILSE, TOMAS = Seat.house(), Seat("ilse"), Seat("tomas")
 CHALLENGE_EVERY = 20
 MOVES = (
     (ILSE, "declare", {"characteristics": []}), (TOMAS, "declare", {"characteristics": []}),
+    (TOMAS, "pass", {}),  # C-10: Tomas's input before Ilse's first roll
     (ILSE, "roll", {}), (TOMAS, "roll", {}), (ILSE, "keep", {"cup": []}), (TOMAS, "keep", {"cup": []}),
     (ILSE, "check", {}), (TOMAS, "check", {}), (ILSE, "roll", {}), (TOMAS, "roll", {}),
     (ILSE, "check", {}), (TOMAS, "check", {}),

@@ -240,12 +240,17 @@ def test_an_evening_of_the_pool_is_played_by_tapping(settings, url, browser):
     assert "PoolContest" not in m.inner_text("#table") and "Your move, Mara Quill." in m.inner_text("#table")
     checks(t, "Tom at the contest before any roll", settings)
 
-    # Mara adds her seed words (C-4), then both roll; each roll reaches the other pages live.
+    # Mara adds her seed words (C-4) and Tom passes (C-10: a first roll waits for the other side's input), then
+    # both roll; each move reaches the other pages live.
+    assert m.locator("#table form[data-action='roll']").count() == 0
     unfold(m, "#table details[data-verb='seed']")
     m.fill("#contest-seed", "gulls over the pier")
     m.locator("#table form[data-action='seed'] button").click()
     m.locator("#table form[data-action='seed']").wait_for(state="detached", timeout=WAIT)
+    t.locator("#table form[data-action='pass'] button").click()
+    t.locator("#table form[data-action='pass']").wait_for(state="detached", timeout=WAIT)
     form = m.locator("#table form[data-action='roll']")
+    form.wait_for(timeout=WAIT)
     form.locator("input[name=trait][value='stubborn']").check()
     form.locator(".step-up").click()
     form.locator("button[type=submit]").click()

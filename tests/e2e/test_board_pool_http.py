@@ -84,12 +84,17 @@ def test_table_dice_are_picked_one_select_per_die_and_a_blank_is_no_die(client):
 def test_a_contest_table_offers_the_seats_traits_and_bounded_dice_and_lists_read_as_names(client):
     c, house, token = campaign(client)
     mara = seat(client, c, house, "mara", "Mara Quill", {"stubborn": 2})
-    seat(client, c, house, "tom", "Tom Reyes")
+    tom = seat(client, c, house, "tom", "Tom Reyes")
     client.post(f"{c}/adventures", headers=house, json={})
     as_seat(client, mara)
     r = client.post("/web/commands/open-contest", data={"opponent": "tom"})
     assert r.status_code == 204 and r.headers["HX-Redirect"].startswith("/web/units/")  # a contest has its table
     unit = r.headers["HX-Redirect"].rsplit("/", 1)[1]
+    page = client.get(f"/web/units/{unit}/table").text
+    assert 'data-action="pass"' in page and 'id="contest-count"' not in page  # C-10: Tom's input first
+    as_seat(client, tom)
+    assert client.post(f"/web/units/{unit}/act", data={"action": "pass"}).status_code == 200
+    as_seat(client, mara)
     page = client.get(f"/web/units/{unit}/table").text
     assert "Your move, Mara Quill." in page and "Mara Quill against Tom Reyes" in page
     assert re.search(r'<input id="contest-count" type="number"[^>]*min="2" max="7"', page)  # 12 - 5

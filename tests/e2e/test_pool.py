@@ -98,6 +98,7 @@ def test_a_pool_campaign_is_played_from_the_cli(cli):
     sheet = cli.json("sheet", "tomas")
     assert sheet["moves"] == {"Read a Sitch": 2} and sheet["pool"] >= 2
     cli("oppose", "tomas", "--as", "ilse")
+    cli("contest", "pass", "--as", "tomas")  # C-10: Tomas's input before Ilse's first roll
     cli("contest", "roll", "2", "--as", "ilse")
     view = cli.json("contest", "roll", "2", "--as", "tomas")
     assert view["state"]["phase"] in ("settled", "tie")

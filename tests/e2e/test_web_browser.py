@@ -215,7 +215,7 @@ def test_a_pool_contest_is_played_from_two_pages(url, browser):
     while i.locator("#table > section").get_attribute("data-phase") != "settled" and time.monotonic() < deadline:
         acted = False
         for page in (i, t):
-            for name in ("roll", "push"):
+            for name in ("pass", "roll", "push"):  # C-10: a seed or pass before the other's first roll
                 if page.locator(f"#table form[data-action='{name}']").count():
                     acted = click_action(page, name, may_vanish=True)  # the other side's move may re-draw it (PL-8)
                     break

@@ -43,6 +43,7 @@ def test_a_pool_contests_dice_taken_back_by_an_undo_stay_on_every_seats_board_c8
     c, t = seated(client, "pool", {"ilse": "Ilse Varn", "tomas": "Brother Tomas"}, description="A brave monk")
     assert client.post(f"{c}/adventures", headers=bearer(t["house"]), json={}).status_code == 201
     unit = client.post(f"{c}/contests", headers=bearer(t["ilse"]), json={"opponent": "tomas"}).json()["id"]
+    act(client, c, unit, t["tomas"], action="pass")  # C-10: Tomas's input before Ilse's first roll
     dice = act(client, c, unit, t["ilse"], action="roll", count=3)["state"]["sides"]["challenger"]["last"]["dice"]
     r = client.post(f"{c}/challenges/{unit}/rewind", headers=bearer(t["house"]), json={"to_step": 1, "reason": "early"})
     assert r.status_code == 200, r.text

@@ -96,7 +96,7 @@ def test_a_player_signs_in_by_his_invite_link_plays_and_signs_out_with_no_csp_vi
     while i.locator("#table > section").get_attribute("data-phase") != "settled" and time.monotonic() < deadline:
         acted = False
         for page in (i, t):
-            for name in ("roll", "push"):
+            for name in ("pass", "roll", "push"):  # C-10: a seed or pass before the other's first roll
                 if page.locator(f"#table form[data-action='{name}']").count():
                     acted = click_action(page, name, may_vanish=True)
                     break

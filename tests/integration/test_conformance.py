@@ -526,7 +526,7 @@ def test_a_fresh_seed_owed_after_the_houses_choices_is_each_players_own_and_neve
                 refused(table, lambda seat=seat: table.act(seat, unit, {"action": "pass"}), "C-9")
 
     rng, staged = random.Random(f"{system}/fresh"), set()
-    for _ in range(4):  # short games on fresh tables (a long one loses its characters to its own rules)
+    for _ in range(6):  # short games on fresh tables (a long one loses its characters to its own rules)
         table = Table(service, PROFILES[system])
         played = play(table, rng, 48, rewind=0.05, after=after)
         staged |= {type(table.unit(u)) for u in played.units}

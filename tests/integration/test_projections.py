@@ -222,6 +222,7 @@ def test_a_rebuild_equals_the_incremental_read_models_for_a_pool_campaign(stakes
         stakes.challenge_action(cid, ILSE, roll.id, "choose", {"choice": "house"})
     stakes.raise_trait(cid, ILSE, None, "thief")
     contest = stakes.open_contest(cid, TOMAS, "ilse")
+    stakes.challenge_action(cid, ILSE, contest.id, "pass", {})  # C-10: Ilse's input before the first roll
     stakes.challenge_action(cid, TOMAS, contest.id, "roll", {"count": 3})
     incremental = stakes.views.dump()
     sheet = stakes.sheet(cid, HOUSE, "ilse")

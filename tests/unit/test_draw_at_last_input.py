@@ -16,6 +16,7 @@ from domain.systems.pulp_cards.combat import PulpCombat
 from domain.systems.twenty_one.conflict import Conflict
 from tests.unit.beast_table import HOUSE as BEAST_HOUSE
 from tests.unit.beast_table import ILSE as BEAST_ILSE
+from tests.unit.beast_table import TOMAS as BEAST_TOMAS
 from tests.unit.beast_table import BeastTable
 from tests.unit.challenge_game import ILSE as PENNY_ILSE
 from tests.unit.challenge_game import Game as PennyGame
@@ -141,3 +142,49 @@ def test_a_beast_antagonist_rolls_only_once_the_players_side_seeded_or_passed():
     t.act(BEAST_HOUSE, unit, action="prepare", humanity=0, beast=3)  # C-9: the split before the players' input
     t.act(BEAST_ILSE, unit, action="pass")
     assert t.act(BEAST_HOUSE, unit, action="roll", humanity=0, beast=3).rolls
+
+
+# -- between players (C-10, C-4) -------------------------------------------------------------------------------
+def test_a_penny_ante_challenge_between_players_rolls_only_once_the_other_side_seeded_or_passed():
+    """C-10, C-4: neither player's first roll draws while the other player's side still owes its seed or pass
+    (its roll would close the seed that side may add before the first roll); the roller's own roll stands
+    for its own input."""
+    game = PennyGame(new_app())
+    game.announce("ilse", {"players": ["ilse"]}, {"players": ["tomas"]}, 2)
+    game.act("ilse", "declare", characteristics=[])
+    game.act("tomas", "declare", characteristics=[])
+    piles = {"ilse": game.pile("ilse"), "tomas": game.pile("tomas")}
+    assert "roll" not in [a["action"] for a in game.state.legal_actions("ilse", piles, 0, {})]
+    before = game.events()
+    with pytest.raises(RuleViolation) as refused:
+        game.act("ilse", "roll")
+    assert refused.value.ruling == "C-10" and "opponent" in str(refused.value) and game.events() == before
+    game.act("tomas", "seed", seed="Tomas's words")
+    assert "roll" in [a["action"] for a in game.state.legal_actions("ilse", piles, 0, {})]
+    assert game.act("ilse", "roll").rolls and game.state.side_seeds() == ["", "Tomas's words"]
+
+
+def test_a_beast_conflict_between_players_rolls_only_once_the_other_player_seeded_or_passed():
+    t = BeastTable()
+    unit = t.conflict(against="tomas")
+    with pytest.raises(RuleViolation) as refused:
+        t.act(BEAST_ILSE, unit, action="roll", humanity=3, beast=2)
+    assert refused.value.ruling == "C-10" and not t.unit(unit).rolls
+    t.act(BEAST_TOMAS, unit, action="pass")
+    assert t.act(BEAST_ILSE, unit, action="roll", humanity=3, beast=2).rolls
+
+
+def test_a_pool_contest_rolls_only_once_the_other_player_seeded_or_passed():
+    from tests.unit.test_pool import ILSE, TOMAS, Table
+
+    table = Table()
+    contest = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
+    unit = table.app.repository.get(contest)
+    assert {a["action"] for a in unit.legal_actions("ilse", 12)} == {"seed", "pass"}
+    with pytest.raises(RuleViolation) as refused:
+        table.app.act(table.cid, ILSE, contest, "roll", {"count": 3})
+    assert refused.value.ruling == "C-10"
+    table.app.act(table.cid, TOMAS, contest, "pass", {})
+    assert table.app.repository.get(contest).seed_of("opponent") == ""
+    table.app.act(table.cid, ILSE, contest, "roll", {"count": 3})  # Ilse's roll is her input: no seed of hers
+    assert table.app.repository.get(contest).side_seeds() == ["", ""]

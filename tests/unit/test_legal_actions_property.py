@@ -259,7 +259,7 @@ def test_a_contests_listed_moves_are_accepted_and_the_others_refused_and_it_ends
             action = next((e["action"] for e in legal if e["action"] in ("fold", "interrupt")), legal[-1]["action"])
             args = {"count": 2}
         else:
-            moves = ["reroll", "interrupt", "abandon"] if seat == "house" else ["seed", "roll", "fold", "push"]
+            moves = ["reroll", "interrupt", "abandon"] if seat == "house" else ["seed", "pass", "roll", "fold", "push"]
             action = data.draw(st.sampled_from(moves))
             pool = pools.get(seat, 0)
             args = {"count": data.draw(st.sampled_from([0, 1, 2, 3, pool, pool + 1, True]))}
@@ -273,6 +273,8 @@ def test_a_contests_listed_moves_are_accepted_and_the_others_refused_and_it_ends
                                                                    for s, d in contest.sides.items()})
             elif action == "seed":
                 contest.add_seed(side_, "words", seat)
+            elif action == "pass":  # C-10: either input lets the other side's first roll come
+                contest.pass_seed(side_, seat)
             elif action == "roll":
                 contest.roll(side_, Stub(seat, pools[seat]), args["count"], None, None, seat)
                 pools[seat] -= contest.sides[side_]["last"]["lost"]

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ACTIONS = {
     "penny-ante": ["seed", "pass", "circumstance", "double-down", "declare", "roll", "keep", "check", "call",
                    "raise", "fold", "all-in", "lend", "bid", "debt", "buyout", "abandon"],
-    "pool": ["choose", "seed", "roll", "fold", "push", "reroll", "interrupt", "abandon"],
+    "pool": ["choose", "seed", "pass", "roll", "fold", "push", "reroll", "interrupt", "abandon"],
     "twenty-one": ["seed", "pass", "deal", "order", "order-card", "lay", "draw", "stand", "assist", "hinder", "hold",
                    "keep", "reshuffle", "modifier", "end", "abandon"],
     "beast": ["seed", "pass", "prepare", "roll", "reroll", "keep", "check", "reveal", "abandon"],

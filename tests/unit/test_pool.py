@@ -230,6 +230,7 @@ def test_overturning_a_settled_roll_reverses_its_pool_effects(table):
 def test_rewinding_a_contest_returns_the_dice_lost_since_and_the_same_dice_come_again():
     table = Table()
     cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
+    table.app.act(table.cid, TOMAS, cid, "pass", {})  # C-10: Tomas's input before the first roll
     table.app.act(table.cid, ILSE, cid, "roll", {"count": 6})
     first = table.app.repository.get(cid).sides["challenger"]["last"]["dice"]
     pool_after = table.pool("ilse")
@@ -245,6 +246,7 @@ def test_a_rewind_stored_before_contests_kept_their_rolls_still_replays_and_late
     (its sides keep no rolls from then on; the sheets fall back to dropping the later rolls)."""
     table = Table()
     cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
+    table.app.act(table.cid, TOMAS, cid, "pass", {})  # C-10: Tomas's input before the first roll
     table.app.act(table.cid, ILSE, cid, "roll", {"count": 3})
     contest = table.app.repository.get(cid)
     past = table.app.repository.get(cid, version=1)
@@ -366,6 +368,7 @@ def test_a_unit_its_system_does_not_rewind_is_refused_naming_c6_and_nothing_is_s
 def test_a_contest_rewound_to_a_step_of_an_abandoned_timeline_loses_its_dice_again():  # C-6, PL-3, ADR 0032
     table = Table()
     cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
+    table.app.act(table.cid, TOMAS, cid, "pass", {})  # C-10: Tomas's input before the first roll
     table.app.act(table.cid, ILSE, cid, "roll", {"count": 8})
     rolled = table.app.repository.get(cid).version
     lost = table.app.repository.get(cid).sides["challenger"]["lost"]
@@ -381,6 +384,7 @@ def test_a_contests_dice_rewound_stay_shown_to_every_seat_by_round_and_side_c8()
     keeps them shown, marked, so no seat knows the dice to come better than another (C-7 brings them again)."""
     table = Table()
     cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
+    table.app.act(table.cid, TOMAS, cid, "pass", {})  # C-10: Tomas's input before the first roll
     table.app.act(table.cid, ILSE, cid, "roll", {"count": 4})
     first = table.app.repository.get(cid).sides["challenger"]["last"]["dice"]
     assert table.app.repository.get(cid).view_for("tomas")["seen_before_rewind"] == []

@@ -156,3 +156,44 @@ def test_the_house_side_takes_no_pennies_from_an_overturn_after_its_adventure_en
     with pytest.raises(RuleViolation, match="PA-3: the House side's adventure is over"):
         game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "opponent", False, "Rockslide held")
     assert TOMAS  # the other seats are untouched
+
+
+def test_overturns_after_a_bankruptcy_debt_each_undo_only_the_result_before_them_c6():
+    """C-6, PA-15, PA-19 (found by an independent check of the rulings): the first overturn voids the
+    bankruptcy debt; a second one undoes the first overturn's result alone, not that debt again (it moved 25
+    pennies too few and left them in no pile and no debt), and a void then gives back the piles before the
+    challenge, every penny accounted for."""
+    game = Game(new_app())
+    start = (game.pile("ilse"), game.pile("tomas"))
+    bankrupt_ilse(game)
+    game.act("ilse", "debt")  # Ilse's 25 back, owed to Tomas
+    (debt_id,) = economy.character(game.app.application, game.app.campaign(game.cid), "ilse").owes
+    game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "challenger", False, "Ilse won after all")
+    assert game.app.repository.get(UUID(debt_id)).status == "voided"
+    assert (game.pile("ilse"), game.pile("tomas")) == (start[0] + 25, start[1] - 25)
+    game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "opponent", False, "no, Tomas won")
+    ilse = economy.character(game.app.application, game.app.campaign(game.cid), "ilse")
+    assert ilse.owes == {} and (game.pile("ilse"), game.pile("tomas")) == (0, start[0] + start[1])
+    game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, None, True, "nobody won")
+    ilse = economy.character(game.app.application, game.app.campaign(game.cid), "ilse")
+    tomas = economy.character(game.app.application, game.app.campaign(game.cid), "tomas")
+    assert ilse.owes == {} and tomas.owes == {} and (game.pile("ilse"), game.pile("tomas")) == start
+    assert game.total() == START_TOTAL
+
+
+def test_an_overturn_gives_back_nothing_of_a_bankruptcy_debt_forgiven_unpaid_c6():
+    """C-6, PA-15 (found by an independent check's reading): forgiven pennies were never paid, so voiding a
+    forgiven bankruptcy debt moves nothing back; only what was repaid on it goes back."""
+    outcomes = []
+    for forgive in (False, True):
+        game = Game(new_app())
+        bankrupt_ilse(game)
+        game.act("ilse", "debt")
+        (debt_id,) = economy.character(game.app.application, game.app.campaign(game.cid), "ilse").owes
+        game.app.repay_loan(game.cid, ILSE, UUID(debt_id), 5)
+        if forgive:
+            game.app.forgive_loan(game.cid, TOMAS, UUID(debt_id))
+        game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "challenger", False, "Ilse won after all")
+        outcomes.append((game.pile("ilse"), game.pile("tomas")))
+        assert game.total() == START_TOTAL
+    assert outcomes[0] == outcomes[1]  # the 5 repaid come back either way; the 20 forgiven were never paid

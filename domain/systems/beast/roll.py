@@ -39,6 +39,7 @@ class BeastRoll(Seen, Moves, Resolution, Aggregate):
     UNIT_LABEL = "roll"
     REWOUND = ("sides", "phase", "outcome", "rolls")  # ``prepared`` is kept through rewinds (C-9)
     TABLE_DICE = "this campaign rolls table dice: enter the d10s as rolled"
+    DIE_FACES = 10  # BE-3: every die is a d10, the Humanity check's too
     SEEDS_CLOSED = "a side adds its seed before the first roll (C-7: never after a rewind)"
     SETTLED_REWIND = "a settled roll or conflict is not rewound; overturn it instead"
     abandoned: str | None = None  # C-10: the House's reason, once it abandoned the unit (older states: never)

@@ -688,9 +688,14 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         return self._payouts(winner, {})
 
     def debts_to_void(self) -> tuple[list[str], list[str]]:
-        """The debts this result created: (bankruptcy debts, shortfalls of earlier overturns)."""
-        bankruptcy = [d for b in self.bankrupts.values() for d in b.get("debt_ids", [])]
-        return bankruptcy, [d for o in (self.result or {}).get("overturned", []) for d in o.get("debts", [])]
+        """The debts the current result created: (bankruptcy debts, shortfalls). A result never overturned
+        created its bankruptcy debts (PA-15); an overturned one, the shortfalls its last overturn recorded
+        (C-6). An earlier result's debts went with the overturn that replaced it: undoing them again would
+        give back twice what was repaid on them (a voided debt owes nothing, as if repaid in full)."""
+        history = (self.result or {}).get("overturned", [])
+        if history:
+            return [], list(history[-1].get("debts", []))
+        return [d for b in self.bankrupts.values() for d in b.get("debt_ids", [])], []
 
     def overturn(self, winner: str | None, reason: str, debts: list[str], actor: str) -> dict[str, int]:
         """Reverse a settled result and apply it again as ruled: a winner, or void (C-6).

@@ -87,9 +87,14 @@ class Loan(Aggregate):
             raise RuleViolation(f"only {self.outstanding} pennies are still owed, not {amount}", ruling="PA-14")
         self._repaid(amount=amount, actor=actor)
 
+    #: Pennies repaid on it so far (C-6: an overturn gives back what was repaid, never what was forgiven or
+    #: voided); a class default, so a loan never repaid keeps the state it always had.
+    paid = 0
+
     @event("Repaid")
     def _repaid(self, amount: int, actor: str) -> None:
         self.outstanding -= amount
+        self.paid = self.paid + amount
         if not self.outstanding:
             self.status = REPAID
 

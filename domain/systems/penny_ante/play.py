@@ -415,12 +415,12 @@ def overturn(app: StakesApplication, ctx: Context, campaign: Campaign, unit: Cha
     if ended and any(nets[m] > 0 for m, p in table.purses.items() if isinstance(p, Antagonist)):
         raise RuleViolation("the House side's adventure is over: it cannot take pennies back now", ruling="PA-3")
     # The debts the old result created go (C-6). A bankruptcy debt's pennies came back in the payouts,
-    # so what was repaid on it goes back; a shortfall debt stood for pennies never paid, so what is
-    # still owed on it is no longer to be returned.
+    # so what was repaid on it goes back; a shortfall debt stood for pennies never paid, so what was never
+    # paid on it (still owed, or forgiven) is no longer to be returned. Forgiven pennies were never paid.
     bankruptcy, shortfalls = ch.debts_to_void()
     for debt_id in bankruptcy + shortfalls:
         debt = app.get(Debt, UUID(debt_id), "debt")
-        repaid = debt.amount - debt.outstanding if debt_id in bankruptcy else -debt.outstanding
+        repaid = debt.paid if debt_id in bankruptcy else -(debt.amount - debt.paid)
         if debt.status in ("active", "defaulted"):
             debt.void(reason, actor.name)
             borrower = table.purses.get(debt.borrower)

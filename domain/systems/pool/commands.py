@@ -152,6 +152,14 @@ class ContestSeed(_ContestMove):
     seed: str = text(200, "Your seed text.")
 
 
+class ContestPass(_ContestMove):
+    """Pass: add no seed text, so the other side's first roll need not wait for yours (C-10)."""
+
+    ruling = "C-10"
+    cli = "contest pass"
+    action: Literal["pass"] = "pass"
+
+
 class ContestRoll(_ContestMove):
     """Roll your side of the contest this round (PL-8)."""
 

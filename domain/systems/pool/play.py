@@ -181,6 +181,13 @@ def contest_seed(app: StakesApplication, ctx: Context, campaign: Campaign, conte
     return _settle_gains(app, ctx, campaign, contest, [contest])
 
 
+@handles(cmd.ContestPass)
+def contest_pass(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
+                 command: cmd.ContestPass) -> list[Any]:
+    contest.pass_seed(_side(contest, ctx), ctx.actor.name)
+    return [contest]
+
+
 @handles(cmd.ContestRoll)
 def contest_roll(app: StakesApplication, ctx: Context, campaign: Campaign, contest: PoolContest,
                  command: cmd.ContestRoll) -> list[Any]:

@@ -215,12 +215,18 @@ class PoolContest(Resolution, Aggregate):
     def _seed_added(self, side: str, seed: str, actor: str) -> None:
         self.put_seed(side, seed)
 
+    @event("SeedPassed")
+    def _seed_passed(self, side: str, actor: str) -> None:
+        """C-10: the side gives no seed text; the other side's first roll need not wait for it."""
+        self.put_pass(side)
+
     # -- PL-2, PL-3, PL-8: rolls -------------------------------------------------------------------------
     def _verify_may_roll(self, side: str) -> None:
         if self.phase != "rolling":
             raise RuleViolation(f"the contest is at '{self.phase}', not rolling", ruling="PL-8")
         if self.sides[side]["rolled"]:
             raise RuleViolation("this side has rolled in this round", ruling="PL-8")
+        self.verify_house_waits(side)  # C-10, C-4: the other player's seed or pass comes before the first roll
 
     def verify_roll(self, side: str, character: PoolCharacter, count: object, trait: str | None,
                     entered: Sequence[int] | None) -> dict[str, Any]:
@@ -390,6 +396,8 @@ class PoolContest(Resolution, Aggregate):
         out: list[dict[str, Any]] = []
         if passes(self.verify_may_seed, side):
             out.append({"action": "seed"})
+        if passes(self.verify_pass_seed, side):
+            out.append({"action": "pass"})  # C-10: either input lets the other side's first roll come
         if passes(self._verify_may_roll, side) and passes(_count, 2, pool):
             entry: dict[str, Any] = {"action": "roll", "min": 2, "max": pool}
             if self.table:  # C-3: the roll's d6s are entered as ``dice``, as many as its ``count``

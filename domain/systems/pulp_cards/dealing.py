@@ -34,6 +34,10 @@ class Dealing(Resolution):
         """C-7, C-8: the dealer's cuts and the hands every seat has seen, besides the kernel's seeds and shown."""
         return {**super().kept_through_rewind(), "cuts": dict(self.cuts), "seen": dict(self.seen)}
 
+    def faces_of(self, slot: Sequence[Any]) -> int:
+        """A drawn cut (PU-7) is a die of 13 faces, at its deal's slot and ``"cut"``."""
+        return len(rules.DECK) - 1 if list(slot)[-1:] == ["cut"] else super().faces_of(slot)
+
     def draw_hand(self, slot: Sequence[Any], cut: object, entered: Sequence[str] | None,
                   dealer: str) -> dict[str, Any]:
         """The hand ``dealer`` (a seat) deals for ``slot`` as it will be recorded; verify only (PU-2, PU-7, C-3,
