@@ -181,7 +181,9 @@
     const result = (c, words) => words ? el("span", { class: "drawn" }, words) : Array.isArray(c.recorded) ? show(c.recorded)
       : c.faces === 6 ? die(c.recorded) : el("span", { class: "die big", role: "img", "aria-label": `d${c.faces} showing ${c.recorded}` }, c.recorded);
     checks.forEach((c, i) => {
-      list.append(el("li", { class: c.ok ? "ok" : "bad" }, `Draw ${i + 1}: `, result(c, (report.results[i] || {}).words),
+      const r = report.results[i] || {};
+      list.append(el("li", { class: c.ok ? "ok" : "bad" }, `Draw ${i + 1}: `, result(c, r.words),
+        r.taken_back ? " (taken back by an undo)" : r.abandoned ? " (would have been drawn: abandoned)" : "",
         c.entered ? " entered at the table" : c.ok ? " — the same in your browser" : ` — your browser derived ${JSON.stringify(c.derived)}`,
         el("small", { class: "slot", title: JSON.stringify(c.slot) },
            ` (${(report.results[i] || {}).where || "slot " + slotWords(c.slot)})`)));

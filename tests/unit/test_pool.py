@@ -395,3 +395,32 @@ def test_a_contests_dice_rewound_stay_shown_to_every_seat_by_round_and_side_c8()
     table.app.act(table.cid, ILSE, cid, "roll", {"count": 2})  # two of the four again: the other two stay marked
     assert table.app.repository.get(cid).view_for("tomas")["seen_before_rewind"] == [
         {"round": 1, "side": "challenger", "dice": first[2:]}]
+
+
+def test_dice_a_rewind_took_back_are_derived_again_by_verify_marked_taken_back_c7_c8():
+    """C-4, C-7, C-8: every seat saw the dice a rewind took back, and the same seeds drew them, so the settled
+    contest's verify derives them again with the rest (marked ``taken_back``), and a changed one is a mismatch."""
+    table = Table()
+    cid = table.app.open_contest(table.cid, ILSE, "tomas", "secret")
+    table.app.act(table.cid, TOMAS, cid, "pass", {})
+    table.app.act(table.cid, ILSE, cid, "roll", {"count": 4})
+    table.app.rewind(table.cid, HOUSE, cid, 1, "rolled too early")
+    table.app.act(table.cid, ILSE, cid, "roll", {"count": 2})  # two of the four again
+    table.app.act(table.cid, TOMAS, cid, "roll", {"count": 2})
+    contest = table.app.repository.get(cid)
+    while not contest.settled:
+        moves = {a["action"] for seat in ("ilse", "tomas") for a in contest.legal_actions(seat, 12)}
+        side, move = next(((s, m) for s in ("ilse", "tomas") for m in ("fold", "roll")
+                           if m in {a["action"] for a in contest.legal_actions(s, 12)}), (None, None))
+        if side is None:
+            table.app.act(table.cid, HOUSE, cid, "interrupt", {})
+        else:
+            table.app.act(table.cid, Seat(side), cid, move, {"count": 2} if move == "roll" else {})
+        contest = table.app.repository.get(cid)
+        assert moves or contest.settled
+    report = contest.verify()
+    back = [r for r in report["results"] if r.get("taken_back")]
+    assert [r["slot"] for r in back] == [["round", 1, "challenger", 2], ["round", 1, "challenger", 3]]
+    assert report["mismatches"] == [] and report["checked"] == len(report["results"])
+    contest.filled[repr(["round", 1, "challenger", 3])] = 7  # a value no d6 derives: caught
+    assert [m["slot"] for m in contest.verify()["mismatches"]] == [["round", 1, "challenger", 3]]
