@@ -265,7 +265,7 @@ class Resolution:
             raise RuleViolation(f"{doing} waits for every player's input: {', '.join(owed)} still seeds or "
                                 "passes first", ruling="C-10")
 
-    def verify_house_waits(self, side: str) -> None:
+    def verify_first_roll_waits(self, side: str) -> None:
         """C-10, C-9, C-4: where each side draws by its own move (a roll), no side's first roll draws while
         another player's side still owes its seed or pass. A side the House plays: the House knows the
         secret, so a first draw of its choosing would fix every die before the players' input, at a moment it

@@ -61,6 +61,7 @@ class CoinFlip(Resolution, Aggregate):
     """One toss of a coin (CF-1 … CF-5). Its sides are its players, one seat each; each may seed (C-4)."""
 
     REWOUND = ("phase", "call")  # C-6: what a rewind restores; the toss itself stays (CF-5, C-7)
+    DIE_FACES = len(FACES)  # verify derives a die a rewind took back with these faces (C-7, C-8)
     SEEDS_CLOSED = "a player seeds or passes before the toss, and not after"
     SEED_GIVEN = "you have seeded or passed already"
     SETTLED_REWIND = "a settled flip is not rewound; void it instead"

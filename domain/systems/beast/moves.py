@@ -58,7 +58,7 @@ class Moves:
     def verify_may_roll(self, side: str, sheet: Mapping[str, int]) -> None:
         if self.phase != "rolling" or self.sides[side]["roll"] is not None:
             raise RuleViolation("this side has rolled", ruling="BE-2")
-        self.verify_house_waits(side)  # type: ignore[attr-defined]  # C-10: the players' seed or pass first
+        self.verify_first_roll_waits(side)  # type: ignore[attr-defined]  # C-10: the players' seed or pass first
         self.verify_house_declared()  # type: ignore[attr-defined]  # C-9: the antagonist's split before any roll
 
     def verify_can_ever_roll(self, side: str, sheet: Mapping[str, int], name: str) -> None:

@@ -74,7 +74,7 @@ class ChallengeRules:
     filled: Mapping[str, Any]
     draw_dice: Callable[..., list[int]]
     verify_may_seed: Callable[[str], None]
-    verify_house_waits: Callable[[str], None]
+    verify_first_roll_waits: Callable[[str], None]
     result: dict[str, Any] | None
 
     # -- reading state --------------------------------------------------------------------------
@@ -331,7 +331,7 @@ class ChallengeRules:
         if self.phase == ROLL:
             if data["rolled"]:
                 raise refuse("PA-8", "this side has already rolled")
-            self.verify_house_waits(side)  # C-10: a player's seed or pass comes before the House's first roll
+            self.verify_first_roll_waits(side)  # C-10, C-4: another player's seed or pass comes before a first roll
         elif self.phase == NEW_CIRCUMSTANCES:
             if data["step_done"]:
                 raise refuse("PA-13", "this side has already rerolled its cup")

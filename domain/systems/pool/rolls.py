@@ -226,7 +226,7 @@ class PoolContest(Resolution, Aggregate):
             raise RuleViolation(f"the contest is at '{self.phase}', not rolling", ruling="PL-8")
         if self.sides[side]["rolled"]:
             raise RuleViolation("this side has rolled in this round", ruling="PL-8")
-        self.verify_house_waits(side)  # C-10, C-4: the other player's seed or pass comes before the first roll
+        self.verify_first_roll_waits(side)  # C-10, C-4: the other player's seed or pass comes before the first roll
 
     def verify_roll(self, side: str, character: PoolCharacter, count: object, trait: str | None,
                     entered: Sequence[int] | None) -> dict[str, Any]:
