@@ -116,17 +116,23 @@ def test_a_pulp_combat_abandoned_before_the_players_input_records_no_draw_and_en
 
 
 # -- Penny Ante ----------------------------------------------------------------------------------------------------
+def first_roll_refused(game: PennyGame, seat: str, piles: dict[str, int]) -> str:
+    """C-10: the seat's first roll is not listed and is refused, storing nothing; returns the refusal."""
+    assert "roll" not in [a["action"] for a in game.state.legal_actions(seat, piles, 0, {})]
+    before = game.events()
+    with pytest.raises(RuleViolation) as refused:
+        game.act(seat, "roll")
+    assert refused.value.ruling == "C-10" and game.events() == before
+    return str(refused.value)
+
+
 def test_a_penny_ante_house_side_rolls_only_once_the_players_side_seeded_or_passed():
     game = PennyGame(new_app())
     game.announce("house", SEN, {"players": [PENNY_ILSE.name]}, 2)
     game.act("house", "declare", characteristics=[])
     game.act("ilse", "declare", characteristics=[])
     piles = {"Lady Sen": game.pile("Lady Sen"), "ilse": game.pile("ilse")}
-    assert "roll" not in [a["action"] for a in game.state.legal_actions("house", piles, 0, {})]
-    before = game.events()
-    with pytest.raises(RuleViolation) as refused:
-        game.act("house", "roll")
-    assert refused.value.ruling == "C-10" and game.events() == before
+    first_roll_refused(game, "house", piles)
     assert "pass" in [a["action"] for a in game.state.legal_actions("ilse", piles, 0, {})]
     game.act("ilse", "pass")
     assert game.state.seed_of("opponent") == "" and game.act("house", "roll").rolls
@@ -154,11 +160,7 @@ def test_a_penny_ante_challenge_between_players_rolls_only_once_the_other_side_s
     game.act("ilse", "declare", characteristics=[])
     game.act("tomas", "declare", characteristics=[])
     piles = {"ilse": game.pile("ilse"), "tomas": game.pile("tomas")}
-    assert "roll" not in [a["action"] for a in game.state.legal_actions("ilse", piles, 0, {})]
-    before = game.events()
-    with pytest.raises(RuleViolation) as refused:
-        game.act("ilse", "roll")
-    assert refused.value.ruling == "C-10" and "opponent" in str(refused.value) and game.events() == before
+    assert "opponent" in first_roll_refused(game, "ilse", piles)
     game.act("tomas", "seed", seed="Tomas's words")
     assert "roll" in [a["action"] for a in game.state.legal_actions("ilse", piles, 0, {})]
     assert game.act("ilse", "roll").rolls and game.state.side_seeds() == ["", "Tomas's words"]
