@@ -498,18 +498,26 @@ class Resolution:
         slot that shuffles a whole pile (Twenty-one's discards) meets another pile after other play, which
         cannot come out the same: that pile takes its own first order, and keeps it (A, then B, then A again
         takes A's order). The refusal never spells the earlier order out: it is nobody's (C-5)."""
-        key, pile = slot_key(slot), sorted(cards)
-        earlier = [r["value"] for r in self.shuffles
-                   if slot_key(r["slot"]) == key and sorted(r.get(SHUFFLED) or cards) == pile]
-        before = self.filled.get(key)
-        if not earlier and before is not None and not _reshuffled_other_cards(before, dealt, cards):
-            earlier = [before]  # a slot filled before its pile was recorded with it
+        earlier = self.orders_before(slot, cards, dealt)
         for order in earlier:
             n = min(len(order), len(dealt))
             if list(order[:n]) != list(dealt[:n]):
                 raise RuleViolation(f"slot {list(slot)} was dealt otherwise before the rewind; the same cards are "
                                     "entered again, in the same order, as they lie at the table (as many as the "
                                     "deal now needs)", ruling="C-7")
+
+    def orders_before(self, slot: Sequence[Any], cards: Sequence[str],
+                      dealt: Sequence[str] | None = None) -> list[list[str]]:
+        """C-7, table cards: every order ``slot`` was dealt from the pile ``cards`` before a rewind (the one a new
+        entry must run as, ``_verify_same_order``; a listing names it to the seat that enters it, so the move is
+        playable as listed). ``dealt``: the entry, to tell a slot filled before its pile was recorded."""
+        key, pile = slot_key(slot), sorted(cards)
+        earlier = [list(r["value"]) for r in self.shuffles
+                   if slot_key(r["slot"]) == key and sorted(r.get(SHUFFLED) or cards) == pile]
+        before = self.filled.get(key)
+        if not earlier and before is not None and not _reshuffled_other_cards(before, dealt or cards, cards):
+            earlier = [list(before)]  # a slot filled before its pile was recorded with it
+        return earlier
 
     def record_result(self, slot: Sequence[Any], value: Any, entered: bool, faces: int = 6) -> None:
         """Mutator: record one die in ``rolls`` and fill its slot (C-3, C-7)."""

@@ -96,3 +96,26 @@ def test_a_tie_that_deck_and_discards_together_cannot_deal_is_ordered_by_seat(ta
     assert conflict.phase == "play" and conflict.turn_order == ["ilse", "tomas"]  # seat order
     assert conflict.last_order["ties"] == []
     _conserved(conflict)
+
+
+def test_after_a_rewind_the_listed_reshuffle_is_the_order_entered_before_and_is_accepted_as_listed():  # C-7
+    """Found by an independent check: after a rewind to the step that awaited a table reshuffle, the listing
+    offered the discards as they lay, and that entry was refused (C-7: the slot was dealt otherwise before).
+    The listing names the one order the slot takes again, so the move plays as listed."""
+    import copy
+
+    conflict = _dealt(table=True)
+    _short_deck(conflict, ["7C"])
+    _lay_kings(conflict)
+    awaiting = copy.deepcopy(conflict)  # the state at the step that awaits the reshuffle
+    entered = ["AD", *(x for x in conflict.discard if x != "AD")]
+    conflict.reshuffle(entered, "house")
+    conflict.rewind(awaiting.version, awaiting, "the reshuffle was entered too early", "house")
+    assert conflict.phase == "reshuffle"
+    (listed,) = [m for m in conflict.legal_actions("house") if m["action"] == "reshuffle"]
+    assert listed["reshuffle"] == entered and listed["required"] == ["reshuffle"]
+    with pytest.raises(RuleViolation) as other:  # any other order of the same pile is fishing (C-7)
+        conflict.reshuffle(sorted(entered), "house")
+    assert other.value.ruling == "C-7"
+    conflict.reshuffle(listed["reshuffle"], "house")
+    assert conflict.phase == "play" and conflict.turn_order == ["tomas", "ilse"]

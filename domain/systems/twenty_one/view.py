@@ -85,7 +85,7 @@ def legal_actions(conflict: Any, seat: str, holds: int = 0) -> list[dict[str, An
         if passes(conflict.verify_add_modifier, 1, "x"):
             out.append({"action": "modifier", "choices": [-1, 1]})
         if passes(conflict.verify_reshuffle, list(conflict.discard)):  # C-3, TO-9: the refill waits
-            out.append({"action": "reshuffle", "required": ["reshuffle"], "reshuffle": list(conflict.discard)})
+            out.append({"action": "reshuffle", "required": ["reshuffle"], "reshuffle": _reshuffle_cards(conflict)})
         if passes(conflict.verify_end):
             out.append({"action": "end"})
         if not conflict.settled:  # C-10: the kernel's abandon, with a reason
@@ -141,5 +141,14 @@ def _with_reshuffles(conflict: Any, seat: str, move: dict[str, Any]) -> list[dic
         parts = [(need, {**move, "choices": uses}) for need, uses in groups.items()]
     else:
         parts = [(_draws_needed(conflict, seat, move, None) > len(conflict.deck), move)]
-    return [{**part, "required": ["reshuffle"], "reshuffle": list(conflict.discard)} if need else part
+    return [{**part, "required": ["reshuffle"], "reshuffle": _reshuffle_cards(conflict)} if need else part
             for need, part in parts]
+
+
+def _reshuffle_cards(conflict: Any) -> list[str]:
+    """C-3, table cards: the cards a reshuffle is entered as, the discards; after a rewind, in the one order its
+    slot was dealt in before from the same pile (C-7), which alone is accepted: the seat that must enter it is
+    told it (the table restacks the pile as it lay before the rewind), so the move plays as listed."""
+    pile = list(conflict.discard)
+    before = conflict.orders_before(["shuffle", conflict.shuffled + 1], pile)
+    return before[0] if before else pile
