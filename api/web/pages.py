@@ -280,7 +280,8 @@ def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBo
         moves=moves, waiting=stakes.waiting_for(cid, v.seat, unit_id).seats, seat=v.seat.name,
         is_house=v.seat.is_house, names=names_of(sheets), sheets=sheets, rulings=rulings,
         abandoned=getattr(unit, "abandoned", None) is not None, overturned=bool(getattr(unit, "was_overturned", False)),
-        would_have_drawn=[dict(d) for d in getattr(unit, "would_have_drawn", ())] if unit.settled else [])
+        would_have_drawn=[dict(d) for d in getattr(unit, "would_have_drawn", ())] if unit.settled else [],
+        owing=[] if unit.settled else [s for side in unit.owed_inputs() for s in unit.seats_of(side)])
     return table, boards.of(system.id)
 
 

@@ -92,8 +92,13 @@ def test_a_contest_table_offers_the_seats_traits_and_bounded_dice_and_lists_read
     unit = r.headers["HX-Redirect"].rsplit("/", 1)[1]
     page = client.get(f"/web/units/{unit}/table").text
     assert 'data-action="pass"' in page and 'id="contest-count"' not in page  # C-10: Tom's input first
+    said = " ".join(re.sub(r"<[^>]+>", " ", page[page.index('data-testid="owing"'):]).split())
+    assert said.startswith('data-testid="owing">The first draw waits until Tom Reyes has added seed words or passed, and you too.')
     as_seat(client, tom)
     assert client.post(f"/web/units/{unit}/act", data={"action": "pass"}).status_code == 200
+    page = client.get(f"/web/units/{unit}/table").text
+    assert "Passed: no seed words." in page and "Mara Quill has added seed words or passed" in " ".join(
+        re.sub(r"<[^>]+>", " ", page).split())  # Tom's page: Mara's input is still owed, his is given
     as_seat(client, mara)
     page = client.get(f"/web/units/{unit}/table").text
     assert "Your move, Mara Quill." in page and "Mara Quill against Tom Reyes" in page

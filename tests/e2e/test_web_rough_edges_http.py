@@ -5,6 +5,7 @@ table-cards deal rewound before it is dealt again from the page (C-7), a Pool co
 from __future__ import annotations
 
 import random
+import re
 
 from tests.e2e.conftest import bearer, player_token
 from tests.e2e.test_abandoned_draw_on_the_board_http import act, board_of
@@ -82,3 +83,20 @@ def test_an_invite_opened_while_signed_in_says_which_seat_it_signs_out_of(client
     sign_in(client, t["ilse"])
     said = words(client.get("/web/invite").text)
     assert "This browser is signed in as Ilse Varn in Abandoned. Taking this seat signs it out of that one" in said
+
+
+def test_the_houses_conflict_form_starts_on_two_different_characters_be6(client):
+    """Found on a phone walk: the House's 'Who faces it' and 'Against' both started on the first player, so the
+    form as it stood was refused (BE-6: nobody faces himself)."""
+    from tests.e2e.test_abandoned_draw_on_the_board_http import seated
+    from tests.e2e.test_web_http import sign_in
+
+    c, t = seated(client, "beast", {"ilse": "Ilse Varn", "tomas": "Brother Tomas"})
+    assert client.post(f"{c}/adventures", headers=bearer(t["house"]), json={}).status_code == 201
+    client.cookies.clear()
+    sign_in(client, t["house"])
+    panel = client.get("/web/campaign/panel").text
+    form = panel[panel.index('data-verb="open-conflict"'):]
+    facing = re.search(r'name="player" value="(\w+)"[^>]*checked', form)
+    against = re.search(r'name="against" value="(\w+)"[^>]*\s+checked', form)
+    assert facing and against and facing.group(1) == "ilse" and against.group(1) == "tomas", form[:1500]

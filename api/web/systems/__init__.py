@@ -102,6 +102,9 @@ class TableView:
     #: C-10: the draw an abandoned unit recorded when it ended before it (the kernel's
     #: ``Resolution.would_have_drawn``), public to every seat: the board shows it (``abandoned_draw``).
     would_have_drawn: list[dict[str, Any]] = field(default_factory=list)
+    #: C-10, C-4: the seats whose seed or pass the unit's first draw still waits for (the kernel's
+    #: ``owed_inputs``); the frame says so, so a seat with no move to draw yet knows whom it waits for.
+    owing: list[str] = field(default_factory=list)
 
     @property
     def your_turn(self) -> bool:
@@ -202,8 +205,9 @@ KERNEL_RULES = {
     "C-8": "Once every seat has seen something, it stays shown, even after an undo, marked as seen before it.",
     "C-9": "The House, which can know the server's secret, never adds or changes an input to the draws once "
            "another seat's input is known; its later choices come before a fresh seed from the players.",
-    "C-10": "A draw with inputs from several seats is made the moment the last input arrives; a table ended before "
-            "its draw shows every seat what that draw would have been.",
+    "C-10": "A draw with inputs from several seats is made the moment the last input arrives: where each side "
+            "draws by its own move, nobody's first draw comes before every other player has added seed words or "
+            "passed. A table ended before its draw shows every seat what that draw would have been.",
 }
 
 #: The kernel's steps, in words (``WebBoard.step_words``; a system's ``step_phrases`` come first).

@@ -201,7 +201,8 @@ class PennyAnteBoard(WebBoard):
                 doubled=side["wager"] - side.get("betting_wager", side["wager"]), all_in=side["all_in"],
                 characteristics=list(side["characteristics"]), declared=side["declared"], dice=list(side["dice"]),
                 stake_left=stake_left, cup_secret=s.get("phase") != "settled",
-                seen=list(side.get("seen_before_rewind") or []), seed=self.seed_words(side)))
+                seen=list(side.get("seen_before_rewind") or []),
+                seed=self.seed_words(side, any(d.get("rolled") for d in (s.get("sides") or {}).values()))))
         return out
 
     def slot_words(self, slot: list[Any], sides: Mapping[str, str]) -> str | None:
@@ -217,15 +218,16 @@ class PennyAnteBoard(WebBoard):
         return None
 
     @staticmethod
-    def seed_words(side: dict[str, Any]) -> str | None:
+    def seed_words(side: dict[str, Any], drawn: bool = False) -> str | None:
         """A players' side's seed, said on its box so a seat sees its seed went in (C-4, C-10); the House seeds
-        nothing (its secret is committed when the challenge opens)."""
+        nothing (its secret is committed when the challenge opens). ``drawn``: a roll was made, so the seeds
+        are closed (a side that gave none rolled without, its roll standing for its input)."""
         if side.get("kind") == "antagonist":
             return None
         seed = side.get("seed")
         if seed is None:
-            return "no seed words yet"
-        return "passed: no seed words (C-10)" if seed == "" else f"seed words given: “{seed}”"
+            return "no seed words: the dice were drawn without" if drawn else "no seed words yet"
+        return "passed: no seed words" if seed == "" else f"seed words given: “{seed}”"
 
     def abandoned_lines(self, t: TableView) -> list[tuple[str, str]]:
         """C-10: each side's dice still to roll and its circumstance die apart. The record holds as many dice as a
@@ -357,6 +359,7 @@ class PennyAnteBoard(WebBoard):
             offers=self.offers(view), answered=self.answered(view), elsewhere=self.offers_elsewhere(view), result=self.result(view, sides),
             bankrupts=self.bankrupt_lines(view),
             step="Settled, then overturned by the House (C-6)" if view.phase == "settled" and view.overturned
+            else "Abandoned by the House before its result (C-10)" if view.abandoned
             else STEPS.get(view.phase, view.phase), other_moves=[m for m in view.moves if m.name not in DRAWN],
             labels={x.key: x.label for x in sides}, faces=FACES, pairs=lambda xs: [(x, x) for x in xs or []],
             lend_to=[(b, view.name_of(b)) for b in (moves["lend"].limits.get("borrowers") or [])] if "lend" in moves else [])

@@ -257,7 +257,7 @@ class Seed(_Move):
 
 
 class Pass(_Move):
-    """Pass for your side: add no seed text, so the House's side need not wait for yours to roll (C-10)."""
+    """Pass for your side: add no seed text, so the other side's first roll need not wait for yours (C-10)."""
 
     ruling = "C-10"
     cli = "challenge pass"
