@@ -148,6 +148,9 @@ class Command(BaseModel):
             parts = []
             for error in exc.errors():
                 where = ".".join(str(p) for p in error.get("loc", ()))
+                if error.get("type") == "missing" and where:  # in words: "the opponent is missing"
+                    parts.append(f"the {where.replace('.', ' ').replace('_', ' ')} is missing")
+                    continue
                 parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
             raise RuleViolation("; ".join(parts), ruling=cls.ruling) from None
 

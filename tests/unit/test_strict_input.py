@@ -46,3 +46,13 @@ def test_a_name_in_one_script_is_kept_whatever_the_script() -> None:
 
 def test_free_text_may_mix_scripts() -> None:
     assert clean_text("Moscow — Москва", "a note", max_length=60, ruling="PA-14") == "Moscow — Москва"
+
+
+def test_a_missing_field_is_named_in_words_with_the_commands_ruling():
+    """Found on a phone walk: an announcement with no opponent read 'PA-5: opponent: Field required'."""
+    from domain.errors import RuleViolation
+    from domain.systems.penny_ante.commands import AnnounceChallenge
+
+    with pytest.raises(RuleViolation) as refused:
+        AnnounceChallenge.parse({"challenger": {"players": ["ilse"]}, "ante": 1})
+    assert refused.value.ruling == "PA-5" and "the opponent is missing" in str(refused.value)
