@@ -162,3 +162,31 @@ def test_an_overturned_roll_reads_overturned_in_the_lists_and_on_its_page_not_se
     assert re.search(r'class="phase done">\s*overturned\s*</span>', tables)
     listed = client.get(f"{c}/challenges", headers=bearer(mara)).json()
     assert listed[0]["summary"].get("overturned") is True and listed[0]["phase"] == "settled"
+
+
+def test_a_contest_of_several_rounds_keeps_each_sides_earlier_rounds_on_its_table(client):
+    """Found on a phone walk: after a stalemate and a second round the table showed round 2 alone, beside the
+    contest's dice lost in both; each side's earlier rounds stay listed, and its cost says 'in this round'."""
+    c, house, token = campaign(client, table_dice=True)
+    mara = seat(client, c, house, "mara", "Mara Quill")
+    tom = seat(client, c, house, "tom", "Tom Reyes")
+    client.post(f"{c}/adventures", headers=house, json={})
+    as_seat(client, mara)
+    unit = client.post("/web/commands/open-contest", data={"opponent": "tom"}).headers["HX-Redirect"].rsplit("/", 1)[1]
+
+    def roll(who: str, dice: list[str]) -> str:
+        as_seat(client, who)
+        r = client.post(f"/web/units/{unit}/act", data={"action": "roll", "count": str(len(dice)), "dice__multi": "1",
+                                                        "dice": dice})
+        assert r.status_code == 200, r.text
+        return r.text
+
+    roll(mara, ["4", "4"])
+    roll(tom, ["4", "4"])  # two hits: a stalemate (PL-8); both push on
+    for who in (mara, tom):
+        as_seat(client, who)
+        assert client.post(f"/web/units/{unit}/act", data={"action": "push"}).status_code == 200
+    roll(mara, ["1", "2"])
+    page = roll(tom, ["3", "4"])
+    said = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert page.count('data-testid="earlier-round"') == 2 and "Round 1:" in said and "in this round" in said
