@@ -167,7 +167,7 @@ def test_an_overturned_roll_reads_overturned_in_the_lists_and_on_its_page_not_se
 def test_a_contest_of_several_rounds_keeps_each_sides_earlier_rounds_on_its_table(client):
     """Found on a phone walk: after a stalemate and a second round the table showed round 2 alone, beside the
     contest's dice lost in both; each side's earlier rounds stay listed, and its cost says 'in this round'."""
-    c, house, token = campaign(client, table_dice=True)
+    c, house, _ = campaign(client, table_dice=True)
     mara = seat(client, c, house, "mara", "Mara Quill")
     tom = seat(client, c, house, "tom", "Tom Reyes")
     client.post(f"{c}/adventures", headers=house, json={})
