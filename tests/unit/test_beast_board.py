@@ -262,3 +262,15 @@ def test_a_conflict_in_a_sheets_history_says_whom_it_was_against_be6():
                                         winner="opponent", won=False, willpower_lost=1, check=None, score=score,
                                         against="Sheriff Cole")])
     assert conflict["result"] == "Lost the conflict against Sheriff Cole with 3 successes."
+
+
+def test_a_loss_of_willpower_capped_at_what_was_left_says_so_be6():
+    """Found on a phone walk: 'wins by 4 successes. Jon Hale loses 3 Willpower.' read as a miscount."""
+    from api.web.systems.beast import _outcome
+
+    state = {"kind": "conflict", "outcome": {"winner": "challenger", "difference": 4, "damage": {"opponent": 3}}}
+    said = _outcome(state, {"challenger": "Ilse Varn", "opponent": "Jon Hale"})
+    assert said == ["Ilse Varn wins by 4 successes.", "Jon Hale loses 3 Willpower, all there was left (it never goes "
+                                                      "below 0)."]
+    state["outcome"]["damage"] = {"opponent": 4}
+    assert _outcome(state, {"opponent": "Jon Hale"})[-1] == "Jon Hale loses 4 Willpower."

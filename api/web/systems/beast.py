@@ -302,7 +302,9 @@ def _outcome(state: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
                 words.append(f"{names.get(side, side)} loses Willpower; how much stays the House's until the "
                              "conflict settles (C-5).")
             elif lost:
-                words.append(f"{names.get(side, side)} loses {lost} Willpower.")
+                capped = int(lost) < int(out.get("difference") or 0)  # BE-6: never below 0
+                words.append(f"{names.get(side, side)} loses {lost} Willpower"
+                             + (", all there was left (it never goes below 0)." if capped else "."))
             else:
                 words.append(f"{names.get(side, side)} has no Willpower left to lose.")
     return words
