@@ -21,7 +21,7 @@ from api.deps import LEGACY_COOKIE, SEAT_COOKIE, SESSION_PREFIX, _caller, _token
 from api.web import forms
 from api.web import systems as boards
 from api.web.render import Viewer, plain, templates, viewer
-from domain.errors import StakesError
+from domain.errors import StakesError, passes
 from domain.kernel.common import SHARED, Abandon
 from domain.kernel.registry import rule_system, system_of_unit
 from domain.seats import Seat
@@ -281,7 +281,9 @@ def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBo
         is_house=v.seat.is_house, names=names_of(sheets), sheets=sheets, rulings=rulings,
         abandoned=getattr(unit, "abandoned", None) is not None, overturned=bool(getattr(unit, "was_overturned", False)),
         would_have_drawn=[dict(d) for d in getattr(unit, "would_have_drawn", ())] if unit.settled else [],
-        owing=[] if unit.settled else [s for side in unit.owed_inputs() for s in unit.seats_of(side)])
+        # those who may give it now (a Pulp combat's players seed once the House has called the first deal)
+        owing=[] if unit.settled else [s for side in unit.owed_inputs() if passes(unit.verify_may_seed, side)
+                                       for s in unit.seats_of(side)])
     return table, boards.of(system.id)
 
 
