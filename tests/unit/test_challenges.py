@@ -331,3 +331,24 @@ def test_a_bid_for_a_bankrupt_with_no_characteristic_left_is_refused_pa24():
     assert app.repository.get(second).phase == "bankruptcy"
     with pytest.raises(RuleViolation, match="PA-24: ilse has no characteristic to give up"):
         app.act(cid, seats["mara"], second, "bid", {"member": "ilse", "amount": 3})
+
+
+def test_an_alliance_that_wins_a_bankrupts_debt_shares_the_whole_pot_evenly_once_pa18_pa15(game):
+    """Found by an independent check: the pennies left in the pot and the debt were each split with the
+    remainder to the declarer, so he took it twice; the won pot is split evenly once (PA-18), each winner's
+    share being what the debt owes him and the pennies that make up the rest."""
+    game.announce("ilse", ILSE, {"players": ["tomas", "mara"]}, 1, table=True)
+    open_round(game, "ilse", "tomas", dice=([1, 1], [6]), first_traits=["Whip Smart"])
+    game.act("ilse", "raise", amount=23)  # the alliance's two antes called (PA-20, PA-21), then her whole pile
+    game.act("tomas", "call")  # drawn from Tomas and Mara penny by penny (PA-18); the round ends
+    for seat in ("ilse", "tomas"):  # new circumstances: none; each side rerolls its (empty) cup
+        game.act(seat, "roll", dice=[])
+    for seat in ("ilse", "tomas"):
+        if game.state.phase != "bankruptcy":
+            game.act(seat, "check")
+    state = game.state
+    assert state.phase == "bankruptcy" and state.pot == 50
+    state = game.act("ilse", "debt")
+    payouts, owed = state.result["payouts"], state.bankrupts["ilse"]["creditors"]
+    assert {m: payouts.get(m, 0) + owed.get(m, 0) for m in ("tomas", "mara")} == {"tomas": 25, "mara": 25}
+    assert payouts["ilse"] == 25 and sum(payouts.values()) == 50 and game.total() == START_TOTAL

@@ -420,7 +420,18 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
         if winner is None:  # a draw: each side takes back its own wager
             return {m: n for s in SIDES for m, n in self.sides[s]["contributions"].items() if n}
         out = dict(debts)  # PA-15: after a debt the winner gives back what the loser lost
-        for member, amount in split(self.pot - sum(debts.values()), self.sides[winner]["members"]).items():
+        members = self.sides[winner]["members"]
+        # PA-18: the won pot is split evenly once, the remainder to the declarer; a bankrupt's debt is part of
+        # each winner's share (owed as ``creditors`` splits it), and the pennies left in the pot make up the rest
+        # (two separate splits gave the declarer the remainder twice: found by an independent check)
+        owed: dict[str, int] = {}
+        for lost in debts.values():
+            for m, n in split(lost, members).items():
+                owed[m] = owed.get(m, 0) + n
+        shares = {m: n - owed.get(m, 0) for m, n in split(self.pot, members).items()}
+        if min(shares.values(), default=0) < 0:  # a debt larger than a share (not met with matched bets)
+            shares = split(self.pot - sum(debts.values()), members)
+        for member, amount in shares.items():
             out[member] = out.get(member, 0) + amount
         return {m: n for m, n in out.items() if n}
 
