@@ -197,3 +197,19 @@ def test_an_overturn_gives_back_nothing_of_a_bankruptcy_debt_forgiven_unpaid_c6(
         outcomes.append((game.pile("ilse"), game.pile("tomas")))
         assert game.total() == START_TOTAL
     assert outcomes[0] == outcomes[1]  # the 5 repaid come back either way; the 20 forgiven were never paid
+
+
+def test_a_debt_loaded_from_a_state_kept_before_repayments_were_counted_still_knows_what_was_repaid():
+    """C-6: ``Loan.paid`` is kept by ``Repaid`` since it was added; a debt's snapshot from before holds no count,
+    and what is no longer outstanding is what was repaid (an overturn gives back exactly that)."""
+    game = Game(new_app())
+    bankrupt_ilse(game)
+    game.act("ilse", "debt")
+    (debt_id,) = economy.character(game.app.application, game.app.campaign(game.cid), "ilse").owes
+    game.app.repay_loan(game.cid, ILSE, UUID(debt_id), 10)
+    debt = game.app.repository.get(UUID(debt_id))
+    assert debt.paid == 10
+    del debt.__dict__["_paid"]  # as a snapshot taken before the count was kept restores it
+    assert debt.paid == 10
+    game.app.repay_loan(game.cid, ILSE, UUID(debt_id), 5)
+    assert game.app.repository.get(UUID(debt_id)).paid == 15

@@ -87,14 +87,21 @@ class Loan(Aggregate):
             raise RuleViolation(f"only {self.outstanding} pennies are still owed, not {amount}", ruling="PA-14")
         self._repaid(amount=amount, actor=actor)
 
-    #: Pennies repaid on it so far (C-6: an overturn gives back what was repaid, never what was forgiven or
-    #: voided); a class default, so a loan never repaid keeps the state it always had.
-    paid = 0
+    @property
+    def paid(self) -> int:
+        """Pennies repaid on it so far (C-6: an overturn gives back what was repaid, never what was forgiven or
+        voided). Kept by ``Repaid`` from this release on; a state from before (its snapshot) says it by what is
+        no longer outstanding, exactly so unless it was forgiven or voided, which it cannot tell apart (0)."""
+        kept = self.__dict__.get("_paid")
+        if kept is not None:
+            return int(kept)
+        return self.amount - self.outstanding if self.status in (ACTIVE, DEFAULTED, REPAID) else 0
 
     @event("Repaid")
     def _repaid(self, amount: int, actor: str) -> None:
+        before = self.paid
         self.outstanding -= amount
-        self.paid = self.paid + amount
+        self._paid = before + amount
         if not self.outstanding:
             self.status = REPAID
 
