@@ -21,7 +21,7 @@ from api.deps import LEGACY_COOKIE, SEAT_COOKIE, SESSION_PREFIX, _caller, _token
 from api.web import forms
 from api.web import systems as boards
 from api.web.render import Viewer, plain, templates, viewer
-from domain.errors import StakesError, passes
+from domain.errors import StakesError
 from domain.kernel.common import SHARED, Abandon
 from domain.kernel.registry import rule_system, system_of_unit
 from domain.seats import Seat
@@ -281,9 +281,7 @@ def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBo
         is_house=v.seat.is_house, names=names_of(sheets), sheets=sheets, rulings=rulings,
         abandoned=getattr(unit, "abandoned", None) is not None, overturned=bool(getattr(unit, "was_overturned", False)),
         would_have_drawn=[dict(d) for d in getattr(unit, "would_have_drawn", ())] if unit.settled else [],
-        # those who may give it now (a unit may take the players' inputs only after a step of the House's own)
-        owing=[] if unit.settled else [s for side in unit.owed_inputs() if passes(unit.verify_may_seed, side)
-                                       for s in unit.seats_of(side)])
+        owing=unit.inputs_awaited())
     return table, boards.of(system.id)
 
 

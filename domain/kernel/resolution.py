@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 from domain.cards import verify_entered_cards
 from domain.dice import verify_entered_dice
-from domain.errors import NotPermitted, RuleViolation
+from domain.errors import NotPermitted, RuleViolation, passes
 from domain.fairness import commitment, derive_die, derive_shuffle
 from domain.text import clean_text
 
@@ -508,16 +508,26 @@ class Resolution:
 
     def orders_before(self, slot: Sequence[Any], cards: Sequence[str],
                       dealt: Sequence[str] | None = None) -> list[list[str]]:
-        """C-7, table cards: every order ``slot`` was dealt from the pile ``cards`` before a rewind (the one a new
-        entry must run as, ``_verify_same_order``; a listing names it to the seat that enters it, so the move is
-        playable as listed). ``dealt``: the entry, to tell a slot filled before its pile was recorded."""
-        key, pile = slot_key(slot), sorted(cards)
+        """C-7, entered shuffles: every order ``slot`` was shuffled in from the same ``cards`` before a rewind (the
+        one a new entry must run as, ``_verify_same_order``; a listing names it to the seat that enters it, so the
+        move is playable as listed). ``dealt``: the entry, to tell a slot filled before what it shuffled was
+        recorded with it."""
+        key, same = slot_key(slot), sorted(cards)
         earlier = [list(r["value"]) for r in self.shuffles
-                   if slot_key(r["slot"]) == key and sorted(r.get(SHUFFLED) or cards) == pile]
+                   if slot_key(r["slot"]) == key and sorted(r.get(SHUFFLED) or cards) == same]
         before = self.filled.get(key)
         if not earlier and before is not None and not _reshuffled_other_cards(before, dealt or cards, cards):
-            earlier = [list(before)]  # a slot filled before its pile was recorded with it
+            earlier = [list(before)]  # a slot filled before what it shuffled was recorded with it
         return earlier
+
+    def inputs_awaited(self) -> list[str]:
+        """C-10, C-4: the seats whose seed or pass the unit's first draw still waits for, among those who may
+        give it now (a unit may take the players' inputs only after a step of the House's own): what a table
+        tells a seat that has no draw to make yet."""
+        if self.settled:
+            return []
+        return [seat for side in self.owed_inputs() if passes(self.verify_may_seed, side)
+                for seat in self.seats_of(side)]
 
     def record_result(self, slot: Sequence[Any], value: Any, entered: bool, faces: int = 6) -> None:
         """Mutator: record one die in ``rolls`` and fill its slot (C-3, C-7)."""

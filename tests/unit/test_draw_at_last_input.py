@@ -93,7 +93,9 @@ def test_a_pulp_combats_first_deal_is_called_then_dealt_with_the_players_seed_or
     with pytest.raises(RuleViolation, match="C-10"):
         unit.add_seed("ilse", "early", "ilse")  # before the call: the House would choose the deal knowing it
     assert "pass" not in [a["action"] for a in unit.legal_actions("ilse")]
+    assert unit.inputs_awaited() == []  # C-10: the table waits for the House's call, not for Ilse's input yet
     unit.deal_initiative("house", {"Cole": 2}, None, "house")
+    assert unit.inputs_awaited() == ["ilse"]
     assert unit.initiative is None and unit.called == {"kind": "initiative", "ambusher": None, "difficulty": None,
                                                        "advantages": {"Cole": 2}}
     version = unit.version

@@ -103,7 +103,7 @@ class TableView:
     #: ``Resolution.would_have_drawn``), public to every seat: the board shows it (``abandoned_draw``).
     would_have_drawn: list[dict[str, Any]] = field(default_factory=list)
     #: C-10, C-4: the seats whose seed or pass the unit's first draw still waits for (the kernel's
-    #: ``owed_inputs``); the frame says so, so a seat with no move to draw yet knows whom it waits for.
+    #: ``inputs_awaited``); the frame says so, so a seat with no move to draw yet knows whom it waits for.
     owing: list[str] = field(default_factory=list)
 
     @property
