@@ -80,8 +80,11 @@ def test_the_house_cannot_know_the_reroll_dice_when_choosing_the_same_choice_wit
     found = table.unit(unit)
     recipe = Recipe(found.secret_seed, found.side_seeds())
     assert [recipe.die(r["slot"]) for r in records] == [r["value"] for r in records]
-    other = [recipe.die([*r["slot"][:-1], "quite other words"]) for r in records]
-    assert other != [r["value"] for r in records]  # same secret, seeds and choices; another fresh seed
+    # same secret, seeds and choices; another fresh seed: other dice (four d6 come out equal once in 1,296 by
+    # chance, so three other seeds are tried and one of them must differ: the CI met that chance once)
+    others = [[recipe.die([*r["slot"][:-1], words]) for r in records]
+              for words in ("quite other words", "other words again", "a third seed")]
+    assert any(other != [r["value"] for r in records] for other in others)
 
 
 def test_the_fresh_seed_is_listed_for_the_player_even_when_the_house_returned_no_die_c5_c9(table: Table) -> None:
