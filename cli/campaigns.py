@@ -145,7 +145,7 @@ def player_token(seat: str, as_: As = None, campaign: CampaignOpt = None, fmt: F
 
 @player_app.command("list")
 def player_list(as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table) -> None:
-    """Every character with pile and characteristics."""
+    """Every character of the campaign with its sheet's summary (as its rule system keeps it)."""
     from cli import output
 
     run(as_, campaign, lambda t: output.emit(t.backend.sheets(t.campaign_id(), t.seat), fmt,
@@ -156,7 +156,7 @@ def sheet(
     seat: Annotated[str | None, typer.Argument(help="Whose sheet; your own by default.")] = None,
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
-    """A character sheet: pile, pennies in play, characteristics, debts."""
+    """A character sheet, as the campaign's rule system keeps it (another seat's shows what the rules let you see)."""
     from cli import output
 
     run(as_, campaign, lambda t: output.emit(t.backend.sheet(t.campaign_id(), t.seat, seat), fmt,

@@ -104,10 +104,17 @@ def _kind(annotation: Any) -> str:
 
 
 def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds: dict[str, str],
-             options: dict[Any, Mapping[str, str]]) -> dict[str, Any]:
+             options: dict[Any, Mapping[str, str]], names: Mapping[Any, str] | None = None,
+             serves: int = 1) -> dict[str, Any]:
+    """One CLI command from the classes with these words. ``names``: each system class's system, by name;
+    ``serves``: how many systems the words serve. A command every system shares says what the shared class
+    says, and an input only some systems take names them (``--amount``: "Penny Ante: …"), so that the help
+    read in one system's campaign does not speak of another's rules."""
     from domain.kernel.common import SHARED
 
+    names = names or {}
     first = classes[0]
+    shared = next((c for c in SHARED if all(issubclass(k, c) for k in classes)), None)
     hidden = set(fixed) | set(first.actor_fields) | {"action"}
     fields: dict[str, tuple[Any, Any]] = {}
     for cls in classes:
@@ -129,16 +136,18 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
         # C-4: a seed the move requires may be left out where its command says so (``cli_random``): the CLI draws
         # 128 random bits on this machine, as the web page's button does in the browser (never the server)
         random = all(name in c.cli_random for c in classes)
+        taking = sorted({names[c] for c in classes if c in names and name in c.model_fields})
+        whose = f"{' and '.join(taking)}: " if serves > 1 and taking and (shared is None or name not in
+                                                                       shared.model_fields) else ""
         params.append({
             "name": name, "kind": kind, "positional": name in positional, "option": option, "parser": parser,
             "lookup": cls.lookups.get(name), "random": random,
             "required": name not in cls.lookups and not random and all(
                 name in c.model_fields and c.model_fields[name].is_required() for c in classes),
-            "help": (info.description or "") + (" Left out: 128 random bits drawn on this machine (C-4)."
+            "help": whose + (info.description or "") + (" Left out: 128 random bits drawn on this machine (C-4)."
                                                  if random else ""),
         })
-    shared = next((c for c in SHARED if all(issubclass(k, c) for k in classes)), None)
-    doc = (shared if shared is not None and len(classes) > 1 else first).__doc__ or ""
+    doc = (shared if shared is not None and (len(classes) > 1 or serves > 1) else first).__doc__ or ""
     # The kinds of unit that take it (issue 31: a command left without an id goes to one of them); None when an
     # action's class names none (any unit may). A campaign command: the kinds whose legal actions may list it.
     takes = [c.units if c.action_name() is not None else c.listed_in for c in classes]
@@ -163,6 +172,7 @@ def build() -> dict[str, Any]:
     modules = [edge_module_name(s, "cli") for s in supported()]
     parser_kinds = {"numbers": "str", "positions": "str"}
     options: dict[Any, Mapping[str, str]] = {}
+    system_names = {c: s.name for s in supported() for c in (*s.commands(), *s.actions())}
     for s in supported():
         cli_of = system_cli.of(edge_module_name(s, "cli"))
         for name, (kind, _) in cli_of.parsers.items():
@@ -198,7 +208,8 @@ def build() -> dict[str, Any]:
     return {
         "systems": [{"id": s.id, "name": s.name, "supported": s.supported} for s in systems()],
         "cli_modules": modules, "default": default_system(), "settings": list(settings.values()),
-        "commands": [{**_command(words, classes, fixed, parser_kinds, options), "systems": sorted(owners[words])}
+        "commands": [{**_command(words, classes, fixed, parser_kinds, options, system_names, len(owners[words])),
+                      "systems": sorted(owners[words])}
                      for words, (classes, fixed) in found.items()],
         "reads": reads, "routes": routes, "answers": answer_models,
         "instead": {s.id: dict(s.instead) for s in supported() if s.instead},

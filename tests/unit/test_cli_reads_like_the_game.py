@@ -86,3 +86,33 @@ def test_a_twenty_one_replay_says_modifiers_replacements_and_holds_in_words_to6_
     assert lines[1] == "A modifier makes it easier (-1): wet slates"
     assert lines[2].startswith("Ilse Varn spends a hold on a card drawn (7")
     assert lines[3] == "Ilse Varn discards the card drawn for the hold"
+
+
+def test_a_command_every_system_shares_says_what_all_share_and_names_the_system_of_each_own_input():
+    from cli import catalogue
+
+    commands = {c["words"]: c for c in catalogue.build()["commands"]}
+    start = commands["adventure start"]
+    # Penny Ante's own class (PA-3: an agreed House pile) must not speak for a Pool campaign's adventure
+    assert "House pile" not in start["doc"] and start["doc"].startswith("Start an adventure")
+    amount = next(p for p in start["params"] if p["name"] == "amount")
+    assert amount["help"].startswith("Penny Ante: ")
+    seat = {p["name"]: p["help"] for p in commands["player add"]["params"]}
+    assert seat["humanity"].startswith("Humanity and Beast: ") and seat["skills"].startswith("Twenty-one: ")
+    assert not seat["character"].startswith(tuple(s.name for s in supported()))  # every system takes it
+    roll = {p["name"]: p["help"] for p in commands["roll"]["params"]}  # one system's own: no name needed
+    assert not any(h.startswith("The Pool") for h in roll.values())
+
+
+def test_the_help_of_every_command_all_systems_share_names_no_systems_concepts():
+    from cli import catalogue, main
+
+    every = {s.id for s in supported()}
+    built = catalogue.build()
+    generated = {c["words"] for c in built["commands"]} | {r["cli"] for r in built["reads"]}
+    docs = {c["words"]: c["doc"] for c in built["commands"] if set(c["systems"]) >= every}
+    written = [(f"{name} {c.name}", c) for name, group in main.GROUPS.items() for c in group.registered_commands]
+    written += [(c.name or "", c) for c in main.app.registered_commands]  # typer's own, written in cli/
+    docs.update({words: c.callback.__doc__ or "" for words, c in written if words not in generated})
+    found = {words: doc for words, doc in docs.items() if CONCEPTS.search(doc.split("\n\n")[0])}
+    assert not found, found
