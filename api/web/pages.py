@@ -178,16 +178,25 @@ def campaign_commands(v: Viewer, system_id: str) -> list[boards.CommandForm]:
     return out
 
 
+def _books(v: Viewer, names: tuple[str, ...] | None = None) -> list[boards.Book]:
+    """The system's reads (those ``names``, or all) as the seat may make them; one it may not is left out."""
+    books = []
+    for read in v.stakes.reads(v.campaign_id).values():
+        if names is not None and read.name not in names:
+            continue
+        try:
+            books.append(boards.Book(read.name, read.label or read.name,
+                                     plain(v.stakes.read(v.campaign_id, v.seat, read.name))))
+        except StakesError:  # a read this seat may not make
+            continue
+    return books
+
+
 def campaign_view(v: Viewer) -> tuple[boards.CampaignView, boards.WebBoard]:
     stakes, cid = v.stakes, v.campaign_id
     campaign = plain(stakes.campaign(cid, v.seat))
     sheets = plain(stakes.sheets(cid, v.seat))
-    books = []
-    for read in stakes.reads(cid).values():
-        try:
-            books.append(boards.Book(read.name, read.label or read.name, plain(stakes.read(cid, v.seat, read.name))))
-        except StakesError:  # a read this seat may not make
-            continue
+    books = _books(v)
     units = plain(stakes.recent_units(cid, v.seat))  # the newest and every open one, never just the oldest
     view = boards.CampaignView(
         campaign=campaign, seat=v.seat.name, is_house=v.seat.is_house, names=names_of(sheets),
@@ -275,14 +284,15 @@ def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBo
     state = view.get("state") if isinstance(view.get("state"), dict) and "kind" in view else {
         k: val for k, val in view.items() if k not in ("id", "campaign_id", "legal_actions", "waiting_for")}
     sheets = plain(stakes.sheets(cid, v.seat))
+    board = boards.of(system.id)
     table = boards.TableView(
         unit_id=unit_id, campaign_id=cid, kind=type(unit).__name__, phase=str(view.get("phase")), state=state,
         moves=moves, waiting=stakes.waiting_for(cid, v.seat, unit_id).seats, seat=v.seat.name,
         is_house=v.seat.is_house, names=names_of(sheets), sheets=sheets, rulings=rulings,
         abandoned=getattr(unit, "abandoned", None) is not None, overturned=bool(getattr(unit, "was_overturned", False)),
         would_have_drawn=[dict(d) for d in getattr(unit, "would_have_drawn", ())] if unit.settled else [],
-        owing=unit.inputs_awaited())
-    return table, boards.of(system.id)
+        owing=unit.inputs_awaited(), books=_books(v, board.table_reads))
+    return table, board
 
 
 # -- the House's rulings on a unit (C-6, C-10): the frame's collapsed section under the board ------------------

@@ -207,6 +207,12 @@ def test_an_evening_of_humanity_and_beast_is_played_by_tapping(url, browser, set
     e.to_table("tomas", first)  # Tomas watches
     e.your_move("house")
     e.checked("table, the House declares", "house")
+    # BE-6: the House sees its character's Willpower at the table, as it sees a player's; a player sees Ilse's
+    # track, never Cole's (C-5: an antagonist's sheet is the House's)
+    h.locator("#table [data-side='opponent'] [aria-label='Willpower 4 of 4']").wait_for(timeout=WAIT)
+    i.locator("#table [data-side='challenger'] [aria-label='Willpower 5 of 5']").wait_for(timeout=WAIT)
+    for seat in ("ilse", "tomas"):
+        assert pages[seat].locator("#table [data-side='opponent'] .willpower-track").count() == 0, seat
 
     # C-9: the House declares Cole's split in secret: 2 Humanity and 6 Beast dice, Willpower before.
     form = e.form("house", "#table form[data-action='prepare']")

@@ -105,6 +105,9 @@ class TableView:
     #: C-10, C-4: the seats whose seed or pass the unit's first draw still waits for (the kernel's
     #: ``inputs_awaited``); the frame says so, so a seat with no move to draw yet knows whom it waits for.
     owing: list[str] = field(default_factory=list)
+    #: The system's reads the board's table draws from (``WebBoard.table_reads``), each as the seat may make it
+    #: (C-5: a read answers each seat only what the rules let it see); a read the seat may not make is left out.
+    books: list[Book] = field(default_factory=list)
 
     @property
     def your_turn(self) -> bool:
@@ -116,6 +119,9 @@ class TableView:
 
     def ruling(self, name: str) -> Move | None:
         return next((m for m in self.rulings if m.name == name), None)
+
+    def book(self, name: str) -> Any:
+        return next((b.value for b in self.books if b.name == name), None)
 
     def name_of(self, seat: str) -> str:
         return self.names.get(seat, seat)
@@ -226,6 +232,9 @@ class WebBoard:
     package: str = ""
     #: Whether the board has a script of its own, ``api/static/boards/<package>.js`` (base.html loads it).
     script: bool = False
+    #: The names of the system's reads (``Read.name``) a unit's table draws from beside the unit and the sheets
+    #: (``TableView.books``), made for the signed-in seat; none by default (each costs a read per drawing).
+    table_reads: tuple[str, ...] = ()
 
     # -- drawing helpers ---------------------------------------------------------------------------------
     def render(self, template: str, **context: Any) -> Markup:

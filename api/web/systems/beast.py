@@ -229,9 +229,11 @@ def sheet(s: Mapping[str, Any]) -> dict[str, Any]:
 
 # -- the table ------------------------------------------------------------------------------------------------
 def _track_of(view: TableView, side: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A player's character's Willpower, from the campaign's sheets (public); an antagonist's is not drawn."""
+    """A player's character's Willpower, from the campaign's sheets (public); an antagonist's from the House's
+    characters, which only the House reads in full (C-5: a player's read of them names them, nothing more)."""
     if side.get("antagonist"):
-        return None
+        found = next((a for a in view.book("house-characters") or [] if a.get("name") == side.get("name")), None)
+        return willpower_track(found.get("willpower"), found.get("willpower_max")) if found else None
     seats = side.get("seats") or []
     found = next((s for s in view.sheets if s.get("seat") in seats), None)
     return willpower_track(found.get("willpower"), found.get("willpower_max")) if found else None
@@ -406,6 +408,7 @@ class BeastBoard(WebBoard):
     }
 
     package = "beast"
+    table_reads = ("house-characters",)  # the House sees its antagonist's Willpower at the table (BE-6)
     phases = {"check": "Humanity checks"}
 
     def table(self, view: TableView) -> Markup:
