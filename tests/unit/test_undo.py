@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import NotPermitted, RuleViolation
+from domain.kernel.registry import system_of_unit
 from domain.systems.penny_ante import economy
 from tests.unit.challenge_game import HOUSE, ILSE, START_TOTAL, TOMAS, Game
 from tests.unit.conftest import new_app
@@ -145,6 +146,20 @@ def test_overturning_a_settled_challenge_moves_the_pot_as_ruled():
     game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, None, True, "neither, on reflection")
     assert game.pile("ilse") == 25 and game.pile("tomas") == 30  # void: each takes back its own wager
     assert game.total() == START_TOTAL
+
+
+def test_an_overturn_naming_the_side_that_already_wins_is_refused_and_moves_nothing_c6():
+    game = Game(new_app())
+    settle_with_ilse_winning(game)
+    piles = game.pile("ilse"), game.pile("tomas")
+    with pytest.raises(RuleViolation, match="already wins") as refused:
+        game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "challenger", False, "Ilse won anyway")
+    assert refused.value.ruling == "C-6" and (game.pile("ilse"), game.pile("tomas")) == piles
+    assert not game.state.result.get("overturned")
+    assert system_of_unit(game.state).overturn_winners(game.state) == ("opponent",)  # the page offers only it
+    game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "opponent", False, "the high ground")
+    with pytest.raises(RuleViolation, match="already wins"):  # the side the last overturn named, too
+        game.app.overturn_challenge(game.cid, HOUSE, game.challenge_id, "opponent", False, "again")
 
 
 def test_an_overturn_after_the_pennies_were_spent_creates_the_right_debt():

@@ -694,6 +694,9 @@ class Challenge(ChallengeRules, Resolution, Aggregate):
             raise refuse("C-6", f"the winner is 'challenger' or 'opponent', not {winner!r}")
         if winner is not None and self.abandoned is not None:
             raise refuse("C-6", "this challenge was abandoned (C-10): it has no result to give another winner")
+        if winner is not None and winner == (self.result or {}).get("winner"):
+            raise refuse("C-6", f"the {winner} already wins this challenge: an overturn names the other side, or "
+                                "voids the result")
         if any(b["status"] == "bought" for b in self.bankrupts.values()):
             raise refuse("C-6", "a buyout was accepted in this challenge and cannot be reversed; it stands")
         return self._payouts(winner, {})
