@@ -47,3 +47,30 @@ def test_the_register_on_the_page_says_who_owes_whom_after_an_overturn_c6(stakes
                             status={}))
     text = Markup(page).striptags()
     assert "Ilse Varn owes Brother Tomas" in text and "lent" not in text and "bankruptcy" not in text
+
+
+
+def test_a_side_that_gave_no_seed_words_says_the_dice_were_drawn_without_them_once_rolled_c10(stakes: ServiceDriver):
+    """Found on a phone walk: "No seed words yet." stayed on Ilse's side after she rolled without seeding (her
+    roll stands for her input, C-10), through to the end; table dice take no seed words at all (C-3)."""
+    from api.web.systems import TableView
+
+    def said(game: Game) -> dict[str, str | None]:
+        view = stakes.challenge(game.cid, HOUSE, game.challenge_id).model_dump(mode="json")
+        state = {k: v for k, v in view.items() if k not in ("legal_actions", "waiting_for")}
+        table = TableView(unit_id=game.challenge_id, campaign_id=game.cid, kind="Challenge", phase=state["phase"],
+                          state=state, moves=[], waiting={}, seat="house", is_house=True, names={})
+        return {x.key: x.seed for x in BOARD.sides(table)}
+
+    game = Game(stakes.app)
+    game.announce("ilse", {"players": ["ilse"]}, {"players": ["tomas"]}, 1)
+    assert said(game) == {"challenger": "no seed words yet", "opponent": "no seed words yet"}
+    game.act("ilse", "declare", characteristics=[])
+    game.act("tomas", "declare", characteristics=[])
+    game.act("tomas", "pass")
+    game.act("ilse", "roll")  # her roll stands for her input (C-10)
+    assert said(game) == {"challenger": "no seed words: the dice were drawn without",
+                          "opponent": "passed: no seed words"}
+    table = Game(stakes.app)
+    table.announce("ilse", {"players": ["ilse"]}, {"players": ["tomas"]}, 1, table=True)
+    assert said(table) == {"challenger": None, "opponent": None}

@@ -202,7 +202,8 @@ class PennyAnteBoard(WebBoard):
                 characteristics=list(side["characteristics"]), declared=side["declared"], dice=list(side["dice"]),
                 stake_left=stake_left, cup_secret=s.get("phase") != "settled",
                 seen=list(side.get("seen_before_rewind") or []),
-                seed=self.seed_words(side, any(d.get("rolled") for d in (s.get("sides") or {}).values()))))
+                seed=None if s.get("table") else self.seed_words(  # C-3: dice rolled at the table take no seed
+                    side, any(d.get("dice") for d in (s.get("sides") or {}).values()))))
         return out
 
     def slot_words(self, slot: list[Any], sides: Mapping[str, str]) -> str | None:
