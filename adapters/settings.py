@@ -132,6 +132,14 @@ class Settings(BaseSettings):
             return self.sqlite_path.with_name(self.sqlite_path.stem + ".signing-key.pem")
         return _data_home() / f"signing-key-{self.postgres_dbname}-{self.postgres_schema}.pem"
 
+    @property
+    def served_path(self) -> Path:
+        """Where ``stakes serve`` notes the address it serves this store at, while it runs: the embedded CLI's
+        invite links name that address (not the default port) when the table is served from another shell."""
+        if self.store == "sqlite":
+            return self.sqlite_path.with_name(self.sqlite_path.stem + ".served.json")
+        return _data_home() / f"served-{self.postgres_dbname}-{self.postgres_schema}.json"
+
     def describe(self) -> str:
         if self.store == "sqlite":
             return f"sqlite:{self.sqlite_path}"

@@ -194,9 +194,30 @@ def serve(
     logs["loggers"]["uvicorn.access"]["level"] = "INFO" if settings.access_log else "WARNING"
     # Each worker builds its app from the same STAKES_* environment (api.app.from_environment).
     # uvicorn's own 400 (headers too large, a malformed request) carries our security headers (api/server.py)
-    uvicorn.run("api.app:from_environment", factory=True, host=host, port=port, workers=workers,
-                log_config=logs, access_log=settings.access_log, http="api.server:GuardedHttpToolsProtocol",
-                timeout_graceful_shutdown=settings.shutdown_grace)
+    noted = _note_served(settings, host, port)  # the embedded CLI's invite links name this address meanwhile
+    try:
+        uvicorn.run("api.app:from_environment", factory=True, host=host, port=port, workers=workers,
+                    log_config=logs, access_log=settings.access_log, http="api.server:GuardedHttpToolsProtocol",
+                    timeout_graceful_shutdown=settings.shutdown_grace)
+    finally:
+        if noted:
+            settings.served_path.unlink(missing_ok=True)
+
+
+def _note_served(settings: Any, host: str, port: int) -> bool:
+    """Note where this process serves the store (``Settings.served_path``); False if it cannot be written."""
+    import json
+    import os
+
+    path = settings.served_path
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"host": host, "port": port, "pid": os.getpid()}))
+        tmp.replace(path)
+    except OSError:
+        return False
+    return True
 
 
 def login(

@@ -7,6 +7,7 @@ seat picked with ``--as`` (default: the House). Against a server (``--server``,
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -179,6 +180,21 @@ def open_target(seat: str | None, campaign: str | None) -> Target:
     return Target(Stakes(), Seat.parse(seat or "house"), _uuid(chosen) if chosen else None, remote=False)
 
 
+def _served(settings: Any) -> tuple[str, int] | None:
+    """The address a running ``stakes serve`` noted for this store (``Settings.served_path``), if it still runs."""
+    import json
+
+    try:
+        noted = json.loads(settings.served_path.read_text())
+        host, port, pid = str(noted["host"]), int(noted["port"]), int(noted["pid"])
+        os.kill(pid, 0)  # still running (a note left by a server that was killed is stale)
+    except PermissionError:  # running, as another user
+        pass
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return host, port
+
+
 def served_at(target: Target) -> tuple[str, bool]:
     """The address players' browsers open, and whether it is only this machine's own (an embedded store's
     ``stakes serve`` listening on 127.0.0.1, which no phone reaches)."""
@@ -187,6 +203,9 @@ def served_at(target: Target) -> tuple[str, bool]:
         return (str(http.base_url).rstrip("/"), False) if http is not None else ("", False)
     settings = getattr(target.backend, "settings", None)
     host, port = (settings.host, settings.port) if settings is not None else ("127.0.0.1", 8000)
+    running = _served(settings) if settings is not None else None
+    if running is not None:  # ``stakes serve`` serves this store now, perhaps on another port than the settings'
+        host, port = running
     local = host in ("127.0.0.1", "localhost", "::1")
     return f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}", local or host in ("0.0.0.0", "::")
 
