@@ -448,7 +448,7 @@ def replay_page(request: Request, unit_id: UUID, v: Seated) -> HTMLResponse:
         words = board.draw_words(result.get("value"))
         if words is not None:
             result["words"] = words
-        where = board.slot_words(list(result.get("slot") or []), sides)
+        where = board.slot_words(list(result.get("slot") or []), {**names, **sides})  # a seat or a side
         if where is not None:
             result["where"] = where
     return templates.TemplateResponse(request, "replay.html", {

@@ -62,6 +62,12 @@ class Move:
         return next((f for f in self.fields if f.name == name), None)
 
 
+def ordinal(n: int) -> str:
+    """1 -> "first", 2 -> "second" … 10 -> "tenth"; past ten, "11th", "12th" …"""
+    words = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+    return words[n - 1] if 1 <= n <= len(words) else f"{n}th"
+
+
 @dataclass(frozen=True)
 class TableView:
     """A unit as the signed-in seat may see it (C-5), and what that seat may do now."""
@@ -294,7 +300,7 @@ class WebBoard:
         """Where a draw went, in the table's words, for the replay's verify panel (whose result it is and which of
         them, counted from 1), its slot as fairness.md derives from it being the item's title; None: the slot's
         parts, joined.
-        ``sides``: each side by who plays it."""
+        ``sides``: each side by who plays it, and each seat by its character's name."""
         return None
 
     def draw_words(self, recorded: Any) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from api.web.systems import CampaignView, CommandForm, Group, Move, TableView, WebBoard
+from api.web.systems import CampaignView, CommandForm, Group, Move, TableView, WebBoard, ordinal
 from domain.systems.beast.rules import DICE, DIFFICULTIES, TARGET
 
 KIND = {"H": "humanity", "B": "beast"}
@@ -413,6 +413,24 @@ class BeastBoard(WebBoard):
 
     def table(self, view: TableView) -> Markup:
         return self.render("table.html", t=view, b=table_model(view))
+
+    def slot_words(self, slot: list[Any], sides: Mapping[str, str]) -> str | None:
+        """A d10 by whose it is and its number from 1 (the slot counts from 0): a die of the roll
+        (``[side, "die", i, step]``, a step past 0 its 10 rolled again, BE-10), the die rolled again with
+        Willpower (``[side, "reroll", …, step]``, BE-4) or a Humanity check die (``[side, "check", …, j]``, BE-7);
+        one drawn with the players' fresh seed says so (C-9)."""
+        if len(slot) < 3 or slot[1] not in ("die", "reroll", "check") or not isinstance(slot[-1], int):
+            return None
+        who, last = sides.get(str(slot[0]), str(slot[0])), slot[-1]
+        fresh = " (with the fresh seed)" if "fresh" in slot else ""
+        again = f", its 10 rolled again ({ordinal(last)} time, BE-10)" if slot[1] != "check" and last else ""
+        if slot[1] == "die" and len(slot) == 4 and isinstance(slot[2], int):
+            return f"{who}'s die {slot[2] + 1}{again}{fresh}"
+        if slot[1] == "reroll":
+            return f"{who}'s die rolled again with Willpower{again}{fresh}"
+        if slot[1] == "check":
+            return f"{who}'s Humanity check, die {last + 1}{fresh}"
+        return None
 
     step_phrases = {
         "Opened": "{who} opened it", "PreparedInSecret": "{who} prepared a roll in secret",

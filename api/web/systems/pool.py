@@ -7,6 +7,7 @@ unit is settled; sheets are public, so every seat sees every pool, trait, move a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from markupsafe import Markup
@@ -110,6 +111,15 @@ class PoolBoard(WebBoard):
 
     def opens_table(self, verb: str) -> bool:
         return verb != "roll"  # a roll is one request: its dice and outcome answer on the campaign page
+
+    def slot_words(self, slot: list[Any], sides: Mapping[str, str]) -> str | None:
+        """A die of a roll (``["roll", seat, i]``) or of a contest's round (``["round", r, side, i]``), by whose it
+        is and its number from 1 (the slot counts from 0), for the replay's verify panel (PL-2, PL-8)."""
+        if len(slot) == 3 and slot[0] == "roll" and isinstance(slot[2], int):
+            return f"{sides.get(str(slot[1]), slot[1])}'s die {slot[2] + 1}"
+        if len(slot) == 4 and slot[0] == "round" and isinstance(slot[3], int):
+            return f"{sides.get(str(slot[2]), slot[2])}'s die {slot[3] + 1}, round {slot[1]}"
+        return None
 
     def campaign(self, view: CampaignView) -> Markup:
         own = read(view.own[0]) if view.own else None

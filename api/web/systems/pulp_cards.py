@@ -113,6 +113,24 @@ class PulpBoard(WebBoard):
 
     package = "pulp_cards"
 
+    def slot_words(self, slot: list[Any], sides: Mapping[str, str]) -> str | None:
+        """A shuffle or a drawn cut by the deal it is for (PU-5, PU-7): a deal (``["deal"]``), the surprise deal,
+        the initiative of a cycle, a combatant's k-th attack; one drawn with the players' fresh seed says so
+        (C-9). A slot of another shape (an initiative tie's swaps) is said as its parts."""
+        if not slot or "swap" in slot:
+            return None
+        cut = ", its cut" if slot[-1] == "cut" else ""
+        fresh = " (with the fresh seed)" if "fresh" in slot else ""
+        if slot[0] == "deal":
+            return f"the deal's {'cut' if cut else 'shuffle'}{fresh}"
+        if slot[0] == "surprise":
+            return f"the surprise deal{cut or ', its shuffle'}{fresh}"
+        if slot[0] == "initiative" and len(slot) > 1 and isinstance(slot[1], int):
+            return f"the initiative deal of cycle {slot[1]}{fresh}"
+        if slot[0] == "attack" and len(slot) > 2 and isinstance(slot[2], int):
+            return f"{sides.get(str(slot[1]), slot[1])}'s {ordinal(slot[2])} attack{cut}{fresh}"
+        return None
+
     def draw_words(self, recorded: Any) -> str | None:
         """A shuffle as the cards print (``A♠ 2♥ ▢``, picture cards blank), not their stored codes (PU-1)."""
         if isinstance(recorded, list) and recorded and all(isinstance(c, str) and c in rules.POINTS for c in recorded):

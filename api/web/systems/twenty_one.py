@@ -18,7 +18,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from api.web.systems import CampaignView, CommandForm, Group, TableView, WebBoard
+from api.web.systems import CampaignView, CommandForm, Group, TableView, WebBoard, ordinal
 from domain.systems.twenty_one import cards as c
 
 RANK_NAMES = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
@@ -153,6 +153,20 @@ class TwentyOneBoard(WebBoard):
         return super().step_words(event, detail, actor, name_of, sides)
 
     # -- the table --------------------------------------------------------------------------------------------
+    def slot_words(self, slot: list[Any], sides: Mapping[str, str]) -> str | None:
+        """The deck shuffled for the deal (``["shuffle", 0]``) or the discards reshuffled into it
+        (``["shuffle", n]``, TO-14, TO-16), for the replay's verify panel."""
+        if len(slot) == 2 and slot[0] == "shuffle" and isinstance(slot[1], int):
+            return "the deck shuffled for the deal" if slot[1] == 0 else \
+                f"the discards reshuffled into the deck ({ordinal(slot[1])} reshuffle, TO-14)"
+        return None
+
+    def draw_words(self, recorded: Any) -> str | None:
+        """A shuffle as the cards print (``A♠ 10♥ …``), spaced, not their stored codes run together."""
+        if isinstance(recorded, list) and recorded and all(isinstance(x, str) and x in c.DECK for x in recorded):
+            return " ".join(x[:-1] + c.PRETTY[x[-1]] for x in recorded)
+        return None
+
     def table(self, view: TableView) -> Markup:
         s = view.state
         me = view.seat if view.seat in s.get("seats", []) else None
