@@ -41,3 +41,30 @@ def test_help_offered_to_a_seat_is_listed_only_within_the_helpers_floor():
               {"seat": "tom", "name": "Tom Reyes", "pool": 4, "help_offer": None}]
     assert board.help_for("tom", sheets) == [{"seat": "mara", "name": "Mara Quill", "dice": 3}]  # PL-7, PL-9
     assert board.help_for("mara", sheets) == []
+
+
+def test_the_undo_list_and_the_replay_say_each_step_with_its_dice_and_answers():
+    """Found on a phone walk: "Answered, by Tom Reyes" for a push, "Rolled, by Mara Quill" with no round or
+    outcome. The fields read are the events' own (the contest's and the roll's ``Rolled``, ``Answered``,
+    ``Chosen``, ``TieBroken``)."""
+    from domain.systems.pool.rolls import PoolContest, PoolRoll
+
+    names = {"mara": "Mara Quill", "tom": "Tom Reyes", "house": "the House"}.__getitem__
+    sides = {"challenger": "Mara Quill", "opponent": "Tom Reyes"}
+    pool = of("pool")
+    rolled = {"side": "opponent", "round": 2, "count": 4, "total": 8, "outcome": "mixed"}
+    assert set(rolled) <= set(PoolContest.Rolled.__annotations__)
+    assert pool.step_words("Rolled", rolled, "tom", names, sides) == \
+        "Tom Reyes rolled 4 dice in round 2: 8, a success with a complication"
+    single = {"count": 3, "total": 11, "outcome": "full"}
+    assert set(single) <= set(PoolRoll.Rolled.__annotations__)
+    assert pool.step_words("Rolled", single, "mara", names, sides) == "Mara Quill rolled 3 dice: 11, a full success"
+    assert pool.step_words("Answered", {"side": "opponent", "answer": "push"}, "tom", names, sides) == \
+        "Tom Reyes pushed on in the stalemate (PL-8)"
+    assert pool.step_words("Answered", {"side": "challenger", "answer": "fold"}, "mara", names, sides) == \
+        "Mara Quill folded in the stalemate (PL-8)"
+    assert pool.step_words("Chosen", {"choice": "house"}, "mara", names, sides) == \
+        "Mara Quill let the House narrate the hit, for 1 die (PL-4)"
+    assert pool.step_words("TieBroken", {"decision": "reroll"}, "house", names, sides) == \
+        "The House asked both sides to roll again (PL-8)"
+    assert pool.step_words("Opened", {}, "mara", names, sides) == "Mara Quill opened the contest"

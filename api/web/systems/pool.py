@@ -7,7 +7,7 @@ unit is settled; sheets are public, so every seat sees every pool, trait, move a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from markupsafe import Markup
@@ -94,6 +94,32 @@ class PoolBoard(WebBoard):
         if str(unit.get("kind")) in ("PoolContest", "contest") and len(who) == 2:
             return f"{who[0]} against {who[1]}"
         return f"{who[0]}'s roll" if who else "A roll"
+
+    # -- steps in words (the undo list, the replay) -------------------------------------------------------------
+    step_phrases = {
+        "Opened": "{who} opened the contest", "TieBroken": "The House broke the tie",
+    }
+
+    def step_words(self, event: str, detail: dict[str, Any], actor: str, name_of: Callable[[str], str],
+                   sides: Mapping[str, str] | None = None) -> str:
+        """A roll with its dice, total and outcome (PL-2), a contest's round by whose side rolled it, an answer to
+        a stalemate as a push or a fold (PL-8), the narrator's choice (PL-4) and the House's tie-break (PL-8)."""
+        who = name_of(actor)
+        side = detail.get("side")
+        whose = (sides or {}).get(str(side), who) if isinstance(side, str) else who
+        if event == "Rolled" and isinstance(detail.get("total"), int) and isinstance(detail.get("count"), int):
+            said = OUTCOMES.get(str(detail.get("outcome")), str(detail.get("outcome")))
+            rounds = f" in round {detail['round']}" if isinstance(detail.get("round"), int) else ""
+            return f"{whose} rolled {detail['count']} dice{rounds}: {detail['total']}, a {said}"
+        if event == "Answered" and detail.get("answer") in ("push", "fold"):
+            return f"{whose} {'pushed on' if detail['answer'] == 'push' else 'folded'} in the stalemate (PL-8)"
+        if event == "Chosen" and detail.get("choice") in ("narrate", "house"):
+            return (f"{who} chose to narrate the hit" if detail["choice"] == "narrate" else
+                    f"{who} let the House narrate the hit, for 1 die (PL-4)")
+        if event == "TieBroken" and detail.get("decision") in ("reroll", "interrupt"):
+            return ("The House asked both sides to roll again (PL-8)" if detail["decision"] == "reroll" else
+                    "The House narrated an interruption: nobody wins (PL-8)")
+        return super().step_words(event, detail, actor, name_of, sides)
 
     # -- the campaign page -------------------------------------------------------------------------------------
     def usable(self, command: CommandForm, view: CampaignView) -> bool:
