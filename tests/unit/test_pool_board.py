@@ -31,6 +31,10 @@ def test_units_are_named_by_their_characters_in_lists_and_at_their_tables():
     assert pool.unit_title({"kind": "PoolContest", "challenger": ["tom"], "opponent": ["mara"]}, names) == \
         "Tom Reyes against Mara Quill"
     assert pool.unit_title({"kind": "roll", "roller": "tom"}, names) == "Tom Reyes's roll"
+    # a list's line says the roll's total and outcome (its summary row): two rolls waiting for a choice read apart
+    assert pool.unit_title({"kind": "PoolRoll", "challenger": ["mara"], "opponent": [],
+                            "summary": {"count": 3, "total": 11, "outcome": "full"}}, names) == \
+        "Mara Quill's roll: 11, a full success"
     contest = {"kind": "contest", "sides": {"challenger": {"seat": "mara"}, "opponent": {"seat": "tom"}}}
     assert pool.unit_title(contest, names) == "Mara Quill against Tom Reyes"
 

@@ -38,7 +38,19 @@ PROJECTION = Projection(
     "CREATE TABLE IF NOT EXISTS {p}pool_help (character_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL,"
     " to_seat TEXT NOT NULL, dice BIGINT NOT NULL)",
     ),
+    rows=2,  # 2: a roll's summary row holds its total and outcome (two rolls waiting for a choice read apart)
 )
+
+
+
+@PROJECTION.summarises
+def _summary(unit: Any) -> dict[str, Any]:
+    """A roll's dice count, total and outcome (PL-2), public like every Pool roll, so that two rolls waiting for
+    their narrator's choice read apart in the lists ("Mara Quill's roll: 11, a full success"); a contest's round."""
+    if type(unit).__name__ == "PoolRoll":
+        return {"count": unit.count, "total": unit.total, "outcome": unit.outcome}
+    return {"round": getattr(unit, "round", 1)}
+
 
 SHEET = schemas.PoolSheet
 UNITS = (schemas.PoolView,)

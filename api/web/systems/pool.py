@@ -93,7 +93,10 @@ class PoolBoard(WebBoard):
         who = [names.get(s, s) for s in seats]
         if str(unit.get("kind")) in ("PoolContest", "contest") and len(who) == 2:
             return f"{who[0]} against {who[1]}"
-        return f"{who[0]}'s roll" if who else "A roll"
+        rolled = unit.get("summary") or {}  # a list's line: the roll's total, so two of them read apart
+        said = f": {rolled['total']}, a {OUTCOMES.get(str(rolled.get('outcome')), rolled.get('outcome'))}" \
+            if isinstance(rolled.get("total"), int) else ""
+        return f"{who[0]}'s roll{said}" if who else "A roll"
 
     # -- steps in words (the undo list, the replay) -------------------------------------------------------------
     step_phrases = {
