@@ -108,7 +108,7 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
              serves: int = 1) -> dict[str, Any]:
     """One CLI command from the classes with these words. ``names``: each system class's system, by name;
     ``serves``: how many systems the words serve. A command every system shares says what the shared class
-    says, and an input only some systems take names them (``--amount``: "Penny Ante: …"), so that the help
+    says, and an input only some systems take names them ("<the system's name>: …"), so that the help
     read in one system's campaign does not speak of another's rules."""
     from domain.kernel.common import SHARED
 
