@@ -221,6 +221,7 @@ def run(seat: str | None, campaign: str | None, action: Callable[[Target], Any],
         # who a table waits for is said by name: read once, the first time a drawing needs it (names, not handles)
         named = tables.NAMES_OF.set(target.names if target.campaign is not None else None)
         served = tables.SERVED_AT.set(served_at(target))
+        acting = tables.ACTING_AS.set(None if target.remote or target.seat.is_house else target.seat.name)
         try:
             result = action(target)
             if check_head and target.remote and target.campaign is not None:
@@ -231,4 +232,5 @@ def run(seat: str | None, campaign: str | None, action: Callable[[Target], Any],
         finally:
             tables.NAMES_OF.reset(named)
             tables.SERVED_AT.reset(served)
+            tables.ACTING_AS.reset(acting)
             target.backend.close()

@@ -258,6 +258,18 @@ def _limits(a: schemas.LegalAction) -> str:
     return "; ".join(said)
 
 
+#: The seat an embedded CLI acts as when it is not the House (``session.run`` sets it): the command line that plays
+#: a listed move carries ``--as`` then, or, typed as shown, it would act as the House.
+ACTING_AS: ContextVar[str | None] = ContextVar("acting_as", default=None)
+
+
+def _shell(value: object) -> str:
+    """A value as a shell takes it as one word (``'Love Conquers All'``)."""
+    import shlex
+
+    return shlex.quote(str(value))
+
+
 def _how(a: schemas.LegalAction, system: str | None) -> str:
     """The command line that plays a listed move (every listed move is playable from its listing alone): the
     command of the unit's action, or the campaign command the unit lists (an answer to something offered into
@@ -275,14 +287,22 @@ def _how(a: schemas.LegalAction, system: str | None) -> str:
     for p in entry["params"]:
         value: str | None = None
         if p["name"] == limits.get("field") and choices and all(not isinstance(c, dict | list) for c in choices):
-            value = str(choices[0]) if len(choices) == 1 else "{" + "|".join(str(c) for c in choices) + "}"
+            value = _shell(choices[0]) if len(choices) == 1 else "{" + "|".join(_shell(c) for c in choices) + "}"
+            low, high = limits.get("min"), limits.get("max")
+            if (p["kind"] == "list" or p["parser"]) and len(choices) > 1 and isinstance(high, int) and high > 1:
+                # several of them: "<2 of {AH|4H|8H}>" (each its own word), or "<0 to 3 of {1|2|3}, comma-separated>"
+                many = str(high) if low == high else f"{low or 0} to {high}"
+                value = f"<{many} of {value}{', comma-separated' if p['parser'] else ''}>"
         elif isinstance(limits.get(p["name"]), str | int) and not isinstance(limits.get(p["name"]), bool):
             raw = limits[p["name"]]
-            value = _short(raw) if _is_id(raw) else str(raw)
+            value = _short(raw) if _is_id(raw) else _shell(raw)
         elif p["required"]:
             value = f"<{p['name']}>"
         if value is not None:
             words.append(value if p["positional"] else f"{p['option']} {value}")
+    acting = ACTING_AS.get()
+    if acting is not None:
+        words.append(f"--as {_shell(acting)}")
     return " ".join(words)
 
 

@@ -331,7 +331,9 @@ def test_after_an_undo_the_houses_bound_attack_names_its_target_instead_of_offer
     as_seat(client, tokens, "house")
     page = client.get(f"/web/units/{fight}/table").text
     form = form_of(page, "attack")
-    assert 'data-testid="target-bound"' in form and "Sheriff Cole attacks Tomas, as chosen before the undo" in words(form)
+    assert 'data-testid="target-bound"' in form and "Sheriff Cole attacks Tomas at difficulty 2, as before the undo" in \
+        words(form)
+    assert 'name="difficulty" value="2"' in form and 'type="range"' not in form  # said, not a slider that cannot move
     assert '<select id="pc-target"' not in form and 'name="target" value="Tomas"' in form
     assert "Sheriff Cole&#39;s attack on Tomas (dealt when" in page  # the undo list says whose attack it was
     as_seat(client, tokens, "tomas")  # so does every seat's replay, from what that seat may read of the step

@@ -37,8 +37,9 @@ def test_a_pulp_attack_is_shown_and_its_effect_recorded_by_the_lines_the_listing
     cli("combat", "initiative", "--cards", "B4,R21,B2,R22")
     cli("combat", "attack", "--target", "sheriff cole", "--cards", "BA,R21,P3,P1,B4,P2,P5", "--as", "ilse")
     mine = listed(cli, "--as", "ilse")
-    assert mine["show"] == "stakes combat show --number 1", mine  # the one choice, as the option takes it
-    run(cli, mine["show"], "--as", "ilse")
+    # the one choice, as the option takes it, and the seat it is Ilse's (typed as shown, it acts as her, not the House)
+    assert mine["show"] == "stakes combat show --number 1 --as ilse", mine
+    run(cli, mine["show"])
     house = listed(cli)
     assert house["effect"].startswith("stakes combat effect <effect>"), house
     run(cli, house["effect"], effect="a graze on the sheriff's arm")
@@ -52,13 +53,13 @@ def test_a_loan_offered_into_a_challenge_is_answered_by_the_line_the_borrowers_l
 
     to_betting(cli)
     lender = listed(cli, "--as", "tomas")
-    assert lender["lend"] == "stakes challenge lend <borrower> <amount>", lender
-    run(cli, lender["lend"], "--as", "tomas", borrower="ilse", amount="5")
+    assert lender["lend"] == "stakes challenge lend <borrower> <amount> --as tomas", lender
+    run(cli, lender["lend"], borrower="ilse", amount="5")
     borrower = listed(cli, "--as", "ilse")
-    assert re.fullmatch(r"stakes loan accept [0-9a-f]{8}", borrower["accept-loan"]), borrower
-    assert re.fullmatch(r"stakes loan decline [0-9a-f]{8}", borrower["decline-loan"]), borrower
+    assert re.fullmatch(r"stakes loan accept [0-9a-f]{8} --as ilse", borrower["accept-loan"]), borrower
+    assert re.fullmatch(r"stakes loan decline [0-9a-f]{8} --as ilse", borrower["decline-loan"]), borrower
     pile = cli.json("sheet", "ilse", "--as", "ilse")["pile"]
-    run(cli, borrower["accept-loan"], "--as", "ilse")
+    run(cli, borrower["accept-loan"])
     assert cli.json("sheet", "ilse", "--as", "ilse")["pile"] == pile + 5  # PA-14: the pennies moved at once
     assert "withdraw-loan" not in listed(cli, "--as", "tomas")
 

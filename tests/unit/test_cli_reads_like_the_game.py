@@ -116,3 +116,24 @@ def test_the_help_of_every_command_all_systems_share_names_no_systems_concepts()
     docs.update({words: c.callback.__doc__ or "" for words, c in written if words not in generated})
     found = {words: doc for words, doc in docs.items() if CONCEPTS.search(doc.split("\n\n")[0])}
     assert not found, found
+
+
+def test_a_listed_move_is_played_by_its_line_typed_as_shown_quoted_with_its_seat_and_its_count():
+    """Found on a CLI walk: "stakes challenge declare Love Conquers All" (three arguments), "stakes play lay
+    {AH|4H|8H}" for a move that lays two, and a player's line with no ``--as`` that, typed as shown, acted as
+    the House."""
+    import shlex
+
+    from adapters.schemas import LegalAction
+    from cli import tables
+
+    declare = LegalAction(action="declare", field="characteristics", choices=["Love Conquers All"], max=5)
+    assert tables._how(declare, "penny-ante") == "stakes challenge declare 'Love Conquers All'"
+    assert shlex.split(tables._how(declare, "penny-ante"))[3] == "Love Conquers All"
+    lay = LegalAction(action="lay", field="cards", choices=["AH", "4H", "8H"], min=2, max=2)
+    assert tables._how(lay, "twenty-one") == "stakes play lay <2 of {AH|4H|8H}>"
+    token = tables.ACTING_AS.set("tomas")
+    try:
+        assert tables._how(declare, "penny-ante").endswith(" --as tomas")
+    finally:
+        tables.ACTING_AS.reset(token)

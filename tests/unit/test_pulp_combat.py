@@ -178,6 +178,33 @@ def test_a_drawn_cut_is_made_again_after_a_rewind_c7():
     assert unit.attacks[0]["cards"] == cards
 
 
+def test_after_an_undo_a_players_attack_is_dealt_again_at_its_target_and_difficulty_c7():
+    """Found on a phone walk: after an undo Ilse dealt her attack again, saw the same cards (her cut kept, C-7)
+    and turned "a failure, just short" into "a great success" by moving the difficulty from 0 to -4. Her cards are
+    known to her, so her inputs come again with them (an undo is not a reroll)."""
+    unit = combat(table=False)
+    unit.deal_initiative("house", {"Ilse": 4}, None, "house")
+    unit.add_seed("ilse", None, "ilse")  # the players pass: the called deal comes now (C-10)
+    dealer = unit.controller(unit.up())
+    assert dealer == "ilse"
+    unit.attack(dealer, "Sheriff Cole", 0, 6, None, dealer)
+    cards, result = unit.attacks[0]["cards"], unit.attacks[0]["result"]
+    past = PulpCombat.__new__(PulpCombat)
+    past.__dict__.update(unit.__dict__)
+    past.attacks, past.turn, past.slots = [], 0, unit.slots[:1]
+    past._version = 4  # opened, called, passed, dealt
+    unit.rewind(4, past, "misread", "house")
+    attack = next(a for a in unit.legal_actions(dealer) if a["action"] == "attack")
+    assert (attack["min"], attack["max"], attack["bound"]) == (0, 0, {"target": "Sheriff Cole", "difficulty": 0})
+    for target, difficulty in (("Sheriff Cole", -4), (None, 0)):
+        with pytest.raises(RuleViolation, match="C-7: Ilse's attack was dealt before the undo against Sheriff Cole"):
+            unit.attack(dealer, target, difficulty, None, None, dealer)
+    assert unit.attacks == []  # nothing recorded by a refusal
+    unit.attack(dealer, "Sheriff Cole", 0, None, None, dealer)
+    assert (unit.attacks[0]["cards"], unit.attacks[0]["result"]) == (cards, result)
+    assert unit.kept_through_rewind()["dealt_with"]  # the conformance suite's "what a rewind keeps"
+
+
 def test_table_cards_after_a_rewind_are_entered_the_same_c7():
     unit = combat()
     unit.deal_initiative("house", None, COLE_FIRST, "house")

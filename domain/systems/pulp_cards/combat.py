@@ -18,7 +18,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation, passes
 from domain.fairness import commitment
-from domain.kernel.resolution import HOUSE
+from domain.kernel.resolution import HOUSE, slot_key
 from domain.systems.pulp_cards import rules
 from domain.systems.pulp_cards.combat_rules import CombatRules
 from domain.systems.pulp_cards.dealing import Dealing
@@ -160,6 +160,8 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
                   hand: dict[str, Any], result: dict[str, Any], actor: str) -> None:
         self.stage_drawn()
         self.record_hand(hand)
+        if seat != HOUSE:  # C-7: its dealer saw these cards; an undo deals them again with the same inputs
+            self._own("dealt_with").setdefault(slot_key(hand["slot"]), {"target": target, "difficulty": difficulty})
         self.slots = [*self.slots, hand["slot"]]
         self.attacks = [*self.attacks, {
             "number": number, "slot": list(hand["slot"]), "cycle": self.cycle, "dealer": seat, "attacker": attacker,
@@ -304,7 +306,10 @@ class PulpCombat(CombatRules, Dealing, Aggregate):
             out.append({"action": "keep", **({"bound": {}} if bound else {})})
         bound, made = self.bound_house_choice(self.attack_stage(), "choice") \
             if seat == HOUSE and self.stages_apply() else (False, None)
-        target, difficulty = (made["target"], made["difficulty"]) if bound else (None, 0)
+        if not bound and self.up() is not None:  # C-7: a player's attack dealt before an undo, with its inputs
+            made = self.dealt_before(self.draw_slot(self.attack_slot(self.up())))
+            bound = made is not None
+        target, difficulty = (made["target"], made["difficulty"]) if bound and made is not None else (None, 0)
         if passes(self.verify_attack, seat, target, difficulty, None, None):
             move = {"action": "attack", "member": self.up(), "min": -4, "max": 4, "field": "difficulty"}
             if bound:

@@ -278,6 +278,14 @@ class CombatRules:
                 raise RuleViolation("the House's cut is drawn for the slot, not chosen: leave it out", ruling="C-9")
             self.verify_same_choice(self.attack_stage(),
                                     {"kind": "attack", "attacker": attacker, "target": name, "difficulty": diff})
+        before = self.dealt_before(self.draw_slot(self.attack_slot(attacker)))  # type: ignore[attr-defined]
+        if before is not None and (name, diff) != (before["target"], before["difficulty"]):
+            # C-7: an undo brings these cards again, and their dealer has seen them; a new target or difficulty
+            # would choose the outcome knowing the cards (an undo is not a reroll)
+            aim = "nobody named" if before["target"] is None else before["target"]
+            raise RuleViolation(f"{attacker}'s attack was dealt before the undo against {aim} at difficulty "
+                                f"{before['difficulty']}, and its cards are known: it is dealt again with those",
+                                ruling="C-7")
         return name, diff
 
     def attack(self, seat: str, target: object, difficulty: object, cut: object, entered: Sequence[str] | None,

@@ -29,10 +29,20 @@ class Dealing(Resolution):
     cuts: Mapping[str, int] = MappingProxyType({})
     seen: Mapping[str, dict[str, Any]] = MappingProxyType({})
     hands: Sequence[dict[str, Any]] = ()
+    #: C-7: a player's own inputs to a hand he dealt (a combat attack's target and difficulty), per slot, kept
+    #: through rewinds: he has seen those cards, so they come again with the inputs they had, never chosen anew.
+    dealt_with: Mapping[str, dict[str, Any]] = MappingProxyType({})
 
     def kept_through_rewind(self) -> dict[str, Any]:
-        """C-7, C-8: the dealer's cuts and the hands every seat has seen, besides the kernel's seeds and shown."""
-        return {**super().kept_through_rewind(), "cuts": dict(self.cuts), "seen": dict(self.seen)}
+        """C-7, C-8: the dealer's cuts and inputs and the hands every seat has seen, besides the kernel's seeds and
+        shown."""
+        return {**super().kept_through_rewind(), "cuts": dict(self.cuts), "seen": dict(self.seen),
+                "dealt_with": {k: dict(v) for k, v in self.dealt_with.items()}}
+
+    def dealt_before(self, slot: Sequence[Any]) -> dict[str, Any] | None:
+        """The inputs its player dealt ``slot`` with before a rewind (C-7), or None."""
+        found = self.dealt_with.get(slot_key(slot))
+        return dict(found) if found is not None else None
 
     def faces_of(self, slot: Sequence[Any]) -> int:
         """A drawn cut (PU-7) is a die of 13 faces, at its deal's slot and ``"cut"``."""
