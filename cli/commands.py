@@ -72,12 +72,22 @@ def current_unit(t: Target, unit: UUID) -> None:
 
 
 def unit_id(t: Target, text: str | None, settled: bool = False) -> UUID:
-    """A unit of resolution: an id or its first characters, else this seat's current one, else the only open
-    one; with ``settled`` (``challenge show``; verify and replay read :func:`settled_unit`), else the last
+    """A unit of resolution: an id or its first characters, else this seat's current one (while it is open, or
+    while no other is open for this seat: else the one open unit this seat is in, or the only open one), else the
+    only open one; with ``settled`` (``challenge show``; verify and replay read :func:`settled_unit`), else the last
     settled unit the seat took part in, else the campaign's last settled one (issue 31). A whole id is taken
     as it is: no list is read to find it (issue 30)."""
     known = config.load()
     wanted = (text or known.units.get(_seat_key(t)) or known.challenge or "").lower().replace("-", "")
+    if len(wanted) == 32 and not text:
+        # the seat's current unit, unless it is over while one open unit is this seat's (or the only open one):
+        # a unit another seat opened since would otherwise go unseen ("Nothing to do for you now")
+        open_ones = t.backend.challenges(t.campaign_id(), t.seat, limit=100, open_only=True)
+        if all(c.id.hex != wanted for c in open_ones):
+            mine = [c for c in open_ones if t.seat.name in (*c.challenger, *c.opponent)]
+            for found in (mine, open_ones):
+                if len(found) == 1:
+                    return found[0].id
     if len(wanted) == 32:
         try:
             return UUID(wanted)
