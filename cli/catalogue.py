@@ -115,6 +115,7 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
     names = names or {}
     first = classes[0]
     shared = next((c for c in SHARED if all(issubclass(k, c) for k in classes)), None)
+    among = sorted({names[c] for c in classes if c in names})  # the systems whose own classes these are
     hidden = set(fixed) | set(first.actor_fields) | {"action"}
     fields: dict[str, tuple[Any, Any]] = {}
     for cls in classes:
@@ -137,8 +138,8 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
         # 128 random bits on this machine, as the web page's button does in the browser (never the server)
         random = all(name in c.cli_random for c in classes)
         taking = sorted({names[c] for c in classes if c in names and name in c.model_fields})
-        whose = f"{' and '.join(taking)}: " if serves > 1 and taking and (shared is None or name not in
-                                                                       shared.model_fields) else ""
+        whose = f"{' and '.join(taking)}: " if serves > 1 and taking and set(taking) != set(among) and (
+            shared is None or name not in shared.model_fields) else ""
         params.append({
             "name": name, "kind": kind, "positional": name in positional, "option": option, "parser": parser,
             "lookup": cls.lookups.get(name), "random": random,
@@ -148,6 +149,9 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
                                                  if random else ""),
         })
     doc = (shared if shared is not None and (len(classes) > 1 or serves > 1) else first).__doc__ or ""
+    if shared is None and len(among) > 1:  # one command line, each system's own move: each says what it does
+        doc = " ".join(f"{names[c]}: {' '.join((c.__doc__ or '').strip().split(chr(10) + chr(10))[0].split())}"
+                       for c in classes if c in names)  # one paragraph: the help says a command's first
     # The kinds of unit that take it (issue 31: a command left without an id goes to one of them); None when an
     # action's class names none (any unit may). A campaign command: the kinds whose legal actions may list it.
     takes = [c.units if c.action_name() is not None else c.listed_in for c in classes]

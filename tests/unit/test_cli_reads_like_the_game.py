@@ -102,6 +102,12 @@ def test_a_command_every_system_shares_says_what_all_share_and_names_the_system_
     assert not seat["character"].startswith(tuple(s.name for s in supported()))  # every system takes it
     roll = {p["name"]: p["help"] for p in commands["roll"]["params"]}  # one system's own: no name needed
     assert not any(h.startswith("The Pool") for h in roll.values())
+    # one command line, two systems' own moves (found on a CLI walk: a Beast campaign's help spoke of a deck)
+    opened = commands["conflict open"]
+    assert opened["doc"].startswith("Twenty-one: ") and " Humanity and Beast: " in opened["doc"]
+    assert "\n\n" not in opened["doc"]  # one paragraph: the help says a command's first
+    against = next(p for p in opened["params"] if p["name"] == "against")
+    assert against["help"].startswith("Humanity and Beast: ")
 
 
 def test_the_help_of_every_command_all_systems_share_names_no_systems_concepts():
