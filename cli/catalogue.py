@@ -138,7 +138,7 @@ def _command(words: str, classes: list[Any], fixed: dict[str, Any], parser_kinds
         # 128 random bits on this machine, as the web page's button does in the browser (never the server)
         random = all(name in c.cli_random for c in classes)
         taking = sorted({names[c] for c in classes if c in names and name in c.model_fields})
-        whose = f"{' and '.join(taking)}: " if serves > 1 and taking and set(taking) != set(among) and (
+        whose = f"{' and '.join(taking)}: " if serves > 1 and taking and len(taking) < serves and (
             shared is None or name not in shared.model_fields) else ""
         params.append({
             "name": name, "kind": kind, "positional": name in positional, "option": option, "parser": parser,
