@@ -143,3 +143,20 @@ def test_a_listed_move_is_played_by_its_line_typed_as_shown_quoted_with_its_seat
         assert tables._how(declare, "penny-ante").endswith(" --as tomas")
     finally:
         tables.ACTING_AS.reset(token)
+
+
+def test_a_listed_move_of_flags_or_of_declared_ranges_is_played_by_its_line_as_shown():
+    """Found on a CLI walk: Twenty-one's hold listed as "stakes play hold" (its choices name the flags to set), and
+    a Beast antagonist's roll after its declared split with Willpower before listed without ``--willpower
+    before`` (refused, C-9)."""
+    from adapters.schemas import LegalAction
+    from adapters.systems.beast.schemas import BeastAction
+    from cli import tables
+
+    hold = LegalAction(action="hold", choices=["set-aside", "draw"])
+    assert tables._how(hold, "twenty-one") == "stakes play hold {--set-aside|--draw}"
+    assert tables._how(LegalAction(action="hold", choices=["draw"]), "twenty-one") == "stakes play hold --draw"
+    declared = BeastAction(action="roll", choices=[{"humanity": [4, 4], "beast": [5, 5], "willpower": ["before"]}])
+    assert tables._how(declared, "beast") == "stakes conflict roll --humanity 4 --beast 5 --willpower before"
+    free = BeastAction(action="roll", choices=[{"humanity": [0, 6], "beast": [0, 4], "willpower": [None, "before"]}])
+    assert tables._how(free, "beast") == "stakes conflict roll --humanity <humanity> --beast <beast>"
