@@ -131,10 +131,17 @@ def verify(note: str, vkey: str, expected_origin: str | None = None) -> Head:
         if raw[:1] != ED25519 or key_id(name, raw[1:]) != bytes.fromhex(hex_id):
             raise ValueError("the verifier key does not match its id")
         public = Ed25519PublicKey.from_public_bytes(raw[1:])
+        if "\n\n" not in note:
+            raise ValueError("it has no blank line between its body and its signatures")
         body, signatures = note.split("\n\n", 1)
         body += "\n"
         lines = body.split("\n")
-        log_origin, size, root = lines[0], int(lines[1]), base64.b64decode(lines[2], validate=True)
+        if len(lines) < 4:
+            raise ValueError("its body is not an origin line, a size line and a root line")
+        try:
+            log_origin, size, root = lines[0], int(lines[1]), base64.b64decode(lines[2], validate=True)
+        except ValueError:  # not the number or the base64 a head's lines hold (the parser's own words say less)
+            raise ValueError("its size line or root line is malformed") from None
         if size < 0 or len(root) != 32 or str(size) != lines[1]:
             raise ValueError("malformed tree size or root")
     except (ValueError, IndexError) as exc:

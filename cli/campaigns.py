@@ -164,8 +164,8 @@ def sheet(
 
 
 def log(
-    after: Annotated[int, typer.Option(help="Only entries after this position.")] = 0,
-    limit: Annotated[int, typer.Option(help="At most this many entries.")] = 100,
+    after: Annotated[int, typer.Option(min=0, help="Only entries after this position.")] = 0,
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many entries (1 to 1000).")] = 100,
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table,
 ) -> None:
     """The campaign's event log: who did what, and when (censored for your seat)."""

@@ -57,7 +57,7 @@ def verify(challenge: ChallengeArg = None, as_: As = None, campaign: CampaignOpt
 
 def replay(
     challenge: ChallengeArg = None,
-    step: Annotated[int | None, typer.Option(help="Show only this step.")] = None,
+    step: Annotated[int | None, typer.Option(min=1, help="Show only this step (from 1).")] = None,
     interactive: Annotated[bool, typer.Option("--interactive", "-i",
                                               help="Walk the steps: n(ext), p(revious), a step number, q(uit).")] = False,
     as_: As = None, campaign: CampaignOpt = None, fmt: Fmt = Format.table, named: ChallengeOpt = None,

@@ -163,7 +163,7 @@ class RuleSystem:
         if found is None:
             names = ", ".join([*(a.action_name() or "" for a in actions), *(c.verb for c in self.listed_commands(unit))])
             raise RuleViolation(f"{called(unit).capitalize()} takes one of {names}, not {name!r}",
-                                ruling=actions[0].ruling if actions else "C-1")
+                                ruling="C-1")  # the unit's own moves (C-1), not the ruling of its first one
         return found
 
     def listed_commands(self, unit: Any = None) -> tuple[type[Command], ...]:

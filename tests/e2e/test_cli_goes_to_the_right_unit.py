@@ -48,7 +48,7 @@ def test_a_refused_move_names_the_unit_in_words_and_never_its_class(cli):
     cli("combat", "open", "ilse,Sheriff Cole")
     cli("combat", "initiative")
     refused = cli("combat", "pass", "--as", "ilse", "-C", deal["id"][:8], expect=3).stderr
-    assert "This deal takes one of show" in refused and "C-5" in refused and not CLASS_NAME.search(refused)
+    assert "This deal takes one of show" in refused and "C-1" in refused and not CLASS_NAME.search(refused)
 
 
 def test_verify_and_replay_read_the_seats_last_settled_unit_while_another_is_open(cli):

@@ -113,9 +113,9 @@ class Moves:
             return
         given = {"humanity": humanity, "beast": beast, "willpower_before": willpower == "before"}
         if given != dict(declared):
+            spent = ", with 1 Willpower spent first" if declared["willpower_before"] else ""
             raise RuleViolation(f"this antagonist declared {declared['humanity']} Humanity and {declared['beast']} "
-                                f"Beast dice{', Willpower before' if declared['willpower_before'] else ''} before "
-                                "the players' input: it rolls those", ruling="C-9")
+                                f"Beast dice{spent} before the players' input: it rolls those", ruling="C-9")
 
     def verify_roll(self, side: str, sheet: Mapping[str, int], humanity: object, beast: object, willpower: object,
                     entered: Sequence[int] | None) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.errors import RuleViolation
+from domain.errors import NotPermitted, RuleViolation
 from domain.kernel.resolution import HOUSE
 from domain.text import clean_text
 
@@ -31,9 +31,9 @@ class PulpCharacter(Aggregate):
         if kind not in KINDS:
             raise RuleViolation(f"a sheet takes a note, a condition or a promotion, not {kind!r}", ruling="PU-6")
         if by != HOUSE and kind != "note":
-            raise RuleViolation(f"only the House appends a {kind}", ruling="PU-6")
+            raise NotPermitted(f"only the House appends a {kind}", ruling="PU-6")
         if by not in (HOUSE, seat):
-            raise RuleViolation(f"only {seat} and the House write on {seat}'s sheet", ruling="PU-6")
+            raise NotPermitted(f"only {seat} and the House write on {seat}'s sheet", ruling="PU-6")
         return clean_text(text, f"a {kind}", max_length=500, ruling="PU-6")
 
     def add_note(self, kind: str, text: object, actor: str) -> None:
