@@ -291,7 +291,7 @@ def table_view(v: Viewer, unit_id: UUID) -> tuple[boards.TableView, boards.WebBo
         is_house=v.seat.is_house, names=names_of(sheets), sheets=sheets, rulings=rulings,
         abandoned=getattr(unit, "abandoned", None) is not None, overturned=bool(getattr(unit, "was_overturned", False)),
         would_have_drawn=[dict(d) for d in getattr(unit, "would_have_drawn", ())] if unit.settled else [],
-        owing=unit.inputs_awaited(), books=_books(v, board.table_reads))
+        owing=unit.inputs_awaited(), owing_sides=unit.inputs_awaited_by_side(), books=_books(v, board.table_reads))
     return table, board
 
 

@@ -524,10 +524,14 @@ class Resolution:
         """C-10, C-4: the seats whose seed or pass the unit's first draw still waits for, among those who may
         give it now (a unit may take the players' inputs only after a step of the House's own): what a table
         tells a seat that has no draw to make yet."""
+        return [seat for seats in self.inputs_awaited_by_side() for seat in seats]
+
+    def inputs_awaited_by_side(self) -> list[list[str]]:
+        """``inputs_awaited`` side by side: the seats of each owing side, any one of which gives its input (a Pulp
+        combat's players are one side: the first of them to seed or pass gives it for all)."""
         if self.settled:
             return []
-        return [seat for side in self.owed_inputs() if passes(self.verify_may_seed, side)
-                for seat in self.seats_of(side)]
+        return [list(self.seats_of(side)) for side in self.owed_inputs() if passes(self.verify_may_seed, side)]
 
     def record_result(self, slot: Sequence[Any], value: Any, entered: bool, faces: int = 6) -> None:
         """Mutator: record one die in ``rolls`` and fill its slot (C-3, C-7)."""

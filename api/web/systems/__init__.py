@@ -111,6 +111,8 @@ class TableView:
     #: C-10, C-4: the seats whose seed or pass the unit's first draw still waits for (the kernel's
     #: ``inputs_awaited``); the frame says so, so a seat with no move to draw yet knows whom it waits for.
     owing: list[str] = field(default_factory=list)
+    #: ``owing`` side by side (the kernel's ``inputs_awaited_by_side``): any one seat of a side gives its input.
+    owing_sides: list[list[str]] = field(default_factory=list)
     #: The system's reads the board's table draws from (``WebBoard.table_reads``), each as the seat may make it
     #: (C-5: a read answers each seat only what the rules let it see); a read the seat may not make is left out.
     books: list[Book] = field(default_factory=list)
@@ -131,6 +133,26 @@ class TableView:
 
     def name_of(self, seat: str) -> str:
         return self.names.get(seat, seat)
+
+    @property
+    def owing_words(self) -> str | None:
+        """C-10: whose seed or pass the first draw still waits for, said to this seat when someone else's is
+        awaited: "… until Tom Reyes has added seed words or passed, and you too"; a side any of whose seats gives
+        it (a Pulp combat's players), "one of you or Tomas"."""
+        groups = [g for g in (self.owing_sides or [[s] for s in self.owing]) if g]
+        if not any(s != self.seat for g in groups for s in g):
+            return None
+        alone = [g[0] for g in groups if len(g) == 1 and g[0] != self.seat]
+        parts = []
+        if alone:
+            names = [self.name_of(s) for s in alone]
+            said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            parts.append(f"{said} {'has' if len(names) == 1 else 'have'} added seed words or passed")
+        for g in (g for g in groups if len(g) > 1):
+            who = " or ".join("you" if s == self.seat else self.name_of(s) for s in g)
+            parts.append(f"one of {who} has added seed words or passed")
+        you = ", and you too" if [self.seat] in groups else ""
+        return "The first draw waits until " + ", and ".join(parts) + you + "."
 
 
 @dataclass(frozen=True)
