@@ -91,7 +91,7 @@ def test_the_houses_undo_list_names_the_attacker_of_an_attack_another_seats_fres
     assert BOARD.step_words("SeedAdded", {}, "ilse", names) == "Ilse Varn added a seed"  # the kernel's words
     # the House's call dealt by a player's seed or pass (C-10), its choice standing with a fresh seed (C-9)
     assert BOARD.step_words("InitiativeDealt", {}, "tomas", names) == (
-        "Initiative dealt (the House's call, dealt when Tomas seeded or passed, C-10)")
+        "Initiative dealt (the House's call, dealt with Tomas's input, C-10)")
     assert BOARD.step_words("InitiativeDealt", {}, "house", names) == "Initiative dealt, by the House"
     assert BOARD.step_words("OrderKept", {}, "ilse", names) == (
         "The order kept (the House's choice, when Ilse Varn sent the fresh seed, C-9)")
@@ -139,3 +139,21 @@ def test_an_abandoned_combats_would_be_deals_read_as_cards_by_what_they_would_ha
                      ("The initiative deal", rules.faces(order)),
                      ("Ilse Varn's attack up next", rules.faces(order[5:12]) + " (cut at 5)")]
     assert "would have drawn" in str(BOARD.abandoned_draw(view))
+
+
+def test_the_combats_steps_say_which_attack_and_what_the_house_chose_or_called():
+    """Found on a phone walk: "House chose, by the House", "Deal called, by the House", "Attack shown"."""
+    from api.web.systems import of
+
+    pulp, names = of("pulp-cards"), {"house": "the House", "ilse": "Ilse Varn"}.__getitem__
+    assert pulp.step_words("AttackShown", {"number": 3}, "ilse", names) == "Attack 3 shown to every seat, by Ilse Varn"
+    assert pulp.step_words("EffectRecorded", {"number": 3, "effect": "a graze"}, "house", names) == \
+        "The House recorded the effect of attack 3: “a graze”"
+    assert pulp.step_words("DealCalled", {"kind": "surprise", "ambusher": "Sheriff Cole", "difficulty": 1}, "house",
+                           names) == "The House called for the surprise deal by Sheriff Cole at difficulty 1 (PU-5, C-10)"
+    chose = {"stage": "attack-2", "choice": {"kind": "attack", "attacker": "Sheriff Cole", "target": "Ilse",
+                                             "difficulty": 2}}
+    assert pulp.step_words("HouseChose", chose, "house", names) == \
+        "The House chose Sheriff Cole's attack on Ilse at difficulty 2, dealt with the players' fresh seed (C-9)"
+    assert pulp.step_words("HouseChose", {"stage": "attack-2"}, "house", names) == \
+        "The House made its choice, dealt with the players' fresh seed (C-9)"  # what a player may not read yet

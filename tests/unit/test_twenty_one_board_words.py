@@ -65,3 +65,17 @@ def test_a_penny_ante_draw_in_the_verify_panel_says_whose_die_it_is_counting_fro
     assert PENNY_ANTE.slot_words(["circumstance", 2, "opponent"], sides) == (
         "Ilse Varn's circumstance die, before the reroll")
     assert PENNY_ANTE.slot_words(["something", "else"], sides) is None  # the slot's parts, as they are
+
+
+def test_a_resolved_action_and_a_lay_made_up_by_the_deck_are_said_in_words():
+    """Found on a phone walk: "Mara Quill's action: full", and "laid two cards" when the deck made up the second."""
+    from api.web.systems import of
+
+    board, names = of("twenty-one"), {"mara": "Mara Quill"}.__getitem__
+    resolved = {"seat": "mara", "outcome": "full", "how": "stood", "total": 18, "targets": {"mixed": 15, "full": 17}}
+    said = board.step_words("ActionResolved", resolved, "mara", names)
+    assert said == "Mara Quill stood at 18 against 15 / 17: full success", said
+    assert board.step_words("CardsLaid", {"seat": "mara", "cards": ["9H"], "drawn": ["4S"]}, "mara", names) == \
+        "Mara Quill laid a card, and drew a card to make two (TO-4)"
+    assert board.step_words("CardsLaid", {"seat": "mara", "cards": ["9H", "KS"], "drawn": []}, "mara", names) == \
+        "Mara Quill laid 2 cards"

@@ -353,12 +353,31 @@ class PulpBoard(WebBoard):
             sent = f" (dealt when {name_of(actor)} sent the fresh seed)" \
                 if detail.get("seat") == HOUSE and actor != HOUSE else ""
             return f"{detail['attacker']}'s attack{target}{sent}"
+        number = detail.get("number") if isinstance(detail.get("number"), int) else None
+        if event == "AttackShown" and number is not None:
+            return f"Attack {number} shown to every seat, by {name_of(actor)}"
+        if event == "EffectRecorded" and number is not None:
+            effect = f": “{detail['effect']}”" if isinstance(detail.get("effect"), str) else ""
+            return f"The House recorded the effect of attack {number}{effect}"
+        if event == "DealCalled" and detail.get("kind") in ("surprise", "initiative"):
+            if detail["kind"] == "initiative":
+                return "The House called for the initiative deal (PU-5, C-10)"
+            by = f" by {detail['ambusher']}" if isinstance(detail.get("ambusher"), str) else ""
+            at = f" at difficulty {detail['difficulty']}" if isinstance(detail.get("difficulty"), int) else ""
+            return f"The House called for the surprise deal{by}{at} (PU-5, C-10)"
+        if event == "HouseChose":
+            made: dict[str, Any] = detail["choice"] if isinstance(detail.get("choice"), dict) else {}
+            if made.get("kind") == "attack" and isinstance(made.get("attacker"), str):
+                target = f" on {made['target']}" if isinstance(made.get("target"), str) else ""
+                at = f" at difficulty {made['difficulty']}" if isinstance(made.get("difficulty"), int) else ""
+                return f"The House chose {made['attacker']}'s attack{target}{at}, dealt with the players' fresh seed (C-9)"
+            return "The House made its choice, dealt with the players' fresh seed (C-9)"
         if event == "OrderKept" and actor != HOUSE:  # the House's choice, standing with the fresh seed (C-9)
             return f"The order kept (the House's choice, when {name_of(actor)} sent the fresh seed, C-9)"
         if event in ("SurpriseDealt", "InitiativeDealt") and actor != HOUSE:  # the House's call, dealt by the
             # players' seed or pass (C-9, C-10): one step cannot tell which
             what = "The surprise deal" if event == "SurpriseDealt" else "Initiative dealt"
-            return f"{what} (the House's call, dealt when {name_of(actor)} seeded or passed, C-10)"
+            return f"{what} (the House's call, dealt with {name_of(actor)}'s input, C-10)"
         return super().step_words(event, detail, actor, name_of, sides)
 
     # -- names and the campaign page ------------------------------------------------------------------------

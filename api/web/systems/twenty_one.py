@@ -145,6 +145,15 @@ class TwentyOneBoard(WebBoard):
                    sides: Mapping[str, str] | None = None) -> str:
         """A hand dealt says whether it was the opening deal (TO-2) or the round's refill (TO-9): the step a move
         of several deals ends on is offered alone in the undo list, and read as one seat's deal it misled."""
+        if event == "ActionResolved" and isinstance(detail.get("seat"), str) and isinstance(detail.get("total"), int) \
+                and isinstance(detail.get("targets"), dict) and {"mixed", "full"} <= set(detail["targets"]):
+            return result_words({**detail, "how": detail.get("how") or ""}, name_of(str(detail["seat"]))).rstrip(".")
+        if event == "CardsLaid" and isinstance(detail.get("seat"), str) and isinstance(detail.get("cards"), list):
+            drawn = detail.get("drawn") if isinstance(detail.get("drawn"), list) else []
+            laid = "a card" if len(detail["cards"]) == 1 else f"{len(detail['cards'])} cards"
+            more = f", and drew {'a card' if len(drawn) == 1 else f'{len(drawn)} cards'} to make two (TO-4)" \
+                if drawn else ""
+            return f"{name_of(str(detail['seat']))} laid {laid}{more}"
         if event == "HandDealt" and isinstance(detail.get("seat"), str) and detail.get("why") in ("deal", "refill"):
             whose = name_of(str(detail["seat"]))
             return (f"The opening deal: {whose}'s three cards (set off by {name_of(actor)}, TO-2)"
