@@ -220,7 +220,8 @@ def every_unit(t: Target) -> Iterator[Any]:
         after = page[-1].position
 
 
-LOOKUPS: dict[str, Callable[[Target, Any], UUID]] = {"unit": unit_id}
+LOOKUPS: dict[str, Callable[[Target, Any], UUID]] = {
+    "unit": unit_id, "settled-unit": lambda t, text: settled_unit(t, text, "Ruling on", say=False)}
 
 
 def lookups() -> dict[str, Callable[[Target, Any], UUID]]:
@@ -308,9 +309,11 @@ def make(spec: dict[str, Any]) -> Callable[..., None]:
                 payload[name] = value
             for name in spec.get("random") or []:  # C-4, C-9: a seed drawn here, on the client, when none is given
                 payload.setdefault(name, secrets.token_hex(16))
-            for name, (_, lookup) in kinds.items():  # an id left out: the current one
+            for name, (_, lookup) in kinds.items():  # an id left out: the current one (the last settled one)
                 if lookup == "unit" and name not in payload:
                     payload[name] = str(unit_id(t, None))
+                elif lookup == "settled-unit" and name not in payload:
+                    payload[name] = str(settled_unit(t, None, "Ruling on", fmt is Format.table))
             key = uuid4().hex  # one key per invocation: a retry after a lost answer is applied once
             if spec["action"]:
                 payload["action"] = spec["action"]

@@ -190,16 +190,36 @@ def challenge(v: schemas.ChallengeView) -> RenderableType:
         parts.append(circumstances)
     if v.result:
         r = v.result
+
+        def side_words(key: object) -> str:  # a side by who plays it (issue 31): names, not roles
+            side = v.sides.get(str(key)) if key is not None else None
+            if side is None:
+                return str(key)
+            return ", ".join(side.members if side.kind == "antagonist" else [seat_name(m) for m in side.members])
+
+        def paid(payouts: object) -> str:
+            return ", ".join(f"{seat_name(str(k))} {n}" for k, n in payouts.items()) \
+                if isinstance(payouts, dict) and payouts else "-"
+
+        winner = side_words(r["winner"]) + " wins" if r.get("winner") else \
+            ("void: no winner" if r.get("reason") == "void" else "no winner (a draw)")
+        how = {"overturned": "overturned by the House (C-6)", "void": "voided by the House (C-6)"}.get(
+            str(r.get("reason")), f"by {_plain(r.get('reason'))}")
+        narrator = r.get("narrator")
         parts.append(Text.assemble(("Result", "bold"), ": ",
-            f"winner {r.get('winner') or 'none (a draw)'} by {_plain(r.get('reason'))}; "
-            f"narrates: {_plain(r.get('narrator'))}; payouts {_plain(r.get('payouts'))}"))
+            f"{winner}, {how}; narrates: {side_words(narrator) if narrator in v.sides else _plain(narrator)}; "
+            f"paid: {paid(r.get('payouts'))}"))
+        for was in r.get("overturned") or []:  # C-6: each result an overturn replaced, with its reason
+            if isinstance(was, dict):
+                parts.append(f"  replaced: paid {paid(was.get('previous'))}; the House's reason: "
+                             f"{_plain(was.get('reason'))}")
         scores = r.get("scores")
         if isinstance(scores, dict) and scores:
             parts.append("Scores: " + "; ".join(
                 f"{side} {_plain(x.get('score'))}, {_plain(x.get('category'))} of {_plain(x.get('hand'))}"
                 if isinstance(x, dict) else f"{side} {_plain(x)}" for side, x in scores.items()))
-        rest = {k: val for k, val in r.items() if k not in ("winner", "reason", "narrator", "payouts", "scores")
-                and _plain(val) not in ("-", "no")}
+        rest = {k: val for k, val in r.items() if k not in ("winner", "reason", "narrator", "payouts", "scores",
+                                                           "overturned") and _plain(val) not in ("-", "no")}
         if rest:
             parts.append(f"  {_fields(rest)}")
     if v.bankrupts:

@@ -98,7 +98,7 @@ class Overturn(Command):
     answer = "unit"
     cli = "overturn"
     cli_arguments = ("unit",)
-    lookups = {"unit": "unit"}
+    lookups = {"unit": "settled-unit"}  # the CLI: left out, the last settled unit (a ruling on a result)
 
     unit: UUID
     void: Bool = Field(True, description="Void it: the result no longer stands, and what it moved is put back; "
