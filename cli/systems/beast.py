@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.text import Text
 
 from adapters.systems.beast import schemas
 from cli.systems import Column, Said, SystemCli, board
-from cli.tables import _legal, _table
+from cli.tables import _legal, _table, seed_hash
 
 
 def _plain(value: object) -> str:
@@ -141,6 +142,8 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
             shown += " " + " ".join(map(str, check["dice"]))
         table.add_row(side, data["name"], _roll(data), shown)
     parts: list[RenderableType] = [table]
+    if isinstance(s.get("seed_hash"), str):  # C-4: the commitment, as every system's table says it
+        parts.append(Text(seed_hash(s["seed_hash"]), style="dim"))
     out = s.get("outcome")
     if out:
         if s["kind"] == "action":
@@ -153,15 +156,20 @@ def beast_view(v: schemas.BeastView) -> RenderableType:
             lost = "; ".join(f"{names.get(k, k)} {v}" for k, v in damage.items()) if isinstance(damage, dict) \
                 else _plain(damage)
             winner = names.get(out["winner"], out["winner"]) if out["winner"] else None
-            parts.append(f"Winner: {winner or 'none (a tie does no harm)'}; Willpower lost: {lost or 'none'}")
-        if out.get("checks"):
-            names = {side: data["name"] for side, data in s["sides"].items()}
+            said = "Winner as rolled" if s.get("overturned") else "Winner"  # the House's ruling follows (C-6)
+            parts.append(f"{said}: {winner or 'none (a tie does no harm)'}; Willpower lost: {lost or 'none'}")
+        names = {side: data["name"] for side, data in s["sides"].items()}
+        due = {side: why for side, why in (out.get("checks") or {}).items()
+               if not ((s["sides"].get(side) or {}).get("check") or {}).get("outcome")}  # made: the table says it
+        if due:
             parts.append("Humanity check due: " + "; ".join(
                 f"{names.get(side, side)}, {'hidden' if why == 'hidden' else _reasons(why)}"
-                for side, why in out["checks"].items()))
+                for side, why in due.items()))
     if s.get("overturned"):
         o = s["overturned"]
-        parts.append(f"Overturned ({'void' if o['void'] else 'won by the ' + str(o['winner'])}): {o['reason']}")
+        names = {side: data["name"] for side, data in s["sides"].items()}
+        ruled = "void: nothing it did stands" if o["void"] else f"{names.get(o['winner'], o['winner'])} wins instead"
+        parts.append(f"Overturned by the House (C-6), {ruled}: {o['reason']}")
     if s.get("seen_before_rewind"):
         parts.append("Seen by every seat before the rewind (C-8): "
                      f"{_plain([e['value'] for e in s['seen_before_rewind']])}")
