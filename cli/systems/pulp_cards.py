@@ -80,6 +80,8 @@ def _faces(cards: list[str]) -> str:
 def _reads(result: dict[str, Any] | None, reads: str | None) -> str:
     if not result:
         return "hidden"
+    if not reads and isinstance(result.get("success"), bool):  # a result that says no more than whether it succeeded
+        reads = "success" if result["success"] else "failure"
     return f"{reads or '-'}, degree {result['degree']:+d}"
 
 
