@@ -385,6 +385,20 @@ def install(root: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     made = [(spec["words"], make(spec)) for spec in found["commands"]]
     reads = {r["cli"]: r for r in found["reads"]}
     made += [(words, make_read(read)) for words, read in reads.items()]
+    # a group holding several systems' commands (or one written for all, ``challenge``) says whose each one is
+    titles = {s["id"]: s["name"] for s in found["systems"] if s["supported"]}
+    serving = [(spec["words"], set(spec["systems"])) for spec in found["commands"]] + \
+        [(r["cli"], {r["system"]}) for r in reads.values()]
+    in_group: dict[str, set[str]] = {}
+    for words, systems_of in serving:
+        if " " in words:
+            in_group.setdefault(words.split()[0], set()).update(
+                set(titles) if words.split()[0] in groups else systems_of)
+    for (words, command), (_, systems_of) in zip(made, serving, strict=True):
+        whose = [titles[s] for s in titles if s in systems_of]
+        if " " in words and len(whose) < len(in_group.get(words.split()[0], ())) and command.__doc__ and \
+                not command.__doc__.startswith(tuple(titles.values())):
+            command.__doc__ = f"{' and '.join(whose)}: {command.__doc__}"
     members: dict[str, list[str]] = {}
     for words, _ in made:
         if " " in words:

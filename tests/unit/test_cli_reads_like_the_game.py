@@ -160,3 +160,13 @@ def test_a_listed_move_of_flags_or_of_declared_ranges_is_played_by_its_line_as_s
     assert tables._how(declared, "beast") == "stakes conflict roll --humanity 4 --beast 5 --willpower before"
     free = BeastAction(action="roll", choices=[{"humanity": [0, 6], "beast": [0, 4], "willpower": [None, "before"]}])
     assert tables._how(free, "beast") == "stakes conflict roll --humanity <humanity> --beast <beast>"
+
+
+def test_a_group_of_several_systems_commands_says_whose_each_one_is():
+    """Found on a CLI walk: in a Pool campaign, ``stakes challenge --help`` listed Penny Ante's betting moves as if
+    they were the Pool's."""
+    from cli import main
+
+    docs = {c.name: c.callback.__doc__ or "" for c in main.GROUPS["challenge"].registered_commands}
+    assert docs["declare"].startswith("Penny Ante: ") and docs["raise"].startswith("Penny Ante: ")
+    assert not docs["show"].startswith("Penny Ante")  # every system's
