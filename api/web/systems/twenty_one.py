@@ -219,8 +219,9 @@ class TwentyOneBoard(WebBoard):
     def _order(self, view: TableView) -> dict[str, Any]:
         s = view.state
         acted, turn = set(s.get("acted") or []), s.get("turn")
-        rows = [{"name": view.name_of(seat), "acted": seat in acted, "next": seat == turn, "you": seat == view.seat}
-                for seat in s.get("turn_order") or []]
+        acting = (s.get("action") or {}).get("actor")
+        rows = [{"name": view.name_of(seat), "acted": seat in acted, "next": seat == turn, "you": seat == view.seat,
+                 "acting": seat == acting} for seat in s.get("turn_order") or []]
         laying = None
         if s.get("ordering"):
             o = s["ordering"]
