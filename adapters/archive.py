@@ -35,7 +35,11 @@ def export_campaign(stakes: Any, campaign_id: UUID, actor: Seat,
                                    " AND phase NOT IN ('settled', 'void') ORDER BY position LIMIT 1",
                                    (campaign_id.hex,))
     if still:  # the House asks: it may know which of its units is open (issue 31)
-        raise RuleViolation(f"{still['kind']} {str(still['challenge_id'])[:8]} is still open ({still['phase']}): its "
+        from domain.kernel.registry import supported
+
+        labels = {cls.__name__: getattr(cls, "UNIT_LABEL", "") for system in supported() for cls in system.resolutions}
+        kind = (labels.get(str(still["kind"])) or "unit").capitalize()  # the table's word for it, never its class
+        raise RuleViolation(f"{kind} {str(still['challenge_id'])[:8]} is still open ({still['phase']}): its "
                             "secret seed and hidden values stay hidden until it is settled, so the campaign is "
                             "exported after", ruling="C-5")
     stakes.viewer(campaign_id, actor)
