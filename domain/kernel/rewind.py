@@ -33,7 +33,10 @@ if TYPE_CHECKING:
 
 
 def _verify_step(unit: Any, to_step: object) -> int:
-    """The step, when it is one of the unit's before its last (C-6); a refusal naming C-6 otherwise."""
+    """The step, when it is one of the unit's before its last (C-6); a refusal naming C-6 otherwise. A settled
+    unit is refused as such first, whatever the step (its own words: it is overturned, not rewound)."""
+    if unit.settled:
+        raise RuleViolation(unit.SETTLED_REWIND, ruling="C-6")
     if isinstance(to_step, bool) or not isinstance(to_step, int) or not 1 <= to_step < unit.version:
         raise RuleViolation(f"rewind to a step from 1 to {unit.version - 1}, not {to_step}", ruling="C-6")
     return to_step

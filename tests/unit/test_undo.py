@@ -176,3 +176,12 @@ def test_an_overturn_after_the_pennies_were_spent_creates_the_right_debt():
     (debt_id, owed), = ilse.owes.items()
     debt = game.app.repository.get(__import__("uuid").UUID(debt_id))
     assert (debt.lender, debt.borrower, debt.outstanding, owed) == ("tomas", "ilse", 10, 10)
+
+
+def test_an_undo_of_a_settled_challenge_is_refused_as_settled_whatever_step_it_names_c6():
+    """Found on a CLI walk: ``undo --to-step 0`` on a settled challenge answered a step range, not "overturn it"."""
+    game = Game(new_app())
+    settle_with_ilse_winning(game)
+    for step in (0, 1, 10_000):
+        with pytest.raises(RuleViolation, match="C-6: a settled challenge is overturned, not rewound"):
+            game.app.rewind_challenge(game.cid, HOUSE, game.challenge_id, step, "a misread")
