@@ -170,8 +170,8 @@ def test_notes_conditions_and_promotions_go_on_the_sheet_pu6(client, pulp):
                                                                             "kind": "condition"})
     assert r.json()["conditions"] == ["lost an arm"]
     r = client.post(f"{c}/notes", headers=t["ilse"], json={"note": "captain", "kind": "promotion"})
-    assert r.status_code == 422 and r.json()["ruling"] == "PU-6"
+    assert r.status_code == 403 and r.json()["ruling"] == "PU-6"  # not hers to do: not permitted, like any seat's
     r = client.post(f"{c}/notes", headers=t["tomas"], json={"note": "smells", "to": "ilse"})
-    assert r.status_code == 422 and r.json()["ruling"] == "PU-6"
+    assert r.status_code == 403 and r.json()["ruling"] == "PU-6"
     assert [n["text"] for n in client.get(f"{c}/characters/ilse", headers=t["tomas"]).json()["notes"]] == [
         "owes Cole a favour", "lost an arm"]
