@@ -60,7 +60,7 @@ def test_no_python_repr_reaches_what_people_read(cli):
         text = cli(*args, env={"COLUMNS": "200"}).stdout
         assert not REPR.search(text), (args, REPR.search(text))
     shown = cli("challenge", "show").stdout
-    assert "payouts Lady Sen: " in shown and "stake -" not in shown
+    assert "paid: Lady Sen " in shown and "stake -" not in shown
 
 
 def test_replay_steps_read_as_sentences_not_dict_dumps(cli):
