@@ -287,7 +287,7 @@ def _how(a: schemas.LegalAction, system: str | None) -> str:
     flags = {p["name"]: p["option"] for p in entry["params"] if p["kind"] == "bool"}
     named = [str(c).replace("-", "_") for c in choices or [] if isinstance(c, str)]
     if choices and not limits.get("field") and named and len(named) == len(choices) and all(n in flags for n in named):
-        # the choices name the move's flags (hold: set-aside or draw): one of them is the line's
+        # the choices name the move's flags: one of them is the line's
         picked = [flags[n] for n in named]
         words.append(picked[0] if len(picked) == 1 else "{" + "|".join(picked) + "}")
     ranges = choices[0] if choices and len(choices) == 1 and isinstance(choices[0], dict) else {}
@@ -298,16 +298,16 @@ def _how(a: schemas.LegalAction, system: str | None) -> str:
             value = _shell(choices[0]) if len(choices) == 1 else "{" + "|".join(_shell(c) for c in choices) + "}"
             low, high = limits.get("min"), limits.get("max")
             if (p["kind"] == "list" or p["parser"]) and len(choices) > 1 and isinstance(high, int) and high > 1:
-                # several of them: "<2 of {AH|4H|8H}>" (each its own word), or "<0 to 3 of {1|2|3}, comma-separated>"
+                # several of them: "<2 of {a|b|c}>" (each its own word), or "<0 to 3 of {1|2|3}, comma-separated>"
                 many = str(high) if low == high else f"{low or 0} to {high}"
                 value = f"<{many} of {value}{', comma-separated' if p['parser'] else ''}>"
         elif isinstance(limits.get(p["name"]), str | int) and not isinstance(limits.get(p["name"]), bool):
             raw = limits[p["name"]]
             value = _short(raw) if _is_id(raw) else _shell(raw)
         elif fixed and len(fixed) == 2 and all(isinstance(v, int) for v in fixed) and fixed[0] == fixed[1]:
-            value = str(fixed[0])  # a range of one value (a split declared before, C-9)
+            value = str(fixed[0])  # a range of one value (declared before, C-9)
         elif fixed and None not in fixed and len(fixed) == 1 and isinstance(fixed[0], str):
-            value = _shell(fixed[0])  # the one value it must take (Willpower spent before, as declared)
+            value = _shell(fixed[0])  # the one value it must take (as declared, C-9)
         elif p["required"]:
             value = f"<{p['name']}>"
         if value is not None:

@@ -527,8 +527,8 @@ class Resolution:
         return [seat for seats in self.inputs_awaited_by_side() for seat in seats]
 
     def inputs_awaited_by_side(self) -> list[list[str]]:
-        """``inputs_awaited`` side by side: the seats of each owing side, any one of which gives its input (a Pulp
-        combat's players are one side: the first of them to seed or pass gives it for all)."""
+        """``inputs_awaited`` side by side: the seats of each owing side, any one of which gives its input
+        (several players on one side: the first of them to seed or pass gives it for all)."""
         if self.settled:
             return []
         return [list(self.seats_of(side)) for side in self.owed_inputs() if passes(self.verify_may_seed, side)]

@@ -156,6 +156,15 @@ def test_the_houses_cut_is_drawn_for_the_slot_never_chosen_c9():
     assert unit.hands[-1]["cut_by"] == "drawn" and unit.hands[-1]["dealer"] == "house"
 
 
+def undo_the_first_attack(unit: PulpCombat) -> None:
+    """The House rewinds to step 4 (opened, called, passed, dealt): the first attack is taken back."""
+    past = PulpCombat.__new__(PulpCombat)
+    past.__dict__.update(unit.__dict__)
+    past.attacks, past.turn, past.slots = [], 0, unit.slots[:1]
+    past._version = 4
+    unit.rewind(4, past, "misread", "house")
+
+
 def test_a_drawn_cut_is_made_again_after_a_rewind_c7():
     unit = combat(table=False)
     unit.deal_initiative("house", {"Ilse": 4}, None, "house")
@@ -165,11 +174,7 @@ def test_a_drawn_cut_is_made_again_after_a_rewind_c7():
     assert dealer == "ilse"
     unit.attack(dealer, None, 0, None, None, dealer)
     drawn, cards = unit.hands[-1]["cut"], unit.attacks[0]["cards"]
-    past = PulpCombat.__new__(PulpCombat)
-    past.__dict__.update(unit.__dict__)
-    past.attacks, past.turn, past.slots = [], 0, unit.slots[:1]
-    past._version = 4  # opened, called, passed, dealt
-    unit.rewind(4, past, "misread", "house")
+    undo_the_first_attack(unit)
     attack = next(a for a in unit.legal_actions(dealer) if a["action"] == "attack")
     assert attack["required"] == [drawn]
     with pytest.raises(RuleViolation, match="C-7"):
@@ -189,11 +194,7 @@ def test_after_an_undo_a_players_attack_is_dealt_again_at_its_target_and_difficu
     assert dealer == "ilse"
     unit.attack(dealer, "Sheriff Cole", 0, 6, None, dealer)
     cards, result = unit.attacks[0]["cards"], unit.attacks[0]["result"]
-    past = PulpCombat.__new__(PulpCombat)
-    past.__dict__.update(unit.__dict__)
-    past.attacks, past.turn, past.slots = [], 0, unit.slots[:1]
-    past._version = 4  # opened, called, passed, dealt
-    unit.rewind(4, past, "misread", "house")
+    undo_the_first_attack(unit)
     attack = next(a for a in unit.legal_actions(dealer) if a["action"] == "attack")
     assert (attack["min"], attack["max"], attack["bound"]) == (0, 0, {"target": "Sheriff Cole", "difficulty": 0})
     for target, difficulty in (("Sheriff Cole", -4), (None, 0)):

@@ -138,7 +138,7 @@ class TableView:
     def owing_words(self) -> str | None:
         """C-10: whose seed or pass the first draw still waits for, said to this seat when someone else's is
         awaited: "… until Tom Reyes has added seed words or passed, and you too"; a side any of whose seats gives
-        it (a Pulp combat's players), "one of you or Tomas"."""
+        it (several players on one side), "one of you or Tomas"."""
         groups = [g for g in (self.owing_sides or [[s] for s in self.owing]) if g]
         if not any(s != self.seat for g in groups for s in g):
             return None
